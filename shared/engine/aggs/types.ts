@@ -1,0 +1,26 @@
+/**
+ * Aggregation contract between the search layer and the aggregations.
+ *
+ * A shard collects partial states from the docs a query matched; the
+ * coordinator reduces the partial states of all shards and then runs the
+ * pipeline aggregations on the reduced tree.
+ */
+import type { MappingLookup } from '../mapping/types.ts';
+import type { SegmentView } from '../segment/types.ts';
+
+/** The docs one query matched in one segment view. */
+export interface MatchSet {
+  readonly view: SegmentView;
+  /** Bit d set = local doc d matched (already restricted to live docs). Length ceil(maxDoc/32). */
+  readonly bits: Uint32Array;
+  /** Score per local doc when the query scored, else null. */
+  readonly scores: Float32Array | null;
+}
+
+export interface AggContext {
+  readonly mapping: MappingLookup;
+  /** Evaluates a query DSL object (for `filter`/`filters` aggs) as a filter on one segment view; live docs only. */
+  filterBits(query: unknown, view: SegmentView): Uint32Array;
+  /** "now" for date math, fixed once per request so every shard agrees. */
+  readonly nowMillis: number;
+}

@@ -1,0 +1,34 @@
+/**
+ * Analysis contract: how text becomes terms. Implemented in this folder; used by
+ * the segment writer (indexing), the query layer (match queries) and `_analyze`.
+ */
+
+/** One token as `_analyze` reports it. */
+export interface Token {
+  readonly token: string;
+  readonly start_offset: number;
+  readonly end_offset: number;
+  readonly type: string;
+  readonly position: number;
+}
+
+/**
+ * Receives tokens on the indexing hot path without allocating an object per
+ * token. `position` is the token's position (0-based, increments as Lucene's
+ * PositionIncrementAttribute does); offsets are UTF-16 offsets into the text.
+ */
+export type TokenSink = (term: string, position: number, startOffset: number, endOffset: number) => void;
+
+export interface Analyzer {
+  readonly name: string;
+  /** Streams the tokens of `text` into `sink`. Returns the number of positions used (last position + 1). */
+  analyzeInto(text: string, sink: TokenSink, positionBase?: number): number;
+  /** Convenience for `_analyze` and tests: the full token objects. */
+  analyze(text: string): Token[];
+}
+
+/** Analyzers of one index: built-ins plus the custom ones from its settings. */
+export interface AnalyzerLookup {
+  /** The analyzer with this name, or undefined. */
+  get(name: string): Analyzer | undefined;
+}

@@ -1,0 +1,95 @@
+/**
+ * Mapping contract: the resolved, typed view of an index's mapping that the
+ * segment writer, the query layer and the aggregations work from. Built from
+ * Elasticsearch mapping JSON by this folder's `Mapping` class.
+ */
+
+export type FieldType =
+  | 'text'
+  | 'keyword'
+  | 'long'
+  | 'integer'
+  | 'short'
+  | 'byte'
+  | 'double'
+  | 'float'
+  | 'half_float'
+  | 'scaled_float'
+  | 'boolean'
+  | 'date'
+  | 'object';
+
+export type NumericFieldType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float' | 'half_float' | 'scaled_float';
+
+/** Parses and prints dates for one `format` (possibly `||`-joined alternatives). */
+export interface DateFormatter {
+  /** The format string as given in the mapping, e.g. `yyyy-MM-dd HH:mm:ss||epoch_millis`. */
+  readonly pattern: string;
+  /**
+   * Epoch milliseconds for a value; strings are tried against each alternative,
+   * numbers are taken as epoch millis. Throws an EsError (illegal_argument /
+   * mapper_parsing style) naming the value and the format when nothing parses.
+   * `timeZone` applies to patterns without an explicit zone (default UTC).
+   */
+  parse(value: string | number, timeZone?: string): number;
+  /** Prints epoch millis with the first alternative (as `key_as_string` and `docvalue_fields` do). */
+  format(epochMillis: number, timeZone?: string): string;
+}
+
+/** One leaf field (a sub-field like `plate.keyword` is its own entry). */
+export interface FieldMapping {
+  /** Full dotted path: `plate`, `plate.keyword`, `owner.name`. */
+  readonly path: string;
+  readonly type: FieldType;
+  /** False for `index: false`: not searchable (doc values may still exist). */
+  readonly index: boolean;
+  /** Keyword, numeric, date and boolean fields have doc values unless `doc_values: false`. Text never. */
+  readonly docValues: boolean;
+  /** Text: index analyzer name (default `standard`). */
+  readonly analyzer: string | null;
+  /** Text: search analyzer name (defaults to `analyzer`). */
+  readonly searchAnalyzer: string | null;
+  /** Keyword: values longer than this are not indexed (ES `ignore_above`). */
+  readonly ignoreAbove: number | null;
+  /** Date: the field's formatter. */
+  readonly dateFormat: DateFormatter | null;
+  /** scaled_float's scaling_factor. */
+  readonly scalingFactor: number | null;
+  /** Value indexed in place of an explicit null (ES `null_value`), already typed. */
+  readonly nullValue: string | number | boolean | null;
+  readonly boost: number;
+  /** Path of the multi-field parent (`plate` for `plate.keyword`), else null. */
+  readonly parent: string | null;
+}
+
+/**
+ * The values of one leaf field in one document, in document order, already
+ * coerced to the field's type: text/keyword → string, numeric/date → number
+ * (dates as epoch millis), boolean → boolean. `ignore_above` already applied.
+ */
+export interface ParsedField {
+  readonly mapping: FieldMapping;
+  readonly values: readonly (string | number | boolean)[];
+}
+
+export interface ParsedDocument {
+  readonly fields: readonly ParsedField[];
+  /**
+   * Mapping JSON (the `properties` form of a PUT mapping body) for fields the
+   * document introduced by dynamic mapping, or null when it introduced none.
+   * The caller merges it into the index mapping before the document counts as
+   * indexed.
+   */
+  readonly dynamicUpdate: Record<string, unknown> | null;
+}
+
+/** What queries and aggregations need of a mapping. */
+export interface MappingLookup {
+  /** The leaf field at this full path (`plate`, `plate.keyword`), or undefined when unmapped. */
+  field(path: string): FieldMapping | undefined;
+  /**
+   * Full paths of leaf fields matching a pattern where `*` matches any run of
+   * characters (`pla*`, `*.keyword`, `owner.*`); an exact path matches itself.
+   */
+  matchingFields(pattern: string): string[];
+}

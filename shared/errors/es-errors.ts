@@ -1,0 +1,234 @@
+/**
+ * The one catalogue of Elasticsearch errors (STYLE.md "One catalogue of errors").
+ *
+ * Every layer throws an `EsError` made by a factory below; only the REST layer
+ * renders it, into Elasticsearch 6.8's body:
+ *   {"error":{"root_cause":[...],"type","reason",...extra},"status":N}
+ * Reason texts are Elasticsearch's own, so clients and users that match on
+ * them keep working.
+ */
+
+export type ErrorExtra = Readonly<Record<string, string | number | boolean | null | readonly string[]>>;
+
+export class EsError extends Error {
+  readonly type: string;
+  readonly status: number;
+  readonly extra: ErrorExtra;
+  /** Elasticsearch's `caused_by`: the underlying error, rendered nested. */
+  readonly causedBy: EsError | null;
+  /** Overrides the root cause list (defaults to the innermost cause). */
+  readonly rootCauses: readonly EsError[] | null;
+  /**
+   * True for causes that are plain Java exceptions in Elasticsearch (an
+   * IllegalArgumentException, a NumberFormatException): Elasticsearch's
+   * root_cause search stops at the last ElasticsearchException before them.
+   */
+  javaException = false;
+
+  constructor(
+    type: string,
+    reason: string,
+    status: number,
+    extra: ErrorExtra = {},
+    causedBy: EsError | null = null,
+    rootCauses: readonly EsError[] | null = null,
+  ) {
+    super(reason);
+    this.name = 'EsError';
+    this.type = type;
+    this.status = status;
+    this.extra = extra;
+    this.causedBy = causedBy;
+    this.rootCauses = rootCauses;
+  }
+
+  get reason(): string {
+    return this.message;
+  }
+}
+
+export function isEsError(err: unknown): err is EsError {
+  return err instanceof EsError;
+}
+
+const indexExtra = (index: string, uuid = '_na_'): ErrorExtra => ({ index_uuid: uuid, index });
+
+// ---- index and alias resolution -------------------------------------------------
+
+export function indexNotFound(index: string): EsError {
+  return new EsError('index_not_found_exception', 'no such index', 404, {
+    'resource.type': 'index_or_alias',
+    'resource.id': index,
+    ...indexExtra(index),
+  });
+}
+
+export function resourceAlreadyExists(index: string, uuid: string): EsError {
+  return new EsError('resource_already_exists_exception', `index [${index}/${uuid}] already exists`, 400, indexExtra(index, uuid));
+}
+
+export function invalidIndexName(index: string, why: string): EsError {
+  return new EsError('invalid_index_name_exception', `Invalid index name [${index}], ${why}`, 400, indexExtra(index));
+}
+
+export function aliasesNotFound(names: readonly string[]): EsError {
+  const list = names.join(',');
+  return new EsError('aliases_not_found_exception', `aliases [${list}] missing`, 404, {
+    'resource.type': 'aliases',
+    'resource.id': list,
+  });
+}
+
+// ---- documents -------------------------------------------------------------------
+
+export interface DocCoordinates {
+  readonly index: string;
+  readonly uuid: string;
+  readonly shard: number;
+  readonly type: string;
+  readonly id: string;
+}
+
+function docExtra(c: DocCoordinates): ErrorExtra {
+  return { index_uuid: c.uuid, shard: String(c.shard), index: c.index };
+}
+
+/** Internal version or `if_seq_no` mismatch. */
+export function versionConflictInternal(c: DocCoordinates, current: number, provided: number): EsError {
+  return new EsError(
+    'version_conflict_engine_exception',
+    `[${c.type}][${c.id}]: version conflict, current version [${current}] is different than the one provided [${provided}]`,
+    409,
+    docExtra(c),
+  );
+}
+
+/** External version not greater (external) or lower (external_gte) than the stored one. */
+export function versionConflictExternal(c: DocCoordinates, current: number, provided: number, gte: boolean): EsError {
+  const rel = gte ? 'higher than' : 'higher or equal to';
+  return new EsError(
+    'version_conflict_engine_exception',
+    `[${c.type}][${c.id}]: version conflict, current version [${current}] is ${rel} the one provided [${provided}]`,
+    409,
+    docExtra(c),
+  );
+}
+
+export function documentAlreadyExists(c: DocCoordinates, current: number): EsError {
+  return new EsError(
+    'version_conflict_engine_exception',
+    `[${c.type}][${c.id}]: version conflict, document already exists (current version [${current}])`,
+    409,
+    docExtra(c),
+  );
+}
+
+export function documentMissing(c: DocCoordinates): EsError {
+  return new EsError('document_missing_exception', `[${c.type}][${c.id}]: document missing`, 404, docExtra(c));
+}
+
+// ---- requests --------------------------------------------------------------------
+
+export function illegalArgument(reason: string, causedBy: EsError | null = null): EsError {
+  return new EsError('illegal_argument_exception', reason, 400, {}, causedBy);
+}
+
+export function actionRequestValidation(problems: readonly string[]): EsError {
+  const lines = problems.map((p, i) => `${i + 1}: ${p};`).join('');
+  return new EsError('action_request_validation_exception', `Validation Failed: ${lines}`, 400);
+}
+
+export function parsingException(reason: string, line = 1, col = 1): EsError {
+  return new EsError('parsing_exception', reason, 400, { line, col });
+}
+
+/** Malformed JSON in a request body (Jackson's wording is approximated). */
+export function jsonParseException(reason: string): EsError {
+  return new EsError('json_parse_exception', reason, 400);
+}
+
+export function notXContent(): EsError {
+  return new EsError(
+    'not_x_content_exception',
+    'Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes',
+    500,
+  );
+}
+
+export function contentTooLarge(limit: number): EsError {
+  return new EsError('content_too_long_exception', `content length is larger than the configured limit [${limit}]`, 413);
+}
+
+export function mapperParsing(reason: string, causedBy: EsError | null = null): EsError {
+  return new EsError('mapper_parsing_exception', reason, 400, {}, causedBy);
+}
+
+export function searchContextMissing(id: string | number): EsError {
+  return new EsError('search_context_missing_exception', `No search context found for id [${id}]`, 404);
+}
+
+export function unavailableShards(reason: string): EsError {
+  return new EsError('unavailable_shards_exception', reason, 503);
+}
+
+export function timeoutException(reason: string): EsError {
+  return new EsError('timeout_exception', reason, 504);
+}
+
+export function fielddataOnTextField(field: string): EsError {
+  return illegalArgument(
+    `Fielddata is disabled on text fields by default. Set fielddata=true on [${field}] in order to load fielddata in memory by uninverting the inverted index. Note that this can however use significant memory. Alternatively use a keyword field instead.`,
+  );
+}
+
+export function resultWindowTooLarge(window: number, max: number): EsError {
+  return illegalArgument(
+    `Result window is too large, from + size must be less than or equal to: [${max}] but was [${window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+  );
+}
+
+/** A bug or unexpected failure: never leaks a stack trace to the client. */
+export function internalError(reason: string): EsError {
+  return new EsError('exception', reason, 500);
+}
+
+// ---- rendering (used by the REST layer only) -------------------------------------
+
+export interface RenderedCause {
+  type: string;
+  reason: string;
+  [key: string]: unknown;
+}
+
+function renderOne(err: EsError): RenderedCause {
+  const out: RenderedCause = { type: err.type, reason: err.reason, ...err.extra };
+  return out;
+}
+
+function innermost(err: EsError): EsError {
+  let e = err;
+  while (e.causedBy && !e.causedBy.javaException) e = e.causedBy;
+  return e;
+}
+
+/** A cause that Elasticsearch raises as a plain Java exception (see `javaException`). */
+export function javaCause(type: string, reason: string): EsError {
+  const e = new EsError(type, reason, 400);
+  e.javaException = true;
+  return e;
+}
+
+function renderNested(err: EsError): RenderedCause {
+  const out = renderOne(err);
+  if (err.causedBy) out.caused_by = renderNested(err.causedBy);
+  return out;
+}
+
+/** Elasticsearch 6.8's error body for `err`. */
+export function renderError(err: EsError): { error: RenderedCause & { root_cause: RenderedCause[] }; status: number } {
+  const roots = err.rootCauses ?? [innermost(err)];
+  return {
+    error: { root_cause: roots.map(renderOne), ...renderNested(err) },
+    status: err.status,
+  };
+}

@@ -114,6 +114,18 @@ export function versionConflictExternal(c: DocCoordinates, current: number, prov
   );
 }
 
+/** `if_seq_no` / `if_primary_term` did not match the stored document. */
+export function versionConflictSeqNo(c: DocCoordinates, seqNo: number, term: number, currentSeqNo: number | null): EsError {
+  const current =
+    currentSeqNo === null ? 'but no document was found' : `current document has seqNo [${currentSeqNo}] and primary term [1]`;
+  return new EsError(
+    'version_conflict_engine_exception',
+    `[${c.type}][${c.id}]: version conflict, required seqNo [${seqNo}], primary term [${term}]. ${current}`,
+    409,
+    docExtra(c),
+  );
+}
+
 export function documentAlreadyExists(c: DocCoordinates, current: number): EsError {
   return new EsError(
     'version_conflict_engine_exception',
@@ -231,4 +243,42 @@ export function renderError(err: EsError): { error: RenderedCause & { root_cause
     error: { root_cause: roots.map(renderOne), ...renderNested(err) },
     status: err.status,
   };
+}
+
+// ---- search (query DSL, sorting, shard-level query building) ---------------------
+
+/**
+ * Elasticsearch's QueryShardException: a query that parsed but cannot be built
+ * against this shard's mapping (`failed to create query: ...`, `No mapping
+ * found for [f] in order to sort on`). `index`/`uuid` when the shard knows them.
+ */
+export function queryShardException(reason: string, causedBy: EsError | null = null, index?: string, uuid = '_na_'): EsError {
+  return new EsError('query_shard_exception', reason, 400, index === undefined ? {} : indexExtra(index, uuid), causedBy);
+}
+
+/** Java's NumberFormatException (a plain Java exception: not a root cause). */
+export function numberFormatException(reason: string): EsError {
+  return javaCause('number_format_exception', reason);
+}
+
+/** Java's IllegalArgumentException raised as the cause of another error (not a root cause). */
+export function illegalArgumentCause(reason: string): EsError {
+  return javaCause('illegal_argument_exception', reason);
+}
+
+// ---- analysis (analyzers, tokenizers, filters, `_analyze`) -----------------------
+
+/** Elasticsearch's SettingsException: a component setting of the wrong kind (`Failed to parse int setting [min_gram] with value [x]`). */
+export function settingsException(reason: string): EsError {
+  return new EsError('settings_exception', reason, 500);
+}
+
+/** Elasticsearch's ElasticsearchParseException (`request body or source parameter is required`). */
+export function elasticsearchParseException(reason: string): EsError {
+  return new EsError('parse_exception', reason, 400);
+}
+
+/** `_analyze` with `field` naming a mapped field that is not tokenized (numbers, dates, ...). */
+export function analyzeNonTokenizedField(field: string): EsError {
+  return illegalArgument(`Can't process field [${field}], Analysis requests are only supported on tokenized fields`);
 }

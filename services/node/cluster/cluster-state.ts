@@ -1,0 +1,196 @@
+/**
+ * The cluster-state machine (DESIGN.md 2, "Cluster metadata"): indices, their
+ * settings, mappings and aliases, built by applying MetaEvents from the meta
+ * topic in log order. Validation happens here, at apply time, so every node
+ * that applies the same log reaches the same state and the same outcomes.
+ */
+import { EsError, illegalArgument, indexNotFound, resourceAlreadyExists, aliasesNotFound } from '../../../shared/errors/es-errors.ts';
+import type { AliasAction, MetaEvent } from '../../../shared/records/meta-event.ts';
+import {
+  type AliasMetadata,
+  type IndexMetadata,
+  createIndexMetadata,
+  withMappingUpdate,
+  withSettingsUpdate,
+  aliasFromRequest,
+} from './index-metadata.ts';
+
+export type MetaOutcome =
+  | { readonly ok: true; readonly index?: IndexMetadata }
+  | { readonly ok: false; readonly error: EsError };
+
+type Listener = (state: ClusterState, event: MetaEvent, outcome: MetaOutcome) => void;
+
+export class ClusterState {
+  private readonly byName = new Map<string, IndexMetadata>();
+  private readonly byUuid = new Map<string, IndexMetadata>();
+  /** Offset of the next meta record to apply. */
+  appliedOffset = 0;
+  /** Bumped on every successful change; lets callers cache derived views. */
+  version = 0;
+  private readonly listeners: Listener[] = [];
+
+  onApplied(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  indices(): IndexMetadata[] {
+    return [...this.byName.values()];
+  }
+
+  index(name: string): IndexMetadata | undefined {
+    return this.byName.get(name);
+  }
+
+  indexByUuid(uuid: string): IndexMetadata | undefined {
+    return this.byUuid.get(uuid);
+  }
+
+  /** Every alias name with the indices it points to. */
+  aliasTable(): Map<string, IndexMetadata[]> {
+    const out = new Map<string, IndexMetadata[]>();
+    for (const meta of this.byName.values()) {
+      for (const alias of meta.aliases.keys()) {
+        const list = out.get(alias);
+        if (list) list.push(meta);
+        else out.set(alias, [meta]);
+      }
+    }
+    return out;
+  }
+
+  /** Applies one event; never throws for a bad event, the outcome carries the error. */
+  apply(event: MetaEvent, offset: number): MetaOutcome {
+    let outcome: MetaOutcome;
+    try {
+      outcome = this.applyEvent(event);
+      if (outcome.ok) this.version++;
+    } catch (err) {
+      if (!(err instanceof EsError)) throw err;
+      outcome = { ok: false, error: err };
+    }
+    this.appliedOffset = offset + 1;
+    for (const l of this.listeners) l(this, event, outcome);
+    return outcome;
+  }
+
+  private put(meta: IndexMetadata): void {
+    this.byName.set(meta.name, meta);
+    this.byUuid.set(meta.uuid, meta);
+  }
+
+  private requireUuid(uuid: string): IndexMetadata {
+    const meta = this.byUuid.get(uuid);
+    if (!meta) throw indexNotFound(uuid);
+    return meta;
+  }
+
+  private applyEvent(record: MetaEvent): MetaOutcome {
+    const e = record.event;
+    if ('logsearch.CreateIndex' in e) {
+      const c = e['logsearch.CreateIndex'];
+      const existing = this.byName.get(c.index);
+      if (existing) throw resourceAlreadyExists(c.index, existing.uuid);
+      if (this.aliasTable().has(c.index)) {
+        throw new EsError('invalid_index_name_exception', `Invalid index name [${c.index}], already exists as alias`, 400, {
+          index_uuid: '_na_',
+          index: c.index,
+        });
+      }
+      const meta = createIndexMetadata(c, record.timestamp);
+      for (const alias of meta.aliases.keys()) {
+        if (this.byName.has(alias)) throw illegalArgument(`an index or data stream exists with the same name as the alias [${alias}]`);
+      }
+      this.put(meta);
+      return { ok: true, index: meta };
+    }
+    if ('logsearch.DeleteIndex' in e) {
+      const metas = e['logsearch.DeleteIndex'].indices.map((u) => this.requireUuid(u));
+      for (const meta of metas) {
+        this.byName.delete(meta.name);
+        this.byUuid.delete(meta.uuid);
+      }
+      return { ok: true };
+    }
+    if ('logsearch.PutMapping' in e) {
+      const p = e['logsearch.PutMapping'];
+      const metas = p.indices.map((u) => this.requireUuid(u));
+      const body = JSON.parse(p.mapping_json) as unknown;
+      // Validate every index first so a multi-index update is all or nothing.
+      const updated = metas.map((m) => withMappingUpdate(m, p.type, body));
+      let changed: IndexMetadata | undefined;
+      for (const m of updated) {
+        this.put(m);
+        changed = m;
+      }
+      return { ok: true, index: changed };
+    }
+    if ('logsearch.UpdateSettings' in e) {
+      const s = e['logsearch.UpdateSettings'];
+      const metas = s.indices.map((u) => this.requireUuid(u));
+      const body = JSON.parse(s.settings_json) as unknown;
+      const updated = metas.map((m) => withSettingsUpdate(m, body));
+      for (const m of updated) this.put(m);
+      return { ok: true };
+    }
+    if ('logsearch.UpdateAliases' in e) {
+      this.applyAliasActions(e['logsearch.UpdateAliases'].actions);
+      return { ok: true };
+    }
+    throw illegalArgument('unknown metadata event');
+  }
+
+  /** All actions apply atomically: validated against a working copy first. */
+  private applyAliasActions(actions: readonly AliasAction[]): void {
+    const work = new Map<string, Map<string, AliasMetadata>>();
+    const removed = new Set<string>();
+    const aliasesOf = (meta: IndexMetadata) => {
+      let m = work.get(meta.uuid);
+      if (!m) {
+        m = new Map(meta.aliases);
+        work.set(meta.uuid, m);
+      }
+      return m;
+    };
+    for (const a of actions) {
+      const meta = this.requireUuid(a.index);
+      if (removed.has(meta.uuid)) throw indexNotFound(meta.name);
+      switch (a.kind) {
+        case 'ADD': {
+          const alias = a.alias ?? '';
+          if (this.byName.has(alias)) {
+            throw new EsError('invalid_alias_name_exception', `Invalid alias name [${alias}], an index exists with the same name as the alias`, 400, {
+              index_uuid: '_na_',
+              index: alias,
+            });
+          }
+          aliasesOf(meta).set(alias, aliasFromRequest(alias, a));
+          break;
+        }
+        case 'REMOVE': {
+          const alias = a.alias ?? '';
+          const m = aliasesOf(meta);
+          if (!m.has(alias)) {
+            if (a.must_exist) throw aliasesNotFound([alias]);
+          }
+          m.delete(alias);
+          break;
+        }
+        case 'REMOVE_INDEX':
+          removed.add(meta.uuid);
+          break;
+      }
+    }
+    for (const [uuid, aliases] of work) {
+      const meta = this.byUuid.get(uuid);
+      if (meta && !removed.has(uuid)) this.put({ ...meta, aliases });
+    }
+    for (const uuid of removed) {
+      const meta = this.byUuid.get(uuid);
+      if (meta) {
+        this.byName.delete(meta.name);
+        this.byUuid.delete(uuid);
+      }
+    }
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Node configuration as an Elasticsearch user knows it: dotted setting names
+ * (`cluster.name`, `http.port`, ...) from, in rising precedence, built-in
+ * defaults, a YAML file (`--config FILE`, else `config/logsearch.yml` when
+ * present), environment variables and command-line flags.
+ *
+ * Environment: `LOGSEARCH_HTTP_PORT=9201` (prefix, dots as underscores) or the
+ * setting's own name, as Elasticsearch's Docker image accepts (`http.port=9201`).
+ * Flags: `--http.port 9201`, `--http.port=9201` or `-E http.port=9201`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { parse as parseYaml } from 'yaml';
+
+export interface NodeConfig {
+  readonly clusterName: string;
+  readonly nodeName: string;
+  readonly pathData: string;
+  readonly pathLogs: string;
+  readonly networkHost: string;
+  readonly httpPort: number;
+  /** `http.max_content_length` in bytes (Elasticsearch default 100mb). */
+  readonly maxContentLength: number;
+  /** `embedded` (default, one machine) or `kafka`. */
+  readonly log: 'embedded' | 'kafka';
+  readonly brokers: readonly string[];
+  readonly nodeData: boolean;
+  readonly nodeMaster: boolean;
+  /** `search.max_open_scroll_context` (Elasticsearch default 500). */
+  readonly maxOpenScrollContexts: number;
+  /** fsync every log append (off: an acknowledged write survives a process crash, not a power loss). */
+  readonly logFsync: boolean;
+  readonly logLevel: string;
+}
+
+const DEFAULTS: Record<string, string> = {
+  'cluster.name': 'logsearch',
+  'node.name': hostname(),
+  'path.data': './data',
+  'path.logs': './logs',
+  'network.host': '127.0.0.1',
+  'http.port': '9200',
+  'http.max_content_length': '100mb',
+  log: 'embedded',
+  brokers: '',
+  'node.data': 'true',
+  'node.master': 'true',
+  'search.max_open_scroll_context': '500',
+  'log.fsync': 'false',
+  'logger.level': 'info',
+};
+
+const KNOWN = new Set(Object.keys(DEFAULTS).concat(['config']));
+const ENV_PREFIX = 'LOGSEARCH_';
+
+function flatten(obj: unknown, prefix: string, out: Record<string, string>): void {
+  if (obj === null || obj === undefined) return;
+  if (typeof obj === 'object' && !Array.isArray(obj)) {
+    for (const [k, v] of Object.entries(obj as Record<string, unknown>)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else {
+    out[prefix] = Array.isArray(obj) ? obj.join(',') : String(obj);
+  }
+}
+
+export function parseFlags(argv: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    if (arg === '-E') arg = `--${argv[++i] ?? ''}`;
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument [${arg}]; settings are given as --name value or -E name=value`);
+    const body = arg.slice(2);
+    const eq = body.indexOf('=');
+    if (eq >= 0) out[body.slice(0, eq)] = body.slice(eq + 1);
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('-')) out[body] = argv[++i];
+    else out[body] = 'true';
+  }
+  return out;
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of KNOWN) {
+    const direct = env[key];
+    const prefixed = env[ENV_PREFIX + key.toUpperCase().replace(/\./g, '_')];
+    const v = prefixed ?? direct;
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+/** Parses `100mb`, `1gb`, `512kb`, `1024` (bytes) as Elasticsearch byte-size settings. */
+export function parseByteSize(value: string, setting: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(value);
+  if (!m) throw new Error(`failed to parse setting [${setting}] with value [${value}] as a size in bytes`);
+  const unit = (m[2] ?? 'b').toLowerCase();
+  const mult = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4, pb: 1024 ** 5 }[unit] ?? 1;
+  return Math.round(Number(m[1]) * mult);
+}
+
+function parseBool(value: string, setting: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new Error(`Failed to parse value [${value}] as only [true] or [false] are allowed for setting [${setting}]`);
+}
+
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): NodeConfig {
+  const flags = parseFlags(argv);
+  const envs = fromEnv(env);
+  const file = flags.config ?? envs.config ?? (existsSync('config/logsearch.yml') ? 'config/logsearch.yml' : null);
+  const fromFile: Record<string, string> = {};
+  if (file) flatten(parseYaml(readFileSync(file, 'utf8')) as unknown, '', fromFile);
+  const s: Record<string, string> = { ...DEFAULTS, ...fromFile, ...envs, ...flags };
+  for (const key of Object.keys(s)) {
+    if (!KNOWN.has(key)) throw new Error(`unknown setting [${key}]`);
+  }
+  const port = Number(s['http.port']);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid http.port [${s['http.port']}]`);
+  const log = s.log;
+  if (log !== 'embedded' && log !== 'kafka') throw new Error(`log must be [embedded] or [kafka], got [${log}]`);
+  return {
+    clusterName: s['cluster.name'],
+    nodeName: s['node.name'],
+    pathData: s['path.data'],
+    pathLogs: s['path.logs'],
+    networkHost: s['network.host'],
+    httpPort: port,
+    maxContentLength: parseByteSize(s['http.max_content_length'], 'http.max_content_length'),
+    log,
+    brokers: s.brokers ? s.brokers.split(',').map((b) => b.trim()).filter(Boolean) : [],
+    nodeData: parseBool(s['node.data'], 'node.data'),
+    nodeMaster: parseBool(s['node.master'], 'node.master'),
+    maxOpenScrollContexts: Number(s['search.max_open_scroll_context']),
+    logFsync: parseBool(s['log.fsync'], 'log.fsync'),
+    logLevel: s['logger.level'],
+  };
+}

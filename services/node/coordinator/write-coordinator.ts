@@ -1,0 +1,359 @@
+/**
+ * Coordinates document writes (DESIGN.md 2, "Writes"): resolves the target
+ * index (auto-creating it), validates the document against the mapping
+ * (dynamic mapping updates go through the meta log first), routes it to its
+ * shard, appends DocOps per shard and answers with the outcome the shard
+ * copies applied.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type EsError,
+  actionRequestValidation,
+  illegalArgument,
+  isEsError,
+  mapperParsing,
+  indexNotFound,
+  javaCause,
+} from '../../../shared/errors/es-errors.ts';
+import { docOpCodec, type DocOp, type OpType, type UpdateBody, type VersionType } from '../../../shared/records/doc-op.ts';
+import { shardForRouting } from '../../../shared/routing/shard-routing.ts';
+import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
+import type { CommitLog } from '../../../shared/log/commit-log.ts';
+import type { MetaService } from '../cluster/meta-service.ts';
+import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import type { IndicesService } from '../indexer/indices-service.ts';
+import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
+import type { RequestIds } from '../request-ids.ts';
+import { resolveWriteIndex, validateNewIndexName } from './index-resolver.ts';
+import type { IndexAdmin } from './index-admin.ts';
+
+export type RefreshPolicy = 'false' | 'true' | 'wait_for';
+
+export interface WriteRequest {
+  readonly op: 'index' | 'create' | 'update' | 'delete';
+  readonly index: string;
+  readonly type: string;
+  readonly id: string | null;
+  readonly routing: string | null;
+  /** The document JSON as sent (index, create). */
+  readonly source: Buffer | null;
+  readonly version: number | null;
+  readonly versionType: VersionType;
+  readonly ifSeqNo: number | null;
+  readonly ifPrimaryTerm: number | null;
+  readonly update: UpdateBody | null;
+  /** `source` already parsed by the REST layer, so it is not parsed twice. */
+  readonly parsedSource?: Record<string, unknown>;
+}
+
+export interface WriteSuccess {
+  readonly ok: true;
+  readonly index: string;
+  readonly type: string;
+  readonly id: string;
+  readonly version: number;
+  readonly result: WriteResult;
+  readonly seqNo: number;
+  readonly shardsTotal: number;
+  readonly shardsSuccessful: number;
+  /** The document source after the write (updates that return `_source`). */
+  readonly source: Buffer | null;
+  readonly forcedRefresh: boolean;
+}
+
+export interface WriteFailure {
+  readonly ok: false;
+  readonly index: string;
+  readonly type: string;
+  readonly id: string | null;
+  readonly error: EsError;
+}
+
+export type WriteItemResult = WriteSuccess | WriteFailure;
+
+export interface WriteOptions {
+  readonly refresh: RefreshPolicy;
+  /** Milliseconds to wait for the outcome. */
+  readonly timeoutMs: number;
+}
+
+/** Elasticsearch's generated ids are 20 URL-safe base64 characters; ours lead with time for locality. */
+export function generateId(now = Date.now()): string {
+  const buf = Buffer.allocUnsafe(15);
+  buf.writeUIntBE(now, 0, 6);
+  randomBytes(9).copy(buf, 6);
+  return buf.toString('base64url');
+}
+
+interface Prepared {
+  readonly item: number;
+  readonly meta: IndexMetadata;
+  readonly shard: number;
+  readonly op: DocOp;
+}
+
+const OP_TYPES: Record<WriteRequest['op'], OpType> = { index: 'INDEX', create: 'CREATE', update: 'UPDATE', delete: 'DELETE' };
+
+export class WriteCoordinator {
+  constructor(
+    private readonly log: CommitLog,
+    private readonly meta: MetaService,
+    private readonly indices: IndicesService,
+    private readonly admin: IndexAdmin,
+    private readonly ids: RequestIds,
+  ) {}
+
+  async write(req: WriteRequest, opts: WriteOptions): Promise<WriteItemResult> {
+    return (await this.bulk([req], opts))[0];
+  }
+
+  /** Executes the items; one failing item never affects the others. Results are in request order. */
+  async bulk(reqs: readonly WriteRequest[], opts: WriteOptions): Promise<WriteItemResult[]> {
+    const results: (WriteItemResult | undefined)[] = new Array(reqs.length);
+    const now = Date.now();
+    const targets = await this.resolveTargets(reqs, results);
+    await this.applyDynamicMappings(reqs, targets, results);
+
+    const prepared: Prepared[] = [];
+    for (let i = 0; i < reqs.length; i++) {
+      if (results[i]) continue;
+      const meta = this.meta.state.indexByUuid(targets[i]!.uuid);
+      if (!meta) {
+        results[i] = failure(reqs[i], indexNotFound(reqs[i].index));
+        continue;
+      }
+      try {
+        prepared.push(this.prepare(i, reqs[i], meta, targets[i]!.aliasRouting, now));
+      } catch (err) {
+        if (!isEsError(err)) throw err;
+        results[i] = failure(reqs[i], err, meta.name);
+      }
+    }
+    await this.appendAndAwait(prepared, results, opts);
+    return results.map((r, i) => r ?? failure(reqs[i], illegalArgument('write was not executed')));
+  }
+
+  /** Index of each item (auto-creating missing ones); failures are recorded in `results`. */
+  private async resolveTargets(
+    reqs: readonly WriteRequest[],
+    results: (WriteItemResult | undefined)[],
+  ): Promise<({ uuid: string; aliasRouting: string | null } | null)[]> {
+    const out: ({ uuid: string; aliasRouting: string | null } | null)[] = new Array(reqs.length).fill(null);
+    for (let i = 0; i < reqs.length; i++) {
+      const r = reqs[i];
+      try {
+        let target = resolveWriteIndex(this.meta.state, r.index);
+        if (!target) {
+          validateNewIndexName(r.index);
+          await this.admin.autoCreate(r.index);
+          target = resolveWriteIndex(this.meta.state, r.index);
+          if (!target) throw indexNotFound(r.index);
+        }
+        const mappedType = target.meta.mapping?.typeName ?? null;
+        if (mappedType !== null && mappedType !== r.type) {
+          throw illegalArgument(
+            `Rejecting mapping update to [${target.meta.name}] as the final mapping would have more than 1 type: [${mappedType}, ${r.type}]`,
+          );
+        }
+        out[i] = { uuid: target.meta.uuid, aliasRouting: target.aliasRouting };
+      } catch (err) {
+        if (!isEsError(err)) throw err;
+        results[i] = failure(r, err);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Parses each document against its index's mapping (as it will be once the
+   * earlier documents' new fields are added) and submits the resulting
+   * mapping change through the meta log before any document is appended.
+   */
+  private async applyDynamicMappings(
+    reqs: readonly WriteRequest[],
+    targets: readonly ({ uuid: string } | null)[],
+    results: (WriteItemResult | undefined)[],
+  ): Promise<void> {
+    const working = new Map<string, { type: string; mapping: Mapping; changed: boolean }>();
+    for (let i = 0; i < reqs.length; i++) {
+      const t = targets[i];
+      const r = reqs[i];
+      if (!t || results[i]) continue;
+      const docs = documentsToValidate(r);
+      if (docs.length === 0) continue;
+      const meta = this.meta.state.indexByUuid(t.uuid);
+      if (!meta) continue;
+      let w = working.get(t.uuid);
+      if (!w) {
+        w = { type: r.type, mapping: meta.mapping ?? Mapping.empty(r.type), changed: meta.mapping === null };
+        working.set(t.uuid, w);
+      }
+      try {
+        for (const doc of docs) {
+          const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
+          if (parsed.dynamicUpdate) {
+            w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, { analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined });
+            w.changed = true;
+          }
+        }
+      } catch (err) {
+        if (!isEsError(err)) throw err;
+        results[i] = failure(r, err, meta.name);
+      }
+    }
+    for (const [uuid, w] of working) {
+      if (!w.changed) continue;
+      await this.meta.submit({
+        'logsearch.PutMapping': { indices: [uuid], type: w.type, mapping_json: JSON.stringify(w.mapping.toJSON()), dynamic: true },
+      });
+    }
+  }
+
+  private prepare(item: number, r: WriteRequest, meta: IndexMetadata, aliasRouting: string | null, now: number): Prepared {
+    if (r.op === 'update' && r.id === null) throw actionRequestValidation(['id is missing']);
+    if (r.op === 'delete' && r.id === null) throw actionRequestValidation(['id is missing']);
+    validateVersion(r);
+    const id = r.id ?? generateId(now);
+    const routing = r.routing ?? aliasRouting;
+    const s = meta.settings;
+    const shard = shardForRouting(routing ?? id, s.numberOfShards, s.numberOfRoutingShards);
+    const op: DocOp = {
+      request_id: '',
+      item,
+      op: r.id === null && r.op === 'index' ? 'CREATE' : OP_TYPES[r.op],
+      index_uuid: meta.uuid,
+      type: r.type,
+      id,
+      routing,
+      source: r.source,
+      version: r.version,
+      version_type: r.versionType,
+      if_seq_no: r.ifSeqNo,
+      if_primary_term: r.ifPrimaryTerm,
+      update: r.update,
+      timestamp: now,
+    };
+    return { item, meta, shard, op };
+  }
+
+  private async appendAndAwait(prepared: readonly Prepared[], results: (WriteItemResult | undefined)[], opts: WriteOptions): Promise<void> {
+    const groups = new Map<string, Prepared[]>();
+    for (const p of prepared) {
+      const key = `${p.meta.uuid}/${p.shard}`;
+      const g = groups.get(key);
+      if (g) g.push(p);
+      else groups.set(key, [p]);
+    }
+    await Promise.all(
+      [...groups.values()].map((group) => this.appendGroup(group, results, opts)),
+    );
+  }
+
+  private async appendGroup(group: readonly Prepared[], results: (WriteItemResult | undefined)[], opts: WriteOptions): Promise<void> {
+    const { meta, shard } = group[0];
+    const copies = await this.indices.copiesOf(meta);
+    const copy = copies[shard];
+    const requestId = this.ids.next();
+    const byItem = new Map(group.map((p) => [p.item, p]));
+    let remaining = group.length;
+    let lastOffset = -1;
+    let done!: () => void;
+    const allApplied = new Promise<void>((r) => (done = r));
+    const unlisten = copy.listen(requestId, (item, outcome, offset) => {
+      const p = byItem.get(item);
+      if (!p) return;
+      results[item] = toResult(p, outcome, meta);
+      lastOffset = Math.max(lastOffset, offset);
+      if (--remaining === 0) done();
+    });
+    try {
+      const records = group.map((p) => ({ value: docOpCodec.encode({ ...p.op, request_id: requestId }) }));
+      await this.log.append(this.indices.topicOf(meta), shard, records);
+      await withTimeout(allApplied, opts.timeoutMs);
+    } finally {
+      unlisten();
+    }
+    if (opts.refresh === 'true') {
+      copy.refresh();
+    } else if (opts.refresh === 'wait_for') {
+      await copy.waitForRefresh(lastOffset + 1);
+    }
+    if (opts.refresh === 'true') {
+      for (const p of group) {
+        const r = results[p.item];
+        if (r && r.ok) results[p.item] = { ...r, forcedRefresh: true };
+      }
+    }
+  }
+}
+
+function withTimeout(p: Promise<void>, ms: number): Promise<void> {
+  if (!(ms > 0) || !Number.isFinite(ms)) return p;
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p,
+    new Promise<void>((resolve) => {
+      // The ops are in the log and will be applied; a slow apply only delays the answer.
+      timer = setTimeout(resolve, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function toResult(p: Prepared, outcome: DocOutcome, meta: IndexMetadata): WriteItemResult {
+  if (!outcome.ok) return { ok: false, index: meta.name, type: p.op.type, id: p.op.id, error: outcome.error };
+  const noop = outcome.result === 'noop';
+  return {
+    ok: true,
+    index: meta.name,
+    type: p.op.type,
+    id: p.op.id,
+    version: outcome.version,
+    result: outcome.result,
+    seqNo: outcome.seqNo,
+    shardsTotal: noop ? 0 : meta.settings.numberOfReplicas + 1,
+    shardsSuccessful: noop ? 0 : 1,
+    source: outcome.next?.source ?? null,
+    forcedRefresh: false,
+  };
+}
+
+function failure(r: WriteRequest, error: EsError, index = r.index): WriteFailure {
+  return { ok: false, index, type: r.type, id: r.id, error };
+}
+
+/** Elasticsearch's request-time version validation (IndexRequest.validate, VersionType.validateVersionForWrites). */
+function validateVersion(r: WriteRequest): void {
+  if (r.version === null) return;
+  const v = r.version;
+  if (r.versionType === 'INTERNAL') {
+    if (r.op === 'create') throw actionRequestValidation(['create operations do not support explicit versions. use index instead']);
+    if (v <= 0) throw actionRequestValidation([`illegal version value [${v}] for version type [INTERNAL]`]);
+    return;
+  }
+  if (r.op === 'update') {
+    throw actionRequestValidation([`version type [${r.versionType.toLowerCase()}] is not supported by the update API`]);
+  }
+  if (v < 0 || v >= 9.2e18) throw actionRequestValidation([`illegal version value [${v}] for version type [${r.versionType}]`]);
+}
+
+function documentsToValidate(r: WriteRequest): Buffer[] {
+  if (r.op === 'index' || r.op === 'create') return r.source ? [r.source] : [];
+  if (r.op === 'update' && r.update) {
+    const out: Buffer[] = [];
+    if (r.update.doc) out.push(r.update.doc);
+    if (r.update.upsert) out.push(r.update.upsert);
+    return out;
+  }
+  return [];
+}
+
+function parseSourceObject(buf: Buffer): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(buf.toString('utf8'));
+  } catch (err) {
+    throw mapperParsing('failed to parse', javaCause('json_parse_exception', (err as Error).message));
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw mapperParsing('failed to parse, document is empty');
+  return v as Record<string, unknown>;
+}

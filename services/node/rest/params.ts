@@ -1,0 +1,114 @@
+/**
+ * Reading Elasticsearch request parameters and bodies, with Elasticsearch's
+ * errors for bad values.
+ */
+import type { FastifyRequest } from 'fastify';
+import { EsError, illegalArgument } from '../../../shared/errors/es-errors.ts';
+
+export type Query = Record<string, string | undefined>;
+
+export function query(req: FastifyRequest): Query {
+  return req.query as Query;
+}
+
+export function params(req: FastifyRequest): Record<string, string> {
+  return req.params as Record<string, string>;
+}
+
+/** Elasticsearch's boolean parsing of a parameter: absent → default, `""`/`true` → true, `false` → false. */
+export function boolParam(q: Query, name: string, dflt: boolean): boolean {
+  const v = q[name];
+  if (v === undefined) return dflt;
+  if (v === '' || v === 'true') return true;
+  if (v === 'false') return false;
+  throw illegalArgument(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
+}
+
+export function intParam(q: Query, name: string): number | undefined {
+  const v = q[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw illegalArgument(`Failed to parse int parameter [${name}] with value [${v}]`);
+  return n;
+}
+
+export function longParam(q: Query, name: string): number | null {
+  const v = q[name];
+  if (v === undefined || v === '') return null;
+  const n = Number(v);
+  if (!Number.isFinite(n) || !/^-?\d+$/.test(v)) throw illegalArgument(`Failed to parse long parameter [${name}] with value [${v}]`);
+  return n;
+}
+
+const TIME_UNITS: Record<string, number> = { nanos: 1e-6, micros: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Elasticsearch time values (`30s`, `1m`, `500ms`, `-1`); a bare number is milliseconds. */
+export function parseTimeValue(value: string, setting: string): number {
+  const v = value.trim();
+  if (v === '-1') return -1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const m = /^(\d+(?:\.\d+)?)\s*(nanos|micros|ms|s|m|h|d)$/i.exec(v);
+  if (!m) {
+    throw new EsError(
+      'parse_exception',
+      `failed to parse setting [${setting}] with value [${value}] as a time value: unit is missing or unrecognized`,
+      400,
+    );
+  }
+  return Number(m[1]) * TIME_UNITS[m[2].toLowerCase()];
+}
+
+export function timeParam(q: Query, name: string, dfltMs: number): number {
+  const v = q[name];
+  return v === undefined || v === '' ? dfltMs : parseTimeValue(v, name);
+}
+
+export function listParam(q: Query, ...names: string[]): string[] | undefined {
+  for (const n of names) {
+    const v = q[n];
+    if (v !== undefined) return v === '' ? [] : v.split(',');
+  }
+  return undefined;
+}
+
+/** The raw request body, or null when there is none. */
+export function rawBody(req: FastifyRequest): Buffer | null {
+  const b = req.body;
+  if (b === undefined || b === null) return null;
+  if (Buffer.isBuffer(b)) return b.length === 0 ? null : b;
+  if (typeof b === 'string') return b.length === 0 ? null : Buffer.from(b);
+  return null;
+}
+
+/** Jackson-like message for a JSON syntax error, as Elasticsearch reports it. */
+export function jsonError(err: unknown): EsError {
+  const msg = err instanceof Error ? err.message : String(err);
+  return new EsError('json_parse_exception', msg, 400);
+}
+
+/** Parses a JSON body; also accepts the `source` query parameter, as Elasticsearch does for GET bodies. */
+export function jsonBody(req: FastifyRequest): unknown {
+  let raw: Buffer | string | null = rawBody(req);
+  if (raw === null) {
+    const src = query(req).source;
+    if (src === undefined) return undefined;
+    raw = src;
+  }
+  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw jsonError(err);
+  }
+}
+
+/** A JSON body that must be an object (or absent). */
+export function objectBody(req: FastifyRequest): Record<string, unknown> | undefined {
+  const b = jsonBody(req);
+  if (b === undefined) return undefined;
+  if (typeof b !== 'object' || b === null || Array.isArray(b)) {
+    throw new EsError('parse_exception', 'request body or source parameter is required', 400);
+  }
+  return b as Record<string, unknown>;
+}

@@ -1,0 +1,223 @@
+/**
+ * `_bulk` (NDJSON) and `_mget`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EsError, actionRequestValidation, illegalArgument, isEsError, renderError } from '../../../../shared/errors/es-errors.ts';
+import type { Node } from '../../node.ts';
+import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
+import { params, query, rawBody, jsonBody, type Query } from '../params.ts';
+import { sendJson } from '../reply.ts';
+import { getResponse, updateBody, versionType, writeOptions, writeResponse, writeStatus } from './documents.ts';
+
+const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
+
+interface ParsedItem {
+  readonly action: 'index' | 'create' | 'update' | 'delete';
+  /** The request, or the validation error that fails this item alone. */
+  readonly req: WriteRequest | null;
+  readonly error: EsError | null;
+  readonly index: string;
+  readonly type: string;
+  readonly id: string | null;
+}
+
+function malformed(line: number, detail: string): EsError {
+  return illegalArgument(`Malformed action/metadata line [${line}], ${detail}`);
+}
+
+function str(v: unknown): string | null {
+  return v === undefined || v === null ? null : String(v);
+}
+
+/** Splits an NDJSON bulk body into items, as Elasticsearch's BulkRequest.add does. */
+export function parseBulk(body: Buffer, defaults: { index?: string; type?: string }, q: Query): ParsedItem[] {
+  const text = body.toString('utf8');
+  if (!text.endsWith('\n')) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
+  const lines = text.split('\n');
+  const items: ParsedItem[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const lineText = lines[i].trim();
+    if (lineText === '') continue;
+    const lineNo = i + 1;
+    let actionObj: unknown;
+    try {
+      actionObj = JSON.parse(lineText);
+    } catch {
+      throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
+    }
+    if (typeof actionObj !== 'object' || actionObj === null || Array.isArray(actionObj)) {
+      throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
+    }
+    const keys = Object.keys(actionObj);
+    if (keys.length !== 1 || !ACTIONS.has(keys[0])) {
+      throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${keys[0] ?? ''}]`);
+    }
+    const action = keys[0] as ParsedItem['action'];
+    const meta = ((actionObj as Record<string, unknown>)[action] ?? {}) as Record<string, unknown>;
+    if (typeof meta !== 'object' || Array.isArray(meta)) throw malformed(lineNo, 'expected START_OBJECT');
+    let source: Buffer | null = null;
+    if (action !== 'delete') {
+      i++;
+      while (i < lines.length && lines[i].trim() === '' && i < lines.length - 1) i++;
+      if (i >= lines.length || lines[i].trim() === '') {
+        throw illegalArgument(`Validation Failed: 1: source is missing;`);
+      }
+      source = Buffer.from(lines[i], 'utf8');
+    }
+    const index = str(meta._index) ?? defaults.index ?? null;
+    const type = str(meta._type) ?? defaults.type ?? null;
+    const id = str(meta._id);
+    const problems: string[] = [];
+    if (index === null) problems.push('index is missing');
+    if (type === null) problems.push('type is missing');
+    const base = { action, index: index ?? '', type: type ?? '', id };
+    if (problems.length > 0) {
+      items.push({ ...base, req: null, error: actionRequestValidation(problems) });
+      continue;
+    }
+    try {
+      items.push({ ...base, req: toWriteRequest(action, index!, type!, id, meta, source, q), error: null });
+    } catch (err) {
+      if (!isEsError(err)) throw err;
+      items.push({ ...base, req: null, error: err });
+    }
+  }
+  return items;
+}
+
+function toWriteRequest(
+  action: ParsedItem['action'],
+  index: string,
+  type: string,
+  id: string | null,
+  meta: Record<string, unknown>,
+  source: Buffer | null,
+  q: Query,
+): WriteRequest {
+  const version = meta.version ?? meta._version;
+  const vt = str(meta.version_type ?? meta._version_type);
+  const common = {
+    index,
+    type,
+    id,
+    routing: str(meta.routing ?? meta._routing) ?? q.routing ?? null,
+    version: version === undefined ? null : Number(version),
+    versionType: versionType(vt ?? undefined),
+    ifSeqNo: meta.if_seq_no === undefined ? null : Number(meta.if_seq_no),
+    ifPrimaryTerm: meta.if_primary_term === undefined ? null : Number(meta.if_primary_term),
+  };
+  if (action === 'delete') return { ...common, op: 'delete', source: null, update: null };
+  if (action === 'update') {
+    let body: unknown;
+    try {
+      body = JSON.parse(source!.toString('utf8'));
+    } catch (err) {
+      throw new EsError('json_parse_exception', (err as Error).message, 400);
+    }
+    return { ...common, op: 'update', source: null, update: updateBody(body as Record<string, unknown>) };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(source!.toString('utf8'));
+  } catch (err) {
+    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, new EsError('json_parse_exception', (err as Error).message, 400));
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new EsError('mapper_parsing_exception', 'failed to parse', 400);
+  }
+  return { ...common, op: action, source, parsedSource: parsed as Record<string, unknown>, update: null };
+}
+
+function itemResponse(item: ParsedItem, r: WriteItemResult): Record<string, unknown> {
+  if (r.ok) {
+    return { [item.action]: { ...writeResponse(r), status: writeStatus(r) } };
+  }
+  const rendered = renderError(r.error).error as Record<string, unknown>;
+  delete rendered.root_cause;
+  return {
+    [item.action]: { _index: r.index, _type: r.type, _id: r.id, status: r.error.status, error: rendered },
+  };
+}
+
+export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
+  const bulk = async (req: FastifyRequest, reply: FastifyReply) => {
+    const start = Date.now();
+    const q = query(req);
+    const p = params(req);
+    const body = rawBody(req);
+    if (body === null) throw actionRequestValidation(['no requests added']);
+    const items = parseBulk(body, { index: p.index, type: p.type }, q);
+    if (items.length === 0) throw actionRequestValidation(['no requests added']);
+    const runnable = items.filter((it) => it.req !== null);
+    const results = await node.writes.bulk(
+      runnable.map((it) => it.req!),
+      writeOptions(q),
+    );
+    let k = 0;
+    let errors = false;
+    const out = items.map((it) => {
+      const r: WriteItemResult = it.req
+        ? results[k++]
+        : { ok: false, index: it.index, type: it.type, id: it.id, error: it.error! };
+      if (!r.ok) errors = true;
+      return itemResponse(it, r);
+    });
+    return sendJson(reply, 200, { took: Date.now() - start, errors, items: out });
+  };
+  for (const path of ['/_bulk', '/:index/_bulk', '/:index/:type/_bulk']) {
+    app.post(path, bulk);
+    app.put(path, bulk);
+  }
+
+  const mget = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    const p = params(req);
+    const body = (jsonBody(req) ?? {}) as Record<string, unknown>;
+    type DocSpec = { _index?: unknown; _type?: unknown; _id?: unknown; routing?: unknown; _routing?: unknown; _source?: unknown; stored_fields?: unknown };
+    let specs: DocSpec[];
+    if (Array.isArray(body.docs)) specs = body.docs as DocSpec[];
+    else if (Array.isArray(body.ids)) specs = (body.ids as unknown[]).map((id) => ({ _id: id }));
+    else specs = [];
+    if (specs.length === 0) throw actionRequestValidation(['no documents to get']);
+    const problems: string[] = [];
+    specs.forEach((s, i) => {
+      if ((s._index ?? p.index) === undefined) problems.push(`index is missing for doc ${i}`);
+      if (s._id === undefined || s._id === null) problems.push(`id is missing for doc ${i}`);
+    });
+    if (problems.length > 0) throw actionRequestValidation(problems);
+    const docs = await Promise.all(
+      specs.map(async (s) => {
+        const index = String(s._index ?? p.index);
+        const type = s._type === undefined ? (p.type ?? null) : String(s._type);
+        const id = String(s._id);
+        try {
+          const r = await node.reader.get({ index, type, id, routing: str(s.routing ?? s._routing) ?? q.routing ?? null, version: null });
+          const dq: Query = { ...q };
+          if (s._source !== undefined) {
+            if (typeof s._source === 'boolean') dq._source = String(s._source);
+            else if (Array.isArray(s._source) || typeof s._source === 'string') dq._source = [s._source].flat().join(',');
+            else if (typeof s._source === 'object' && s._source !== null) {
+              const so = s._source as { includes?: unknown; include?: unknown; excludes?: unknown; exclude?: unknown };
+              delete dq._source;
+              const inc = so.includes ?? so.include;
+              const exc = so.excludes ?? so.exclude;
+              if (inc !== undefined) dq._source_includes = [inc].flat().join(',');
+              if (exc !== undefined) dq._source_excludes = [exc].flat().join(',');
+            }
+          }
+          if (s.stored_fields !== undefined) dq.stored_fields = [s.stored_fields].flat().join(',');
+          return getResponse(r, dq);
+        } catch (err) {
+          if (!isEsError(err)) throw err;
+          const rendered = renderError(err).error as Record<string, unknown>;
+          return { _index: index, _type: type ?? '_all', _id: id, error: rendered };
+        }
+      }),
+    );
+    return sendJson(reply, 200, { docs });
+  };
+  for (const path of ['/_mget', '/:index/_mget', '/:index/:type/_mget']) {
+    app.get(path, mget);
+    app.post(path, mget);
+  }
+}

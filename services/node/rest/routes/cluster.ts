@@ -1,0 +1,238 @@
+/**
+ * Node and cluster APIs: `GET /` (info), cluster health, and the `_cat` family.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
+import type { Node } from '../../node.ts';
+import { clusterHealth, healthRank, type HealthStatus } from '../../cluster/health.ts';
+import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { params, query, timeParam } from '../params.ts';
+import { sendJson } from '../reply.ts';
+import { renderCat, type CatColumn } from '../cat-table.ts';
+import { ES_VERSION } from '../../version.ts';
+
+const DEFAULT_HEALTH_TIMEOUT_MS = 30_000;
+
+export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
+  app.head('/', async (_req, reply) => reply.code(200).send());
+  app.get('/', async (_req, reply) =>
+    sendJson(reply, 200, {
+      name: node.config.nodeName,
+      cluster_name: node.config.clusterName,
+      cluster_uuid: node.clusterUuid,
+      version: ES_VERSION,
+      tagline: 'You Know, for Search',
+    }),
+  );
+
+  const health = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    const p = params(req);
+    const level = q.level ?? 'cluster';
+    if (!['cluster', 'indices', 'shards'].includes(level)) throw illegalArgument(`level must be one of [cluster, indices, shards], got [${level}]`);
+    const waitStatus = q.wait_for_status as HealthStatus | undefined;
+    if (waitStatus !== undefined && healthRank(waitStatus) < 0) throw illegalArgument(`unknown cluster health status [${waitStatus}]`);
+    const timeoutMs = timeParam(q, 'timeout', DEFAULT_HEALTH_TIMEOUT_MS);
+    const deadline = Date.now() + timeoutMs;
+    const metas = () => (p.index ? resolveIndices(node.cluster, p.index, {}).map((r) => r.meta) : node.cluster.indices());
+    for (;;) {
+      const h = clusterHealth(node, metas(), level);
+      const satisfied =
+        (waitStatus === undefined || healthRank(h.body.status as HealthStatus) >= healthRank(waitStatus)) &&
+        waitForNodesSatisfied(q.wait_for_nodes, h.body.number_of_nodes as number) &&
+        waitForActiveShardsSatisfied(q.wait_for_active_shards, h);
+      if (satisfied || Date.now() >= deadline) {
+        const timedOut = !satisfied;
+        return sendJson(reply, timedOut ? 408 : 200, { ...h.body, timed_out: timedOut });
+      }
+      await new Promise((r) => setTimeout(r, Math.min(50, Math.max(1, deadline - Date.now()))));
+    }
+  };
+  app.get('/_cluster/health', health);
+  app.get('/_cluster/health/:index', health);
+
+  app.get('/_cat/health', async (req, reply) => {
+    const h = clusterHealth(node, node.cluster.indices(), 'cluster').body;
+    const now = Date.now();
+    const cols: CatColumn[] = [
+      { name: 'epoch', value: () => String(Math.floor(now / 1000)) },
+      { name: 'timestamp', value: () => new Date(now).toISOString().slice(11, 19) },
+      { name: 'cluster', value: () => String(h.cluster_name) },
+      { name: 'status', value: () => String(h.status) },
+      { name: 'node.total', value: () => String(h.number_of_nodes) },
+      { name: 'node.data', value: () => String(h.number_of_data_nodes) },
+      { name: 'shards', value: () => String(h.active_shards) },
+      { name: 'pri', value: () => String(h.active_primary_shards) },
+      { name: 'relo', value: () => '0' },
+      { name: 'init', value: () => '0' },
+      { name: 'unassign', value: () => String(h.unassigned_shards) },
+      { name: 'pending_tasks', value: () => '0' },
+      { name: 'max_task_wait_time', value: () => '-' },
+      { name: 'active_shards_percent', value: () => String(h.active_shards_percent_as_number) + '%' },
+    ];
+    return renderCat(reply, query(req), cols, [null]);
+  });
+
+  const catIndices = async (req: FastifyRequest, reply: FastifyReply) => {
+    const p = params(req);
+    const metas = p.index ? resolveIndices(node.cluster, p.index, {}).map((r) => r.meta) : node.cluster.indices();
+    metas.sort((a, b) => (a.name < b.name ? -1 : 1));
+    const rows = metas.map((m) => {
+      const copies = node.indices.copiesNow(m.uuid) ?? [];
+      const docs = copies.reduce((n, c) => n + c.index.docCount, 0);
+      const deleted = copies.reduce((n, c) => n + c.index.deletedCount, 0);
+      const bytes = copies.reduce((n, c) => n + c.index.sizeInBytes, 0);
+      const h = clusterHealth(node, [m], 'cluster').body;
+      return { m, docs, deleted, bytes, status: String(h.status) };
+    });
+    type Row = (typeof rows)[number];
+    const cols: CatColumn<Row>[] = [
+      { name: 'health', value: (r) => r.status },
+      { name: 'status', value: () => 'open' },
+      { name: 'index', value: (r) => r.m.name },
+      { name: 'uuid', value: (r) => r.m.uuid },
+      { name: 'pri', value: (r) => String(r.m.settings.numberOfShards) },
+      { name: 'rep', value: (r) => String(r.m.settings.numberOfReplicas) },
+      { name: 'docs.count', value: (r) => String(r.docs) },
+      { name: 'docs.deleted', value: (r) => String(r.deleted) },
+      { name: 'store.size', value: (r) => formatBytes(r.bytes, query(req).bytes) },
+      { name: 'pri.store.size', value: (r) => formatBytes(r.bytes, query(req).bytes) },
+    ];
+    return renderCat(reply, query(req), cols, rows);
+  };
+  app.get('/_cat/indices', catIndices);
+  app.get('/_cat/indices/:index', catIndices);
+
+  const catShards = async (req: FastifyRequest, reply: FastifyReply) => {
+    const p = params(req);
+    const metas = p.index ? resolveIndices(node.cluster, p.index, {}).map((r) => r.meta) : node.cluster.indices();
+    metas.sort((a, b) => (a.name < b.name ? -1 : 1));
+    interface ShardRow {
+      index: string;
+      shard: number;
+      prirep: string;
+      state: string;
+      docs: string;
+      store: string;
+      node: string;
+    }
+    const rows: ShardRow[] = [];
+    for (const m of metas) {
+      const copies = node.indices.copiesNow(m.uuid) ?? [];
+      for (let s = 0; s < m.settings.numberOfShards; s++) {
+        const c = copies[s];
+        rows.push({
+          index: m.name,
+          shard: s,
+          prirep: 'p',
+          state: c ? 'STARTED' : 'INITIALIZING',
+          docs: c ? String(c.index.docCount) : '',
+          store: c ? formatBytes(c.index.sizeInBytes, query(req).bytes) : '',
+          node: node.config.nodeName,
+        });
+        for (let r = 0; r < m.settings.numberOfReplicas; r++) {
+          rows.push({ index: m.name, shard: s, prirep: 'r', state: 'UNASSIGNED', docs: '', store: '', node: '' });
+        }
+      }
+    }
+    const cols: CatColumn<ShardRow>[] = [
+      { name: 'index', value: (r) => r.index },
+      { name: 'shard', value: (r) => String(r.shard) },
+      { name: 'prirep', value: (r) => r.prirep },
+      { name: 'state', value: (r) => r.state },
+      { name: 'docs', value: (r) => r.docs },
+      { name: 'store', value: (r) => r.store },
+      { name: 'ip', value: (r) => (r.node ? node.config.networkHost : '') },
+      { name: 'node', value: (r) => r.node },
+    ];
+    return renderCat(reply, query(req), cols, rows);
+  };
+  app.get('/_cat/shards', catShards);
+  app.get('/_cat/shards/:index', catShards);
+
+  app.get('/_cat/master', async (req, reply) => {
+    const cols: CatColumn[] = [
+      { name: 'id', value: () => node.nodeId },
+      { name: 'host', value: () => node.config.networkHost },
+      { name: 'ip', value: () => node.config.networkHost },
+      { name: 'node', value: () => node.config.nodeName },
+    ];
+    return renderCat(reply, query(req), cols, [null]);
+  });
+
+  app.get('/_cat/nodes', async (req, reply) => {
+    const mem = process.memoryUsage();
+    const cols: CatColumn[] = [
+      { name: 'ip', value: () => node.config.networkHost },
+      { name: 'heap.percent', value: () => String(Math.round((mem.heapUsed / mem.heapTotal) * 100)) },
+      { name: 'ram.percent', value: () => '-' },
+      { name: 'cpu', value: () => '-' },
+      { name: 'node.role', value: () => (node.config.nodeData ? 'dim' : 'i') },
+      { name: 'master', value: () => '*' },
+      { name: 'name', value: () => node.config.nodeName },
+    ];
+    return renderCat(reply, query(req), cols, [null]);
+  });
+
+  app.get('/_nodes', async (_req, reply) =>
+    sendJson(reply, 200, {
+      _nodes: { total: 1, successful: 1, failed: 0 },
+      cluster_name: node.config.clusterName,
+      nodes: {
+        [node.nodeId]: {
+          name: node.config.nodeName,
+          transport_address: `${node.config.networkHost}:9300`,
+          host: node.config.networkHost,
+          ip: node.config.networkHost,
+          version: ES_VERSION.number,
+          build_hash: ES_VERSION.build_hash,
+          roles: node.config.nodeData ? ['master', 'data', 'ingest'] : ['master', 'ingest'],
+          http: { publish_address: `${node.config.networkHost}:${node.httpPort}`, bound_address: [`${node.config.networkHost}:${node.httpPort}`] },
+        },
+      },
+    }),
+  );
+
+}
+
+function waitForNodesSatisfied(spec: string | undefined, nodes: number): boolean {
+  if (spec === undefined || spec === '') return true;
+  const m = /^(>=|<=|>|<|ge\(|le\(|gt\(|lt\()?(\d+)\)?$/.exec(spec);
+  if (!m) throw illegalArgument(`cannot parse wait_for_nodes [${spec}]`);
+  const n = Number(m[2]);
+  switch (m[1]) {
+    case '>=':
+    case 'ge(':
+      return nodes >= n;
+    case '<=':
+    case 'le(':
+      return nodes <= n;
+    case '>':
+    case 'gt(':
+      return nodes > n;
+    case '<':
+    case 'lt(':
+      return nodes < n;
+    default:
+      return nodes === n;
+  }
+}
+
+function waitForActiveShardsSatisfied(spec: string | undefined, h: { body: Record<string, unknown>; totalCopies: number }): boolean {
+  if (spec === undefined || spec === '') return true;
+  const active = h.body.active_shards as number;
+  if (spec === 'all') return active >= h.totalCopies;
+  const n = Number(spec);
+  if (!Number.isInteger(n) || n < 0) throw illegalArgument(`cannot parse wait_for_active_shards [${spec}]`);
+  return active >= n;
+}
+
+function formatBytes(bytes: number, unit: string | undefined): string {
+  if (unit === 'b') return String(bytes);
+  if (unit === 'kb') return String(Math.floor(bytes / 1024));
+  if (unit === 'mb') return String(Math.floor(bytes / 1024 ** 2));
+  if (bytes < 1024) return `${bytes}b`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)}kb`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)}mb`;
+  return `${(bytes / 1024 ** 3).toFixed(1)}gb`;
+}

@@ -1,0 +1,254 @@
+/**
+ * Document APIs: index, create, get, head, _source, delete, update.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EsError, actionRequestValidation, illegalArgument, parsingException, versionConflictInternal } from '../../../../shared/errors/es-errors.ts';
+import type { UpdateBody, VersionType } from '../../../../shared/records/doc-op.ts';
+import type { Node } from '../../node.ts';
+import type { RefreshPolicy, WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
+import type { GetResult } from '../../coordinator/doc-reader.ts';
+import { jsonError, longParam, params, query, rawBody, timeParam, type Query } from '../params.ts';
+import { renderSource, sourceFilterFromParams } from '../source-params.ts';
+import { sendJson } from '../reply.ts';
+
+const DEFAULT_WRITE_TIMEOUT_MS = 60_000;
+
+export function refreshPolicy(q: Query): RefreshPolicy {
+  const v = q.refresh;
+  if (v === undefined || v === 'false') return 'false';
+  if (v === '' || v === 'true') return 'true';
+  if (v === 'wait_for') return 'wait_for';
+  throw illegalArgument(`Unknown value for refresh: [${v}].`);
+}
+
+export function versionType(v: string | undefined): VersionType {
+  switch (v ?? 'internal') {
+    case 'internal':
+      return 'INTERNAL';
+    case 'external':
+      return 'EXTERNAL';
+    case 'external_gt':
+      return 'EXTERNAL';
+    case 'external_gte':
+      return 'EXTERNAL_GTE';
+    case 'force':
+      return 'FORCE';
+    default:
+      throw illegalArgument(`No version type match [${v}]`);
+  }
+}
+
+/** Parses a document body: must be a JSON object. Returns the raw bytes and the parsed object. */
+export function documentBody(raw: Buffer | null): { source: Buffer; parsed: Record<string, unknown> } {
+  if (raw === null) throw actionRequestValidation(['source is missing']);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, jsonError(err));
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, new EsError('not_x_content_exception', 'Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes', 500));
+  }
+  return { source: raw, parsed: parsed as Record<string, unknown> };
+}
+
+export function writeResponse(r: WriteItemResult & { ok: true }): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    _index: r.index,
+    _type: r.type,
+    _id: r.id,
+    _version: r.version,
+    result: r.result,
+  };
+  if (r.forcedRefresh) out.forced_refresh = true;
+  out._shards = { total: r.shardsTotal, successful: r.shardsSuccessful, failed: 0 };
+  out._seq_no = r.seqNo;
+  out._primary_term = 1;
+  return out;
+}
+
+export function writeStatus(r: WriteItemResult & { ok: true }): number {
+  if (r.result === 'created') return 201;
+  if (r.result === 'not_found') return 404;
+  return 200;
+}
+
+function baseWrite(q: Query, p: Record<string, string>): Pick<WriteRequest, 'index' | 'type' | 'routing' | 'version' | 'versionType' | 'ifSeqNo' | 'ifPrimaryTerm'> {
+  return {
+    index: p.index,
+    type: p.type,
+    routing: q.routing ?? q.parent ?? null,
+    version: longParam(q, 'version'),
+    versionType: versionType(q.version_type),
+    ifSeqNo: longParam(q, 'if_seq_no'),
+    ifPrimaryTerm: longParam(q, 'if_primary_term'),
+  };
+}
+
+export function writeOptions(q: Query) {
+  return { refresh: refreshPolicy(q), timeoutMs: timeParam(q, 'timeout', DEFAULT_WRITE_TIMEOUT_MS) };
+}
+
+export function getResponse(r: GetResult, q: Query): Record<string, unknown> {
+  const out: Record<string, unknown> = { _index: r.meta.name, _type: r.type, _id: r.id };
+  if (!r.doc) {
+    out.found = false;
+    return out;
+  }
+  out._version = r.doc.version;
+  out._seq_no = r.doc.seqNo;
+  out._primary_term = 1;
+  if (r.doc.routing !== null) out._routing = r.doc.routing;
+  out.found = true;
+  const storedFields = q.stored_fields ?? q.fields;
+  if (storedFields !== undefined) {
+    const names = storedFields.split(',').filter(Boolean);
+    const fields = storedFieldValues(r, names);
+    if (Object.keys(fields).length > 0) out.fields = fields;
+    if (!names.includes('_source')) return out;
+  }
+  const source = renderSource(r.meta, r.doc.source, sourceFilterFromParams(q));
+  if (source !== undefined) out._source = source;
+  return out;
+}
+
+/** Values of `store: true` fields, read from `_source` (where we keep them), as arrays. */
+function storedFieldValues(r: GetResult, names: readonly string[]): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  if (!r.doc?.source) return out;
+  const src = JSON.parse(r.doc.source.toString('utf8')) as Record<string, unknown>;
+  for (const name of names) {
+    if (name === '_source') continue;
+    const mapping = r.meta.mapping?.field(name);
+    if (!mapping || !mapping.store) continue;
+    let v: unknown = src;
+    for (const part of name.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+    if (v !== undefined && v !== null) out[name] = Array.isArray(v) ? v : [v];
+  }
+  return out;
+}
+
+export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
+  const indexDoc = (op: 'index' | 'create', idFromPath: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    const p = params(req);
+    const { source, parsed } = documentBody(rawBody(req));
+    let opType = op;
+    if (q.op_type !== undefined) {
+      if (q.op_type === 'create') opType = 'create';
+      else if (q.op_type !== 'index') throw illegalArgument(`opType must be 'create' or 'index', found: [${q.op_type}]`);
+    }
+    const id = idFromPath ? p.id : null;
+    if (id !== null && id.length > 512) {
+      throw actionRequestValidation([`id is too long, must be no longer than 512 bytes but was: ${Buffer.byteLength(id)}`]);
+    }
+    const r = await node.writes.write(
+      { ...baseWrite(q, p), op: opType, id, source, parsedSource: parsed, update: null },
+      writeOptions(q),
+    );
+    if (!r.ok) throw r.error;
+    return sendJson(reply, writeStatus(r), writeResponse(r));
+  };
+  app.put('/:index/:type/:id', indexDoc('index', true));
+  app.post('/:index/:type/:id', indexDoc('index', true));
+  app.post('/:index/:type', indexDoc('index', false));
+  app.put('/:index/:type/:id/_create', indexDoc('create', true));
+  app.post('/:index/:type/:id/_create', indexDoc('create', true));
+
+  const get = async (req: FastifyRequest) => {
+    const q = query(req);
+    const p = params(req);
+    const { aliasRouting } = node.reader.resolveOne(p.index);
+    const r = await node.reader.get({ index: p.index, type: p.type, id: p.id, routing: q.routing ?? q.parent ?? aliasRouting, version: null });
+    const expected = longParam(q, 'version');
+    if (r.doc && expected !== null && r.doc.version !== expected && versionType(q.version_type) === 'INTERNAL') {
+      throw versionConflictInternal({ index: r.meta.name, uuid: r.meta.uuid, shard: 0, type: r.type, id: r.id }, r.doc.version, expected);
+    }
+    return r;
+  };
+
+  app.get('/:index/:type/:id', async (req, reply) => {
+    const r = await get(req);
+    return sendJson(reply, r.doc ? 200 : 404, getResponse(r, query(req)));
+  });
+
+  app.get('/:index/:type/:id/_source', async (req, reply) => {
+    const r = await get(req);
+    const q = query(req);
+    if (!r.doc) throw documentNotFoundForSource(r);
+    if (r.meta.mapping && !r.meta.mapping.sourceEnabled) throw documentNotFoundForSource(r);
+    const source = renderSource(r.meta, r.doc.source, sourceFilterFromParams(q));
+    if (source === undefined) throw documentNotFoundForSource(r);
+    return sendJson(reply, 200, source);
+  });
+
+  const del = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    const p = params(req);
+    const r = await node.writes.write({ ...baseWrite(q, p), op: 'delete', id: p.id, source: null, update: null }, writeOptions(q));
+    if (!r.ok) throw r.error;
+    return sendJson(reply, writeStatus(r), writeResponse(r));
+  };
+  app.delete('/:index/:type/:id', del);
+
+  app.post('/:index/:type/:id/_update', async (req, reply) => {
+    const q = query(req);
+    const p = params(req);
+    const raw = rawBody(req);
+    if (raw === null) throw actionRequestValidation(['script or doc is missing']);
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    } catch (err) {
+      throw jsonError(err);
+    }
+    const update = updateBody(body);
+    const r = await node.writes.write(
+      { ...baseWrite(q, p), op: 'update', id: p.id, source: null, update },
+      writeOptions(q),
+    );
+    if (!r.ok) throw r.error;
+    const out = writeResponse(r);
+    const wantSource = q._source ?? (body._source === undefined ? undefined : String(body._source));
+    if (wantSource !== undefined && wantSource !== 'false' && r.source) {
+      const meta = node.cluster.index(r.index);
+      out.get = {
+        _seq_no: r.seqNo,
+        _primary_term: 1,
+        found: true,
+        _source: meta ? renderSource(meta, r.source, sourceFilterFromParams({ _source: wantSource === 'true' ? undefined : wantSource })) : undefined,
+      };
+    }
+    return sendJson(reply, r.result === 'created' ? 201 : 200, out);
+  });
+}
+
+function documentNotFoundForSource(r: GetResult): EsError {
+  return new EsError('resource_not_found_exception', `Document not found [${r.meta.name}]/[${r.type}]/[${r.id}]`, 404);
+}
+
+/** The update API body: `doc`, `upsert`, `doc_as_upsert`, `detect_noop`; scripts are refused. */
+export function updateBody(body: Record<string, unknown>): UpdateBody {
+  const known = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 'script', '_source', 'scripted_upsert', 'fields']);
+  for (const k of Object.keys(body)) {
+    if (!known.has(k)) throw parsingException(`[UpdateRequest] unknown field [${k}], parser not found`);
+  }
+  if (body.script !== undefined) {
+    throw illegalArgument('scripted updates are not supported by this server; send a partial document in [doc]');
+  }
+  const asObject = (v: unknown, what: string): Buffer | null => {
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'object' || Array.isArray(v)) throw parsingException(`[${what}] must be an object`);
+    return Buffer.from(JSON.stringify(v), 'utf8');
+  };
+  const doc = asObject(body.doc, 'doc');
+  const upsert = asObject(body.upsert, 'upsert');
+  if (doc === null && upsert === null) throw actionRequestValidation(['script or doc is missing']);
+  return {
+    doc,
+    upsert,
+    doc_as_upsert: body.doc_as_upsert === true,
+    detect_noop: body.detect_noop !== false,
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * Index APIs: create, delete, exists, get, settings, mappings, refresh, _analyze.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EsError, indexNotFound, illegalArgument } from '../../../../shared/errors/es-errors.ts';
+import { renderSettings } from '../../../../shared/engine/mapping/index-settings.ts';
+import { runAnalyze } from '../../../../shared/engine/analysis/analyze-request.ts';
+import { AnalysisRegistry } from '../../../../shared/engine/analysis/registry.ts';
+import type { Node } from '../../node.ts';
+import type { IndexMetadata } from '../../cluster/index-metadata.ts';
+import { globToRegExp, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { boolParam, jsonBody, objectBody, params, query, type Query } from '../params.ts';
+import { sendJson } from '../reply.ts';
+import { aliasesBody } from './aliases.ts';
+
+function resolveOpts(q: Query) {
+  return {
+    ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
+    allowNoIndices: boolParam(q, 'allow_no_indices', true),
+  };
+}
+
+export function settingsBody(meta: IndexMetadata): Record<string, unknown> {
+  return renderSettings(meta.settings, {
+    uuid: meta.uuid,
+    creationDate: meta.creationDate,
+    providedName: meta.name,
+  });
+}
+
+export function mappingsBody(meta: IndexMetadata): Record<string, unknown> {
+  return meta.mapping && meta.mapping.typeName ? { [meta.mapping.typeName]: meta.mapping.toJSON() } : {};
+}
+
+let warnedBuiltins: AnalysisRegistry | null = null;
+function builtinAnalyzers(): AnalysisRegistry {
+  warnedBuiltins ??= AnalysisRegistry.fromIndexSettings(undefined);
+  return warnedBuiltins;
+}
+
+export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
+  app.put('/:index', async (req, reply) => {
+    const body = objectBody(req) ?? {};
+    const known = new Set(['settings', 'mappings', 'aliases']);
+    // Elasticsearch accepts bare settings at the top level of the body.
+    let settings = body.settings;
+    if (Object.keys(body).some((k) => !known.has(k))) {
+      const extra = Object.fromEntries(Object.entries(body).filter(([k]) => !known.has(k)));
+      settings = { ...((settings as object) ?? {}), ...extra };
+    }
+    const meta = await node.admin.createIndex(params(req).index, { settings, mappings: body.mappings, aliases: body.aliases });
+    for (const w of meta.warnings) reply.header('Warning', warningHeader(w));
+    return sendJson(reply, 200, { acknowledged: true, shards_acknowledged: true, index: meta.name });
+  });
+
+  app.delete('/:index', async (req, reply) => {
+    const q = query(req);
+    await node.admin.deleteIndices(params(req).index, boolParam(q, 'ignore_unavailable', false), boolParam(q, 'allow_no_indices', true));
+    return sendJson(reply, 200, { acknowledged: true });
+  });
+
+  app.head('/:index', async (req, reply) => {
+    try {
+      const resolved = resolveIndices(node.cluster, params(req).index, { allowNoIndices: false });
+      return reply.code(resolved.length > 0 ? 200 : 404).send();
+    } catch {
+      return reply.code(404).send();
+    }
+  });
+
+  app.get('/:index', async (req, reply) => {
+    const q = query(req);
+    const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
+    const out: Record<string, unknown> = {};
+    for (const { meta } of resolved) {
+      out[meta.name] = { aliases: aliasesBody(meta, null), mappings: mappingsBody(meta), settings: settingsBody(meta) };
+    }
+    return sendJson(reply, 200, out);
+  });
+
+  const getSettings = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    const p = params(req);
+    const resolved = resolveIndices(node.cluster, p.index, resolveOpts(q));
+    const names = p.name ? splitExpression(p.name).map(globToRegExp) : null;
+    const out: Record<string, unknown> = {};
+    for (const { meta } of resolved) {
+      let settings = settingsBody(meta);
+      if (names) settings = filterSettings(settings, names);
+      out[meta.name] = { settings };
+    }
+    return sendJson(reply, 200, out);
+  };
+  app.get('/_settings', getSettings);
+  app.get('/:index/_settings', getSettings);
+  app.get('/:index/_settings/:name', getSettings);
+  app.get('/_settings/:name', getSettings);
+
+  const putSettings = async (req: FastifyRequest, reply: FastifyReply) => {
+    const body = objectBody(req);
+    if (!body) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: no settings to update;', 400);
+    await node.admin.updateSettings(params(req).index, body.settings ?? body);
+    return sendJson(reply, 200, { acknowledged: true });
+  };
+  app.put('/_settings', putSettings);
+  app.put('/:index/_settings', putSettings);
+
+  const putMapping = async (req: FastifyRequest, reply: FastifyReply) => {
+    const p = params(req);
+    const type = p.type;
+    if (!type) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: mapping type is missing;', 400);
+    const body = jsonBody(req);
+    if (body === undefined) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: mapping source is missing;', 400);
+    await node.admin.putMapping(p.index, type, body);
+    return sendJson(reply, 200, { acknowledged: true });
+  };
+  for (const path of ['/:index/_mapping/:type', '/:index/:type/_mapping', '/_mapping/:type', '/:index/_mappings/:type', '/:index/:type/_mappings', '/_mappings/:type']) {
+    app.put(path, putMapping);
+    app.post(path, putMapping);
+  }
+
+  const getMapping = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    const p = params(req);
+    const resolved = resolveIndices(node.cluster, p.index, resolveOpts(q));
+    const typePatterns = p.type ? splitExpression(p.type) : null;
+    const out: Record<string, unknown> = {};
+    const foundTypes = new Set<string>();
+    for (const { meta } of resolved) {
+      const mappings = mappingsBody(meta);
+      if (typePatterns) {
+        const kept: Record<string, unknown> = {};
+        for (const [t, m] of Object.entries(mappings)) {
+          const hit = typePatterns.filter((pt) => pt === '_all' || globToRegExp(pt).test(t));
+          if (hit.length > 0) {
+            kept[t] = m;
+            hit.forEach((h) => foundTypes.add(h));
+          }
+        }
+        if (Object.keys(kept).length > 0) out[meta.name] = { mappings: kept };
+      } else {
+        out[meta.name] = { mappings };
+      }
+    }
+    if (typePatterns) {
+      const missing = typePatterns.filter((t) => !foundTypes.has(t) && t !== '_all').sort();
+      if (missing.length > 0) {
+        if (Object.keys(out).length === 0) {
+          const idx = p.index ?? '_all';
+          throw new EsError('type_missing_exception', `type[[${missing.join(', ')}]] missing`, 404, { index_uuid: '_na_', index: idx });
+        }
+        // Elasticsearch 6.8 answers a partial match with 404, the found mappings and a plain error string.
+        const reason = missing.length === 1 ? `type [${missing[0]}] missing` : `types [${missing.join(',')}] missing`;
+        return sendJson(reply, 404, { error: reason, status: 404, ...out });
+      }
+    }
+    return sendJson(reply, 200, out);
+  };
+  for (const path of ['/_mapping', '/:index/_mapping', '/:index/_mapping/:type', '/:index/:type/_mapping', '/_mapping/:type']) {
+    app.get(path, getMapping);
+  }
+
+  const refresh = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
+    let total = 0;
+    for (const { meta } of resolved) {
+      const copies = await node.indices.copiesOf(meta);
+      for (const c of copies) {
+        c.refresh();
+        total++;
+      }
+    }
+    return sendJson(reply, 200, { _shards: { total: total * 2, successful: total, failed: 0 } });
+  };
+  for (const path of ['/_refresh', '/:index/_refresh']) {
+    app.post(path, refresh);
+    app.get(path, refresh);
+  }
+
+  const analyze = async (req: FastifyRequest, reply: FastifyReply) => {
+    const p = params(req);
+    const q = query(req);
+    const body = (jsonBody(req) ?? {}) as Record<string, unknown>;
+    // Parameters may also come in the query string.
+    for (const k of ['analyzer', 'tokenizer', 'field', 'text', 'filter', 'char_filter']) {
+      if (body[k] === undefined && q[k] !== undefined) body[k] = k === 'filter' || k === 'char_filter' ? q[k]!.split(',') : q[k];
+    }
+    let registry = builtinAnalyzers();
+    let fieldAnalyzer: ((field: string) => string | null) | undefined;
+    if (p.index) {
+      const resolved = resolveIndices(node.cluster, p.index, { allowNoIndices: false });
+      if (resolved.length !== 1) throw p.index ? indexNotFound(p.index) : illegalArgument('index is required');
+      const meta = resolved[0].meta;
+      registry = meta.analyzers;
+      fieldAnalyzer = (field: string) => {
+        const f = meta.mapping?.field(field);
+        if (!f) return null;
+        return f.type === 'text' ? (f.analyzer ?? 'standard') : 'keyword';
+      };
+    } else if (body.field !== undefined) {
+      throw illegalArgument('analysis on a field requires an index');
+    }
+    return sendJson(reply, 200, runAnalyze(body, { registry, fieldAnalyzer }));
+  };
+  for (const path of ['/_analyze', '/:index/_analyze']) {
+    app.get(path, analyze);
+    app.post(path, analyze);
+  }
+}
+
+/** Elasticsearch's `Warning` header form: `299 Elasticsearch-<version> "<text>" "<date>"`. */
+export function warningHeader(text: string): string {
+  return `299 Elasticsearch-6.8.23-logsearch "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+function filterSettings(settings: Record<string, unknown>, names: readonly RegExp[]): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  const walk = (obj: Record<string, unknown>, prefix: string) => {
+    for (const [k, v] of Object.entries(obj)) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, key);
+      else flat[key] = v;
+    }
+  };
+  walk(settings, '');
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(flat)) {
+    if (!names.some((re) => re.test(k))) continue;
+    const parts = k.split('.');
+    let cur = out;
+    for (let i = 0; i < parts.length - 1; i++) {
+      cur[parts[i]] ??= {};
+      cur = cur[parts[i]] as Record<string, unknown>;
+    }
+    cur[parts[parts.length - 1]] = v;
+  }
+  return out;
+}

@@ -1,0 +1,173 @@
+/**
+ * One shard's query phase (DESIGN.md section 2, "Searches"): build the engine
+ * query against the shard's mapping, evaluate it segment by segment, count
+ * every match exactly and keep the top `from + size` in sort order.
+ */
+import { illegalArgument } from '../../errors/es-errors.ts';
+import type { MatchSet } from '../aggs/types.ts';
+import type { SearcherSnapshot } from '../segment/types.ts';
+import { andInto, lowestBit } from './doc-bits.ts';
+import { evaluate } from './query-eval.ts';
+import type { SegmentEvalContext } from './query-eval.ts';
+import { keyFromSortValue, keyReader, numericSortValue, resolveSort } from './sort-keys.ts';
+import type { ResolvedSortField, SegmentKeyReader } from './sort-keys.ts';
+import { ShardTermStats } from './term-stats.ts';
+import { TopDocsCollector } from './top-docs.ts';
+import type { ParsedSearch, QueryPhaseOptions, ShardQueryResult, ShardSearchContext, SortValue } from './types.ts';
+
+/** Sorting by score (the default): `_score` descending. */
+const BY_SCORE: readonly ResolvedSortField[] = [{ kind: 'score', reverse: true }];
+
+export function resolveShardSort(search: ParsedSearch, ctx: ShardSearchContext): readonly ResolvedSortField[] {
+  if (search.sort === null || search.sort.length === 0) return BY_SCORE;
+  return resolveSort(search.sort, ctx);
+}
+
+function sortNeedsScores(fields: readonly ResolvedSortField[]): boolean {
+  return fields.some((f) => f.kind === 'score');
+}
+
+export function executeQueryPhase(
+  snapshot: SearcherSnapshot,
+  search: ParsedSearch,
+  ctx: ShardSearchContext,
+  opts: QueryPhaseOptions,
+): ShardQueryResult {
+  const query = search.query.toQuery(ctx);
+  const postFilter = search.postFilter === null ? null : search.postFilter.toQuery(ctx);
+  const fields = resolveShardSort(search, ctx);
+  const sortedByField = search.sort !== null && search.sort.length > 0;
+  const needScores = sortNeedsScores(fields) || search.trackScores || search.minScore !== null;
+  const collector = new TopDocsCollector(fields, Math.max(0, opts.size));
+  const nFields = fields.length;
+
+  // The cursor: a scroll's last hit, or search_after (ties with it count as already seen).
+  const after = opts.after ?? null;
+  if (after !== null || search.searchAfter !== null) {
+    const values = after !== null ? after.sortValues : search.searchAfter;
+    const slot = collector.afterSlot;
+    if (values !== null && values.length !== nFields && sortedByField) {
+      throw illegalArgument(`search_after has ${values.length} value(s) but sort has ${nFields}.`);
+    }
+    for (let i = 0; i < nFields; i++) {
+      const field = fields[i]!;
+      if (field.kind === 'score' && (values === null || !sortedByField)) {
+        collector.setNum(slot, i, after !== null ? after.score : Number(values?.[i] ?? NaN));
+        continue;
+      }
+      const k = keyFromSortValue(field, values === null ? null : (values[i] ?? null));
+      collector.setNum(slot, i, k.num);
+      collector.setStr(slot, i, k.str);
+    }
+    collector.docs[slot] = after !== null ? after.doc : Infinity;
+    collector.hasAfter = true;
+  }
+
+  const stats = new ShardTermStats(snapshot);
+  const matches: MatchSet[] | null = opts.collectMatches === true ? [] : null;
+  const minScore = search.minScore;
+  const terminateAfter = search.terminateAfter;
+  let total = 0;
+  let collected = 0;
+  let maxScore = -Infinity;
+  let terminated = false;
+  const stage = collector.stage;
+
+  for (const view of snapshot.views) {
+    if (terminated) break;
+    if (view.numDocs === 0) continue;
+    const seg = view.segment;
+    const segCtx: SegmentEvalContext = { view, segment: seg, stats, filterCache: ctx.filterCache };
+    const set = evaluate(query, segCtx, needScores);
+    const bits = set.mutable ? set.bits : set.bits.slice();
+    if (view.liveDocs !== null) andInto(bits, view.liveDocs);
+    const scores = set.scores;
+    const constant = set.constant;
+    if (minScore !== null) {
+      for (let w = 0; w < bits.length; w++) {
+        let word = bits[w]!;
+        while (word !== 0) {
+          const b = lowestBit(word);
+          word &= word - 1;
+          const s = scores === null ? constant : scores[(w << 5) + b]!;
+          if (s < minScore) bits[w]! &= ~(1 << b);
+        }
+      }
+    }
+    if (terminateAfter > 0) {
+      // Collection stops after `terminate_after` docs (EarlyTerminatingCollector).
+      for (let w = 0; w < bits.length; w++) {
+        let word = bits[w]!;
+        while (word !== 0) {
+          const b = lowestBit(word);
+          word &= word - 1;
+          if (collected < terminateAfter) collected++;
+          else {
+            bits[w]! &= ~(1 << b);
+            terminated = true;
+          }
+        }
+      }
+    }
+    if (matches !== null) {
+      let matchScores: Float32Array | null = null;
+      if (needScores) {
+        matchScores = new Float32Array(seg.maxDoc);
+        if (scores === null) matchScores.fill(constant);
+        else matchScores.set(scores);
+      }
+      matches.push({ view, bits: bits.slice(), scores: matchScores });
+    }
+    if (postFilter !== null) andInto(bits, evaluate(postFilter, segCtx, false).bits);
+
+    const readers: SegmentKeyReader[] = fields.map((f) => keyReader(f, seg));
+    const docBase = view.docBase;
+    for (let w = 0; w < bits.length; w++) {
+      let word = bits[w]!;
+      while (word !== 0) {
+        const d = (w << 5) + lowestBit(word);
+        word &= word - 1;
+        const score = scores === null ? constant : scores[d]!;
+        total++;
+        if (needScores && score > maxScore) maxScore = score;
+        for (let i = 0; i < nFields; i++) {
+          const field = fields[i]!;
+          if (field.kind === 'score') collector.setNum(stage, i, score);
+          else if (field.kind === 'doc') collector.setNum(stage, i, docBase + d);
+          else if (field.kind === 'numeric') collector.setNum(stage, i, readers[i]!.numeric(d));
+          else collector.setStr(stage, i, readers[i]!.string(d));
+        }
+        collector.docs[stage] = docBase + d;
+        collector.scores[stage] = score;
+        collector.offerStaged();
+      }
+    }
+  }
+  const slots = collector.sortedSlots();
+  const docs = new Int32Array(slots.length);
+  const scores = new Float32Array(slots.length);
+  const sortValues: SortValue[][] | null = sortedByField ? [] : null;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    docs[i] = collector.docs[slot]!;
+    scores[i] = needScores ? collector.scores[slot]! : NaN;
+    if (sortValues !== null) {
+      const row: SortValue[] = [];
+      for (let k = 0; k < nFields; k++) {
+        const field = fields[k]!;
+        if (field.kind === 'string' || field.kind === 'id') row.push(collector.str(slot, k));
+        else row.push(numericSortValue(field, collector.num(slot, k)));
+      }
+      sortValues.push(row);
+    }
+  }
+  return {
+    totalHits: total,
+    maxScore: needScores && total > 0 ? maxScore : NaN,
+    docs,
+    scores,
+    sortValues,
+    terminatedEarly: terminateAfter > 0 ? terminated : null,
+    matches,
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The engine's query tree: plain data, already resolved against the mapping
+ * (field types known, text analyzed, numbers and dates parsed). The DSL layer
+ * (shared/dsl/query) builds it per shard; `query-eval.ts` executes it over a
+ * segment view.
+ *
+ * Scoring follows Lucene 7.7 (Elasticsearch 6.8): `term`, `synonym` and `phrase`
+ * score with BM25; the multi-term and doc-values queries are constant score
+ * (`boost`); `bool` sums its scoring clauses.
+ */
+
+/** Matches every live doc, score `boost`. */
+export interface MatchAllQuery {
+  readonly kind: 'match_all';
+  readonly boost: number;
+}
+
+/** Matches nothing (unmapped fields, zero terms, impossible ranges). */
+export interface MatchNoneQuery {
+  readonly kind: 'match_none';
+}
+
+/** One term of an inverted field, scored with BM25. */
+export interface TermQuery {
+  readonly kind: 'term';
+  readonly field: string;
+  readonly term: string;
+  readonly boost: number;
+}
+
+/**
+ * Terms at the same position (Lucene's SynonymQuery): one pseudo-term whose
+ * docFreq is the largest of its terms and whose per-doc freq is the sum.
+ */
+export interface SynonymQuery {
+  readonly kind: 'synonym';
+  readonly field: string;
+  readonly terms: readonly string[];
+  readonly boost: number;
+}
+
+/** Constant-score set of terms of an inverted field (Lucene's TermInSetQuery). */
+export interface TermSetQuery {
+  readonly kind: 'term_set';
+  readonly field: string;
+  readonly terms: readonly string[];
+  readonly boost: number;
+}
+
+/** Constant-score range over the sorted terms of an inverted field (TermRangeQuery). */
+export interface TermRangeQuery {
+  readonly kind: 'term_range';
+  readonly field: string;
+  readonly lower: string | null;
+  readonly upper: string | null;
+  readonly includeLower: boolean;
+  readonly includeUpper: boolean;
+  readonly boost: number;
+}
+
+/** Constant-score terms starting with `prefix`. */
+export interface PrefixQuery {
+  readonly kind: 'prefix';
+  readonly field: string;
+  readonly prefix: string;
+  readonly boost: number;
+}
+
+/** Constant-score terms matching a `*`/`?` pattern. */
+export interface WildcardQuery {
+  readonly kind: 'wildcard';
+  readonly field: string;
+  readonly pattern: string;
+  readonly boost: number;
+}
+
+/** Constant-score numeric range on doc values; bounds are inclusive (the DSL resolves exclusivity). */
+export interface NumericRangeQuery {
+  readonly kind: 'numeric_range';
+  readonly field: string;
+  readonly min: number;
+  readonly max: number;
+  readonly boost: number;
+}
+
+/** Constant-score exact numeric values on doc values (term/terms on numeric, date and boolean fields). */
+export interface NumericSetQuery {
+  readonly kind: 'numeric_set';
+  readonly field: string;
+  readonly values: readonly number[];
+  readonly boost: number;
+}
+
+/** Terms at consecutive query positions within `slop`, BM25 with the summed idf. */
+export interface PhraseQuery {
+  readonly kind: 'phrase';
+  readonly field: string;
+  readonly terms: readonly string[];
+  /** Query position of each term (gaps from removed stop words are kept). */
+  readonly positions: readonly number[];
+  readonly slop: number;
+  readonly boost: number;
+}
+
+/** Docs with any value in any of these fields, constant score. */
+export interface ExistsQuery {
+  readonly kind: 'exists';
+  readonly fields: readonly string[];
+  readonly boost: number;
+}
+
+/** Docs by `_id`, constant score. */
+export interface IdsQuery {
+  readonly kind: 'ids';
+  readonly ids: readonly string[];
+  readonly boost: number;
+}
+
+export interface BoolQuery {
+  readonly kind: 'bool';
+  readonly must: readonly Query[];
+  readonly filter: readonly Query[];
+  readonly should: readonly Query[];
+  readonly mustNot: readonly Query[];
+  /** Resolved count (0 = Lucene's default: one should clause when nothing is required). */
+  readonly minimumShouldMatch: number;
+  readonly boost: number;
+}
+
+/** Best clause plus `tieBreaker` times the others (multi_match best_fields). */
+export interface DisMaxQuery {
+  readonly kind: 'dis_max';
+  readonly queries: readonly Query[];
+  readonly tieBreaker: number;
+  readonly boost: number;
+}
+
+/** The filter's docs with score `boost`. */
+export interface ConstantScoreQuery {
+  readonly kind: 'constant_score';
+  readonly filter: Query;
+  readonly boost: number;
+}
+
+export type Query =
+  | MatchAllQuery
+  | MatchNoneQuery
+  | TermQuery
+  | SynonymQuery
+  | TermSetQuery
+  | TermRangeQuery
+  | PrefixQuery
+  | WildcardQuery
+  | NumericRangeQuery
+  | NumericSetQuery
+  | PhraseQuery
+  | ExistsQuery
+  | IdsQuery
+  | BoolQuery
+  | DisMaxQuery
+  | ConstantScoreQuery;
+
+export const MATCH_NONE: MatchNoneQuery = { kind: 'match_none' };
+
+/**
+ * Whether a query's per-segment result may be cached as a bitset (Elasticsearch
+ * caches term-level filters; scoring queries and cheap ones are not cached).
+ */
+export function isCacheableFilter(q: Query): boolean {
+  switch (q.kind) {
+    case 'term':
+    case 'term_set':
+    case 'term_range':
+    case 'numeric_range':
+    case 'numeric_set':
+    case 'prefix':
+    case 'wildcard':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A stable key for a filter (boost excluded: a filter's bits do not depend on it). */
+export function filterKey(q: Query): string {
+  switch (q.kind) {
+    case 'term':
+      return `t|${q.field}|${q.term}`;
+    case 'term_set':
+      return `ts|${q.field}|${JSON.stringify(q.terms)}`;
+    case 'term_range':
+      return `tr|${q.field}|${JSON.stringify([q.lower, q.upper, q.includeLower, q.includeUpper])}`;
+    case 'numeric_range':
+      return `nr|${q.field}|${q.min}|${q.max}`;
+    case 'numeric_set':
+      return `ns|${q.field}|${q.values.join(',')}`;
+    case 'prefix':
+      return `p|${q.field}|${q.prefix}`;
+    case 'wildcard':
+      return `w|${q.field}|${q.pattern}`;
+    default:
+      return JSON.stringify(q);
+  }
+}

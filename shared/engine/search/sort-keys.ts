@@ -1,0 +1,234 @@
+/**
+ * Sort resolution on one shard: the request's sort specs checked against the
+ * mapping (Elasticsearch's errors for text and unmapped fields) and turned into
+ * per-doc keys read from doc values, plus the sort values reported to clients.
+ *
+ * Numeric keys (numbers, dates as epoch millis, booleans as 0/1, `_score`,
+ * `_doc`) are doubles; keyword keys are strings (null = missing).
+ */
+import { fielddataOnTextField, illegalArgument, queryShardException } from '../../errors/es-errors.ts';
+import type { FieldMapping, FieldType, MappingLookup } from '../mapping/types.ts';
+import type { Segment } from '../segment/types.ts';
+import type { SortMode, SortSpec, SortValue } from './types.ts';
+
+export const LONG_MAX_VALUE = 9223372036854775807n;
+export const LONG_MIN_VALUE = -9223372036854775808n;
+
+export type ResolvedSortField =
+  | { readonly kind: 'score'; readonly reverse: boolean }
+  | { readonly kind: 'doc'; readonly reverse: boolean }
+  | { readonly kind: 'id'; readonly reverse: boolean; readonly missingFirst: boolean }
+  | {
+      readonly kind: 'numeric';
+      readonly field: string;
+      readonly reverse: boolean;
+      readonly mode: SortMode;
+      /** Key of a doc without a value. */
+      readonly missingKey: number;
+      /** Integer-valued type: ±Infinity reports as Long.MAX/MIN_VALUE. */
+      readonly longValued: boolean;
+    }
+  | {
+      readonly kind: 'string';
+      readonly field: string;
+      readonly reverse: boolean;
+      readonly mode: 'min' | 'max';
+      /** null: `_first`/`_last` (see missingFirst); else the replacement string. */
+      readonly missingValue: string | null;
+      readonly missingFirst: boolean;
+    };
+
+const NUMERIC_TYPES: ReadonlySet<FieldType> = new Set([
+  'long',
+  'integer',
+  'short',
+  'byte',
+  'double',
+  'float',
+  'half_float',
+  'scaled_float',
+  'date',
+  'boolean',
+]);
+const LONG_VALUED: ReadonlySet<FieldType> = new Set(['long', 'integer', 'short', 'byte', 'date', 'boolean']);
+
+export interface SortResolveContext {
+  readonly mapping: MappingLookup;
+  readonly index?: string;
+  readonly indexUuid?: string;
+}
+
+function parseMissingNumber(field: FieldMapping | null, type: FieldType, value: string | number | boolean): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (type === 'date' && field?.dateFormat) return field.dateFormat.parse(value);
+  if (type === 'boolean') {
+    if (value === 'true') return 1;
+    if (value === 'false') return 0;
+  }
+  const n = Number(value.trim());
+  if (value.trim() === '' || Number.isNaN(n)) throw illegalArgument(`For input string: "${value}"`);
+  return n;
+}
+
+export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext): ResolvedSortField[] {
+  return specs.map((spec): ResolvedSortField => {
+    const reverse = spec.order === 'desc';
+    if (spec.kind === 'score') return { kind: 'score', reverse };
+    if (spec.kind === 'doc') return { kind: 'doc', reverse };
+    const missingFirst = spec.missing === '_first';
+    if (spec.field === '_id') return { kind: 'id', reverse, missingFirst };
+    const mapped = ctx.mapping.field(spec.field);
+    let type: FieldType;
+    if (mapped === undefined) {
+      if (spec.unmappedType === null) {
+        throw queryShardException(`No mapping found for [${spec.field}] in order to sort on`, null, ctx.index, ctx.indexUuid);
+      }
+      type = (spec.unmappedType === 'string' ? 'keyword' : spec.unmappedType) as FieldType;
+    } else {
+      type = mapped.type;
+    }
+    if (type === 'text') throw fielddataOnTextField(spec.field);
+    if (type === 'object') throw illegalArgument(`Can't load fielddata on [${spec.field}] because fielddata is unsupported on fields of type [object]. Use doc values instead.`);
+    if (mapped !== undefined && !mapped.docValues) {
+      throw illegalArgument(`Can't load fielddata on [${spec.field}] because fielddata is unsupported on fields of type [${type}]. Use doc values instead.`);
+    }
+    if (NUMERIC_TYPES.has(type)) {
+      let missingKey: number;
+      if (spec.missing === '_last') missingKey = reverse ? -Infinity : Infinity;
+      else if (spec.missing === '_first') missingKey = reverse ? Infinity : -Infinity;
+      else missingKey = parseMissingNumber(mapped ?? null, type, spec.missing);
+      return {
+        kind: 'numeric',
+        field: spec.field,
+        reverse,
+        mode: spec.mode ?? (reverse ? 'max' : 'min'),
+        missingKey,
+        longValued: LONG_VALUED.has(type),
+      };
+    }
+    const mode = spec.mode ?? (reverse ? 'max' : 'min');
+    if (mode !== 'min' && mode !== 'max') {
+      throw illegalArgument(`Sort mode [${mode}] is not supported on string fields`);
+    }
+    const missingValue = spec.missing === '_last' || spec.missing === '_first' ? null : String(spec.missing);
+    return { kind: 'string', field: spec.field, reverse, mode, missingValue, missingFirst };
+  });
+}
+
+/** Reads one sort field's key for local docs of one segment. */
+export interface SegmentKeyReader {
+  numeric(d: number): number;
+  string(d: number): string | null;
+}
+
+function medianOf(values: Float64Array, s: number, e: number): number {
+  const n = e - s;
+  const mid = s + (n >>> 1);
+  return n % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
+
+export function keyReader(field: ResolvedSortField, seg: Segment): SegmentKeyReader {
+  const none: SegmentKeyReader = { numeric: () => NaN, string: () => null };
+  if (field.kind === 'id') return { numeric: () => NaN, string: (d) => seg.ids[d]! };
+  if (field.kind === 'numeric') {
+    const dv = seg.docValues.get(field.field);
+    const missing = field.missingKey;
+    if (dv === undefined || dv.kind !== 'numeric') return { numeric: () => missing, string: () => null };
+    const values = dv.values;
+    if (dv.starts === null) {
+      return {
+        numeric: (d) => {
+          const v = values[d]!;
+          return v === v ? v : missing;
+        },
+        string: () => null,
+      };
+    }
+    const starts = dv.starts;
+    const mode = field.mode;
+    return {
+      numeric: (d) => {
+        const s = starts[d]!;
+        const e = starts[d + 1]!;
+        if (s === e) return missing;
+        switch (mode) {
+          case 'min':
+            return values[s]!;
+          case 'max':
+            return values[e - 1]!;
+          case 'median':
+            return medianOf(values, s, e);
+          default: {
+            let sum = 0;
+            for (let i = s; i < e; i++) sum += values[i]!;
+            return mode === 'sum' ? sum : sum / (e - s);
+          }
+        }
+      },
+      string: () => null,
+    };
+  }
+  if (field.kind === 'string') {
+    const dv = seg.docValues.get(field.field);
+    const missing = field.missingValue;
+    if (dv === undefined || dv.kind !== 'sorted') return { numeric: () => NaN, string: () => missing };
+    const { dict, ords } = dv;
+    if (dv.starts === null) {
+      return {
+        numeric: () => NaN,
+        string: (d) => {
+          const o = ords[d]!;
+          return o < 0 ? missing : dict[o]!;
+        },
+      };
+    }
+    const starts = dv.starts;
+    const useMax = field.mode === 'max';
+    return {
+      numeric: () => NaN,
+      string: (d) => {
+        const s = starts[d]!;
+        const e = starts[d + 1]!;
+        if (s === e) return missing;
+        return dict[ords[useMax ? e - 1 : s]!]!;
+      },
+    };
+  }
+  return none;
+}
+
+/** The sort value Elasticsearch reports for a numeric key. */
+export function numericSortValue(field: ResolvedSortField, key: number): SortValue {
+  if (field.kind === 'numeric' && field.longValued) {
+    if (key === Infinity) return LONG_MAX_VALUE;
+    if (key === -Infinity) return LONG_MIN_VALUE;
+  }
+  return key;
+}
+
+/** A `search_after` value as a key of this sort field. */
+export function keyFromSortValue(field: ResolvedSortField, value: SortValue | boolean): { num: number; str: string | null } {
+  if (field.kind === 'string' || field.kind === 'id') {
+    if (value === null) return { num: NaN, str: null };
+    return { num: NaN, str: String(value) };
+  }
+  if (value === null) {
+    return { num: field.kind === 'numeric' ? field.missingKey : NaN, str: null };
+  }
+  if (typeof value === 'bigint') {
+    if (value >= LONG_MAX_VALUE) return { num: Infinity, str: null };
+    if (value <= LONG_MIN_VALUE) return { num: -Infinity, str: null };
+    return { num: Number(value), str: null };
+  }
+  if (typeof value === 'boolean') return { num: value ? 1 : 0, str: null };
+  let n = typeof value === 'number' ? value : Number(value);
+  if (typeof value === 'string' && (value.trim() === '' || Number.isNaN(n))) {
+    throw illegalArgument(`Failed to parse search_after value for field [${field.kind === 'numeric' ? field.field : field.kind}].`);
+  }
+  if (field.kind === 'numeric' && field.longValued) {
+    if (n >= 2 ** 63) n = Infinity;
+    else if (n <= -(2 ** 63)) n = -Infinity;
+  }
+  return { num: n, str: null };
+}

@@ -1,0 +1,57 @@
+/**
+ * Shard-level term and collection statistics for BM25, aggregated over the
+ * segments of one searcher snapshot the way Lucene's IndexSearcher does:
+ * docFreq and docCount are summed over segments, deleted docs included.
+ */
+import type { SearcherSnapshot } from '../segment/types.ts';
+import { bm25AvgFieldLength, bm25NormCache } from './bm25.ts';
+
+export interface FieldStats {
+  /** Docs with the field (Terms.getDocCount), summed. */
+  readonly docCount: number;
+  /** -1 when the field is indexed without frequencies (no norms: keyword). */
+  readonly sumTotalTermFreq: number;
+  readonly hasNorms: boolean;
+  /** BM25 denominators per norm byte. */
+  readonly normCache: Float32Array;
+}
+
+export class ShardTermStats {
+  private readonly snapshot: SearcherSnapshot;
+  private readonly fields = new Map<string, FieldStats>();
+
+  constructor(snapshot: SearcherSnapshot) {
+    this.snapshot = snapshot;
+  }
+
+  field(field: string): FieldStats {
+    let stats = this.fields.get(field);
+    if (stats !== undefined) return stats;
+    let docCount = 0;
+    let sumTtf = 0;
+    let hasNorms = false;
+    for (const view of this.snapshot.views) {
+      const inv = view.segment.inverted.get(field);
+      if (inv === undefined) continue;
+      docCount += inv.docCount;
+      sumTtf += inv.sumTotalTermFreq;
+      if (inv.norms !== null) hasNorms = true;
+    }
+    const sumTotalTermFreq = hasNorms ? sumTtf : -1;
+    stats = { docCount, sumTotalTermFreq, hasNorms, normCache: bm25NormCache(bm25AvgFieldLength(sumTotalTermFreq, docCount)) };
+    this.fields.set(field, stats);
+    return stats;
+  }
+
+  /** Docs containing `term` in `field`, summed over segments. */
+  docFreq(field: string, term: string): number {
+    let df = 0;
+    for (const view of this.snapshot.views) {
+      const inv = view.segment.inverted.get(field);
+      if (inv === undefined) continue;
+      const t = inv.termIds.get(term);
+      if (t !== undefined) df += inv.postingStarts[t + 1]! - inv.postingStarts[t]!;
+    }
+    return df;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Top-N collection with a binary heap over preallocated slots (no object per
+ * collected doc): keys per sort field in typed arrays, the worst entry at the
+ * root. Ties are broken by doc id ascending (shard doc order), as Lucene's
+ * TopFieldCollector does.
+ *
+ * Slot layout: 0..cap-1 hold heap entries, `cap` stages a candidate, `cap+1`
+ * holds the "after" cursor (scroll, search_after).
+ */
+import type { ResolvedSortField } from './sort-keys.ts';
+
+export class TopDocsCollector {
+  readonly cap: number;
+  readonly fields: readonly ResolvedSortField[];
+  private readonly numKeys: Float64Array[];
+  private readonly strKeys: (string | null)[][];
+  private readonly reverse: Int8Array;
+  private readonly isString: Uint8Array;
+  private readonly missingFirst: Uint8Array;
+  /** Doc per slot as a double (the search_after cursor's doc is +Infinity: equal keys count as before it). */
+  readonly docs: Float64Array;
+  readonly scores: Float32Array;
+  private readonly heap: Int32Array;
+  size = 0;
+  hasAfter = false;
+
+  constructor(fields: readonly ResolvedSortField[], cap: number) {
+    this.cap = cap;
+    this.fields = fields;
+    const slots = cap + 2;
+    this.numKeys = fields.map(() => new Float64Array(slots));
+    this.strKeys = fields.map((fl) => (fl.kind === 'string' || fl.kind === 'id' ? new Array<string | null>(slots).fill(null) : []));
+    this.reverse = Int8Array.from(fields, (fl) => (fl.reverse ? -1 : 1));
+    this.isString = Uint8Array.from(fields, (fl) => (fl.kind === 'string' || fl.kind === 'id' ? 1 : 0));
+    this.missingFirst = Uint8Array.from(fields, (fl) => ((fl.kind === 'string' || fl.kind === 'id') && fl.missingFirst ? 1 : 0));
+    this.docs = new Float64Array(slots);
+    this.scores = new Float32Array(slots);
+    this.heap = new Int32Array(cap);
+  }
+
+  get stage(): number {
+    return this.cap;
+  }
+
+  get afterSlot(): number {
+    return this.cap + 1;
+  }
+
+  setNum(slot: number, field: number, v: number): void {
+    this.numKeys[field]![slot] = v;
+  }
+
+  setStr(slot: number, field: number, v: string | null): void {
+    this.strKeys[field]![slot] = v;
+  }
+
+  num(slot: number, field: number): number {
+    return this.numKeys[field]![slot]!;
+  }
+
+  str(slot: number, field: number): string | null {
+    return this.strKeys[field]![slot]!;
+  }
+
+  /** < 0 when slot a sorts before slot b. */
+  compare(a: number, b: number): number {
+    const n = this.fields.length;
+    for (let i = 0; i < n; i++) {
+      if (this.isString[i] === 1) {
+        const keys = this.strKeys[i]!;
+        const x = keys[a]!;
+        const y = keys[b]!;
+        if (x === y) continue;
+        // Missing strings sort last (or first) whatever the order.
+        if (x === null) return this.missingFirst[i] === 1 ? -1 : 1;
+        if (y === null) return this.missingFirst[i] === 1 ? 1 : -1;
+        return (x < y ? -1 : 1) * this.reverse[i]!;
+      }
+      const keys = this.numKeys[i]!;
+      const x = keys[a]!;
+      const y = keys[b]!;
+      if (x !== y) return (x < y ? -1 : 1) * this.reverse[i]!;
+    }
+    const da = this.docs[a]!;
+    const db = this.docs[b]!;
+    return da < db ? -1 : da > db ? 1 : 0;
+  }
+
+  /** Offers the staged candidate: kept when it sorts after the cursor and before the current worst. */
+  offerStaged(): void {
+    const stage = this.cap;
+    if (this.hasAfter && this.compare(stage, this.cap + 1) <= 0) return;
+    if (this.cap === 0) return;
+    if (this.size < this.cap) {
+      const slot = this.size;
+      this.copySlot(stage, slot);
+      this.heap[this.size++] = slot;
+      this.siftUp(this.size - 1);
+      return;
+    }
+    const root = this.heap[0]!;
+    if (this.compare(stage, root) >= 0) return;
+    this.copySlot(stage, root);
+    this.siftDown(0);
+  }
+
+  private copySlot(from: number, to: number): void {
+    for (let i = 0; i < this.fields.length; i++) {
+      if (this.isString[i] === 1) this.strKeys[i]![to] = this.strKeys[i]![from]!;
+      else this.numKeys[i]![to] = this.numKeys[i]![from]!;
+    }
+    this.docs[to] = this.docs[from]!;
+    this.scores[to] = this.scores[from]!;
+  }
+
+  private siftUp(i: number): void {
+    const heap = this.heap;
+    const slot = heap[i]!;
+    while (i > 0) {
+      const parent = (i - 1) >>> 1;
+      if (this.compare(slot, heap[parent]!) <= 0) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = slot;
+  }
+
+  private siftDown(i: number): void {
+    const heap = this.heap;
+    const n = this.size;
+    const slot = heap[i]!;
+    while (true) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && this.compare(heap[child + 1]!, heap[child]!) > 0) child++;
+      if (this.compare(heap[child]!, slot) <= 0) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = slot;
+  }
+
+  /** Slots in sort order. */
+  sortedSlots(): number[] {
+    const slots = Array.from(this.heap.subarray(0, this.size));
+    slots.sort((a, b) => this.compare(a, b));
+    return slots;
+  }
+}

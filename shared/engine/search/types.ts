@@ -1,0 +1,119 @@
+/**
+ * Search contract between the DSL layer, the shard engine and the coordinator
+ * (DESIGN.md section 2, "Searches"): a parsed search request, what one shard's
+ * query phase returns, and the cursor a scroll continues from.
+ */
+import type { MatchSet } from '../aggs/types.ts';
+import type { AnalyzerLookup } from '../analysis/types.ts';
+import type { MappingLookup } from '../mapping/types.ts';
+import type { FilterCache } from './filter-cache.ts';
+import type { Query } from './query.ts';
+
+/**
+ * A sort value as Elasticsearch reports it in `hits.hits[].sort`: numbers
+ * (dates as epoch millis, booleans as 0/1), strings for keywords, null for a
+ * missing keyword. Long.MIN/MAX_VALUE (missing numbers) are bigints so they
+ * print exactly.
+ */
+export type SortValue = number | bigint | string | null;
+
+export type SortOrder = 'asc' | 'desc';
+export type SortMode = 'min' | 'max' | 'sum' | 'avg' | 'median';
+
+export type SortSpec =
+  | { readonly kind: 'score'; readonly order: SortOrder }
+  | { readonly kind: 'doc'; readonly order: SortOrder }
+  | {
+      readonly kind: 'field';
+      readonly field: string;
+      readonly order: SortOrder;
+      /** `_last` (default), `_first`, or a value used in place of a missing one. */
+      readonly missing: '_last' | '_first' | string | number | boolean;
+      /** Type to sort an unmapped field as (it then sorts as all-missing). */
+      readonly unmappedType: string | null;
+      readonly mode: SortMode | null;
+    };
+
+/** What `_source` to return: `fetch` false omits it; includes/excludes are path patterns with `*`. */
+export interface SourceSpec {
+  readonly fetch: boolean;
+  readonly includes: readonly string[];
+  readonly excludes: readonly string[];
+}
+
+/** Everything a shard needs to turn the request's query into an engine query. */
+export interface ShardSearchContext {
+  readonly mapping: MappingLookup;
+  readonly analyzers: AnalyzerLookup;
+  /** "now" for date math, fixed once per request so every shard agrees. */
+  readonly nowMillis: number;
+  readonly filterCache: FilterCache;
+  /** The mapping type name (`ids` with `type`, `_type` in hits). */
+  readonly typeName: string;
+}
+
+/**
+ * A parsed query that becomes an engine query on each shard (the mapping decides
+ * field types and analyzers). Implemented by shared/dsl/query; throws the
+ * shard-level EsErrors (query_shard_exception and friends).
+ */
+export interface QuerySource {
+  toQuery(ctx: ShardSearchContext): Query;
+  /** Elasticsearch's pretty-printed rendering of the query builder (used in error reasons). */
+  toString(): string;
+}
+
+export interface ParsedSearch {
+  readonly query: QuerySource;
+  /** Applied after aggregations: restricts hits only. */
+  readonly postFilter: QuerySource | null;
+  readonly from: number;
+  readonly size: number;
+  /** null = by score (descending), as without `sort`. */
+  readonly sort: readonly SortSpec[] | null;
+  readonly trackScores: boolean;
+  readonly searchAfter: readonly SortValue[] | null;
+  /** 0 = no limit. */
+  readonly terminateAfter: number;
+  readonly minScore: number | null;
+  readonly version: boolean;
+  readonly source: SourceSpec;
+  /** `stored_fields` as given (null when absent); `_none_` disables fetching entirely. */
+  readonly storedFields: readonly string[] | null;
+  readonly docvalueFields: readonly string[];
+  /** The raw `aggs`/`aggregations` object for the aggregation parser, or null. */
+  readonly aggregations: Readonly<Record<string, unknown>> | null;
+  /** `timeout` as given (`"10ms"`), or null. */
+  readonly timeout: string | null;
+  /** `indices_boost` resolved to index name/pattern → boost, in order. */
+  readonly indicesBoost: readonly { readonly index: string; readonly boost: number }[];
+}
+
+export interface ShardQueryResult {
+  /** Exact number of matching live docs (up to `terminate_after`). */
+  readonly totalHits: number;
+  /** NaN when scores were not computed. */
+  readonly maxScore: number;
+  /** Global doc ids in the snapshot, in sort order. */
+  readonly docs: Int32Array;
+  readonly scores: Float32Array;
+  /** Per hit when sorting by fields, else null. */
+  readonly sortValues: SortValue[][] | null;
+  /** true/false when `terminate_after` was given, else null. */
+  readonly terminatedEarly: boolean | null;
+  readonly matches: MatchSet[] | null;
+}
+
+/** Continue strictly after this hit (scroll over a pinned snapshot, search_after). */
+export interface ShardCursor {
+  readonly sortValues: readonly SortValue[] | null;
+  readonly score: number;
+  readonly doc: number;
+}
+
+export interface QueryPhaseOptions {
+  /** from + size. */
+  readonly size: number;
+  readonly after?: ShardCursor | null;
+  readonly collectMatches?: boolean;
+}

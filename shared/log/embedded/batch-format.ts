@@ -1,0 +1,192 @@
+/**
+ * On-disk format of the embedded log: a segment file is a sequence of frames,
+ * one frame per appended batch, all integers little-endian:
+ *
+ *   frame   = u32 bodyLength, u32 crc32(body), body
+ *   body    = u8 version (1), u32 baseOffset low, u32 baseOffset high,
+ *             u32 recordCount, f64 timestamp (epoch ms), record * recordCount
+ *   record  = u32 valueLength, i32 keyLength (-1: null key), u16 headerCount,
+ *             key bytes, header * headerCount, value bytes
+ *   header  = u16 nameLength, name (UTF-8), u32 valueLength, value (UTF-8)
+ *
+ * One CRC per batch makes a batch all-or-nothing: a frame torn by a process
+ * killed mid-write fails its length or CRC check and is cut off at open, as a
+ * Kafka record batch would be, so an unacknowledged batch never half-appears.
+ */
+import zlib from 'node:zlib';
+import type { AppendRecord, LogRecord } from '../commit-log.ts';
+
+export const FRAME_HEADER_BYTES = 8;
+export const FORMAT_VERSION = 1;
+const BODY_FIXED_BYTES = 21;
+const RECORD_FIXED_BYTES = 10;
+/** Largest frame body accepted on write and believed on read; larger lengths mean garbage. */
+export const MAX_FRAME_BODY_BYTES = 1024 * 1024 * 1024;
+
+const TWO_POW_32 = 0x1_0000_0000;
+const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A batch encoded at append time; offsets, timestamp and CRC are filled in by `sealFrame`. */
+export interface PreparedBatch {
+  readonly frame: Buffer;
+  readonly count: number;
+}
+
+function checkBytes(v: unknown, what: string): Uint8Array {
+  if (!(v instanceof Uint8Array)) throw new TypeError(`${what} must be a Buffer`);
+  return v;
+}
+
+/**
+ * Encodes a batch into one frame buffer. The payloads are copied now, so the
+ * caller may reuse its buffers as soon as `append` returns.
+ */
+export function prepareBatch(records: readonly AppendRecord[]): PreparedBatch {
+  let bodyBytes = BODY_FIXED_BYTES;
+  let headerBytes: number[] | null = null;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const value = checkBytes(r.value, `record ${i} value`);
+    bodyBytes += RECORD_FIXED_BYTES + value.length;
+    if (r.key != null) bodyBytes += checkBytes(r.key, `record ${i} key`).length;
+    const headers = r.headers;
+    if (headers !== undefined) {
+      let n = 0;
+      for (const name of Object.keys(headers)) {
+        const v: unknown = headers[name];
+        if (typeof v !== 'string') throw new TypeError(`record ${i} header [${name}] must be a string`);
+        const nameLen = Buffer.byteLength(name);
+        if (nameLen > 0xffff) throw new RangeError(`record ${i} header name is longer than 65535 bytes`);
+        n += 6 + nameLen + Buffer.byteLength(v);
+      }
+      if (n > 0) {
+        headerBytes ??= new Array<number>(records.length).fill(0);
+        headerBytes[i] = n;
+        bodyBytes += n;
+      }
+    }
+  }
+  if (bodyBytes > MAX_FRAME_BODY_BYTES) {
+    throw new RangeError(`batch of ${records.length} records is ${bodyBytes} bytes, more than the ${MAX_FRAME_BODY_BYTES} allowed`);
+  }
+
+  const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + bodyBytes);
+  frame.writeUInt32LE(bodyBytes, 0);
+  frame[FRAME_HEADER_BYTES] = FORMAT_VERSION;
+  frame.writeUInt32LE(records.length, FRAME_HEADER_BYTES + 9);
+  let pos = FRAME_HEADER_BYTES + BODY_FIXED_BYTES;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const value = r.value;
+    const key = r.key ?? null;
+    frame.writeUInt32LE(value.length, pos);
+    frame.writeInt32LE(key === null ? -1 : key.length, pos + 4);
+    const hasHeaders = headerBytes !== null && headerBytes[i]! > 0;
+    const headers = hasHeaders ? r.headers! : EMPTY_HEADERS;
+    const headerNames = hasHeaders ? Object.keys(headers) : [];
+    frame.writeUInt16LE(headerNames.length, pos + 8);
+    pos += RECORD_FIXED_BYTES;
+    if (key !== null) {
+      frame.set(key, pos);
+      pos += key.length;
+    }
+    for (const name of headerNames) {
+      const nameLen = frame.write(name, pos + 2, 'utf8');
+      frame.writeUInt16LE(nameLen, pos);
+      pos += 2 + nameLen;
+      const valueLen = frame.write(headers[name]!, pos + 4, 'utf8');
+      frame.writeUInt32LE(valueLen, pos);
+      pos += 4 + valueLen;
+    }
+    frame.set(value, pos);
+    pos += value.length;
+  }
+  return { frame, count: records.length };
+}
+
+/** Stamps the batch's base offset and timestamp and computes its CRC, just before it is written. */
+export function sealFrame(frame: Buffer, baseOffset: number, timestamp: number): void {
+  const body = FRAME_HEADER_BYTES;
+  frame.writeUInt32LE(baseOffset % TWO_POW_32, body + 1);
+  frame.writeUInt32LE(Math.floor(baseOffset / TWO_POW_32), body + 5);
+  frame.writeDoubleLE(timestamp, body + 13);
+  frame.writeUInt32LE(zlib.crc32(frame.subarray(body)), 4);
+}
+
+export type FrameCheck =
+  | { readonly kind: 'ok'; readonly end: number; readonly baseOffset: number; readonly count: number }
+  /** The buffer ends inside this frame; `end` is where the frame would end. */
+  | { readonly kind: 'incomplete'; readonly end: number }
+  | { readonly kind: 'bad'; readonly reason: string };
+
+/**
+ * Checks the frame starting at `pos` in `buf` (length, CRC when `verify`,
+ * version). `end` is relative to `buf`.
+ */
+export function checkFrame(buf: Buffer, pos: number, verify: boolean): FrameCheck {
+  if (pos + FRAME_HEADER_BYTES > buf.length) return { kind: 'incomplete', end: pos + FRAME_HEADER_BYTES };
+  const bodyLength = buf.readUInt32LE(pos);
+  if (bodyLength < BODY_FIXED_BYTES || bodyLength > MAX_FRAME_BODY_BYTES) {
+    return { kind: 'bad', reason: `implausible frame length ${bodyLength}` };
+  }
+  const bodyStart = pos + FRAME_HEADER_BYTES;
+  const end = bodyStart + bodyLength;
+  if (end > buf.length) return { kind: 'incomplete', end };
+  if (verify) {
+    const crc = zlib.crc32(buf.subarray(bodyStart, end));
+    if (crc !== buf.readUInt32LE(pos + 4)) return { kind: 'bad', reason: 'CRC mismatch' };
+  }
+  if (buf[bodyStart] !== FORMAT_VERSION) return { kind: 'bad', reason: `unknown frame version ${buf[bodyStart]}` };
+  const baseOffset = buf.readUInt32LE(bodyStart + 5) * TWO_POW_32 + buf.readUInt32LE(bodyStart + 1);
+  const count = buf.readUInt32LE(bodyStart + 9);
+  return { kind: 'ok', end, baseOffset, count };
+}
+
+/**
+ * Decodes the records of the (checked) frame at `pos` whose offsets are >=
+ * `fromOffset`, appending at most `max` of them to `out`. Keys and values are
+ * views into `buf`. Returns how many were appended.
+ */
+export function decodeFrame(buf: Buffer, pos: number, fromOffset: number, max: number, out: LogRecord[]): number {
+  const bodyStart = pos + FRAME_HEADER_BYTES;
+  const end = bodyStart + buf.readUInt32LE(pos);
+  const baseOffset = buf.readUInt32LE(bodyStart + 5) * TWO_POW_32 + buf.readUInt32LE(bodyStart + 1);
+  const count = buf.readUInt32LE(bodyStart + 9);
+  const timestamp = buf.readDoubleLE(bodyStart + 13);
+  let p = bodyStart + BODY_FIXED_BYTES;
+  let added = 0;
+  for (let i = 0; i < count && added < max; i++) {
+    if (p + RECORD_FIXED_BYTES > end) throw new Error(`record ${baseOffset + i} runs past the end of its batch`);
+    const valueLength = buf.readUInt32LE(p);
+    const keyLength = buf.readInt32LE(p + 4);
+    const headerCount = buf.readUInt16LE(p + 8);
+    p += RECORD_FIXED_BYTES;
+    let key: Buffer | null = null;
+    if (keyLength >= 0) {
+      key = buf.subarray(p, p + keyLength);
+      p += keyLength;
+    }
+    let headers = EMPTY_HEADERS;
+    if (headerCount > 0) {
+      const h: Record<string, string> = {};
+      for (let j = 0; j < headerCount; j++) {
+        const nameLength = buf.readUInt16LE(p);
+        const name = buf.toString('utf8', p + 2, p + 2 + nameLength);
+        p += 2 + nameLength;
+        const valueLen = buf.readUInt32LE(p);
+        h[name] = buf.toString('utf8', p + 4, p + 4 + valueLen);
+        p += 4 + valueLen;
+      }
+      headers = Object.freeze(h);
+    }
+    const valueEnd = p + valueLength;
+    if (valueEnd > end) throw new Error(`record ${baseOffset + i} runs past the end of its batch`);
+    const offset = baseOffset + i;
+    if (offset >= fromOffset) {
+      out.push({ offset, value: buf.subarray(p, valueEnd), key, headers, timestamp });
+      added++;
+    }
+    p = valueEnd;
+  }
+  return added;
+}

@@ -1,0 +1,80 @@
+/**
+ * The most recent batches of a partition, in memory: followers that keep up
+ * read new records from here without touching the disk. Batches are kept as
+ * their frames and decoded on first read, so appends nobody follows cost
+ * nothing to cache.
+ */
+import type { LogRecord } from '../commit-log.ts';
+import { decodeFrame } from './batch-format.ts';
+
+/** Rough memory of one decoded record object besides its bytes, for the budget. */
+const RECORD_OVERHEAD_BYTES = 96;
+
+interface CachedBatch {
+  readonly baseOffset: number;
+  readonly count: number;
+  readonly frame: Buffer;
+  records: LogRecord[] | null;
+}
+
+export class TailCache {
+  private readonly batches: CachedBatch[] = [];
+  private bytes = 0;
+  /** Offset of the oldest cached record; equals the partition's end when nothing is cached. */
+  startOffset: number;
+
+  constructor(
+    nextOffset: number,
+    private readonly maxBytes: number,
+  ) {
+    this.startOffset = nextOffset;
+  }
+
+  /** Adds a committed, sealed frame (its offsets follow the previous batch's) and evicts beyond the budget. */
+  add(baseOffset: number, count: number, frame: Buffer): void {
+    if (this.maxBytes <= 0) {
+      this.startOffset = baseOffset + count;
+      return;
+    }
+    if (this.batches.length === 0) this.startOffset = baseOffset;
+    this.batches.push({ baseOffset, count, frame, records: null });
+    this.bytes += frame.length + count * RECORD_OVERHEAD_BYTES;
+    while (this.bytes > this.maxBytes && this.batches.length > 0) {
+      const evicted = this.batches.shift()!;
+      this.bytes -= evicted.frame.length + evicted.count * RECORD_OVERHEAD_BYTES;
+      this.startOffset = evicted.baseOffset + evicted.count;
+    }
+  }
+
+  /** Appends to `out` up to `max` cached records from `fromOffset` (which must be >= startOffset). */
+  read(fromOffset: number, max: number, out: LogRecord[]): void {
+    let lo = 0;
+    let hi = this.batches.length - 1;
+    let i = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.batches[mid]!.baseOffset <= fromOffset) {
+        i = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (i < 0) return;
+    let skip = fromOffset - this.batches[i]!.baseOffset;
+    let left = max;
+    for (; i < this.batches.length && left > 0; i++) {
+      const batch = this.batches[i]!;
+      if (batch.records === null) {
+        const decoded: LogRecord[] = [];
+        decodeFrame(batch.frame, 0, batch.baseOffset, batch.count, decoded);
+        batch.records = decoded;
+      }
+      const records = batch.records;
+      const end = Math.min(records.length, skip + left);
+      for (let j = skip; j < end; j++) out.push(records[j]!);
+      left -= end - skip;
+      skip = 0;
+    }
+  }
+}

@@ -282,3 +282,34 @@ export function elasticsearchParseException(reason: string): EsError {
 export function analyzeNonTokenizedField(field: string): EsError {
   return illegalArgument(`Can't process field [${field}], Analysis requests are only supported on tokenized fields`);
 }
+
+// ---- mappings, documents, dates, index settings (shared/engine/mapping) ----------
+
+/** A plain Java exception (IllegalArgumentException, ...) that itself has a cause, e.g. a setting value that failed to parse. */
+export function javaCauseChain(type: string, reason: string, causedBy: EsError): EsError {
+  const e = new EsError(type, reason, 400, {}, causedBy);
+  e.javaException = true;
+  return e;
+}
+
+/** ElasticsearchParseException with its cause (`failed to parse date field [x] with format [y]`). */
+export function parseExceptionCausedBy(reason: string, causedBy: EsError): EsError {
+  return new EsError('parse_exception', reason, 400, {}, causedBy);
+}
+
+/** `dynamic: strict` met an unmapped field (StrictDynamicMappingException, a MapperParsingException). */
+export function strictDynamicMapping(path: string, field: string): EsError {
+  return new EsError(
+    'strict_dynamic_mapping_exception',
+    `mapping set to strict, dynamic introduction of [${field}] within [${path}] is not allowed`,
+    400,
+  );
+}
+
+/**
+ * A mapping that failed to parse while an index is created (MapperService wraps
+ * every parse failure of a type's mapping so): the cause keeps its own type.
+ */
+export function failedToParseMapping(type: string, cause: EsError): EsError {
+  return new EsError('mapper_parsing_exception', `Failed to parse mapping [${type}]: ${cause.reason}`, 400, {}, cause);
+}

@@ -8,7 +8,8 @@
  * them keep working.
  */
 
-export type ErrorExtra = Readonly<Record<string, string | number | boolean | null | readonly string[]>>;
+/** Extra members of the error object (`index`, `shard`, `line`, `failed_shards`, ...): JSON values. */
+export type ErrorExtra = Readonly<Record<string, unknown>>;
 
 export class EsError extends Error {
   readonly type: string;

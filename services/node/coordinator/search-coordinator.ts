@@ -1,0 +1,414 @@
+/**
+ * query_then_fetch across shards (DESIGN.md 2, "Searches" and "Scroll"):
+ * scatter the query phase, merge the shards' top hits into the global order,
+ * reduce aggregations, then fetch only the hits of the final page. Scrolls
+ * keep each shard's point-in-time context and continue after the last hit
+ * each shard contributed.
+ */
+import { EsError, illegalArgument, isEsError, renderError, resultWindowTooLarge, searchContextMissing } from '../../../shared/errors/es-errors.ts';
+import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
+import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
+import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
+import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
+import type { ParsedSearch, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
+import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
+import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
+import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
+import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
+import { shardsForSearchRouting } from '../../../shared/routing/shard-routing.ts';
+import type { ClusterState } from '../cluster/cluster-state.ts';
+import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import type { IndicesService } from '../indexer/indices-service.ts';
+import { LocalShardClient } from '../search/local-shard-client.ts';
+import { SearchContexts } from '../search/search-contexts.ts';
+import { emptyMapping } from '../search/empty-mapping.ts';
+import { RawJson } from '../rest/reply.ts';
+import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
+import type { ShardClient, ShardQueryResponse } from './shard-client.ts';
+import { parseTimeValue } from '../rest/params.ts';
+
+/** Elasticsearch's default `index.max_result_window`. */
+export const DEFAULT_MAX_RESULT_WINDOW = 10_000;
+
+export interface SearchRequest {
+  readonly indices: string | undefined;
+  readonly types: readonly string[] | null;
+  readonly body: unknown;
+  readonly url: SearchUrlParams;
+  readonly scrollKeepAliveMs: number;
+  readonly routing: readonly string[] | null;
+  readonly preference: string | null;
+  readonly searchType: string;
+  readonly ignoreUnavailable: boolean;
+  readonly allowNoIndices: boolean;
+  readonly typedKeys: boolean;
+  /** `timeout` URL parameter in ms, or null. */
+  readonly timeoutMs: number | null;
+  /** Count only: `_count` and `search_type=count`. */
+  readonly countOnly: boolean;
+}
+
+interface ShardTarget {
+  readonly client: ShardClient;
+  readonly search: ParsedSearch;
+  readonly meta: IndexMetadata;
+}
+
+interface ScrollState {
+  readonly targets: readonly ShardTarget[];
+  readonly contextIds: (number | null)[];
+  readonly cursors: (ShardCursor | null)[];
+  readonly batchSize: number;
+  readonly total: number;
+  readonly search: ParsedSearch;
+  expiresAt: number;
+}
+
+interface ShardFailure {
+  readonly index: string;
+  readonly shard: number;
+  readonly error: EsError;
+}
+
+export class SearchCoordinator {
+  private readonly contexts: SearchContexts;
+  private readonly filterCaches = new WeakMap<object, FilterCache>();
+  private readonly scrolls = new Map<string, ScrollState>();
+  private scrollSeq = 0;
+
+  constructor(
+    private readonly state: ClusterState,
+    private readonly indices: IndicesService,
+    opts: { maxOpenScrollContexts: number },
+  ) {
+    this.contexts = new SearchContexts(opts.maxOpenScrollContexts);
+  }
+
+  close(): void {
+    this.contexts.close();
+    this.scrolls.clear();
+  }
+
+  private filterCacheFor(copy: object): FilterCache {
+    let c = this.filterCaches.get(copy);
+    if (!c) {
+      c = new FilterCache();
+      this.filterCaches.set(copy, c);
+    }
+    return c;
+  }
+
+  /** The request's body with the aliases' filters of this index added as filters. */
+  private bodyFor(body: unknown, r: ResolvedIndex): unknown {
+    const filters = r.direct ? [] : r.viaAliases.map((a) => a.filter).filter((f) => f !== null && f !== undefined);
+    if (filters.length === 0) return body;
+    const b = (body ?? {}) as Record<string, unknown>;
+    const query = b.query ?? { match_all: {} };
+    return { ...b, query: { bool: { must: [query], filter: filters.length === 1 ? filters[0] : [{ bool: { should: filters } }] } } };
+  }
+
+  private async targets(req: SearchRequest, validated: ParsedSearch): Promise<{ targets: ShardTarget[]; aggs: AggSpec[] | null }> {
+    let resolved = resolveIndices(this.state, req.indices, { ignoreUnavailable: req.ignoreUnavailable, allowNoIndices: req.allowNoIndices });
+    if (req.types && req.types.length > 0 && !req.types.includes('_all')) {
+      const res = req.types.map((t) => globToRegExp(t));
+      resolved = resolved.filter((r) => r.meta.mapping?.typeName !== undefined && r.meta.mapping?.typeName !== null && res.some((re) => re.test(r.meta.mapping!.typeName!)));
+    }
+    const targets: ShardTarget[] = [];
+    let firstAggs: AggSpec[] | null = null;
+    for (const r of resolved) {
+      const meta = r.meta;
+      const search = r.direct || r.viaAliases.every((a) => a.filter === null) ? validated : parseSearchBody(this.bodyFor(req.body, r), req.url);
+      const aggs = search.aggregations ? parseAggregations(search.aggregations, meta.mapping ?? emptyMapping) : null;
+      if (firstAggs === null && aggs) firstAggs = aggs;
+      const copies = await this.indices.copiesOf(meta);
+      const routings = req.routing ?? aliasSearchRouting(r);
+      const shards = routings
+        ? shardsForSearchRouting(routings, {
+            numberOfShards: meta.settings.numberOfShards,
+            routingNumShards: meta.settings.numberOfRoutingShards,
+            routingPartitionSize: meta.settings.routingPartitionSize ?? 1,
+          })
+        : copies.map((_, i) => i);
+      for (const s of shards) {
+        const copy = copies[s];
+        const client = new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, (q, view, ctx) =>
+          evaluateFilterBits(q, view, ctx),
+        );
+        targets.push({ client, search, meta });
+      }
+    }
+    return { targets, aggs: firstAggs };
+  }
+
+  async search(req: SearchRequest): Promise<Record<string, unknown>> {
+    const start = Date.now();
+    const nowMillis = start;
+    const search = parseSearchBody(req.body, req.url);
+    const scroll = req.scrollKeepAliveMs > 0;
+    const size = req.countOnly ? 0 : search.size;
+    if (scroll && size === 0 && !req.countOnly) throw illegalArgument('[size] cannot be [0] in a scroll context');
+    const { targets, aggs } = await this.targets(req, search);
+    for (const t of targets) {
+      const max = t.meta.settings.maxResultWindow ?? DEFAULT_MAX_RESULT_WINDOW;
+      if (scroll) {
+        if (size > max) throw batchTooLarge(size, max);
+      } else if (search.from + size > max) {
+        throw resultWindowTooLarge(search.from + size, max);
+      }
+    }
+    const timeoutMs = req.timeoutMs ?? (search.timeout ? parseTimeValue(search.timeout, 'timeout') : null);
+    const window = scroll ? size : search.from + size;
+    const { responses, failures, timedOut } = await this.queryPhase(targets, (i) => ({
+      search: targets[i].search,
+      size: window,
+      after: null,
+      nowMillis,
+      keepAliveMs: scroll ? req.scrollKeepAliveMs : 0,
+      contextId: null,
+    }), timeoutMs);
+    if (responses.every((r) => r === null) && failures.length > 0) throw allShardsFailed(failures);
+
+    const results = responses.map((r) => r?.result ?? null);
+    const total = results.reduce((n, r) => n + (r?.totalHits ?? 0), 0);
+    const maxScore = results.reduce((m, r) => (r && !Number.isNaN(r.maxScore) && (Number.isNaN(m) || r.maxScore > m) ? r.maxScore : m), NaN);
+    const from = scroll ? 0 : search.from;
+    const merged = size === 0 ? [] : mergeTopHits(search, results, from, size);
+    const hits = await this.fetchPhase(targets, responses, merged, !scroll);
+
+    const body: Record<string, unknown> = {};
+    if (scroll) {
+      const id = this.openScroll(targets, responses, merged, search, size, total, req.scrollKeepAliveMs);
+      body._scroll_id = id;
+    } else {
+      this.releaseUnfetched(targets, responses, merged);
+    }
+    body.took = Date.now() - start;
+    body.timed_out = timedOut;
+    const terminated = results.some((r) => r?.terminatedEarly === true);
+    if (search.terminateAfter > 0) body.terminated_early = terminated;
+    body._shards = shardsHeader(targets.length, failures);
+    if (req.countOnly) return { count: total, _shards: body._shards };
+    body.hits = {
+      total,
+      max_score: Number.isNaN(maxScore) ? null : maxScore,
+      hits: hits.map((h) => new RawJson(h)),
+    };
+    if (aggs) {
+      const states = responses.map((r) => r?.aggs).filter((s): s is ShardAggState => s !== null && s !== undefined);
+      body.aggregations = reduceAggs(aggs, states, { typedKeys: req.typedKeys });
+    }
+    return body;
+  }
+
+  private async queryPhase(
+    targets: readonly ShardTarget[],
+    request: (i: number) => Parameters<ShardClient['query']>[0],
+    timeoutMs: number | null,
+  ): Promise<{ responses: (ShardQueryResponse | null)[]; failures: ShardFailure[]; timedOut: boolean }> {
+    const deadline = timeoutMs !== null && timeoutMs >= 0 ? Date.now() + timeoutMs : Infinity;
+    const failures: ShardFailure[] = [];
+    let timedOut = false;
+    const responses = await Promise.all(
+      targets.map(async (t, i) => {
+        // Yield between shards so a shard that starts after the deadline is left out.
+        await new Promise((r) => setImmediate(r));
+        if (Date.now() > deadline) {
+          timedOut = true;
+          return null;
+        }
+        try {
+          return await t.client.query(request(i));
+        } catch (err) {
+          if (!isEsError(err)) throw err;
+          failures.push({ index: t.client.index, shard: t.client.shard, error: err });
+          return null;
+        }
+      }),
+    );
+    return { responses, failures, timedOut };
+  }
+
+  private async fetchPhase(
+    targets: readonly ShardTarget[],
+    responses: readonly (ShardQueryResponse | null)[],
+    merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[],
+    release: boolean,
+  ): Promise<string[]> {
+    const byShard = new Map<number, number[]>();
+    merged.forEach((h, pos) => {
+      const list = byShard.get(h.shardIndex);
+      if (list) list.push(pos);
+      else byShard.set(h.shardIndex, [pos]);
+    });
+    const out: string[] = new Array(merged.length);
+    await Promise.all(
+      [...byShard].map(async ([shardIndex, positions]) => {
+        const resp = responses[shardIndex]!;
+        const search = targets[shardIndex].search;
+        const scoreShown = (h: (typeof merged)[number]) =>
+          search.sort === null || search.trackScores || search.sort.some((s) => s.kind === 'score') ? h.score : null;
+        const texts = await targets[shardIndex].client.fetch({
+          contextId: resp.contextId,
+          docs: positions.map((p) => merged[p].doc),
+          scores: positions.map((p) => scoreShown(merged[p]) ?? NaN),
+          sortValues: positions.map((p) => merged[p].sortValues),
+          release,
+        });
+        positions.forEach((p, i) => (out[p] = texts[i]));
+      }),
+    );
+    return out;
+  }
+
+  /** Frees the contexts of shards that contributed no hit to the page (plain searches). */
+  private releaseUnfetched(
+    targets: readonly ShardTarget[],
+    responses: readonly (ShardQueryResponse | null)[],
+    merged: readonly { shardIndex: number }[],
+  ): void {
+    const used = new Set(merged.map((h) => h.shardIndex));
+    responses.forEach((r, i) => {
+      if (r && !used.has(i)) targets[i].client.release(r.contextId);
+    });
+  }
+
+  private openScroll(
+    targets: readonly ShardTarget[],
+    responses: readonly (ShardQueryResponse | null)[],
+    merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[],
+    search: ParsedSearch,
+    batchSize: number,
+    total: number,
+    keepAliveMs: number,
+  ): string {
+    const cursors: (ShardCursor | null)[] = targets.map(() => null);
+    for (const h of merged) cursors[h.shardIndex] = { sortValues: h.sortValues, score: h.score, doc: h.doc };
+    const state: ScrollState = {
+      targets,
+      contextIds: responses.map((r) => r?.contextId ?? null),
+      cursors,
+      batchSize,
+      total,
+      search,
+      expiresAt: Date.now() + keepAliveMs,
+    };
+    const id = Buffer.from(`scroll:${++this.scrollSeq}:${Date.now().toString(36)}`).toString('base64url');
+    this.scrolls.set(id, state);
+    return id;
+  }
+
+  async scroll(scrollId: string, keepAliveMs: number | null): Promise<Record<string, unknown>> {
+    const start = Date.now();
+    this.sweepScrolls(start);
+    const st = this.scrolls.get(scrollId);
+    if (!st) throw allShardsFailed([{ index: '', shard: -1, error: searchContextMissing(decodeScrollContext(scrollId)) }], 'query');
+    const keepAlive = keepAliveMs ?? Math.max(0, st.expiresAt - start);
+    st.expiresAt = start + keepAlive;
+    const live = st.targets.map((_, i) => i).filter((i) => st.contextIds[i] !== null);
+    const responses: (ShardQueryResponse | null)[] = st.targets.map(() => null);
+    const failures: ShardFailure[] = [];
+    await Promise.all(
+      live.map(async (i) => {
+        try {
+          responses[i] = await st.targets[i].client.query({
+            search: st.search,
+            size: st.batchSize,
+            after: st.cursors[i],
+            nowMillis: start,
+            keepAliveMs: keepAlive,
+            contextId: st.contextIds[i],
+          });
+        } catch (err) {
+          if (!isEsError(err)) throw err;
+          failures.push({ index: st.targets[i].client.index, shard: st.targets[i].client.shard, error: err });
+        }
+      }),
+    );
+    if (failures.length > 0 && responses.every((r) => r === null)) {
+      this.scrolls.delete(scrollId);
+      throw allShardsFailed(failures, 'query');
+    }
+    const merged = mergeTopHits(st.search, responses.map((r) => r?.result ?? null), 0, st.batchSize);
+    for (const h of merged) st.cursors[h.shardIndex] = { sortValues: h.sortValues, score: h.score, doc: h.doc };
+    const hits = await this.fetchPhase(st.targets, responses, merged, false);
+    const maxScore = merged.reduce((m, h) => (Number.isNaN(h.score) ? m : Math.max(m, h.score)), -Infinity);
+    return {
+      _scroll_id: scrollId,
+      took: Date.now() - start,
+      timed_out: false,
+      _shards: shardsHeader(st.targets.length, failures),
+      hits: { total: st.total, max_score: st.search.sort === null && merged.length > 0 && maxScore > -Infinity ? maxScore : null, hits: hits.map((h) => new RawJson(h)) },
+    };
+  }
+
+  /** Frees scrolls; returns how many shard contexts were freed. */
+  clearScroll(ids: readonly string[] | 'all'): number {
+    let freed = 0;
+    if (ids === 'all') {
+      this.scrolls.clear();
+      return this.contexts.freeAllScrolls();
+    }
+    for (const id of ids) {
+      const st = this.scrolls.get(id);
+      if (!st) continue;
+      this.scrolls.delete(id);
+      st.contextIds.forEach((c, i) => {
+        if (c !== null && this.contexts.free(c)) freed++;
+        st.contextIds[i] = null;
+      });
+    }
+    return freed;
+  }
+
+  private sweepScrolls(now: number): void {
+    for (const [id, st] of this.scrolls) {
+      if (st.expiresAt < now) {
+        this.scrolls.delete(id);
+        for (const c of st.contextIds) if (c !== null) this.contexts.free(c);
+      }
+    }
+  }
+}
+
+
+
+function aliasSearchRouting(r: ResolvedIndex): string[] | null {
+  if (r.direct) return null;
+  const routings = r.viaAliases.map((a) => a.searchRouting).filter((x): x is string => x !== null);
+  if (routings.length === 0 || routings.length < r.viaAliases.length) return null;
+  return routings.flatMap((x) => x.split(','));
+}
+
+function decodeScrollContext(id: string): string {
+  return Buffer.from(id, 'base64url').toString('utf8').split(':')[1] ?? id;
+}
+
+function shardsHeader(total: number, failures: readonly ShardFailure[]): Record<string, unknown> {
+  const h: Record<string, unknown> = { total, successful: total - failures.length, skipped: 0, failed: failures.length };
+  if (failures.length > 0) {
+    h.failures = failures.map((f) => ({ shard: f.shard, index: f.index, node: null, reason: renderError(f.error).error }));
+  }
+  return h;
+}
+
+function batchTooLarge(size: number, max: number): EsError {
+  return illegalArgument(
+    `Batch size is too large, size must be less than or equal to: [${max}] but was [${size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`,
+  );
+}
+
+/** Elasticsearch's search_phase_execution_exception when no shard answered. */
+function allShardsFailed(failures: readonly ShardFailure[], phase = 'query'): EsError {
+  const first = failures[0].error;
+  const seen = new Set<string>();
+  const roots: EsError[] = [];
+  for (const f of failures) {
+    const key = `${f.error.type}:${f.error.reason}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      roots.push(f.error);
+    }
+  }
+  const failedShards = failures.map((f) => ({ shard: f.shard, index: f.index, node: null, reason: renderError(f.error).error }));
+  return new EsError('search_phase_execution_exception', 'all shards failed', first.status, { phase, grouped: true, failed_shards: failedShards }, first, roots);
+}

@@ -1,0 +1,46 @@
+/**
+ * The coordinator's view of one shard copy for searches (DESIGN.md 2,
+ * "Searches"): a query phase that returns doc refs, sort values, the total
+ * and partial aggregations, and a fetch phase that renders the hits of the
+ * final page. One interface for a copy in this process or on another node,
+ * so the coordinator cannot tell them apart.
+ */
+import type { ParsedSearch, ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
+import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
+
+export interface ShardQueryRequest {
+  readonly search: ParsedSearch;
+  /** Hits to return: from + size (or the scroll batch size). */
+  readonly size: number;
+  readonly after: ShardCursor | null;
+  readonly nowMillis: number;
+  /** Keep the point-in-time view open this long after the call (scroll), else 0. */
+  readonly keepAliveMs: number;
+  /** Reuse this context (next scroll page) instead of opening a new one. */
+  readonly contextId: number | null;
+}
+
+export interface ShardQueryResponse {
+  readonly contextId: number;
+  readonly result: ShardQueryResult;
+  readonly aggs: ShardAggState | null;
+}
+
+export interface ShardFetchRequest {
+  readonly contextId: number;
+  readonly docs: readonly number[];
+  readonly scores: readonly number[];
+  readonly sortValues: readonly (ShardQueryResult['sortValues'] extends (infer T)[] | null ? T | null : never)[];
+  /** Free the context after fetching (plain searches; scrolls keep it). */
+  readonly release: boolean;
+}
+
+export interface ShardClient {
+  /** `<index name>` and shard number, for `_shards.failures` and logs. */
+  readonly index: string;
+  readonly shard: number;
+  query(req: ShardQueryRequest): Promise<ShardQueryResponse>;
+  /** Hit JSON texts, in the order of `docs`. */
+  fetch(req: ShardFetchRequest): Promise<string[]>;
+  release(contextId: number): void;
+}

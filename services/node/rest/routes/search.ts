@@ -1,0 +1,124 @@
+/**
+ * Search APIs: `_search` (GET and POST, URI and body), `_count`, scroll and clear scroll.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EsError, illegalArgument } from '../../../../shared/errors/es-errors.ts';
+import type { SearchUrlParams } from '../../../../shared/dsl/query/search-body.ts';
+import type { Node } from '../../node.ts';
+import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
+import { boolParam, intParam, jsonBody, listParam, params, parseTimeValue, query, rawBody, type Query } from '../params.ts';
+import { sendJson } from '../reply.ts';
+
+const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch', 'count']);
+
+function urlParams(q: Query): SearchUrlParams {
+  const source = q._source;
+  return {
+    q: q.q,
+    df: q.df,
+    defaultOperator: q.default_operator,
+    analyzer: q.analyzer,
+    from: intParam(q, 'from'),
+    size: intParam(q, 'size'),
+    sort: q.sort,
+    source: source === undefined ? undefined : source === 'false' ? false : source === 'true' || source === '' ? true : source,
+    sourceIncludes: listParam(q, '_source_includes', '_source_include'),
+    sourceExcludes: listParam(q, '_source_excludes', '_source_exclude'),
+    trackScores: q.track_scores === undefined ? undefined : boolParam(q, 'track_scores', false),
+    terminateAfter: intParam(q, 'terminate_after'),
+    version: q.version === undefined ? undefined : boolParam(q, 'version', false),
+  };
+}
+
+export function searchRequest(req: FastifyRequest, countOnly: boolean): SearchRequest {
+  const q = query(req);
+  const p = params(req);
+  const searchType = q.search_type ?? 'query_then_fetch';
+  if (!SEARCH_TYPES.has(searchType)) throw illegalArgument(`No search type for [${searchType}]`);
+  const body = jsonBody(req);
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw new EsError('parsing_exception', 'Expected [START_OBJECT] but found [VALUE_STRING]', 400, { line: 1, col: 1 });
+  }
+  let effectiveBody = body;
+  if (countOnly && body && typeof body === 'object') {
+    // _count takes only a query.
+    const b = body as Record<string, unknown>;
+    effectiveBody = b.query === undefined ? {} : { query: b.query };
+  }
+  if (q.request_cache !== undefined && q.scroll !== undefined && boolParam(q, 'request_cache', false)) {
+    throw illegalArgument('[request_cache] cannot be used in a scroll context');
+  }
+  return {
+    indices: p.index,
+    types: p.type ? p.type.split(',') : null,
+    body: effectiveBody,
+    url: urlParams(q),
+    scrollKeepAliveMs: q.scroll === undefined ? 0 : parseTimeValue(q.scroll, 'scroll'),
+    routing: q.routing ? q.routing.split(',') : null,
+    preference: q.preference ?? null,
+    searchType,
+    ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
+    allowNoIndices: boolParam(q, 'allow_no_indices', true),
+    typedKeys: boolParam(q, 'typed_keys', false),
+    timeoutMs: q.timeout === undefined ? null : parseTimeValue(q.timeout, 'timeout'),
+    countOnly: countOnly || searchType === 'count',
+  };
+}
+
+/** Scroll ids arrive in the body (`{"scroll_id": ...}` or plain text), the path or the query string. */
+function scrollIds(req: FastifyRequest): { ids: string[]; scroll: string | undefined } {
+  const q = query(req);
+  const p = params(req);
+  const raw = rawBody(req);
+  let ids: string[] = [];
+  let scroll = q.scroll;
+  if (raw !== null) {
+    const text = raw.toString('utf8').trim();
+    if (text.startsWith('{')) {
+      const body = jsonBody(req) as { scroll_id?: unknown; scroll?: unknown };
+      if (body.scroll_id !== undefined) ids = [body.scroll_id].flat().map(String);
+      if (body.scroll !== undefined) scroll = String(body.scroll);
+    } else if (text.length > 0) {
+      ids = text.split(',');
+    }
+  }
+  if (ids.length === 0) {
+    const fromPath = p.scroll_id ?? q.scroll_id;
+    if (fromPath) ids = fromPath.split(',');
+  }
+  return { ids, scroll };
+}
+
+export function registerSearchRoutes(app: FastifyInstance, node: Node): void {
+  const search = async (req: FastifyRequest, reply: FastifyReply) => sendJson(reply, 200, await node.search.search(searchRequest(req, false)));
+  for (const path of ['/_search', '/:index/_search', '/:index/:type/_search']) {
+    app.get(path, search);
+    app.post(path, search);
+  }
+
+  const count = async (req: FastifyRequest, reply: FastifyReply) => sendJson(reply, 200, await node.search.search(searchRequest(req, true)));
+  for (const path of ['/_count', '/:index/_count', '/:index/:type/_count']) {
+    app.get(path, count);
+    app.post(path, count);
+  }
+
+  const scroll = async (req: FastifyRequest, reply: FastifyReply) => {
+    const { ids, scroll } = scrollIds(req);
+    if (ids.length === 0) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: scrollId is missing;', 400);
+    const keepAlive = scroll === undefined ? null : parseTimeValue(scroll, 'scroll');
+    return sendJson(reply, 200, await node.search.scroll(ids[0], keepAlive));
+  };
+  for (const path of ['/_search/scroll', '/_search/scroll/:scroll_id']) {
+    app.get(path, scroll);
+    app.post(path, scroll);
+  }
+
+  const clear = async (req: FastifyRequest, reply: FastifyReply) => {
+    const { ids } = scrollIds(req);
+    if (ids.length === 0) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: no scroll ids specified;', 400);
+    const freed = node.search.clearScroll(ids.includes('_all') ? 'all' : ids);
+    return sendJson(reply, freed > 0 || ids.includes('_all') ? 200 : 404, { succeeded: true, num_freed: freed });
+  };
+  app.delete('/_search/scroll', clear);
+  app.delete('/_search/scroll/:scroll_id', clear);
+}

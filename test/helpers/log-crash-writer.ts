@@ -1,0 +1,53 @@
+/**
+ * Child process for the embedded log's crash test: appends batches to two
+ * partitions forever, several in flight at once, and prints one line per
+ * acknowledged batch: `ack <partition> <baseOffset> <batchNo> <count>`.
+ * The test kills it with SIGKILL and checks that every acknowledged batch
+ * survived. Stdout is a pipe, which Node writes synchronously on Linux, so a
+ * printed line was acknowledged before the kill.
+ *
+ *   node --import tsx test/helpers/log-crash-writer.ts <dir> <topic>
+ */
+import { EmbeddedLog } from '../../shared/log/embedded-log.ts';
+import type { AppendRecord } from '../../shared/log/commit-log.ts';
+
+/** The value of record `j` of batch `batchNo`: self-describing, with a length that varies. */
+export function crashTestValue(batchNo: number, j: number): Buffer {
+  const head = `${batchNo}:${j}:`;
+  return Buffer.from(head.padEnd(head.length + ((batchNo * 31 + j * 7) % 1500), String.fromCharCode(97 + (batchNo % 26))));
+}
+
+export function crashTestBatchSize(batchNo: number): number {
+  return 1 + ((batchNo * 13) % 200);
+}
+
+async function main(): Promise<void> {
+  const [dir, topic] = process.argv.slice(2);
+  if (dir === undefined || topic === undefined) throw new Error('usage: log-crash-writer.ts <dir> <topic>');
+  // Small segments, so the crash can also land around a segment roll.
+  const log = await EmbeddedLog.open(dir, { segmentBytes: 1024 * 1024 });
+  await log.ensureTopic(topic, 2);
+  process.stdout.write('ready\n');
+  let nextBatch = 0;
+  const writer = async (partition: number): Promise<never> => {
+    for (;;) {
+      const batchNo = nextBatch++;
+      const count = crashTestBatchSize(batchNo);
+      const records: AppendRecord[] = [];
+      for (let j = 0; j < count; j++) {
+        records.push({ value: crashTestValue(batchNo, j), key: Buffer.from(`k${batchNo}`), headers: { batch: String(batchNo) } });
+      }
+      const { baseOffset } = await log.append(topic, partition, records);
+      process.stdout.write(`ack ${partition} ${baseOffset} ${batchNo} ${count}\n`);
+    }
+  };
+  // Three appends in flight per partition: exercises queued batches written together.
+  await Promise.all([0, 0, 0, 1, 1, 1].map(writer));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

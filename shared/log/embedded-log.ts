@@ -298,6 +298,9 @@ export class EmbeddedLog implements CommitLog {
 
   /** Writes queued appends until none are left; appends queued meanwhile go out together next. */
   private async flush(p: PartitionState): Promise<void> {
+    // Yield first: appends made in the same tick join this write, and the
+    // loop cannot finish (and clear `p.flushing`) before the caller has set it.
+    await Promise.resolve();
     try {
       while (p.pending.length > 0) {
         const group = p.pending;
@@ -686,13 +689,16 @@ export class EmbeddedLog implements CommitLog {
       return [newSegment(segPath, 0, await openFile(segPath, 'wx+'))];
     }
     const segments: Segment[] = [];
+    const opened: number[] = [];
     try {
       for (let k = 0; k < bases.length; k++) {
         const base = bases[k]!;
         const segPath = path.join(pdir, segmentFileName(base));
         const previous = segments[k - 1];
         if (previous !== undefined && previous.nextOffset !== base) {
-          throw new Error(`${where(t.name, id)}: ${segPath} starts at offset ${base}, but the segment before it ends at ${previous.nextOffset}`);
+          throw new Error(
+            `${where(t.name, id)}: ${segPath} starts at offset ${base}, but the segment before it ends at ${previous.nextOffset}`,
+          );
         }
         const last = k === bases.length - 1;
         if (!last) {
@@ -704,14 +710,14 @@ export class EmbeddedLog implements CommitLog {
           }
         }
         const fd = await openFile(segPath, last ? 'r+' : 'r');
-        const seg = newSegment(segPath, base, fd);
-        segments.push(seg);
+        opened.push(fd);
         const size = await fileSize(fd);
         const scan = await scanSegment(fd, base, size);
         if (scan.problem !== null && (!last || scan.problem.kind === 'inconsistent')) {
           throw new Error(`${where(t.name, id)}: ${segPath} is corrupt at byte ${scan.validBytes}: ${scan.problem.reason}`);
         }
-        segments[k] = newSegment(segPath, base, fd, { size: scan.validBytes, nextOffset: scan.nextOffset, index: scan.index });
+        const seg = newSegment(segPath, base, fd, { size: scan.validBytes, nextOffset: scan.nextOffset, index: scan.index });
+        segments.push(seg);
         if (scan.problem !== null) {
           await truncateFile(fd, scan.validBytes);
           if (this.fsync) await syncData(fd);
@@ -724,11 +730,11 @@ export class EmbeddedLog implements CommitLog {
             reason: scan.problem.reason,
           });
         } else if (!last) {
-          await writeIndexFile(segments[k]!).catch(() => undefined);
+          await writeIndexFile(seg).catch(() => undefined);
         }
       }
     } catch (err) {
-      for (const seg of segments) if (seg.fd !== null) await closeFile(seg.fd).catch(() => undefined);
+      for (const fd of opened) await closeFile(fd).catch(() => undefined);
       throw err;
     }
     return segments;

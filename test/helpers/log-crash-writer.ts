@@ -8,6 +8,7 @@
  *
  *   node --import tsx test/helpers/log-crash-writer.ts <dir> <topic>
  */
+import { pathToFileURL } from 'node:url';
 import { EmbeddedLog } from '../../shared/log/embedded-log.ts';
 import type { AppendRecord } from '../../shared/log/commit-log.ts';
 
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   await Promise.all([0, 0, 0, 1, 1, 1].map(writer));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((err: unknown) => {
     console.error(err);
     process.exit(1);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { CommitLog } from '../../shared/log/commit-log.ts';
-import { EmbeddedLog } from '../../shared/log/embedded/embedded-log.ts';
+import { EmbeddedLog } from '../../shared/log/embedded-log.ts';
 import type { NodeConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { MetaService } from './cluster/meta-service.ts';

@@ -1,0 +1,94 @@
+/**
+ * bench:index — bulk-loads pass records into the passinfo index of a node
+ * running in its own process, then measures realtime GET latency.
+ *
+ *   npm run bench:index                  # 1,000,000 records
+ *   npm run bench:index -- --count 200000 --concurrency 4 --batch 5000
+ *
+ * Prints documents/s, the server's peak RSS, data size on disk and GET p50/p99.
+ */
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { execSync } from 'node:child_process';
+import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
+import { spawnServer, tempDir, http } from '../test/helpers/server.ts';
+import { percentile, printTable } from './report.ts';
+
+function arg(name: string, dflt: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+}
+
+const count = arg('count', 1_000_000);
+const batch = arg('batch', 5000);
+const concurrency = arg('concurrency', 3);
+const getSamples = arg('gets', 2000);
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmHWM:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function main(): Promise<void> {
+  const dir = await tempDir('bench-index-');
+  const server = await spawnServer(dir, ['--logger.level', 'warn']);
+  try {
+    const created = await http(server.url, 'PUT', '/passinfo', PASSINFO_INDEX_BODY);
+    if (created.status !== 200) throw new Error(`create index: ${created.status} ${created.text}`);
+    const gen = generatePassRecords({ count });
+    const ids: string[] = [];
+    let sent = 0;
+    const start = performance.now();
+    const worker = async () => {
+      for (;;) {
+        const lines: string[] = [];
+        for (let i = 0; i < batch; i++) {
+          const n = gen.next();
+          if (n.done) break;
+          const rec = n.value;
+          if (ids.length < 100_000) ids.push(rec.event_id);
+          lines.push(`{"index":{"_type":"passinfo","_id":"${rec.event_id}"}}`, JSON.stringify(rec));
+        }
+        if (lines.length === 0) return;
+        const res = await http(server.url, 'POST', '/passinfo/_bulk', lines.join('\n') + '\n');
+        const body = res.body as { errors?: boolean };
+        if (res.status !== 200 || body.errors) throw new Error(`bulk failed: ${res.status} ${res.text.slice(0, 500)}`);
+        sent += lines.length / 2;
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    const elapsed = (performance.now() - start) / 1000;
+    await http(server.url, 'POST', '/passinfo/_refresh');
+    const cnt = (await http(server.url, 'GET', '/passinfo/_count')).body as { count: number };
+
+    const lat: number[] = [];
+    for (let i = 0; i < getSamples; i++) {
+      const id = ids[(i * 7919) % ids.length];
+      const t0 = performance.now();
+      const r = await fetch(`${server.url}/passinfo/passinfo/${id}`);
+      await r.arrayBuffer();
+      lat.push(performance.now() - t0);
+    }
+    const du = execSync(`du -sm ${dir}`).toString().split('\t')[0];
+    printTable('bench:index', [
+      ['documents', String(sent)],
+      ['searchable (count)', String(cnt.count)],
+      ['seconds', elapsed.toFixed(1)],
+      ['documents/s', Math.round(sent / elapsed).toString()],
+      ['server peak RSS (MB)', peakRssMb(server.child.pid!).toFixed(0)],
+      ['data on disk (MB)', du],
+      ['realtime GET p50 (ms)', percentile(lat, 50).toFixed(3)],
+      ['realtime GET p99 (ms)', percentile(lat, 99).toFixed(3)],
+    ]);
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

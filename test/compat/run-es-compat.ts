@@ -1,0 +1,72 @@
+/**
+ * Runs Elasticsearch's own REST tests (../shared/es-compat) against a node
+ * started here on a fresh data directory, and fails unless every failure is
+ * one that docs/compat.md lists as impossible by design.
+ *
+ *   npm run test:es-compat                 # the directories the resolved issues cover
+ *   npm run test:es-compat -- --only search # pass-through options for the runner
+ */
+import { cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { startServer } from '../helpers/server.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+const suiteDir = join(root, '../shared/es-compat');
+
+/** Directories whose tests must pass (the rest of the suite is still run when asked with --only). */
+export const COVERED = [
+  'info', 'ping', 'index', 'create', 'get', 'get_source', 'exists', 'delete', 'update', 'bulk', 'mget',
+  'indices.create', 'indices.delete', 'indices.get_mapping', 'indices.put_mapping', 'indices.analyze',
+  'indices.put_alias', 'indices.update_aliases', 'cluster.health',
+  'search', 'scroll', 'count', 'search.aggregation',
+];
+
+/** `FAIL <file> :: <test name>` lines that docs/compat.md explains. */
+async function knownFailures(): Promise<Set<string>> {
+  const text = await readFile(join(root, 'docs/compat.md'), 'utf8');
+  const out = new Set<string>();
+  for (const m of text.matchAll(/^\| `([^`]+ :: [^`]+)` \|/gm)) out.add(m[1]);
+  return out;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(suiteDir)) throw new Error(`es-compat suite not found at ${suiteDir}`);
+  const work = await mkdtemp(join(tmpdir(), 'es-compat-'));
+  // The suite's folder is read-only: run a copy that resolves js-yaml from our node_modules.
+  await cp(suiteDir, join(work, 'suite'), { recursive: true });
+  await symlink(join(root, 'node_modules'), join(work, 'suite', 'node_modules'));
+  const server = await startServer();
+  const args = process.argv.slice(2);
+  const only = args.includes('--only') ? [] : ['--only', COVERED.join(',')];
+  let output = '';
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, ['run.mjs', '--url', server.url, ...only, ...args], { cwd: join(work, 'suite') });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
+    child.on('exit', resolve);
+  });
+  await server.stop();
+  await rm(work, { recursive: true, force: true });
+  const known = await knownFailures();
+  const unexpected = output
+    .split('\n')
+    .filter((l) => l.startsWith('FAIL '))
+    .map((l) => l.slice(5).split(' -- ')[0].replace(/ \(\d+ ms\)$/, ''))
+    .filter((name) => !known.has(name));
+  if (unexpected.length > 0) {
+    process.stdout.write(`\nes-compat: ${unexpected.length} failure(s) not listed in docs/compat.md:\n${unexpected.map((u) => `  ${u}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`es-compat: every failure is listed in docs/compat.md (runner exit ${code})\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

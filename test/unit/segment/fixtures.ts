@@ -1,0 +1,89 @@
+/**
+ * Hand-built inputs for the segment tests: field mappings, parsed documents and
+ * stub analyzers (until shared/engine/analysis has real ones).
+ */
+import type { Analyzer, AnalyzerLookup, Token, TokenSink } from '../../../shared/engine/analysis/types.ts';
+import type { FieldMapping, FieldType, ParsedDocument } from '../../../shared/engine/mapping/types.ts';
+import type { BufferedDoc } from '../../../shared/engine/segment/segment-builder.ts';
+
+export function fieldMapping(path: string, type: FieldType, overrides: Partial<FieldMapping> = {}): FieldMapping {
+  return {
+    path,
+    type,
+    index: true,
+    docValues: type !== 'text' && type !== 'object',
+    analyzer: null,
+    searchAnalyzer: null,
+    ignoreAbove: null,
+    dateFormat: null,
+    scalingFactor: null,
+    nullValue: null,
+    boost: 1,
+    parent: null,
+    ...overrides,
+  };
+}
+
+export type Values = readonly (string | number | boolean)[];
+
+export function parsed(fields: readonly (readonly [FieldMapping, Values])[]): ParsedDocument {
+  return { fields: fields.map(([mapping, values]) => ({ mapping, values })), dynamicUpdate: null };
+}
+
+let seqNo = 0;
+export function bufferedDoc(id: string, fields: readonly (readonly [FieldMapping, Values])[], version = 1): BufferedDoc {
+  const source: Record<string, unknown> = {};
+  for (const [mapping, values] of fields) source[mapping.path] = values.length === 1 ? values[0] : values;
+  return {
+    id,
+    version,
+    seqNo: seqNo++,
+    routing: null,
+    source: Buffer.from(JSON.stringify(source)),
+    parsed: parsed(fields),
+  };
+}
+
+/** Streams tokens produced by `split` with consecutive positions from `positionBase`. */
+function stubAnalyzer(name: string, split: (text: string) => string[], samePositionAlso?: (token: string) => string | null): Analyzer {
+  const analyzeInto = (text: string, sink: TokenSink, positionBase = 0): number => {
+    let position = positionBase - 1;
+    let offset = 0;
+    for (const token of split(text)) {
+      position++;
+      const start = text.indexOf(token, offset);
+      offset = start + token.length;
+      sink(token, position, start, offset);
+      const synonym = samePositionAlso?.(token) ?? null;
+      if (synonym !== null) sink(synonym, position, start, offset);
+    }
+    return position + 1 - positionBase;
+  };
+  return {
+    name,
+    analyzeInto,
+    analyze(text: string): Token[] {
+      const tokens: Token[] = [];
+      analyzeInto(text, (token, position, start_offset, end_offset) => {
+        tokens.push({ token, start_offset, end_offset, type: 'word', position });
+      });
+      return tokens;
+    },
+  };
+}
+
+const whitespaceLowercase = stubAnalyzer('standard', (text) => text.toLowerCase().split(/\s+/).filter((t) => t !== ''));
+/** Emits `X` at the same position as every token `x` (a synonym: position increment 0). */
+const withUpperSynonym = stubAnalyzer(
+  'upper_synonym',
+  (text) => text.split(/\s+/).filter((t) => t !== ''),
+  (token) => token.toUpperCase(),
+);
+
+export const analyzers: AnalyzerLookup = {
+  get(name: string): Analyzer | undefined {
+    if (name === 'standard') return whitespaceLowercase;
+    if (name === 'upper_synonym') return withUpperSynonym;
+    return undefined;
+  },
+};

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RecordCodec, loadSchema } from '../../../shared/records/avro-codec.ts';
+import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
+import { metaEventCodec } from '../../../shared/records/meta-event.ts';
+
+const op: DocOp = {
+  request_id: 'n1:abc:0',
+  item: 3,
+  op: 'INDEX',
+  index_uuid: 'uuid-1',
+  type: '_doc',
+  id: '42',
+  routing: 'r1',
+  source: Buffer.from('{"plate":"京A12345"}'),
+  version: 7,
+  version_type: 'EXTERNAL',
+  if_seq_no: null,
+  if_primary_term: null,
+  update: null,
+  timestamp: 1_790_000_000_000,
+};
+
+test('a DocOp round-trips through the current schema', () => {
+  const back = docOpCodec.decode(docOpCodec.encode(op));
+  assert.deepEqual({ ...back }, op);
+});
+
+test('a record written with the current schema is read by an evolved reader (a field added with a default)', () => {
+  const written = docOpCodec.encode(op);
+  const current = loadSchema('doc-op.avsc') as { fields: object[] };
+  const evolved = { ...current, fields: [...current.fields, { name: 'trace_parent', type: 'string', default: 'none' }] };
+  // The reader knows the current schema as writer version 1 and is itself version 2.
+  const reader = new RecordCodec<DocOp & { trace_parent: string }>(evolved as never, 2, new Map([[1, current as never]]));
+  const read = reader.decode(written);
+  assert.equal(read.trace_parent, 'none');
+  assert.equal(read.id, '42');
+  assert.equal(read.source!.toString(), '{"plate":"京A12345"}');
+  assert.equal(read.version, 7);
+});
+
+test('an unknown writer version is refused, not misread', () => {
+  const written = docOpCodec.encode(op);
+  written[1] = 9;
+  assert.throws(() => docOpCodec.decode(written), /unknown writer schema version 9/);
+});
+
+test('versions above 2^53 are accepted (precision beyond 2^53 is not kept)', () => {
+  const back = docOpCodec.decode(docOpCodec.encode({ ...op, version: 9.1e18 }));
+  assert.equal(back.version, 9.1e18);
+});
+
+test('MetaEvent unions keep their branch', () => {
+  const e = { request_id: 'x', timestamp: 1, event: { 'logsearch.PutMapping': { indices: ['u'], type: 't', mapping_json: '{}', dynamic: true } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(e as never)))), e);
+});

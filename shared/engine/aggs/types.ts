@@ -23,4 +23,13 @@ export interface AggContext {
   filterBits(query: unknown, view: SegmentView): Uint32Array;
   /** "now" for date math, fixed once per request so every shard agrees. */
   readonly nowMillis: number;
+  /** `_index` of hits rendered by top_hits (the concrete index name). */
+  readonly indexName?: string;
+  /** `_type` of hits rendered by top_hits. */
+  readonly typeName?: string;
+  /**
+   * number_of_shards of the index (the terms shard_size heuristic depends on
+   * it, as in Elasticsearch); default 5.
+   */
+  readonly numberOfShards?: number;
 }

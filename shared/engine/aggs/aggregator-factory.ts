@@ -1,0 +1,121 @@
+/**
+ * Builds the shard's aggregator tree from the specs, resolving every field
+ * against this shard's mapping (children first, so a parent receives its
+ * collectors ready made).
+ */
+import { illegalArgument } from '../../errors/es-errors.ts';
+import type { Aggregator, ShardScope } from './aggregator.ts';
+import { CardinalityAggregator } from './cardinality-aggregator.ts';
+import { HistogramAggregator } from './histogram-aggregator.ts';
+import { NumericMetricsAggregator } from './numeric-metrics-aggregator.ts';
+import { PercentilesAggregator } from './percentiles-aggregator.ts';
+import { RangeAggregator } from './range-aggregator.ts';
+import { FilterAggregator, FiltersAggregator, GlobalAggregator, MissingAggregator } from './single-bucket-aggregators.ts';
+import type { AggSpec, BucketAggSpec, MetricAggSpec } from './spec.ts';
+import { collectedAggs } from './spec.ts';
+import type { AggState } from './state.ts';
+import { NumericTermsAggregator, OrdinalsTermsAggregator, unmappedTermsState } from './terms-aggregator.ts';
+import { TopHitsAggregator } from './top-hits-aggregator.ts';
+import { resolveSource, type ResolvedSource } from './value-source.ts';
+import { DEFAULT_DATE_FORMAT } from './date-formats.ts';
+import { RAW_FORMAT } from './value-format.ts';
+
+/** An aggregation on a field this shard does not map: a fixed empty state. */
+class FixedStateAggregator implements Aggregator {
+  constructor(
+    readonly name: string,
+    private readonly state: AggState,
+  ) {}
+  setSegment(): void {}
+  collect(): void {}
+  build(): AggState {
+    return this.state;
+  }
+  sortValue(): number {
+    return NaN;
+  }
+}
+
+export function createAggregators(specs: readonly AggSpec[], scope: ShardScope, singleOwner: boolean): Aggregator[] {
+  return collectedAggs(specs).map((s) => createAggregator(s, scope, singleOwner));
+}
+
+function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope, singleOwner: boolean): Aggregator {
+  const mapping = scope.ctx.mapping;
+  const children = (single: boolean): Aggregator[] => createAggregators(spec.subs, scope, single);
+  switch (spec.type) {
+    case 'terms': {
+      const src = resolveSource(spec.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
+      if (src.kind === 'unmapped') return new FixedStateAggregator(spec.name, unmappedTermsState());
+      if (src.kind === 'bytes') return new OrdinalsTermsAggregator(spec, children(false), singleOwner, scope, src);
+      return new NumericTermsAggregator(spec, children(false), singleOwner, scope, src);
+    }
+    case 'date_histogram':
+    case 'histogram': {
+      const tz = spec.type === 'date_histogram' ? spec.timeZone : null;
+      const src = resolveSource(spec.source, mapping, { numericOnly: true, timeZone: tz, unmappedDefault: 'numeric' });
+      const numeric: ResolvedSource & { kind: 'numeric' } =
+        src.kind === 'numeric'
+          ? src
+          : {
+              kind: 'numeric',
+              field: null,
+              numKind: spec.type === 'date_histogram' ? 'date' : 'double',
+              missing: null,
+              format:
+                spec.type === 'date_histogram'
+                  ? { kind: 'date', pattern: spec.source.format ?? DEFAULT_DATE_FORMAT, timeZone: tz }
+                  : RAW_FORMAT,
+            };
+      return new HistogramAggregator(spec, children(false), singleOwner, scope, numeric);
+    }
+    case 'range':
+    case 'date_range': {
+      const tz = spec.type === 'date_range' ? spec.timeZone : null;
+      const src = resolveSource(spec.source, mapping, { numericOnly: true, timeZone: tz, unmappedDefault: 'numeric' });
+      const format =
+        src.kind === 'numeric'
+          ? src.format
+          : spec.type === 'date_range'
+            ? { kind: 'date' as const, pattern: spec.source.format ?? DEFAULT_DATE_FORMAT, timeZone: tz }
+            : RAW_FORMAT;
+      return new RangeAggregator(spec, children(false), scope, src.kind === 'numeric' ? src : null, format);
+    }
+    case 'filter':
+      return new FilterAggregator(spec, children(singleOwner));
+    case 'filters':
+      return new FiltersAggregator(spec, children(false));
+    case 'missing': {
+      const src = resolveSource(spec.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
+      return new MissingAggregator(spec, children(singleOwner), src);
+    }
+    case 'global':
+      return new GlobalAggregator(spec, children(singleOwner));
+    case 'avg':
+    case 'sum':
+    case 'min':
+    case 'max':
+    case 'stats':
+    case 'extended_stats':
+    case 'value_count': {
+      const numericOnly = spec.type !== 'value_count';
+      const src = resolveSource(spec.source, mapping, { numericOnly, timeZone: null, unmappedDefault: numericOnly ? 'numeric' : 'bytes' });
+      return new NumericMetricsAggregator(spec, src);
+    }
+    case 'cardinality': {
+      const src = resolveSource(spec.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
+      return new CardinalityAggregator(spec, src, singleOwner);
+    }
+    case 'percentiles':
+    case 'percentile_ranks': {
+      const src = resolveSource(spec.source, mapping, { numericOnly: true, timeZone: null, unmappedDefault: 'numeric' });
+      return new PercentilesAggregator(spec, src);
+    }
+    case 'top_hits':
+      return new TopHitsAggregator(spec, scope);
+    default: {
+      const never: never = spec;
+      throw illegalArgument(`unsupported aggregation ${(never as { type: string }).type}`);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The shard side of `cardinality`: one HyperLogLog++ sketch per bucket.
+ * Keyword values are hashed once per distinct segment ordinal (MurmurHash3
+ * x64 128 of the UTF-8 bytes, cached per segment dictionary); numbers with
+ * BitMixer.mix64, as Elasticsearch's MurmurHash3Values does.
+ */
+import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
+import type { Aggregator, SegmentContext } from './aggregator.ts';
+import { HyperLogLog, precisionFromThreshold } from './cardinality-hll.ts';
+import { doubleToLongBits, hashHigh, longBits, mix64, murmur3x64h1 } from './murmur3.ts';
+import type { AggPathElement, CardinalitySpec } from './spec.ts';
+import type { AggState } from './state.ts';
+import type { ResolvedSource } from './value-source.ts';
+import { numericValues, sortedValues } from './value-source.ts';
+
+interface OrdHashes {
+  readonly hi: Uint32Array;
+  readonly lo: Uint32Array;
+  readonly done: Uint8Array;
+}
+
+const ordHashCache = new WeakMap<readonly string[], OrdHashes>();
+const encoder = new TextEncoder();
+let scratch = new Uint8Array(256);
+
+function hashString(s: string): number {
+  if (s.length * 3 > scratch.length) scratch = new Uint8Array(s.length * 3 + 16);
+  const { written } = encoder.encodeInto(s, scratch);
+  return murmur3x64h1(scratch, 0, written);
+}
+
+function ordHashes(dict: readonly string[]): OrdHashes {
+  let h = ordHashCache.get(dict);
+  if (!h) {
+    h = { hi: new Uint32Array(dict.length), lo: new Uint32Array(dict.length), done: new Uint8Array(dict.length) };
+    ordHashCache.set(dict, h);
+  }
+  return h;
+}
+
+export class CardinalityAggregator implements Aggregator {
+  readonly name: string;
+  private readonly precision: number;
+  private sketches: (HyperLogLog | undefined)[] = [];
+  private numeric: NumericDocValues | null = null;
+  private sorted: SortedDocValues | null = null;
+  private hashes: OrdHashes | null = null;
+  /** Single-owner keyword path: ordinals seen in the current segment. */
+  private seen: Uint8Array | null = null;
+  private missingHi = 0;
+  private missingLo = 0;
+
+  constructor(
+    spec: CardinalitySpec,
+    private readonly source: ResolvedSource,
+    private readonly singleOwner: boolean,
+  ) {
+    this.name = spec.name;
+    this.precision = precisionFromThreshold(spec.precisionThreshold);
+    if (source.kind === 'bytes' && source.missing !== null) {
+      this.missingLo = hashString(source.missing);
+      this.missingHi = hashHigh();
+    } else if (source.kind === 'numeric' && source.missing !== null) {
+      this.missingLo = this.hashNumber(source.missing);
+      this.missingHi = hashHigh();
+    }
+  }
+
+  private sketch(b: number): HyperLogLog {
+    let s = this.sketches[b];
+    if (s === undefined) {
+      s = new HyperLogLog(this.precision);
+      this.sketches[b] = s;
+    }
+    return s;
+  }
+
+  private hashNumber(v: number): number {
+    const src = this.source;
+    const lo = src.kind === 'numeric' && src.numKind === 'double' ? doubleToLongBits(v) : longBits(v);
+    return mix64(hashHigh(), lo);
+  }
+
+  setSegment(seg: SegmentContext): void {
+    this.flushSeen();
+    const src = this.source;
+    this.numeric = src.kind === 'numeric' ? numericValues(seg.view.segment, src.field) : null;
+    this.sorted = src.kind === 'bytes' ? sortedValues(seg.view.segment, src.field) : null;
+    this.hashes = this.sorted === null ? null : ordHashes(this.sorted.dict);
+    this.seen = this.sorted !== null && this.singleOwner ? new Uint8Array(this.sorted.dict.length) : null;
+  }
+
+  /** Hashes the ordinals seen in the segment into bucket 0 (single owner path). */
+  private flushSeen(): void {
+    const seen = this.seen;
+    const dv = this.sorted;
+    if (seen === null || dv === null) return;
+    const hashes = this.hashes!;
+    let sketch: HyperLogLog | null = null;
+    for (let o = 0; o < seen.length; o++) {
+      if (seen[o] === 0) continue;
+      if (hashes.done[o] === 0) {
+        hashes.lo[o] = hashString(dv.dict[o]!);
+        hashes.hi[o] = hashHigh();
+        hashes.done[o] = 1;
+      }
+      sketch ??= this.sketch(0);
+      sketch.collect(hashes.hi[o]!, hashes.lo[o]!);
+    }
+    this.seen = null;
+  }
+
+  private collectOrd(b: number, o: number): void {
+    const hashes = this.hashes!;
+    if (hashes.done[o] === 0) {
+      hashes.lo[o] = hashString(this.sorted!.dict[o]!);
+      hashes.hi[o] = hashHigh();
+      hashes.done[o] = 1;
+    }
+    this.sketch(b).collect(hashes.hi[o]!, hashes.lo[o]!);
+  }
+
+  collect(docs: Int32Array, owners: Int32Array, n: number): void {
+    const src = this.source;
+    if (src.kind === 'unmapped') return;
+    const hasMissing = src.missing !== null;
+    if (src.kind === 'bytes') {
+      const dv = this.sorted;
+      const seen = this.seen;
+      for (let i = 0; i < n; i++) {
+        const doc = docs[i]!;
+        const b = owners[i]!;
+        let any = false;
+        if (dv !== null) {
+          if (dv.starts === null) {
+            const o = dv.ords[doc]!;
+            if (o >= 0) {
+              any = true;
+              if (seen !== null) seen[o] = 1;
+              else this.collectOrd(b, o);
+            }
+          } else {
+            for (let j = dv.starts[doc]!; j < dv.starts[doc + 1]!; j++) {
+              any = true;
+              if (seen !== null) seen[dv.ords[j]!] = 1;
+              else this.collectOrd(b, dv.ords[j]!);
+            }
+          }
+        }
+        if (!any && hasMissing) this.sketch(b).collect(this.missingHi, this.missingLo);
+      }
+      return;
+    }
+    const dv = this.numeric;
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i]!;
+      const b = owners[i]!;
+      let any = false;
+      if (dv !== null) {
+        if (dv.starts === null) {
+          const v = dv.values[doc]!;
+          if (v === v) {
+            any = true;
+            const lo = this.hashNumber(v);
+            this.sketch(b).collect(hashHigh(), lo);
+          }
+        } else {
+          for (let j = dv.starts[doc]!; j < dv.starts[doc + 1]!; j++) {
+            any = true;
+            const lo = this.hashNumber(dv.values[j]!);
+            this.sketch(b).collect(hashHigh(), lo);
+          }
+        }
+      }
+      if (!any && hasMissing) this.sketch(b).collect(this.missingHi, this.missingLo);
+    }
+  }
+
+  build(owner: number): AggState {
+    this.flushSeen();
+    const s = this.sketches[owner];
+    if (s === undefined) return { kind: 'cardinality', precision: this.precision, encoded: new Int32Array(0), registers: null };
+    return {
+      kind: 'cardinality',
+      precision: this.precision,
+      encoded: s.isLinearCounting ? s.encodedValues() : null,
+      registers: s.isLinearCounting ? null : Uint8Array.from(s.registers!),
+    };
+  }
+
+  sortValue(owner: number, path: readonly AggPathElement[], at: number): number {
+    if (at !== path.length - 1) return NaN;
+    this.flushSeen();
+    return this.sketches[owner]?.cardinality() ?? 0;
+  }
+}

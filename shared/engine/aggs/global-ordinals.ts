@@ -1,0 +1,98 @@
+/**
+ * Global ordinals of a keyword field over the segments of one shard search,
+ * as Lucene's OrdinalMap: the union of the per-segment sorted dictionaries
+ * (plus the `missing` value when given), and per segment a map from segment
+ * ordinal to global ordinal. Counting runs on global ordinals; keys are looked
+ * up once per bucket at the end. Cached per set of segments (segments are
+ * immutable), so repeated searches skip the merge.
+ */
+import type { SegmentView, SortedDocValues } from '../segment/types.ts';
+import { sortedValues } from './value-source.ts';
+
+export interface GlobalOrdinals {
+  /** Distinct values over all segments, ascending (JS `<`). */
+  readonly terms: readonly string[];
+  /** Per view (in the order given): segment ord → global ord; null when the segment lacks the field. */
+  readonly segmentToGlobal: readonly (Int32Array | null)[];
+  /** Global ord of the `missing` value, or -1. */
+  readonly missingOrd: number;
+}
+
+const dictIds = new WeakMap<object, number>();
+let nextDictId = 1;
+const cache = new WeakMap<object, Map<string, GlobalOrdinals>>();
+
+function dictId(dv: SortedDocValues | null): number {
+  if (dv === null) return 0;
+  let id = dictIds.get(dv.dict);
+  if (id === undefined) {
+    id = nextDictId++;
+    dictIds.set(dv.dict, id);
+  }
+  return id;
+}
+
+export function globalOrdinals(views: readonly SegmentView[], field: string | null, missing: string | null): GlobalOrdinals {
+  const dvs = views.map((v) => sortedValues(v.segment, field));
+  const anchor = dvs.find((d) => d !== null)?.dict ?? null;
+  const key = `${missing === null ? '' : `m:${missing}`}|${dvs.map(dictId).join(',')}`;
+  if (anchor !== null) {
+    const hit = cache.get(anchor)?.get(key);
+    if (hit) return hit;
+  }
+  const built = build(dvs, missing);
+  if (anchor !== null) {
+    let m = cache.get(anchor);
+    if (!m) {
+      m = new Map();
+      cache.set(anchor, m);
+    }
+    if (m.size > 16) m.clear();
+    m.set(key, built);
+  }
+  return built;
+}
+
+function build(dvs: readonly (SortedDocValues | null)[], missing: string | null): GlobalOrdinals {
+  const dicts: (readonly string[])[] = dvs.map((d) => (d === null ? [] : d.dict));
+  if (missing !== null) dicts.push([missing]);
+  const present = dicts.filter((d) => d.length > 0);
+  if (missing === null && present.length <= 1) {
+    // At most one dictionary: it is the global one.
+    const only = present[0] ?? [];
+    const identity = new Int32Array(only.length);
+    for (let i = 0; i < identity.length; i++) identity[i] = i;
+    return {
+      terms: only,
+      segmentToGlobal: dvs.map((d) => (d === null ? null : d.dict.length === 0 ? new Int32Array(0) : identity)),
+      missingOrd: -1,
+    };
+  }
+  const maps = dicts.map((d) => new Int32Array(d.length));
+  const heads = new Int32Array(dicts.length);
+  const terms: string[] = [];
+  while (true) {
+    let min: string | null = null;
+    for (let s = 0; s < dicts.length; s++) {
+      const h = heads[s]!;
+      const d = dicts[s]!;
+      if (h < d.length && (min === null || d[h]! < min)) min = d[h]!;
+    }
+    if (min === null) break;
+    const g = terms.length;
+    terms.push(min);
+    for (let s = 0; s < dicts.length; s++) {
+      const h = heads[s]!;
+      const d = dicts[s]!;
+      if (h < d.length && d[h] === min) {
+        maps[s]![h] = g;
+        heads[s] = h + 1;
+      }
+    }
+  }
+  return {
+    terms,
+    segmentToGlobal: dvs.map((d, i) => (d === null ? null : maps[i]!)),
+    missingOrd: missing === null ? -1 : maps[dicts.length - 1]![0]!,
+  };
+}

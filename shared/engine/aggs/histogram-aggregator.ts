@@ -1,0 +1,200 @@
+/**
+ * The shard side of `date_histogram` and `histogram`: each value is rounded
+ * to its bucket key (date rounding in the time zone, or floor to a multiple of
+ * the interval, both shifted by `offset`), keys get dense ids, counts go to
+ * typed arrays. Buckets are returned ascending by key; the reduce fills empty
+ * buckets and applies the final order.
+ */
+import type { NumericDocValues } from '../segment/types.ts';
+import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
+import { DocOwnerBuffer, flushToChildren, growI32 } from './aggregator.ts';
+import { BucketOrds, NumberIds } from './bucket-ords.ts';
+import { dateFormatterFor, resolveDateValue } from './date-formats.ts';
+import { createRounding, type Rounding } from './date-rounding.ts';
+import type { AggPathElement, DateHistogramSpec, HistogramSpec } from './spec.ts';
+import type { AggState, BucketState, HistogramState } from './state.ts';
+import { timeZone } from './time-zone.ts';
+import type { ResolvedSource } from './value-source.ts';
+import { numericValues } from './value-source.ts';
+import { RAW_FORMAT } from './value-format.ts';
+
+/** Placeholder owner for "a bucket that collected nothing". */
+export const EMPTY_OWNER = 0x7fffffff;
+
+export class HistogramAggregator implements Aggregator {
+  readonly name: string;
+  private readonly ords: BucketOrds;
+  private readonly keys = new NumberIds(64);
+  private counts = new Int32Array(64);
+  private readonly buf = new DocOwnerBuffer();
+  private dv: NumericDocValues | null = null;
+  private readonly rounding: Rounding | null;
+  private readonly interval: number;
+  private readonly offset: number;
+  private readonly missing: number | null;
+  private readonly boundsMin: number | null;
+  private readonly boundsMax: number | null;
+  // last bucket's value range [cacheFrom, cacheTo) and key id
+  private cacheFrom = NaN;
+  private cacheTo = NaN;
+  private cacheId = -1;
+
+  constructor(
+    private readonly spec: DateHistogramSpec | HistogramSpec,
+    private readonly subs: readonly Aggregator[],
+    singleOwner: boolean,
+    scope: ShardScope,
+    private readonly source: ResolvedSource & { kind: 'numeric' },
+  ) {
+    this.name = spec.name;
+    this.ords = new BucketOrds(singleOwner);
+    this.offset = spec.offset;
+    this.missing = source.missing;
+    if (spec.type === 'date_histogram') {
+      const zone = timeZone(spec.timeZone);
+      this.rounding = createRounding(spec.interval, zone);
+      this.interval = 0;
+      const fmt = source.format.kind === 'date' ? dateFormatterFor(source.format.pattern) : dateFormatterFor('strict_date_optional_time||epoch_millis');
+      const b = spec.extendedBounds;
+      const rounding = this.rounding;
+      const resolve = (v: string | number | null): number | null =>
+        v === null ? null : rounding.round(resolveDateValue(v, fmt, spec.timeZone, scope.ctx.nowMillis));
+      this.boundsMin = b === null ? null : resolve(b.min);
+      this.boundsMax = b === null ? null : resolve(b.max);
+    } else {
+      this.rounding = null;
+      this.interval = spec.interval;
+      this.boundsMin = spec.extendedBounds?.min ?? null;
+      this.boundsMax = spec.extendedBounds?.max ?? null;
+    }
+  }
+
+  setSegment(seg: SegmentContext): void {
+    this.dv = numericValues(seg.view.segment, this.source.field);
+    for (const s of this.subs) s.setSegment(seg);
+  }
+
+  /** Key id of the bucket holding value v. */
+  private keyIdOf(v: number): number {
+    if (v >= this.cacheFrom && v < this.cacheTo) return this.cacheId;
+    let key: number;
+    let next: number;
+    if (this.rounding !== null) {
+      const r = this.rounding.round(v - this.offset);
+      key = r + this.offset;
+      next = this.rounding.nextRoundingValue(r) + this.offset;
+    } else {
+      key = Math.floor((v - this.offset) / this.interval) * this.interval + this.offset;
+      next = key + this.interval;
+      if (!(v >= key && v < next)) next = key; // float edge: no caching
+    }
+    const id = this.keys.add(key);
+    this.cacheFrom = key;
+    this.cacheTo = next;
+    this.cacheId = id;
+    return id;
+  }
+
+  collect(docs: Int32Array, owners: Int32Array, n: number): void {
+    const dv = this.dv;
+    const missing = this.missing;
+    const hasSubs = this.subs.length > 0;
+    const ords = this.ords;
+    const buf = this.buf;
+    if (hasSubs) buf.ensure(n);
+    if (dv !== null && dv.starts === null && ords.singleOwner && !hasSubs) {
+      const values = dv.values;
+      let counts = this.counts;
+      for (let i = 0; i < n; i++) {
+        let v = values[docs[i]!]!;
+        if (v !== v) {
+          if (missing === null) continue;
+          v = missing;
+        }
+        const id = this.keyIdOf(v);
+        if (id >= counts.length) counts = this.counts = growI32(counts, id + 1);
+        counts[id]!++;
+        ords.add(0, id);
+      }
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i]!;
+      const owner = owners[i]!;
+      if (dv === null || dv.starts === null) {
+        let v = dv === null ? NaN : dv.values[doc]!;
+        if (v !== v) {
+          if (missing === null) continue;
+          v = missing;
+        }
+        this.collectKey(doc, owner, this.keyIdOf(v), hasSubs);
+      } else {
+        const from = dv.starts[doc]!;
+        const to = dv.starts[doc + 1]!;
+        if (from === to) {
+          if (missing !== null) this.collectKey(doc, owner, this.keyIdOf(missing), hasSubs);
+          continue;
+        }
+        if (hasSubs) buf.ensure(to - from);
+        let prev = -1;
+        for (let j = from; j < to; j++) {
+          const id = this.keyIdOf(dv.values[j]!);
+          if (id === prev) continue;
+          prev = id;
+          this.collectKey(doc, owner, id, hasSubs);
+        }
+      }
+    }
+    flushToChildren(this.subs, buf);
+  }
+
+  private collectKey(doc: number, owner: number, keyId: number, hasSubs: boolean): void {
+    const b = this.ords.add(owner, keyId);
+    if (b >= this.counts.length) this.counts = growI32(this.counts, b + 1);
+    this.counts[b]!++;
+    if (hasSubs) {
+      const buf = this.buf;
+      buf.docs[buf.n] = doc;
+      buf.owners[buf.n++] = b;
+    }
+  }
+
+  build(owner: number): AggState {
+    const buckets = owner === EMPTY_OWNER ? new Int32Array(0) : this.ords.bucketsOf(owner);
+    const list: { key: number; b: number }[] = [];
+    for (let i = 0; i < buckets.length; i++) {
+      const b = buckets[i]!;
+      const c = b < this.counts.length ? this.counts[b]! : 0;
+      if (c > 0) list.push({ key: this.keys.key(this.ords.keyIdOf(b)), b });
+    }
+    list.sort((x, y) => x.key - y.key);
+    const out: BucketState[] = list.map(({ key, b }) => ({
+      key,
+      docCount: this.counts[b]!,
+      subs: this.subs.map((s) => s.build(b)),
+    }));
+    const state: HistogramState = {
+      kind: 'histogram',
+      format: this.spec.type === 'date_histogram' ? this.source.format : RAW_FORMAT,
+      buckets: out,
+      emptySubs: this.subs.map((s) => s.build(EMPTY_OWNER)),
+      boundsMin: this.boundsMin,
+      boundsMax: this.boundsMax,
+    };
+    return state;
+  }
+
+  sortValue(owner: number, path: readonly AggPathElement[], at: number, metric: string | null): number {
+    void owner;
+    void path;
+    void at;
+    void metric;
+    return NaN;
+  }
+}
+
+/** The state of a histogram over a field this shard does not map. */
+export function emptyHistogramState(subs: readonly AggState[]): HistogramState {
+  return { kind: 'histogram', format: RAW_FORMAT, buckets: [], emptySubs: subs, boundsMin: null, boundsMax: null };
+}
+

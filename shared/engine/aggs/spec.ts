@@ -1,0 +1,295 @@
+/**
+ * A parsed aggregation request (the `aggs` object of a search body), as the
+ * DSL layer produces it and the shard collectors and the coordinator's reduce
+ * consume it. Field names are kept as names: each shard resolves them against
+ * its own index's mapping (a search over several indices may see one field
+ * with different types), so a spec never holds a resolved mapping.
+ */
+import type { CompiledScript } from './painless-expression.ts';
+
+/** Elasticsearch's `value_type` names (ValueType in 6.8). */
+export type ValueTypeName = 'string' | 'long' | 'double' | 'number' | 'numeric' | 'date' | 'boolean' | 'ip';
+
+/** Where an aggregation reads its values from. */
+export interface ValuesSourceSpec {
+  readonly field: string | null;
+  /** The `missing` parameter as given (null when absent). */
+  readonly missing: string | number | boolean | null;
+  readonly valueType: ValueTypeName | null;
+  /** The `format` parameter (a date pattern for date fields), or null. */
+  readonly format: string | null;
+}
+
+/** A buckets/order path: `agg1>agg2.metric`, `agg['key']>metric`, `_count`, `_key`. */
+export interface AggPathElement {
+  readonly name: string;
+  /** Bucket key for multi-bucket elements written `agg['key']` / `agg[key]`. */
+  readonly key: string | null;
+}
+
+export interface AggPath {
+  readonly raw: string;
+  readonly elements: readonly AggPathElement[];
+  /** The metric name after the last `.` (`stats.max` → `max`), else null. */
+  readonly metric: string | null;
+}
+
+export type BucketOrder =
+  | { readonly kind: 'count'; readonly asc: boolean }
+  | { readonly kind: 'key'; readonly asc: boolean }
+  | { readonly kind: 'path'; readonly path: AggPath; readonly asc: boolean };
+
+export type IncludeExclude =
+  | { readonly kind: 'regex'; readonly pattern: string }
+  | { readonly kind: 'values'; readonly values: readonly (string | number | boolean)[] }
+  | { readonly kind: 'partition'; readonly partition: number; readonly numPartitions: number };
+
+export type GapPolicy = 'skip' | 'insert_zeros';
+
+interface SpecBase {
+  readonly name: string;
+  /** The `meta` object, echoed in the response. */
+  readonly meta: Readonly<Record<string, unknown>> | null;
+  /** Sub-aggregations and pipelines declared under `aggs`, in request order. */
+  readonly subs: readonly AggSpec[];
+}
+
+export interface TermsSpec extends SpecBase {
+  readonly type: 'terms';
+  readonly source: ValuesSourceSpec;
+  readonly size: number;
+  /** null = Elasticsearch's default heuristic. */
+  readonly shardSize: number | null;
+  readonly minDocCount: number;
+  readonly shardMinDocCount: number;
+  /** Compound order; a key tie-breaker is appended when the primary order is not by key. */
+  readonly order: readonly BucketOrder[];
+  readonly include: IncludeExclude | null;
+  readonly exclude: IncludeExclude | null;
+  readonly showTermDocCountError: boolean;
+}
+
+export type CalendarUnit = 'year' | 'quarter' | 'month' | 'week' | 'day' | 'hour' | 'minute' | 'second';
+
+export type DateInterval =
+  | { readonly kind: 'calendar'; readonly unit: CalendarUnit }
+  | { readonly kind: 'fixed'; readonly millis: number };
+
+/** Bounds as written in the request (numbers, date strings or date math), resolved per shard. */
+export interface RawBounds {
+  readonly min: string | number | null;
+  readonly max: string | number | null;
+}
+
+export interface DateHistogramSpec extends SpecBase {
+  readonly type: 'date_histogram';
+  readonly source: ValuesSourceSpec;
+  readonly interval: DateInterval;
+  /** `time_zone` as given (`+01:00`, `Europe/Paris`), null = UTC. */
+  readonly timeZone: string | null;
+  /** `offset` in milliseconds. */
+  readonly offset: number;
+  readonly minDocCount: number;
+  readonly extendedBounds: RawBounds | null;
+  readonly order: readonly BucketOrder[];
+  readonly keyed: boolean;
+}
+
+export interface HistogramSpec extends SpecBase {
+  readonly type: 'histogram';
+  readonly source: ValuesSourceSpec;
+  readonly interval: number;
+  readonly offset: number;
+  readonly minDocCount: number;
+  readonly extendedBounds: { readonly min: number | null; readonly max: number | null } | null;
+  readonly order: readonly BucketOrder[];
+  readonly keyed: boolean;
+}
+
+export interface RangeSpecEntry {
+  readonly key: string | null;
+  readonly from: string | number | null;
+  readonly to: string | number | null;
+}
+
+export interface RangeSpec extends SpecBase {
+  readonly type: 'range' | 'date_range';
+  readonly source: ValuesSourceSpec;
+  readonly ranges: readonly RangeSpecEntry[];
+  readonly keyed: boolean;
+  /** date_range only. */
+  readonly timeZone: string | null;
+}
+
+export interface FilterSpec extends SpecBase {
+  readonly type: 'filter';
+  readonly filter: unknown;
+}
+
+export interface FiltersSpec extends SpecBase {
+  readonly type: 'filters';
+  /** Named filters are sorted by key, as Elasticsearch does; anonymous ones keep their order. */
+  readonly filters: readonly { readonly key: string; readonly query: unknown }[];
+  readonly keyed: boolean;
+  readonly otherBucket: boolean;
+  readonly otherBucketKey: string;
+}
+
+export interface MissingSpec extends SpecBase {
+  readonly type: 'missing';
+  readonly source: ValuesSourceSpec;
+}
+
+export interface GlobalSpec extends SpecBase {
+  readonly type: 'global';
+}
+
+export type NumericMetricType = 'avg' | 'sum' | 'min' | 'max' | 'stats' | 'extended_stats' | 'value_count';
+
+export interface NumericMetricSpec extends SpecBase {
+  readonly type: NumericMetricType;
+  readonly source: ValuesSourceSpec;
+  /** extended_stats `sigma` (default 2). */
+  readonly sigma: number;
+}
+
+export interface CardinalitySpec extends SpecBase {
+  readonly type: 'cardinality';
+  readonly source: ValuesSourceSpec;
+  readonly precisionThreshold: number;
+}
+
+export interface PercentilesSpec extends SpecBase {
+  readonly type: 'percentiles' | 'percentile_ranks';
+  readonly source: ValuesSourceSpec;
+  /** Percents (percentiles) or values (percentile_ranks), in request order. */
+  readonly points: readonly number[];
+  readonly keyed: boolean;
+  readonly compression: number;
+}
+
+export type TopHitsSortSpec =
+  | { readonly kind: 'score'; readonly asc: boolean }
+  | { readonly kind: 'doc'; readonly asc: boolean }
+  | { readonly kind: 'field'; readonly field: string; readonly asc: boolean; readonly missingFirst: boolean };
+
+export interface SourceFilterSpec {
+  readonly fetch: boolean;
+  readonly includes: readonly string[];
+  readonly excludes: readonly string[];
+}
+
+export interface TopHitsSpec extends SpecBase {
+  readonly type: 'top_hits';
+  readonly from: number;
+  readonly size: number;
+  /** Empty = by score descending. */
+  readonly sort: readonly TopHitsSortSpec[];
+  readonly source: SourceFilterSpec;
+  readonly trackScores: boolean;
+  readonly version: boolean;
+}
+
+export interface BucketSelectorSpec extends SpecBase {
+  readonly type: 'bucket_selector';
+  readonly bucketsPath: readonly { readonly variable: string; readonly path: AggPath }[];
+  readonly script: CompiledScript;
+  readonly gapPolicy: GapPolicy;
+}
+
+export interface BucketScriptSpec extends SpecBase {
+  readonly type: 'bucket_script';
+  readonly bucketsPath: readonly { readonly variable: string; readonly path: AggPath }[];
+  readonly script: CompiledScript;
+  readonly gapPolicy: GapPolicy;
+  readonly format: string | null;
+}
+
+export interface BucketSortSpec extends SpecBase {
+  readonly type: 'bucket_sort';
+  readonly sort: readonly { readonly path: AggPath; readonly asc: boolean }[];
+  readonly from: number;
+  readonly size: number | null;
+  readonly gapPolicy: GapPolicy;
+}
+
+export type BucketMetricsType = 'sum_bucket' | 'avg_bucket' | 'min_bucket' | 'max_bucket' | 'stats_bucket';
+
+export interface BucketMetricsSpec extends SpecBase {
+  readonly type: BucketMetricsType;
+  readonly bucketsPath: AggPath;
+  readonly gapPolicy: GapPolicy;
+  readonly format: string | null;
+}
+
+export interface MovingAvgSpec extends SpecBase {
+  readonly type: 'moving_avg';
+  readonly bucketsPath: AggPath;
+  readonly window: number;
+  readonly model: 'simple' | 'linear';
+  readonly gapPolicy: GapPolicy;
+}
+
+export interface CumulativeSumSpec extends SpecBase {
+  readonly type: 'cumulative_sum';
+  readonly bucketsPath: AggPath;
+  readonly format: string | null;
+}
+
+export type BucketAggSpec =
+  | TermsSpec
+  | DateHistogramSpec
+  | HistogramSpec
+  | RangeSpec
+  | FilterSpec
+  | FiltersSpec
+  | MissingSpec
+  | GlobalSpec;
+
+export type MetricAggSpec = NumericMetricSpec | CardinalitySpec | PercentilesSpec | TopHitsSpec;
+
+/** Pipelines run on the reduced tree. Parent pipelines act on their parent's buckets. */
+export type ParentPipelineSpec = BucketSelectorSpec | BucketScriptSpec | BucketSortSpec | MovingAvgSpec | CumulativeSumSpec;
+/** Sibling pipelines read the buckets of a sibling multi-bucket aggregation. */
+export type SiblingPipelineSpec = BucketMetricsSpec;
+export type PipelineAggSpec = ParentPipelineSpec | SiblingPipelineSpec;
+
+export type AggSpec = BucketAggSpec | MetricAggSpec | PipelineAggSpec;
+
+const PIPELINE_TYPES: ReadonlySet<string> = new Set([
+  'bucket_selector',
+  'bucket_script',
+  'bucket_sort',
+  'moving_avg',
+  'cumulative_sum',
+  'sum_bucket',
+  'avg_bucket',
+  'min_bucket',
+  'max_bucket',
+  'stats_bucket',
+]);
+
+const PARENT_PIPELINE_TYPES: ReadonlySet<string> = new Set([
+  'bucket_selector',
+  'bucket_script',
+  'bucket_sort',
+  'moving_avg',
+  'cumulative_sum',
+]);
+
+export function isPipeline(spec: AggSpec): spec is PipelineAggSpec {
+  return PIPELINE_TYPES.has(spec.type);
+}
+
+export function isParentPipeline(spec: AggSpec): spec is ParentPipelineSpec {
+  return PARENT_PIPELINE_TYPES.has(spec.type);
+}
+
+export function isSiblingPipeline(spec: AggSpec): spec is SiblingPipelineSpec {
+  return PIPELINE_TYPES.has(spec.type) && !PARENT_PIPELINE_TYPES.has(spec.type);
+}
+
+/** The aggregations (not pipelines) of a level, in request order: what a shard collects. */
+export function collectedAggs(specs: readonly AggSpec[]): (BucketAggSpec | MetricAggSpec)[] {
+  return specs.filter((s): s is BucketAggSpec | MetricAggSpec => !isPipeline(s));
+}

@@ -1,0 +1,140 @@
+/**
+ * Partial aggregation states one shard returns to the coordinator. Plain data
+ * only (numbers, strings, arrays, typed arrays, nested objects; no Infinity or
+ * NaN, no class instances) so a state can be shipped between nodes as is.
+ *
+ * A state holds what the reduce needs that a spec cannot give it: how this
+ * shard's mapping typed the field (key kind, date format) and the resolved
+ * request values (date math in bounds and ranges, evaluated once per shard
+ * with the request's `now`).
+ */
+
+/** How keys and values print (`key_as_string`, `value_as_string`). */
+export type ValueFormat =
+  | { readonly kind: 'raw' }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'date'; readonly pattern: string; readonly timeZone: string | null };
+
+export interface BucketState {
+  readonly key: string | number;
+  readonly docCount: number;
+  /** States of the sub-aggregations, aligned with the spec's collected sub-aggregations. */
+  readonly subs: readonly AggState[];
+}
+
+export interface TermsState {
+  readonly kind: 'terms';
+  /** sterms / lterms (long, date, boolean) / dterms / umterms. */
+  readonly valueType: 'string' | 'long' | 'double' | 'unmapped';
+  readonly format: ValueFormat;
+  /** Best buckets of this shard, in the aggregation's order. */
+  readonly buckets: readonly BucketState[];
+  /** Docs counted in buckets this shard did not return. */
+  readonly sumOtherDocCount: number;
+  /** The shard_size this shard used (the reduce's error bound depends on it). */
+  readonly shardSize: number;
+}
+
+export interface HistogramState {
+  readonly kind: 'histogram';
+  readonly format: ValueFormat;
+  /** Buckets with a doc, ascending by key. */
+  readonly buckets: readonly BucketState[];
+  /** Sub-aggregation states of a bucket without docs (for empty-bucket filling). */
+  readonly emptySubs: readonly AggState[];
+  /** extended_bounds resolved and rounded, or null. */
+  readonly boundsMin: number | null;
+  readonly boundsMax: number | null;
+}
+
+export interface RangeBucketState extends BucketState {
+  readonly key: string;
+  readonly from: number | null;
+  readonly to: number | null;
+}
+
+export interface RangeState {
+  readonly kind: 'range';
+  readonly format: ValueFormat;
+  readonly buckets: readonly RangeBucketState[];
+}
+
+export interface SingleBucketState {
+  readonly kind: 'single';
+  readonly docCount: number;
+  readonly subs: readonly AggState[];
+}
+
+export interface FiltersState {
+  readonly kind: 'filters';
+  readonly buckets: readonly BucketState[];
+}
+
+/** One state for avg, sum, min, max, stats, extended_stats and value_count. */
+export interface NumericStatsState {
+  readonly kind: 'stats';
+  readonly format: ValueFormat;
+  readonly count: number;
+  readonly sum: number;
+  /** null when count is 0. */
+  readonly min: number | null;
+  readonly max: number | null;
+  readonly sumOfSquares: number;
+}
+
+export interface CardinalityState {
+  readonly kind: 'cardinality';
+  /** HyperLogLog++ precision. */
+  readonly precision: number;
+  /** Linear-counting mode: the encoded hashes; null in HyperLogLog mode. */
+  readonly encoded: Int32Array | null;
+  /** HyperLogLog mode: one run length per register; null in linear-counting mode. */
+  readonly registers: Uint8Array | null;
+}
+
+export interface TDigestState {
+  readonly kind: 'tdigest';
+  readonly format: ValueFormat;
+  readonly compression: number;
+  /** Centroids ascending by mean. */
+  readonly means: Float64Array;
+  readonly counts: Float64Array;
+}
+
+export interface TopHitState {
+  readonly index: string;
+  readonly type: string;
+  readonly id: string;
+  /** null when not scored (sorted by a field without track_scores). */
+  readonly score: number | null;
+  readonly version: number | null;
+  /** Parsed and filtered `_source`, or undefined when `_source: false`. */
+  readonly source: unknown;
+  /** Sort values as rendered (`sort` of the hit), null when sorted by score only. */
+  readonly sort: readonly (string | number | null)[] | null;
+  /** Internal tie-breakers: shard-local global doc id. */
+  readonly doc: number;
+}
+
+export interface TopHitsState {
+  readonly kind: 'top_hits';
+  readonly total: number;
+  readonly maxScore: number | null;
+  readonly hits: readonly TopHitState[];
+}
+
+export type AggState =
+  | TermsState
+  | HistogramState
+  | RangeState
+  | SingleBucketState
+  | FiltersState
+  | NumericStatsState
+  | CardinalityState
+  | TDigestState
+  | TopHitsState;
+
+/** Everything one shard returns: states aligned with the top-level collected aggregations. */
+export interface ShardAggState {
+  readonly aggs: readonly AggState[];
+}

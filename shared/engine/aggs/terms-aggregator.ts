@@ -1,0 +1,388 @@
+/**
+ * The shard side of `terms` (GlobalOrdinalsStringTermsAggregator,
+ * LongTermsAggregator, DoubleTermsAggregator in 6.8): counts per bucket in
+ * typed arrays, keyword values by global ordinal, numbers by value id; at the
+ * end the best `shard_size` buckets in the aggregation's order, with the
+ * count of the others (`sum_other_doc_count`).
+ */
+import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
+import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
+import { BucketOrds, NumberIds } from './bucket-ords.ts';
+import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
+import { dateFormatterFor } from './date-formats.ts';
+import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
+import { keywordAcceptor, numericAcceptor } from './include-exclude.ts';
+import type { AggPathElement, BucketOrder, TermsSpec } from './spec.ts';
+import type { AggState, BucketState, TermsState } from './state.ts';
+import { topN } from './top-n.ts';
+import type { ResolvedSource } from './value-source.ts';
+import { numericValues, sortedValues } from './value-source.ts';
+import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
+import { RAW_FORMAT } from './value-format.ts';
+
+/** BucketUtils.suggestShardSideQueueSize. */
+export function suggestShardSize(size: number, numberOfShards: number): number {
+  if (numberOfShards === 1) return size;
+  return Math.min(Math.floor(size * 1.5 + 10), 2147483647);
+}
+
+export function effectiveShardSize(spec: TermsSpec, numberOfShards: number): number {
+  let shardSize = spec.shardSize ?? -1;
+  if (spec.shardSize === null && !isKeyOrder(spec.order)) shardSize = suggestShardSize(spec.size, numberOfShards);
+  return shardSize < spec.size ? spec.size : shardSize;
+}
+
+abstract class TermsAggregatorBase implements Aggregator {
+  readonly name: string;
+  protected readonly ords: BucketOrds;
+  protected counts = new Int32Array(64);
+  protected readonly buf = new DocOwnerBuffer();
+  protected readonly order: readonly BucketOrder[];
+  protected readonly shardSize: number;
+  protected readonly shardMinDocCount: number;
+
+  constructor(
+    protected readonly spec: TermsSpec,
+    protected readonly subs: readonly Aggregator[],
+    singleOwner: boolean,
+    numberOfShards: number,
+  ) {
+    this.name = spec.name;
+    this.ords = new BucketOrds(singleOwner);
+    this.order = withKeyTieBreak(spec.order);
+    this.shardSize = effectiveShardSize(spec, numberOfShards);
+    this.shardMinDocCount = Math.min(spec.shardMinDocCount, spec.minDocCount);
+  }
+
+  abstract setSegment(seg: SegmentContext): void;
+  abstract collect(docs: Int32Array, owners: Int32Array, n: number): void;
+  /** Key of a key id. */
+  protected abstract keyOf(keyId: number): string | number;
+  /** Key ids that exist with zero docs (min_doc_count 0). */
+  protected abstract allKeyIds(): Int32Array;
+  protected abstract stateHeader(): Pick<TermsState, 'valueType' | 'format'>;
+  /** A key may appear with zero docs (min_doc_count 0): it passes include/exclude. */
+  protected abstract zeroBucketAllowed(keyId: number): boolean;
+
+  protected countBucket(bucket: number): void {
+    if (bucket >= this.counts.length) this.counts = growI32(this.counts, bucket + 1);
+    this.counts[bucket]!++;
+  }
+
+  protected docCount(bucket: number): number {
+    return bucket < this.counts.length ? this.counts[bucket]! : 0;
+  }
+
+  build(owner: number): AggState {
+    let buckets = this.ords.bucketsOf(owner);
+    if (this.spec.minDocCount === 0) {
+      const extra = this.allKeyIds();
+      if (extra.length > 0) {
+        for (let i = 0; i < extra.length; i++) this.ords.add(owner, extra[i]!);
+        buckets = this.ords.bucketsOf(owner);
+        if (this.ords.singleOwner) buckets = buckets.filter((b) => b < this.ords.bucketCount);
+      }
+    }
+    let otherDocCount = 0;
+    const candidates = new Int32Array(buckets.length);
+    let nc = 0;
+    for (let i = 0; i < buckets.length; i++) {
+      const b = buckets[i]!;
+      const c = this.docCount(b);
+      if (c === 0 && (this.spec.minDocCount > 0 || !this.zeroBucketAllowed(this.ords.keyIdOf(b)))) continue;
+      otherDocCount += c;
+      if (c >= this.shardMinDocCount) candidates[nc++] = b;
+    }
+    const cmp = this.comparator(owner);
+    const best = topN(candidates.subarray(0, nc), this.shardSize, cmp);
+    const out: BucketState[] = [];
+    for (let i = 0; i < best.length; i++) {
+      const b = best[i]!;
+      const docCount = this.docCount(b);
+      otherDocCount -= docCount;
+      out.push({ key: this.keyOf(this.ords.keyIdOf(b)), docCount, subs: this.subs.map((s) => s.build(b)) });
+    }
+    return { kind: 'terms', ...this.stateHeader(), buckets: out, sumOtherDocCount: otherDocCount, shardSize: this.shardSize };
+  }
+
+  private comparator(owner: number): (a: number, b: number) => number {
+    void owner;
+    const parts = this.order.map((o) => {
+      if (o.kind === 'count') return (a: number, b: number) => (this.docCount(a) - this.docCount(b)) * (o.asc ? 1 : -1);
+      if (o.kind === 'key') return (a: number, b: number) => this.compareKeyIds(this.ords.keyIdOf(a), this.ords.keyIdOf(b)) * (o.asc ? 1 : -1);
+      const cache = new Map<number, number>();
+      const value = (b: number): number => {
+        let v = cache.get(b);
+        if (v === undefined) {
+          v = subAggSortValue(this.subs, b, o.path.elements, 0, o.path.metric);
+          cache.set(b, v);
+        }
+        return v;
+      };
+      return (a: number, b: number) => compareMetric(value(a), value(b), o.asc);
+    });
+    return (a, b) => {
+      for (const p of parts) {
+        const c = p(a, b);
+        if (c !== 0) return c;
+      }
+      return 0;
+    };
+  }
+
+  protected compareKeyIds(a: number, b: number): number {
+    return compareKeys(this.keyOf(a), this.keyOf(b));
+  }
+
+  sortValue(owner: number, path: readonly AggPathElement[], at: number, metric: string | null): number {
+    void owner;
+    void path;
+    void at;
+    void metric;
+    return NaN;
+  }
+}
+
+/** Terms over keyword doc values (global ordinals). */
+export class OrdinalsTermsAggregator extends TermsAggregatorBase {
+  private readonly globals: GlobalOrdinals;
+  private readonly accept: Uint8Array | null;
+  private dv: SortedDocValues | null = null;
+  private map: Int32Array | null = null;
+
+  constructor(spec: TermsSpec, subs: readonly Aggregator[], singleOwner: boolean, scope: ShardScope, source: ResolvedSource & { kind: 'bytes' }) {
+    super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5);
+    this.globals = globalOrdinals(scope.views, source.field, source.missing);
+    const acceptor = keywordAcceptor(spec.include, spec.exclude);
+    if (acceptor === null) {
+      this.accept = null;
+    } else {
+      const terms = this.globals.terms;
+      this.accept = new Uint8Array(terms.length);
+      for (let g = 0; g < terms.length; g++) this.accept[g] = acceptor(terms[g]!) ? 1 : 0;
+    }
+    if (singleOwner) this.counts = new Int32Array(Math.max(16, this.globals.terms.length));
+  }
+
+  setSegment(seg: SegmentContext): void {
+    this.dv = sortedValues(seg.view.segment, this.spec.source.field === null ? null : this.spec.source.field);
+    this.map = this.globals.segmentToGlobal[seg.viewIndex] ?? null;
+    for (const s of this.subs) s.setSegment(seg);
+  }
+
+  collect(docs: Int32Array, owners: Int32Array, n: number): void {
+    const dv = this.dv;
+    const map = this.map;
+    const missingOrd = this.globals.missingOrd;
+    const accept = this.accept;
+    const hasSubs = this.subs.length > 0;
+    const ords = this.ords;
+    if (dv !== null && dv.starts === null && map !== null && ords.singleOwner && !hasSubs && accept === null) {
+      // Hot path: top-level counting on single-valued ordinals.
+      const segOrds = dv.ords;
+      const counts = this.counts;
+      for (let i = 0; i < n; i++) {
+        const o = segOrds[docs[i]!]!;
+        if (o >= 0) counts[map[o]!]!++;
+        else if (missingOrd >= 0) counts[missingOrd]!++;
+      }
+      ords.add(0, this.globals.terms.length - 1);
+      return;
+    }
+    const buf = this.buf;
+    if (hasSubs) buf.ensure(n);
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i]!;
+      const owner = owners[i]!;
+      if (dv === null || map === null) {
+        if (missingOrd >= 0) this.collectOrd(doc, owner, missingOrd, accept, hasSubs);
+        continue;
+      }
+      if (dv.starts === null) {
+        const o = dv.ords[doc]!;
+        const g = o >= 0 ? map[o]! : missingOrd;
+        if (g >= 0) this.collectOrd(doc, owner, g, accept, hasSubs);
+      } else {
+        const from = dv.starts[doc]!;
+        const to = dv.starts[doc + 1]!;
+        if (from === to) {
+          if (missingOrd >= 0) this.collectOrd(doc, owner, missingOrd, accept, hasSubs);
+        } else {
+          if (hasSubs) buf.ensure(to - from);
+          for (let j = from; j < to; j++) this.collectOrd(doc, owner, map[dv.ords[j]!]!, accept, hasSubs);
+        }
+      }
+    }
+    flushToChildren(this.subs, buf);
+  }
+
+  private collectOrd(doc: number, owner: number, g: number, accept: Uint8Array | null, hasSubs: boolean): void {
+    if (accept !== null && accept[g] === 0) return;
+    const b = this.ords.add(owner, g);
+    this.countBucket(b);
+    if (hasSubs) {
+      const buf = this.buf;
+      buf.docs[buf.n] = doc;
+      buf.owners[buf.n++] = b;
+    }
+  }
+
+  protected keyOf(keyId: number): string {
+    return this.globals.terms[keyId]!;
+  }
+
+  protected override compareKeyIds(a: number, b: number): number {
+    return a - b;
+  }
+
+  protected allKeyIds(): Int32Array {
+    const n = this.globals.terms.length;
+    const out: number[] = [];
+    for (let g = 0; g < n; g++) if (this.accept === null || this.accept[g] === 1) out.push(g);
+    return Int32Array.from(out);
+  }
+
+  protected stateHeader(): Pick<TermsState, 'valueType' | 'format'> {
+    return { valueType: 'string', format: RAW_FORMAT };
+  }
+
+  protected zeroBucketAllowed(keyId: number): boolean {
+    return this.accept === null || this.accept[keyId] === 1;
+  }
+}
+
+/** Terms over numeric doc values (long, double, date, boolean). */
+export class NumericTermsAggregator extends TermsAggregatorBase {
+  private readonly values = new NumberIds(64);
+  private readonly acceptor: ((v: number) => boolean) | null;
+  private acceptCache = new Uint8Array(64);
+  private dv: NumericDocValues | null = null;
+
+  constructor(
+    spec: TermsSpec,
+    subs: readonly Aggregator[],
+    singleOwner: boolean,
+    private readonly scope: ShardScope,
+    private readonly source: ResolvedSource & { kind: 'numeric' },
+  ) {
+    super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5);
+    const fmt = source.format;
+    const parse = (v: string | number | boolean): number => {
+      if (source.numKind === 'boolean') return v === true || v === 'true' || v === 1 ? 1 : 0;
+      if (fmt.kind === 'date' && typeof v === 'string') return dateFormatterFor(fmt.pattern).parse(v);
+      return Number(v);
+    };
+    this.acceptor = numericAcceptor(spec.include, spec.exclude, source.numKind === 'double', parse, spec.name);
+  }
+
+  setSegment(seg: SegmentContext): void {
+    this.dv = numericValues(seg.view.segment, this.source.field);
+    for (const s of this.subs) s.setSegment(seg);
+  }
+
+  private accepted(keyId: number): boolean {
+    if (this.acceptor === null) return true;
+    if (keyId >= this.acceptCache.length) {
+      const grown = new Uint8Array(Math.max(keyId + 1, this.acceptCache.length * 2));
+      grown.set(this.acceptCache);
+      this.acceptCache = grown;
+    }
+    let a = this.acceptCache[keyId]!;
+    if (a === 0) {
+      a = this.acceptor(this.values.key(keyId)) ? 1 : 2;
+      this.acceptCache[keyId] = a;
+    }
+    return a === 1;
+  }
+
+  collect(docs: Int32Array, owners: Int32Array, n: number): void {
+    const dv = this.dv;
+    const missing = this.source.missing;
+    const hasSubs = this.subs.length > 0;
+    const buf = this.buf;
+    if (hasSubs) buf.ensure(n);
+    let lastValue = NaN;
+    let lastId = -1;
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i]!;
+      const owner = owners[i]!;
+      if (dv === null || dv.starts === null) {
+        let v = dv === null ? NaN : dv.values[doc]!;
+        if (Number.isNaN(v)) {
+          if (missing === null) continue;
+          v = missing;
+        }
+        let id: number;
+        if (v === lastValue) id = lastId;
+        else {
+          id = this.values.add(v);
+          lastValue = v;
+          lastId = id;
+        }
+        if (!this.accepted(id)) continue;
+        const b = this.ords.add(owner, id);
+        this.countBucket(b);
+        if (hasSubs) {
+          buf.docs[buf.n] = doc;
+          buf.owners[buf.n++] = b;
+        }
+      } else {
+        const from = dv.starts[doc]!;
+        const to = dv.starts[doc + 1]!;
+        if (from === to) {
+          if (missing === null) continue;
+          this.collectValue(doc, owner, missing, hasSubs);
+          continue;
+        }
+        if (hasSubs) buf.ensure(to - from);
+        for (let j = from; j < to; j++) {
+          const v = dv.values[j]!;
+          if (j > from && v === dv.values[j - 1]) continue;
+          this.collectValue(doc, owner, v, hasSubs);
+        }
+      }
+    }
+    flushToChildren(this.subs, buf);
+  }
+
+  private collectValue(doc: number, owner: number, v: number, hasSubs: boolean): void {
+    const id = this.values.add(v);
+    if (!this.accepted(id)) return;
+    const b = this.ords.add(owner, id);
+    this.countBucket(b);
+    if (hasSubs) {
+      const buf = this.buf;
+      buf.docs[buf.n] = doc;
+      buf.owners[buf.n++] = b;
+    }
+  }
+
+  protected keyOf(keyId: number): number {
+    return this.values.key(keyId);
+  }
+
+  protected allKeyIds(): Int32Array {
+    // min_doc_count 0: every value of the field in the shard's live docs
+    for (const view of this.scope.views) {
+      const dv = numericValues(view.segment, this.source.field);
+      if (dv === null) continue;
+      for (const v of dv.values) if (!Number.isNaN(v)) this.values.add(v);
+    }
+    const out: number[] = [];
+    for (let id = 0; id < this.values.size; id++) if (this.accepted(id)) out.push(id);
+    return Int32Array.from(out);
+  }
+
+  protected stateHeader(): Pick<TermsState, 'valueType' | 'format'> {
+    return { valueType: this.source.numKind === 'double' ? 'double' : 'long', format: this.source.format };
+  }
+
+  protected zeroBucketAllowed(keyId: number): boolean {
+    return this.accepted(keyId);
+  }
+}
+
+/** Terms on a field this shard does not map. */
+export function unmappedTermsState(): TermsState {
+  return { kind: 'terms', valueType: 'unmapped', format: RAW_FORMAT, buckets: [], sumOtherDocCount: 0, shardSize: 0 };
+}

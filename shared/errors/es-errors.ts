@@ -314,3 +314,8 @@ export function strictDynamicMapping(path: string, field: string): EsError {
 export function failedToParseMapping(type: string, cause: EsError): EsError {
   return new EsError('mapper_parsing_exception', `Failed to parse mapping [${type}]: ${cause.reason}`, 400, {}, cause);
 }
+
+/** A plain Java RuntimeException surfacing from analysis setup (`Invalid Mapping Rule : [..]`). */
+export function runtimeException(reason: string): EsError {
+  return new EsError('runtime_exception', reason, 500);
+}

@@ -1,0 +1,168 @@
+/**
+ * An analyzer as a chain: char filters → tokenizer → token filters. Built-in
+ * analyzers (standard, simple, ...) and custom analyzers from index settings
+ * are both instances; `custom` tells `_analyze` explain which way to report it.
+ */
+
+import { applyCharFilters, buildStages, runTokenizer } from './analysis-chain.ts';
+import { IDENTITY_CORRECTION, type OffsetCorrection } from './offset-correction.ts';
+import type { CharFilter, TokenConsumer, TokenFilterFactory, Tokenizer } from './token-stream.ts';
+import type { Analyzer, Token, TokenSink } from './types.ts';
+
+/** TextFieldMapper.Defaults.POSITION_INCREMENT_GAP: positions between values of an index analyzer. */
+export const DEFAULT_POSITION_INCREMENT_GAP = 100;
+
+/** Lucene's Analyzer.getOffsetGap default. */
+export const DEFAULT_OFFSET_GAP = 1;
+
+export interface AnalyzerParts {
+  readonly tokenizer: Tokenizer;
+  readonly charFilters?: readonly CharFilter[];
+  readonly filters?: readonly TokenFilterFactory[];
+  /** Positions between the values of a multi-valued field. */
+  readonly positionIncrementGap?: number;
+  /** Offsets between the values of a multi-valued field. */
+  readonly offsetGap?: number;
+  /** A custom analyzer (explain reports its stages) rather than a built-in one. */
+  readonly custom?: boolean;
+}
+
+/** Terminal stage for the indexing path: absolute positions into a TokenSink. */
+class SinkTerminal implements TokenConsumer {
+  sink: TokenSink = () => {};
+  position = -1;
+  correction: OffsetCorrection = IDENTITY_CORRECTION;
+
+  begin(): void {}
+
+  token(term: string, posInc: number, start: number, end: number): void {
+    this.position += posInc;
+    const c = this.correction;
+    if (c === IDENTITY_CORRECTION) this.sink(term, this.position, start, end);
+    else this.sink(term, this.position, c.correct(start), c.correct(end));
+  }
+
+  end(trailingPosInc: number): void {
+    this.position += trailingPosInc;
+  }
+}
+
+/**
+ * Collects `_analyze` tokens; positions and offsets continue across the values
+ * of a multi-valued text as TransportAnalyzeAction computes them.
+ */
+export class TokenCollector implements TokenConsumer {
+  readonly tokens: Token[] = [];
+  lastPosition = -1;
+  lastOffset = 0;
+  correction: OffsetCorrection = IDENTITY_CORRECTION;
+
+  begin(): void {}
+
+  token(term: string, posInc: number, start: number, end: number, type: string): void {
+    if (posInc > 0) this.lastPosition += posInc;
+    const c = this.correction;
+    this.tokens.push({
+      token: term,
+      start_offset: this.lastOffset + c.correct(start),
+      end_offset: this.lastOffset + c.correct(end),
+      type,
+      position: this.lastPosition,
+    });
+  }
+
+  end(trailingPosInc: number): void {
+    this.lastPosition += trailingPosInc;
+  }
+
+  /** After one value: its final offset (its length), then the analyzer's gaps. */
+  finishValue(finalOffset: number, positionIncrementGap: number, offsetGap: number): void {
+    this.lastOffset += finalOffset + offsetGap;
+    this.lastPosition += positionIncrementGap;
+  }
+}
+
+export class ComposedAnalyzer implements Analyzer {
+  readonly name: string;
+  readonly tokenizer: Tokenizer;
+  readonly charFilters: readonly CharFilter[];
+  readonly filters: readonly TokenFilterFactory[];
+  readonly positionIncrementGap: number;
+  readonly offsetGap: number;
+  readonly custom: boolean;
+  /** Reused stages for analyzeInto (built on first use). */
+  private head: TokenConsumer | null = null;
+  private terminal: SinkTerminal | null = null;
+  private busy = false;
+
+  constructor(name: string, parts: AnalyzerParts) {
+    this.name = name;
+    this.tokenizer = parts.tokenizer;
+    this.charFilters = parts.charFilters ?? [];
+    this.filters = parts.filters ?? [];
+    this.positionIncrementGap = parts.positionIncrementGap ?? 0;
+    this.offsetGap = parts.offsetGap ?? DEFAULT_OFFSET_GAP;
+    this.custom = parts.custom ?? false;
+  }
+
+  /** The same chain under another name and gaps (Elasticsearch's NamedAnalyzer around a shared analyzer). */
+  renamed(name: string, positionIncrementGap = this.positionIncrementGap): ComposedAnalyzer {
+    return new ComposedAnalyzer(name, {
+      tokenizer: this.tokenizer,
+      charFilters: this.charFilters,
+      filters: this.filters,
+      positionIncrementGap,
+      offsetGap: this.offsetGap,
+      custom: this.custom,
+    });
+  }
+
+  analyzeInto(text: string, sink: TokenSink, positionBase = 0): number {
+    if (this.busy) {
+      // Re-entered from a sink: use fresh stages rather than the shared ones.
+      const terminal = new SinkTerminal();
+      return this.runInto(text, sink, positionBase, terminal, buildStages(this.filters, terminal));
+    }
+    if (this.terminal === null) {
+      this.terminal = new SinkTerminal();
+      this.head = buildStages(this.filters, this.terminal);
+    }
+    this.busy = true;
+    try {
+      return this.runInto(text, sink, positionBase, this.terminal, this.head!);
+    } finally {
+      this.busy = false;
+      this.terminal.sink = () => {};
+    }
+  }
+
+  private runInto(text: string, sink: TokenSink, positionBase: number, terminal: SinkTerminal, head: TokenConsumer): number {
+    terminal.sink = sink;
+    terminal.position = positionBase - 1;
+    if (this.charFilters.length === 0) {
+      terminal.correction = IDENTITY_CORRECTION;
+      runTokenizer(text, this.tokenizer, head);
+    } else {
+      const filtered = applyCharFilters(text, this.charFilters);
+      terminal.correction = filtered.correction;
+      runTokenizer(filtered.text, this.tokenizer, head);
+    }
+    return terminal.position + 1;
+  }
+
+  analyze(text: string): Token[] {
+    const collector = new TokenCollector();
+    this.collect(text, collector);
+    return collector.tokens;
+  }
+
+  /**
+   * Runs the chain over one value into `collector`, stopping after the first
+   * `filterCount` token filters (explain shows every stage).
+   */
+  collect(text: string, collector: TokenCollector, filterCount = this.filters.length): void {
+    const filtered = applyCharFilters(text, this.charFilters);
+    collector.correction = filtered.correction;
+    runTokenizer(filtered.text, this.tokenizer, buildStages(this.filters.slice(0, filterCount), collector));
+  }
+}

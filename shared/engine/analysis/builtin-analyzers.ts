@@ -1,0 +1,81 @@
+/**
+ * Elasticsearch 6.8's built-in analyzers, usable by name or as an analyzer
+ * `type` with parameters:
+ *   standard   standard tokenizer, lowercase, stop (no stop words by default)
+ *   simple     lowercase tokenizer (letters only, lowercased)
+ *   whitespace whitespace tokenizer
+ *   keyword    the whole text as one token
+ *   stop       lowercase tokenizer, English stop words
+ *   pattern    pattern tokenizer (\W+), lowercase, stop (none by default)
+ */
+
+import { ComposedAnalyzer, DEFAULT_POSITION_INCREMENT_GAP } from './analyzer.ts';
+import { lowercaseFilter } from './case-filters.ts';
+import { CharTokenizer } from './char-tokenizer.ts';
+import { ComponentSettings } from './component-settings.ts';
+import { compileJavaRegex } from './java-regex.ts';
+import { KeywordTokenizer } from './keyword-tokenizer.ts';
+import { DEFAULT_PATTERN, PatternTokenizer } from './pattern-tokenizer.ts';
+import { DEFAULT_MAX_TOKEN_LENGTH, StandardTokenizer } from './standard-tokenizer.ts';
+import { ENGLISH_STOP_WORDS, StopFilterFactory, parseStopWords } from './stop-filter.ts';
+import type { TokenFilterFactory } from './token-stream.ts';
+
+type BuildAnalyzer = (name: string, settings: ComponentSettings) => ComposedAnalyzer;
+
+function stopStage(settings: ComponentSettings, defaults: readonly string[]): TokenFilterFactory[] {
+  const words = parseStopWords(settings, defaults);
+  return words.length === 0 ? [] : [new StopFilterFactory('stop', words)];
+}
+
+const gap = DEFAULT_POSITION_INCREMENT_GAP;
+
+/** Analyzer types by name; the built-in analyzer of a name is its type with empty settings. */
+export const ANALYZER_TYPES: ReadonlyMap<string, BuildAnalyzer> = new Map<string, BuildAnalyzer>([
+  [
+    'standard',
+    (name, s) =>
+      new ComposedAnalyzer(name, {
+        tokenizer: new StandardTokenizer('standard', s.getInt('max_token_length', DEFAULT_MAX_TOKEN_LENGTH)),
+        filters: [lowercaseFilter(), ...stopStage(s, [])],
+        positionIncrementGap: gap,
+      }),
+  ],
+  ['simple', (name) => new ComposedAnalyzer(name, { tokenizer: new CharTokenizer('lowercase', 'lowercase'), positionIncrementGap: gap })],
+  ['whitespace', (name) => new ComposedAnalyzer(name, { tokenizer: new CharTokenizer('whitespace', 'whitespace'), positionIncrementGap: gap })],
+  ['keyword', (name) => new ComposedAnalyzer(name, { tokenizer: new KeywordTokenizer(), positionIncrementGap: gap })],
+  [
+    'stop',
+    (name, s) =>
+      new ComposedAnalyzer(name, {
+        tokenizer: new CharTokenizer('lowercase', 'lowercase'),
+        filters: stopStage(s, ENGLISH_STOP_WORDS),
+        positionIncrementGap: gap,
+      }),
+  ],
+  [
+    'pattern',
+    (name, s) => {
+      const regex = compileJavaRegex(s.getString('pattern') ?? DEFAULT_PATTERN, s.getString('flags') ?? '');
+      const filters = s.getBoolean('lowercase', true) ? [lowercaseFilter()] : [];
+      return new ComposedAnalyzer(name, {
+        tokenizer: new PatternTokenizer('pattern', regex, -1),
+        filters: [...filters, ...stopStage(s, [])],
+        positionIncrementGap: gap,
+      });
+    },
+  ],
+]);
+
+let builtins: ReadonlyMap<string, ComposedAnalyzer> | null = null;
+
+/** The built-in analyzers by name (`default` is the standard analyzer), built once. */
+export function builtinAnalyzers(): ReadonlyMap<string, ComposedAnalyzer> {
+  if (builtins === null) {
+    const empty = new ComponentSettings({});
+    const map = new Map<string, ComposedAnalyzer>();
+    for (const [name, build] of ANALYZER_TYPES) map.set(name, build(name, empty));
+    map.set('default', map.get('standard')!.renamed('default'));
+    builtins = map;
+  }
+  return builtins;
+}

@@ -322,6 +322,12 @@ function existsBits(q: ExistsQuery, seg: Segment): Uint32Array {
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
   for (const field of q.fields) {
     if (!seg.fieldsPresent.has(field)) continue;
+    // The segment records which docs have each field, as Elasticsearch's `exists` decides it.
+    const present = seg.fieldDocs.get(field);
+    if (present !== undefined) {
+      orInto(bits, present);
+      continue;
+    }
     const dv = seg.docValues.get(field);
     if (dv !== undefined) {
       docValuesPresence(dv, seg.maxDoc, bits);
@@ -329,10 +335,6 @@ function existsBits(q: ExistsQuery, seg: Segment): Uint32Array {
     }
     const inv = seg.inverted.get(field);
     if (inv === undefined) continue;
-    if (inv.norms !== null) {
-      const norms = inv.norms;
-      for (let d = 0; d < seg.maxDoc; d++) if (norms[d] !== 0) bits[d >>> 5]! |= 1 << (d & 31);
-    }
     const docs = inv.postingDocs;
     for (let p = 0; p < docs.length; p++) {
       const d = docs[p]!;

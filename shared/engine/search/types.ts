@@ -50,6 +50,9 @@ export interface ShardSearchContext {
   readonly filterCache: FilterCache;
   /** The mapping type name (`ids` with `type`, `_type` in hits). */
   readonly typeName: string;
+  /** Index name and uuid, for the `index`/`index_uuid` of shard-level errors. */
+  readonly index?: string;
+  readonly indexUuid?: string;
 }
 
 /**

@@ -1,0 +1,272 @@
+/**
+ * Engine queries for one field, decided by the field's mapped type the way
+ * Elasticsearch 6.8's MappedFieldType methods decide them: term, terms, range,
+ * prefix and wildcard queries on text/keyword (the inverted index), numbers,
+ * dates and booleans (doc values); and the analyzed queries of `match` and
+ * `match_phrase` (MatchQuery + Lucene's QueryBuilder).
+ */
+import { EsError, illegalArgumentCause, queryShardException } from '../../errors/es-errors.ts';
+import type { FieldMapping, NumericFieldType } from '../../engine/mapping/types.ts';
+import { MATCH_NONE } from '../../engine/search/query.ts';
+import type { Query } from '../../engine/search/query.ts';
+import type { ShardSearchContext } from '../../engine/search/types.ts';
+import { isIntegerType, javaParseDouble, parseBooleanValue, parseDateBound, parseNumeric } from './field-values.ts';
+import { calculateMinShouldMatch } from './minimum-should-match.ts';
+import type { DslValue, Operator, ZeroTermsQuery } from './query-builders.ts';
+
+const f = Math.fround;
+
+/** BytesRefs.toBytesRef(value).utf8ToString(): how a term value reads as text. */
+export function valueText(v: DslValue): string {
+  return typeof v === 'bigint' ? v.toString() : String(v);
+}
+
+/** Multiplies a query's boost (Lucene's nested BoostQuery). */
+export function withBoost(q: Query, boost: number): Query {
+  if (boost === 1 || q.kind === 'match_none') return q;
+  return { ...q, boost: f(q.boost * boost) };
+}
+
+function failIfNotIndexed(fm: FieldMapping): void {
+  if (!fm.index) throw illegalArgumentCause(`Cannot search on field [${fm.path}] since it is not indexed.`);
+}
+
+function isNumericType(type: string): type is NumericFieldType {
+  return ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float'].includes(type);
+}
+
+function hasDecimalPart(v: DslValue): boolean {
+  const d = javaParseDouble(v);
+  return d % 1 !== 0;
+}
+
+/** Metadata fields that term-level queries accept; null when `field` is not one. */
+function metadataTermQuery(ctx: ShardSearchContext, field: string, values: readonly DslValue[], boost: number): Query | null {
+  switch (field) {
+    case '_id':
+      return { kind: 'ids', ids: values.map(valueText), boost };
+    case '_type':
+      return values.some((v) => valueText(v) === ctx.typeName) ? { kind: 'match_all', boost } : MATCH_NONE;
+    case '_index':
+    case '_routing':
+    case '_source':
+    case '_uid':
+      return MATCH_NONE;
+    default:
+      return null;
+  }
+}
+
+/** A `term` query (also what `match` does on non-text fields). */
+export function termQueryFor(ctx: ShardSearchContext, field: string, value: DslValue, boost: number): Query {
+  const meta = metadataTermQuery(ctx, field, [value], boost);
+  if (meta !== null) return meta;
+  const fm = ctx.mapping.field(field);
+  if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  failIfNotIndexed(fm);
+  switch (fm.type) {
+    case 'text':
+    case 'keyword':
+      return { kind: 'term', field, term: valueText(value), boost };
+    case 'boolean':
+      return { kind: 'numeric_set', field, values: [parseBooleanValue(value)], boost };
+    case 'date': {
+      const opts = { nowMillis: ctx.nowMillis, timeZone: null, format: null };
+      const lo = parseDateBound(fm, value, { ...opts, roundUp: false });
+      const hi = parseDateBound(fm, value, { ...opts, roundUp: true });
+      return { kind: 'numeric_range', field, min: lo, max: hi, boost };
+    }
+    default: {
+      if (!isNumericType(fm.type)) return MATCH_NONE;
+      if (isIntegerType(fm.type) && hasDecimalPart(value)) return MATCH_NONE;
+      return { kind: 'numeric_set', field, values: [parseNumeric(fm.type, value)], boost };
+    }
+  }
+}
+
+/** A `terms` query: constant score over the values. */
+export function termsQueryFor(ctx: ShardSearchContext, field: string, values: readonly DslValue[], boost: number): Query {
+  const meta = metadataTermQuery(ctx, field, values, boost);
+  if (meta !== null) return meta;
+  const fm = ctx.mapping.field(field);
+  if (fm === undefined || fm.type === 'object' || values.length === 0) return MATCH_NONE;
+  failIfNotIndexed(fm);
+  if (fm.type === 'text' || fm.type === 'keyword') return { kind: 'term_set', field, terms: values.map(valueText), boost };
+  if (fm.type === 'boolean') return { kind: 'numeric_set', field, values: values.map(parseBooleanValue), boost };
+  if (fm.type === 'date') {
+    const clauses = values.map((v) => termQueryFor(ctx, field, v, 1));
+    return { kind: 'constant_score', filter: { kind: 'bool', must: [], filter: [], should: clauses, mustNot: [], minimumShouldMatch: 1, boost: 1 }, boost };
+  }
+  if (!isNumericType(fm.type)) return MATCH_NONE;
+  const type = fm.type;
+  const parsed = values.filter((v) => !(isIntegerType(type) && hasDecimalPart(v))).map((v) => parseNumeric(type, v));
+  return { kind: 'numeric_set', field, values: parsed, boost };
+}
+
+function nextUp(x: number): number {
+  if (Number.isNaN(x) || x === Infinity) return x;
+  if (x === 0) return Number.MIN_VALUE;
+  const buf = new DataView(new ArrayBuffer(8));
+  buf.setFloat64(0, x);
+  const bits = buf.getBigInt64(0);
+  buf.setBigInt64(0, x > 0 ? bits + 1n : bits - 1n);
+  return buf.getFloat64(0);
+}
+
+function nextDown(x: number): number {
+  return -nextUp(-x);
+}
+
+export interface RangeSpec {
+  readonly from: DslValue | null;
+  readonly to: DslValue | null;
+  readonly includeLower: boolean;
+  readonly includeUpper: boolean;
+  readonly timeZone: string | null;
+  readonly format: string | null;
+}
+
+/** A `range` query (DateFieldMapper / NumberFieldMapper / TermRangeQuery semantics). */
+export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSpec, boost: number): Query {
+  const fm = ctx.mapping.field(field);
+  if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  failIfNotIndexed(fm);
+  if (fm.type === 'text' || fm.type === 'keyword') {
+    return {
+      kind: 'term_range',
+      field,
+      lower: r.from === null ? null : valueText(r.from),
+      upper: r.to === null ? null : valueText(r.to),
+      includeLower: r.includeLower,
+      includeUpper: r.includeUpper,
+      boost,
+    };
+  }
+  let min: number;
+  let max: number;
+  if (fm.type === 'date') {
+    const opts = { nowMillis: ctx.nowMillis, timeZone: r.timeZone, format: r.format };
+    // gt rounds up then excludes; lte rounds up; lt rounds down then excludes (DateFieldMapper.rangeQuery).
+    min = r.from === null ? -Infinity : parseDateBound(fm, r.from, { ...opts, roundUp: !r.includeLower }) + (r.includeLower ? 0 : 1);
+    max = r.to === null ? Infinity : parseDateBound(fm, r.to, { ...opts, roundUp: r.includeUpper }) - (r.includeUpper ? 0 : 1);
+  } else if (fm.type === 'boolean') {
+    min = r.from === null ? -Infinity : parseBooleanValue(r.from) + (r.includeLower ? 0 : 1);
+    max = r.to === null ? Infinity : parseBooleanValue(r.to) - (r.includeUpper ? 0 : 1);
+  } else if (isNumericType(fm.type)) {
+    const lo = r.from === null ? -Infinity : parseNumeric(fm.type, r.from);
+    const hi = r.to === null ? Infinity : parseNumeric(fm.type, r.to);
+    if (isIntegerType(fm.type)) {
+      min = r.from === null ? -Infinity : r.includeLower ? Math.ceil(lo) : Math.floor(lo) + 1;
+      max = r.to === null ? Infinity : r.includeUpper ? Math.floor(hi) : Math.ceil(hi) - 1;
+    } else {
+      min = r.includeLower ? lo : nextUp(lo);
+      max = r.includeUpper ? hi : nextDown(hi);
+    }
+  } else {
+    return MATCH_NONE;
+  }
+  if (min > max) return MATCH_NONE;
+  return { kind: 'numeric_range', field, min, max, boost };
+}
+
+/** `prefix` and `wildcard` are for keyword and text fields (StringFieldType). */
+function requireStringField(fm: FieldMapping, kind: 'prefix' | 'wildcard'): void {
+  if (fm.type !== 'text' && fm.type !== 'keyword') {
+    const what = kind === 'prefix' ? 'prefix queries' : 'wildcard queries';
+    throw queryShardException(`Can only use ${what} on keyword and text fields - not on [${fm.path}] which is of type [${fm.type}]`);
+  }
+}
+
+export function prefixQueryFor(ctx: ShardSearchContext, field: string, prefix: string, boost: number): Query {
+  if (field === '_id') return MATCH_NONE;
+  const fm = ctx.mapping.field(field);
+  if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  requireStringField(fm, 'prefix');
+  failIfNotIndexed(fm);
+  return { kind: 'prefix', field, prefix, boost };
+}
+
+export function wildcardQueryFor(ctx: ShardSearchContext, field: string, pattern: string, boost: number): Query {
+  const fm = ctx.mapping.field(field);
+  if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  requireStringField(fm, 'wildcard');
+  failIfNotIndexed(fm);
+  // A lone trailing `*` is a prefix query (as Lucene's query parser builds it).
+  if (/^[^*?\\]*\*$/.test(pattern)) return { kind: 'prefix', field, prefix: pattern.slice(0, -1), boost };
+  if (pattern === '*') return { kind: 'prefix', field, prefix: '', boost };
+  return { kind: 'wildcard', field, pattern, boost };
+}
+
+export interface AnalyzedQueryOptions {
+  readonly operator: Operator;
+  readonly analyzer: string | null;
+  readonly minimumShouldMatch: string | null;
+  readonly lenient: boolean;
+  readonly zeroTermsQuery: ZeroTermsQuery;
+  /** Build a phrase (match_phrase, quoted query_string text). */
+  readonly phrase: boolean;
+  readonly slop: number;
+}
+
+function analyzerFor(ctx: ShardSearchContext, fm: FieldMapping, name: string | null) {
+  const analyzerName = name ?? fm.searchAnalyzer ?? fm.analyzer ?? 'standard';
+  const analyzer = ctx.analyzers.get(analyzerName);
+  if (analyzer === undefined) throw illegalArgumentCause(`No analyzer found for [${analyzerName}]`);
+  return analyzer;
+}
+
+/**
+ * `match`/`match_phrase` on one field: text fields are analyzed with the
+ * search analyzer (terms at one position become a synonym query), other
+ * fields take the value as one term; lenient turns value errors into no match.
+ */
+export function analyzedQueryFor(ctx: ShardSearchContext, field: string, value: DslValue, opts: AnalyzedQueryOptions, boost: number): Query {
+  const fm = ctx.mapping.field(field);
+  if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  if (fm.type !== 'text') {
+    try {
+      return termQueryFor(ctx, field, value, boost);
+    } catch (e) {
+      if (opts.lenient && e instanceof EsError) return MATCH_NONE;
+      throw e;
+    }
+  }
+  failIfNotIndexed(fm);
+  const analyzer = analyzerFor(ctx, fm, opts.analyzer);
+  const groups = new Map<number, string[]>();
+  analyzer.analyzeInto(valueText(value), (term, position) => {
+    const g = groups.get(position);
+    if (g === undefined) groups.set(position, [term]);
+    else g.push(term);
+  });
+  if (groups.size === 0) return opts.zeroTermsQuery === 'ALL' ? { kind: 'match_all', boost } : MATCH_NONE;
+  const positions = [...groups.keys()].sort((a, b) => a - b);
+  const clauseFor = (terms: readonly string[], b: number): Query =>
+    terms.length === 1 ? { kind: 'term', field, term: terms[0]!, boost: b } : { kind: 'synonym', field, terms, boost: b };
+  if (positions.length === 1) return clauseFor(groups.get(positions[0]!)!, boost);
+  if (opts.phrase) {
+    const base = positions[0]!;
+    return {
+      kind: 'phrase',
+      field,
+      terms: positions.map((p) => groups.get(p)![0]!),
+      positions: positions.map((p) => p - base),
+      slop: opts.slop,
+      boost,
+    };
+  }
+  const clauses = positions.map((p) => clauseFor(groups.get(p)!, 1));
+  const required = opts.operator === 'AND';
+  const msm =
+    opts.minimumShouldMatch === null ? 0 : calculateMinShouldMatch(required ? 0 : clauses.length, opts.minimumShouldMatch);
+  return {
+    kind: 'bool',
+    must: required ? clauses : [],
+    filter: [],
+    should: required ? [] : clauses,
+    mustNot: [],
+    minimumShouldMatch: msm,
+    boost,
+  };
+}
+

@@ -1,0 +1,246 @@
+/**
+ * The query DSL entry point (AbstractQueryBuilder.parseInnerQueryBuilder) and
+ * the compound and field-less queries: `bool`, `constant_score`, `dis_max`,
+ * `match_all`, `match_none`, `ids`, `exists`.
+ */
+import { EsError, illegalArgument } from '../../errors/es-errors.ts';
+import { DslReader, tokenName } from './dsl-reader.ts';
+import type { Json, JsonMap, JsonSource } from './json-source.ts';
+import {
+  parseMatch,
+  parseMatchPhrase,
+  parseMultiMatch,
+  parsePrefix,
+  parseQueryString,
+  parseRange,
+  parseTerm,
+  parseTerms,
+  parseWildcard,
+} from './parse-field-queries.ts';
+import type { BoolBuilder, ConstantScoreBuilder, DisMaxBuilder, IdsBuilder, QueryBuilder } from './query-builders.ts';
+import { DEFAULT_BOOST } from './query-builders.ts';
+
+type QueryParser = (r: DslReader, body: JsonMap) => QueryBuilder;
+
+const PARSERS: Readonly<Record<string, QueryParser>> = {
+  match_all: (r, b) => parseMatchAllOrNone(r, b, 'match_all'),
+  match_none: (r, b) => parseMatchAllOrNone(r, b, 'match_none'),
+  match: parseMatch,
+  match_phrase: parseMatchPhrase,
+  multi_match: parseMultiMatch,
+  term: parseTerm,
+  terms: parseTerms,
+  range: parseRange,
+  prefix: parsePrefix,
+  wildcard: parseWildcard,
+  bool: parseBool,
+  ids: parseIds,
+  exists: parseExists,
+  constant_score: parseConstantScore,
+  dis_max: parseDisMax,
+  query_string: parseQueryString,
+};
+
+/**
+ * Parses one query clause: `container[key]` must be `{"<type>": {...}}`.
+ * Errors are Elasticsearch's, located in the body.
+ */
+export function parseInnerQuery(r: DslReader, container: object, key: string | number): QueryBuilder {
+  const value = (container as Record<string | number, Json>)[key];
+  if (!r.isMap(value)) throw r.errorAt(container, key, '[_na] query malformed, must start with start_object');
+  const names = Object.keys(value);
+  if (names.length === 0) {
+    const l = r.loc(container, key);
+    // The location of the closing brace of `{}`.
+    throw illegalArgument(`query malformed, empty clause found at [${l.line}:${l.col + 1}]`);
+  }
+  const name = names[0]!;
+  const body = value[name];
+  if (!r.isMap(body)) throw r.errorAt(value, name, `[${name}] query malformed, no start_object after query name`);
+  const parser = PARSERS[name];
+  if (parser === undefined) throw r.errorAt(value, name, `no [query] registered for [${name}]`);
+  const q = parser(r, body);
+  if (names.length > 1) {
+    throw r.errorAtKey(value, names[1]!, `[${name}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`);
+  }
+  return q;
+}
+
+/** Parses a standalone query object (`{"match": {...}}`) from a located source. */
+export function parseQuery(src: JsonSource): QueryBuilder {
+  return parseInnerQuery(new DslReader(src), { query: src.root }, 'query');
+}
+
+function parseMatchAllOrNone(r: DslReader, body: JsonMap, type: 'match_all' | 'match_none'): QueryBuilder {
+  let boost = DEFAULT_BOOST;
+  let name: string | null = null;
+  for (const key of Object.keys(body)) {
+    if (key === 'boost') boost = r.float(body, key);
+    else if (key === '_name') name = r.text(body, key);
+    else throw r.errorAt(body, key, `[${type}] query does not support [${key}]`);
+  }
+  return { type, boost, name };
+}
+
+function parseBool(r: DslReader, body: JsonMap): BoolBuilder {
+  const must: QueryBuilder[] = [];
+  const filter: QueryBuilder[] = [];
+  const should: QueryBuilder[] = [];
+  const mustNot: QueryBuilder[] = [];
+  let msm: string | null = null;
+  let boost = DEFAULT_BOOST;
+  let adjustPureNegative = true;
+  let name: string | null = null;
+  const listFor = (key: string): QueryBuilder[] | null => {
+    switch (key) {
+      case 'must':
+        return must;
+      case 'should':
+        return should;
+      case 'filter':
+        return filter;
+      case 'must_not':
+      case 'mustNot':
+        return mustNot;
+      default:
+        return null;
+    }
+  };
+  for (const key of Object.keys(body)) {
+    const v = body[key];
+    if (r.isMap(v)) {
+      const list = listFor(key);
+      if (list === null) throw r.errorAt(body, key, `[bool] query does not support [${key}]`);
+      list.push(parseInnerQuery(r, body, key));
+    } else if (Array.isArray(v)) {
+      const list = listFor(key);
+      for (let i = 0; i < v.length; i++) {
+        if (list === null) throw r.errorAt(v, i, `bool query does not support [${key}]`);
+        list.push(parseInnerQuery(r, v, i));
+      }
+    } else {
+      switch (key) {
+        case 'disable_coord':
+          break;
+        case 'minimum_should_match':
+        case 'minimum_number_should_match':
+          msm = r.textOrNull(body, key);
+          break;
+        case 'boost':
+          boost = r.float(body, key);
+          break;
+        case 'adjust_pure_negative':
+          adjustPureNegative = r.bool(body, key);
+          break;
+        case '_name':
+          name = r.text(body, key);
+          break;
+        default:
+          throw r.errorAt(body, key, `[bool] query does not support [${key}]`);
+      }
+    }
+  }
+  return { type: 'bool', must, filter, should, mustNot, minimumShouldMatch: msm, adjustPureNegative, boost, name };
+}
+
+function stringList(r: DslReader, body: JsonMap, key: string, queryName: string): string[] {
+  const v = body[key];
+  const items = Array.isArray(v) ? v : [v];
+  return items.map((item) => {
+    if (typeof item === 'string') return item;
+    if (typeof item === 'number' || typeof item === 'bigint') return String(item);
+    throw r.errorAt(body, key, `[${queryName}] failed to parse field [${key}]`);
+  });
+}
+
+/** ObjectParser's error for an unknown key (XContentParseException, rendered with its location). */
+function unknownField(r: DslReader, body: JsonMap, key: string, queryName: string): EsError {
+  const l = r.src.keyAt(body, key);
+  return new EsError('x_content_parse_exception', `[${l.line}:${l.col}] [${queryName}] unknown field [${key}], parser not found`, 400);
+}
+
+function parseIds(r: DslReader, body: JsonMap): IdsBuilder {
+  const types: string[] = [];
+  const values: string[] = [];
+  let boost = DEFAULT_BOOST;
+  let name: string | null = null;
+  for (const key of Object.keys(body)) {
+    switch (key) {
+      case 'type':
+      case 'types':
+      case '_type':
+        types.push(...stringList(r, body, key, 'ids'));
+        break;
+      case 'values':
+        if (!Array.isArray(body[key])) throw r.errorAt(body, key, `[ids] failed to parse field [values]`);
+        values.push(...stringList(r, body, key, 'ids'));
+        break;
+      case 'boost':
+        boost = r.float(body, key);
+        break;
+      case '_name':
+        name = r.text(body, key);
+        break;
+      default:
+        throw unknownField(r, body, key, 'ids');
+    }
+  }
+  return { type: 'ids', types, values, boost, name };
+}
+
+function parseExists(r: DslReader, body: JsonMap): QueryBuilder {
+  let field: string | null = null;
+  let boost = DEFAULT_BOOST;
+  let name: string | null = null;
+  for (const key of Object.keys(body)) {
+    const v = body[key];
+    if (v !== null && typeof v === 'object') throw r.errorAt(body, key, `[exists] unknown token [${tokenName(v)}] after [${key}]`);
+    if (key === 'field') field = r.text(body, key);
+    else if (key === 'boost') boost = r.float(body, key);
+    else if (key === '_name') name = r.text(body, key);
+    else throw r.errorAt(body, key, `[exists] query does not support [${key}]`);
+  }
+  if (field === null) throw r.errorOf(body, '[exists] must be provided with a [field]');
+  return { type: 'exists', field, boost, name };
+}
+
+function parseConstantScore(r: DslReader, body: JsonMap): ConstantScoreBuilder {
+  let filter: QueryBuilder | null = null;
+  let boost = DEFAULT_BOOST;
+  let name: string | null = null;
+  for (const key of Object.keys(body)) {
+    const v = body[key];
+    if (r.isMap(v)) {
+      if (key !== 'filter') throw r.errorAt(body, key, `[constant_score] query does not support [${key}]`);
+      filter = parseInnerQuery(r, body, key);
+    } else if (Array.isArray(v)) {
+      throw r.errorAt(body, key, `unexpected token [START_ARRAY]`);
+    } else if (key === 'boost') boost = r.float(body, key);
+    else if (key === '_name') name = r.text(body, key);
+    else throw r.errorAt(body, key, `[constant_score] query does not support [${key}]`);
+  }
+  if (filter === null) throw r.errorOf(body, "[constant_score] requires a 'filter' element");
+  return { type: 'constant_score', filter, boost, name };
+}
+
+function parseDisMax(r: DslReader, body: JsonMap): DisMaxBuilder {
+  const queries: QueryBuilder[] = [];
+  let tieBreaker = 0;
+  let boost = DEFAULT_BOOST;
+  let name: string | null = null;
+  let found = false;
+  for (const key of Object.keys(body)) {
+    const v = body[key];
+    if (key === 'queries') {
+      found = true;
+      if (r.isMap(v)) queries.push(parseInnerQuery(r, body, key));
+      else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) queries.push(parseInnerQuery(r, v, i));
+      else throw r.errorAt(body, key, `[dis_max] query does not support [${key}]`);
+    } else if (key === 'tie_breaker') tieBreaker = r.float(body, key);
+    else if (key === 'boost') boost = r.float(body, key);
+    else if (key === '_name') name = r.text(body, key);
+    else throw r.errorAt(body, key, `[dis_max] query does not support [${key}]`);
+  }
+  if (!found) throw r.errorOf(body, '[dis_max] requires \'queries\' field with at least one clause');
+  return { type: 'dis_max', queries, tieBreaker, boost, name };
+}

@@ -1,0 +1,301 @@
+/**
+ * The `_search` request: body (SearchSourceBuilder.parseXContent) and URL
+ * parameters (RestSearchAction.parseSearchSource) merged into one
+ * ParsedSearch, with Elasticsearch 6.8's validation errors.
+ *
+ * The body may be given as JSON text or bytes (errors then carry the exact
+ * line/col) or as an already parsed object (located as compact JSON).
+ */
+import { illegalArgument } from '../../errors/es-errors.ts';
+import type { ParsedSearch, SortSpec, SortValue, SourceSpec } from '../../engine/search/types.ts';
+import { DslQuery } from './build-query.ts';
+import { DslReader, tokenName } from './dsl-reader.ts';
+import type { Json, JsonMap } from './json-source.ts';
+import { jsonSourceOf } from './json-source.ts';
+import { parseOperator } from './parse-field-queries.ts';
+import { parseInnerQuery } from './parse-query.ts';
+import type { QueryBuilder } from './query-builders.ts';
+import { parseSortSpecs, sortFromUrl } from './sort-spec.ts';
+
+/** Elasticsearch's default page size. */
+export const DEFAULT_SIZE = 10;
+
+export interface SearchUrlParams {
+  q?: string;
+  df?: string;
+  defaultOperator?: string;
+  analyzer?: string;
+  /** `lenient` for `q` (format errors on numeric/date fields match nothing). */
+  lenient?: boolean;
+  analyzeWildcard?: boolean;
+  from?: number;
+  size?: number;
+  /** `"f:desc,g"`. */
+  sort?: string;
+  source?: string | boolean;
+  sourceIncludes?: string[];
+  sourceExcludes?: string[];
+  trackScores?: boolean;
+  terminateAfter?: number;
+  version?: boolean;
+}
+
+const MATCH_ALL: QueryBuilder = { type: 'match_all', boost: 1, name: null };
+
+function stringArray(r: DslReader, container: JsonMap, key: string): string[] {
+  const v = container[key];
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) {
+    return v.map((item, i) => {
+      if (typeof item !== 'string') throw r.errorAt(v, i, `Unknown key for a ${tokenName(item)} in [${key}].`);
+      return item;
+    });
+  }
+  throw r.errorAt(container, key, `Unknown key for a ${tokenName(v)} in [${key}].`);
+}
+
+/** FetchSourceContext.fromXContent. */
+function parseSourceSpec(r: DslReader, body: JsonMap, key: string): SourceSpec {
+  const v = body[key];
+  if (typeof v === 'boolean') return { fetch: v, includes: [], excludes: [] };
+  if (typeof v === 'string' || Array.isArray(v)) return { fetch: true, includes: stringArray(r, body, key), excludes: [] };
+  if (r.isMap(v)) {
+    let includes: string[] = [];
+    let excludes: string[] = [];
+    for (const k of Object.keys(v)) {
+      if (k === 'includes' || k === 'include') includes = stringArray(r, v, k);
+      else if (k === 'excludes' || k === 'exclude') excludes = stringArray(r, v, k);
+      else throw r.errorAt(v, k, `Unknown key for a ${tokenName(v[k])} in [${k}].`);
+    }
+    return { fetch: true, includes, excludes };
+  }
+  throw r.errorAt(
+    body,
+    key,
+    `Expected one of [VALUE_BOOLEAN, VALUE_STRING, START_ARRAY, START_OBJECT] but found [${tokenName(v)}]`,
+  );
+}
+
+function parseIndicesBoost(r: DslReader, body: JsonMap, key: string): { index: string; boost: number }[] {
+  const v = body[key];
+  const out: { index: string; boost: number }[] = [];
+  const addFrom = (m: JsonMap): void => {
+    for (const k of Object.keys(m)) out.push({ index: k, boost: r.float(m, k) });
+  };
+  if (r.isMap(v)) addFrom(v);
+  else if (Array.isArray(v)) {
+    v.forEach((item, i) => {
+      if (!r.isMap(item)) throw r.errorAt(v, i, `Expected [START_OBJECT] in [${key}] but found [${tokenName(item)}]`);
+      addFrom(item);
+    });
+  } else throw r.errorAt(body, key, `Unknown key for a ${tokenName(v)} in [${key}].`);
+  return out;
+}
+
+function sortValueOf(v: Json): SortValue {
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  throw illegalArgument(`Can't handle search_after field value of type [${Array.isArray(v) ? 'ArrayList' : 'HashMap'}]`);
+}
+
+function nonNegativeInt(r: DslReader, body: JsonMap, key: string): number {
+  const v = body[key];
+  if (typeof v !== 'number' && typeof v !== 'string') throw r.errorAt(body, key, `Unknown key for a ${tokenName(v)} in [${key}].`);
+  return r.int(body, key);
+}
+
+export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): ParsedSearch {
+  let query: QueryBuilder | null = null;
+  let postFilter: QueryBuilder | null = null;
+  let from = -1;
+  let size = -1;
+  let sort: SortSpec[] | null = null;
+  let trackScores = false;
+  let searchAfter: SortValue[] | null = null;
+  let terminateAfter = 0;
+  let minScore: number | null = null;
+  let version = false;
+  let source: SourceSpec | null = null;
+  let storedFields: string[] | null = null;
+  let docvalueFields: string[] = [];
+  let aggregations: Record<string, unknown> | null = null;
+  let timeout: string | null = null;
+  let indicesBoost: { index: string; boost: number }[] = [];
+
+  const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '') || (Buffer.isBuffer(body) && body.length === 0);
+  if (!empty) {
+    const src = jsonSourceOf(body);
+    const r = new DslReader(src);
+    const root = src.root;
+    if (!r.isMap(root)) throw r.errorOf({}, `Expected [START_OBJECT] but found [${tokenName(root)}]`);
+    for (const key of Object.keys(root)) {
+      const v = root[key];
+      switch (key) {
+        case 'query':
+          if (!r.isMap(v)) throw r.errorAt(root, key, `Unknown key for a ${tokenName(v)} in [${key}].`);
+          query = parseInnerQuery(r, root, key);
+          break;
+        case 'post_filter':
+          if (!r.isMap(v)) throw r.errorAt(root, key, `Unknown key for a ${tokenName(v)} in [${key}].`);
+          postFilter = parseInnerQuery(r, root, key);
+          break;
+        case 'from':
+          from = nonNegativeInt(r, root, key);
+          break;
+        case 'size':
+          size = nonNegativeInt(r, root, key);
+          if (size < 0) throw illegalArgument(`[size] parameter cannot be negative, found [${size}]`);
+          break;
+        case 'timeout':
+          timeout = r.text(root, key);
+          break;
+        case 'terminate_after':
+          terminateAfter = nonNegativeInt(r, root, key);
+          if (terminateAfter <= 0) throw illegalArgument('terminateAfter must be > 0');
+          break;
+        case 'min_score':
+          minScore = r.float(root, key);
+          break;
+        case 'version':
+          version = r.bool(root, key);
+          break;
+        case 'explain':
+        case 'profile':
+        case 'seq_no_primary_term':
+          r.bool(root, key);
+          break;
+        case 'track_scores':
+          trackScores = r.bool(root, key);
+          break;
+        case 'track_total_hits':
+          r.bool(root, key);
+          break;
+        case '_source':
+          source = parseSourceSpec(r, root, key);
+          break;
+        case 'stored_fields':
+        case 'fields':
+          storedFields = stringArray(r, root, key);
+          break;
+        case 'docvalue_fields':
+        case 'fielddata_fields': {
+          if (!Array.isArray(v)) throw r.errorAt(root, key, `Expected [START_ARRAY] in [${key}] but found [${tokenName(v)}]`);
+          docvalueFields = v.map((item, i) => {
+            if (typeof item === 'string') return item;
+            if (r.isMap(item) && typeof item.field === 'string') return item.field;
+            throw r.errorAt(v, i, `Expected [VALUE_STRING] or [START_OBJECT] in [${key}] but found [${tokenName(item)}]`);
+          });
+          break;
+        }
+        case 'sort':
+          sort = parseSortSpecs(r, root, key);
+          break;
+        case 'search_after':
+          if (!Array.isArray(v)) throw r.errorAt(root, key, `Unknown key for a ${tokenName(v)} in [${key}].`);
+          searchAfter = v.map(sortValueOf);
+          break;
+        case 'aggregations':
+        case 'aggs':
+          if (!r.isMap(v)) throw r.errorAt(root, key, `Unknown key for a ${tokenName(v)} in [${key}].`);
+          aggregations = v;
+          break;
+        case 'indices_boost':
+          indicesBoost = parseIndicesBoost(r, root, key);
+          break;
+        case 'highlight':
+        case 'suggest':
+        case 'rescore':
+        case 'script_fields':
+        case 'stats':
+        case 'ext':
+        case 'slice':
+        case 'collapse':
+          // Accepted and ignored: not implemented by this engine.
+          break;
+        default:
+          throw r.errorAt(root, key, `Unknown key for a ${tokenName(v)} in [${key}].`);
+      }
+    }
+  }
+
+  // URL parameters (RestSearchAction.parseSearchSource): they override the body.
+  if (params.q !== undefined) {
+    query = {
+      type: 'query_string',
+      query: params.q,
+      defaultField: params.df ?? null,
+      fields: [],
+      defaultOperator: params.defaultOperator === undefined ? 'OR' : parseOperator(params.defaultOperator),
+      analyzer: params.analyzer ?? null,
+      lenient: params.lenient ?? null,
+      phraseSlop: 0,
+      analyzeWildcard: params.analyzeWildcard ?? false,
+      minimumShouldMatch: null,
+      tieBreaker: 0,
+      allowLeadingWildcard: true,
+      boost: 1,
+      name: null,
+    };
+  }
+  if (params.from !== undefined) {
+    if (params.from < 0) throw illegalArgument('[from] parameter cannot be negative');
+    from = params.from;
+  }
+  if (params.size !== undefined) {
+    if (params.size < 0) throw illegalArgument(`[size] parameter cannot be negative, found [${params.size}]`);
+    size = params.size;
+  }
+  if (params.sort !== undefined && params.sort !== '') sort = [...(sort ?? []), ...sortFromUrl(params.sort)];
+  if (params.trackScores !== undefined) trackScores = params.trackScores;
+  if (params.version !== undefined) version = params.version;
+  if (params.terminateAfter !== undefined) {
+    if (params.terminateAfter < 0) throw illegalArgument('terminateAfter must be > 0');
+    terminateAfter = params.terminateAfter;
+  }
+  const urlSource = sourceFromUrl(params);
+  if (urlSource !== null) source = urlSource;
+  if (source === null) {
+    // stored_fields without `_source` turns source fetching off (StoredFieldsContext).
+    const fetch = storedFields === null || storedFields.includes('_source');
+    source = { fetch, includes: [], excludes: [] };
+  }
+  if (from < 0) from = 0;
+  if (size < 0) size = DEFAULT_SIZE;
+
+  return {
+    query: new DslQuery(query ?? MATCH_ALL),
+    postFilter: postFilter === null ? null : new DslQuery(postFilter),
+    from,
+    size,
+    sort,
+    trackScores,
+    searchAfter,
+    terminateAfter,
+    minScore,
+    version,
+    source,
+    storedFields,
+    docvalueFields,
+    aggregations,
+    timeout,
+    indicesBoost,
+  };
+}
+
+/** FetchSourceContext.parseFromRestRequest; null when no source parameter was given. */
+export function sourceFromUrl(params: Pick<SearchUrlParams, 'source' | 'sourceIncludes' | 'sourceExcludes'>): SourceSpec | null {
+  let fetch: boolean | null = null;
+  let includes: readonly string[] | null = null;
+  let excludes: readonly string[] | null = null;
+  const s = params.source;
+  if (s !== undefined) {
+    if (s === true || s === 'true') fetch = true;
+    else if (s === false || s === 'false') fetch = false;
+    else if (s !== '') includes = s.split(',').filter((x) => x !== '');
+  }
+  if (params.sourceIncludes !== undefined) includes = params.sourceIncludes;
+  if (params.sourceExcludes !== undefined) excludes = params.sourceExcludes;
+  if (fetch === null && includes === null && excludes === null) return null;
+  return { fetch: fetch ?? true, includes: includes ?? [], excludes: excludes ?? [] };
+}
+

@@ -1,0 +1,116 @@
+/**
+ * reduceAggs: merges the shards' partial states into the response's
+ * `aggregations` object, running pipelines on the reduced tree (parent
+ * pipelines on their parent's buckets, sibling pipelines after their level).
+ */
+import { applyBucketScript } from './bucket-script.ts';
+import { applyBucketSelector } from './bucket-selector.ts';
+import { applyBucketSort } from './bucket-sort.ts';
+import type { ReducedAgg } from './reduced.ts';
+import { isMultiBucket } from './reduced.ts';
+import { reduceFilters, reduceRange, reduceSingle } from './reduce-fixed-buckets.ts';
+import { reduceHistogram } from './reduce-histogram.ts';
+import { reduceCardinality, reduceNumericMetric, reducePercentiles, reduceTopHits } from './reduce-metrics.ts';
+import { reduceTerms } from './reduce-terms.ts';
+import { renderAggs } from './render.ts';
+import { applyCumulativeSum, applyMovingAvg } from './series-pipelines.ts';
+import { runBucketMetrics } from './sibling-bucket-metrics.ts';
+import type { AggSpec, BucketAggSpec, MetricAggSpec } from './spec.ts';
+import { collectedAggs, isParentPipeline, isSiblingPipeline } from './spec.ts';
+import type {
+  AggState,
+  CardinalityState,
+  FiltersState,
+  HistogramState,
+  NumericStatsState,
+  RangeState,
+  ShardAggState,
+  SingleBucketState,
+  TDigestState,
+  TermsState,
+  TopHitsState,
+} from './state.ts';
+
+function ofKind<K extends AggState['kind']>(states: readonly AggState[], kind: K): Extract<AggState, { kind: K }>[] {
+  return states.filter((s): s is Extract<AggState, { kind: K }> => s.kind === kind);
+}
+
+function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggState[]): ReducedAgg {
+  let agg: ReducedAgg;
+  switch (spec.type) {
+    case 'terms':
+      agg = reduceTerms(spec, ofKind(states, 'terms') as TermsState[], reduceLevel);
+      break;
+    case 'date_histogram':
+    case 'histogram':
+      agg = reduceHistogram(spec, ofKind(states, 'histogram') as HistogramState[], reduceLevel);
+      break;
+    case 'range':
+    case 'date_range':
+      agg = reduceRange(spec, ofKind(states, 'range') as RangeState[], reduceLevel);
+      break;
+    case 'filters':
+      agg = reduceFilters(spec, ofKind(states, 'filters') as FiltersState[], reduceLevel);
+      break;
+    case 'filter':
+    case 'missing':
+    case 'global':
+      agg = reduceSingle(spec, ofKind(states, 'single') as SingleBucketState[], reduceLevel);
+      break;
+    case 'cardinality':
+      return reduceCardinality(spec, ofKind(states, 'cardinality') as CardinalityState[]);
+    case 'percentiles':
+    case 'percentile_ranks':
+      return reducePercentiles(spec, ofKind(states, 'tdigest') as TDigestState[]);
+    case 'top_hits':
+      return reduceTopHits(spec, ofKind(states, 'top_hits') as TopHitsState[]);
+    default:
+      return reduceNumericMetric(spec, ofKind(states, 'stats') as NumericStatsState[]);
+  }
+  if (isMultiBucket(agg)) {
+    for (const p of spec.subs) {
+      if (!isParentPipeline(p)) continue;
+      switch (p.type) {
+        case 'bucket_selector':
+          applyBucketSelector(p, agg);
+          break;
+        case 'bucket_script':
+          applyBucketScript(p, agg);
+          break;
+        case 'bucket_sort':
+          applyBucketSort(p, agg);
+          break;
+        case 'moving_avg':
+          applyMovingAvg(p, agg);
+          break;
+        case 'cumulative_sum':
+          applyCumulativeSum(p, agg);
+          break;
+      }
+    }
+  }
+  return agg;
+}
+
+/** Reduces one level (the top, or the inside of a bucket): `perShard[i]` are shard i's states of the level. */
+function reduceLevel(specs: readonly AggSpec[], perShard: (readonly AggState[])[]): ReducedAgg[] {
+  const collected = collectedAggs(specs);
+  const out = collected.map((spec, i) => {
+    const states: AggState[] = [];
+    for (const shard of perShard) {
+      const s = shard[i];
+      if (s !== undefined) states.push(s);
+    }
+    return reduceOne(spec, states);
+  });
+  for (const p of specs) if (isSiblingPipeline(p)) out.push(runBucketMetrics(p, out));
+  return out;
+}
+
+export function reduceAggs(specs: AggSpec[], states: readonly ShardAggState[], opts: { typedKeys: boolean }): Record<string, unknown> {
+  const reduced = reduceLevel(
+    specs,
+    states.map((s) => s.aggs),
+  );
+  return renderAggs(reduced, opts.typedKeys);
+}

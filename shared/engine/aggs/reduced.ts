@@ -1,0 +1,144 @@
+/**
+ * The reduced aggregation tree the coordinator builds from the shard states:
+ * what pipelines read and rewrite, and what the response is rendered from.
+ */
+import type { NumericMetricType } from './spec.ts';
+import type { TopHitState, ValueFormat } from './state.ts';
+import type { TDigest } from './tdigest.ts';
+
+export interface ReducedBucket {
+  readonly key: string | number;
+  /** `key_as_string` when the format prints one, else null. */
+  readonly keyAsString: string | null;
+  /** The key as text when it is not `key_as_string` nor String(key) (raw doubles print as Java does). */
+  readonly keyText?: string;
+  readonly docCount: number;
+  aggs: ReducedAgg[];
+  /** Terms with show_term_doc_count_error. */
+  readonly docCountError?: number;
+  /** Range buckets. */
+  readonly from?: number | null;
+  readonly to?: number | null;
+}
+
+interface Named {
+  readonly name: string;
+  readonly meta: Readonly<Record<string, unknown>> | null;
+}
+
+export interface ReducedTerms extends Named {
+  readonly kind: 'terms';
+  readonly typeName: 'sterms' | 'lterms' | 'dterms' | 'umterms';
+  buckets: ReducedBucket[];
+  readonly docCountError: number;
+  readonly sumOtherDocCount: number;
+  readonly showDocCountError: boolean;
+}
+
+export interface ReducedHistogram extends Named {
+  readonly kind: 'histogram';
+  readonly typeName: 'date_histogram' | 'histogram';
+  readonly keyed: boolean;
+  readonly format: ValueFormat;
+  buckets: ReducedBucket[];
+}
+
+export interface ReducedRange extends Named {
+  readonly kind: 'range';
+  readonly typeName: 'range' | 'date_range';
+  readonly keyed: boolean;
+  readonly format: ValueFormat;
+  buckets: ReducedBucket[];
+}
+
+export interface ReducedFilters extends Named {
+  readonly kind: 'filters';
+  readonly keyed: boolean;
+  buckets: ReducedBucket[];
+}
+
+export interface ReducedSingle extends Named {
+  readonly kind: 'single';
+  readonly typeName: 'filter' | 'missing' | 'global';
+  readonly docCount: number;
+  aggs: ReducedAgg[];
+}
+
+export interface ReducedNumericMetric extends Named {
+  readonly kind: 'metric';
+  readonly typeName: NumericMetricType;
+  readonly format: ValueFormat;
+  readonly count: number;
+  readonly sum: number;
+  readonly min: number;
+  readonly max: number;
+  readonly sumOfSquares: number;
+  readonly sigma: number;
+}
+
+export interface ReducedCardinality extends Named {
+  readonly kind: 'cardinality';
+  readonly value: number;
+}
+
+export interface ReducedPercentiles extends Named {
+  readonly kind: 'percentiles';
+  readonly typeName: 'tdigest_percentiles' | 'tdigest_percentile_ranks';
+  readonly digest: TDigest;
+  readonly points: readonly number[];
+  readonly keyed: boolean;
+  readonly format: ValueFormat;
+}
+
+export interface ReducedTopHits extends Named {
+  readonly kind: 'top_hits';
+  readonly total: number;
+  readonly maxScore: number | null;
+  readonly hits: readonly TopHitState[];
+}
+
+/** Pipeline outputs: sum_bucket, avg_bucket, bucket_script, moving_avg, cumulative_sum. */
+export interface ReducedSimpleValue extends Named {
+  readonly kind: 'simple_value';
+  readonly value: number;
+  readonly format: ValueFormat;
+}
+
+/** max_bucket / min_bucket. */
+export interface ReducedBucketMetricValue extends Named {
+  readonly kind: 'bucket_metric_value';
+  readonly value: number;
+  readonly keys: readonly string[];
+  readonly format: ValueFormat;
+}
+
+export interface ReducedStatsBucket extends Named {
+  readonly kind: 'stats_bucket';
+  readonly count: number;
+  readonly sum: number;
+  readonly min: number;
+  readonly max: number;
+  readonly format: ValueFormat;
+}
+
+export type ReducedMultiBucket = ReducedTerms | ReducedHistogram | ReducedRange | ReducedFilters;
+
+export type ReducedAgg =
+  | ReducedMultiBucket
+  | ReducedSingle
+  | ReducedNumericMetric
+  | ReducedCardinality
+  | ReducedPercentiles
+  | ReducedTopHits
+  | ReducedSimpleValue
+  | ReducedBucketMetricValue
+  | ReducedStatsBucket;
+
+export function isMultiBucket(a: ReducedAgg): a is ReducedMultiBucket {
+  return a.kind === 'terms' || a.kind === 'histogram' || a.kind === 'range' || a.kind === 'filters';
+}
+
+/** A bucket's key as text (`getKeyAsString()`): what max_bucket lists and keyed output uses. */
+export function bucketKeyString(b: ReducedBucket): string {
+  return b.keyAsString ?? b.keyText ?? String(b.key);
+}

@@ -88,6 +88,13 @@ export interface Segment {
   readonly docValues: ReadonlyMap<string, DocValues>;
   /** Full paths of fields that have a value in at least one doc of the segment (for `exists`). */
   readonly fieldsPresent: ReadonlySet<string>;
+  /**
+   * Per field in `fieldsPresent`: bit d set = doc d has the field, as Elasticsearch
+   * 6.8's `exists` decides it: for an indexed text field, at least one token
+   * (NormsFieldExistsQuery: `""` does not count); for every other field, at least
+   * one value. Length ceil(maxDoc/32).
+   */
+  readonly fieldDocs: ReadonlyMap<string, Uint32Array>;
 }
 
 /**

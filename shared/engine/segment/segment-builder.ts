@@ -1,0 +1,205 @@
+/**
+ * The indexing buffer of a shard copy: documents accumulate in compact
+ * growable columns and `build()` turns them into an immutable Segment.
+ */
+import type { AnalyzerLookup } from '../analysis/types.ts';
+import type { FieldMapping, ParsedDocument, ParsedField } from '../mapping/types.ts';
+import { mapperParsing } from '../../errors/es-errors.ts';
+import { newBitset } from './bitset.ts';
+import { ByteList, Float64List, Uint32List } from './growable-arrays.ts';
+import { KeywordFieldWriter } from './keyword-field-writer.ts';
+import { NumericFieldWriter } from './numeric-field-writer.ts';
+import { TextFieldWriter } from './text-field-writer.ts';
+import type { DocValues, InvertedField, Segment } from './types.ts';
+
+/** One applied index operation waiting for the next refresh. */
+export interface BufferedDoc {
+  readonly id: string;
+  readonly version: number;
+  readonly seqNo: number;
+  readonly routing: string | null;
+  /** `_source` as the client sent it (copied: the caller may reuse the buffer). */
+  readonly source: Buffer;
+  readonly parsed: ParsedDocument;
+}
+
+/** Text fields without an `analyzer` use Elasticsearch's default. */
+const DEFAULT_ANALYZER = 'standard';
+
+type FieldWriter =
+  | { readonly kind: 'text'; readonly writer: TextFieldWriter }
+  | { readonly kind: 'keyword'; readonly writer: KeywordFieldWriter }
+  | { readonly kind: 'numeric'; readonly writer: NumericFieldWriter }
+  /** Neither indexed nor with doc values: only recorded as present. */
+  | { readonly kind: 'stored-only'; readonly writer: null };
+
+interface FieldState {
+  readonly path: string;
+  readonly type: FieldMapping['type'];
+  readonly column: FieldWriter;
+  /** Docs that have the field (see Segment.fieldDocs). */
+  readonly present: Uint32List;
+  /** Last doc that touched the field: a path listed twice in one doc is one field instance. */
+  lastDoc: number;
+}
+
+export class SegmentBuilder {
+  private readonly fields = new Map<string, FieldState>();
+  private readonly ids: string[] = [];
+  private readonly routings: (string | null)[] = [];
+  private readonly versions = new Float64List(1024);
+  private readonly seqNos = new Float64List(1024);
+  private readonly sourceBytes = new ByteList(64 * 1024);
+  private readonly sourceOffsets = new Uint32List(1024);
+  private readonly touched: FieldState[] = [];
+  private built = false;
+
+  constructor(private readonly analyzers: AnalyzerLookup) {
+    this.sourceOffsets.push(0);
+  }
+
+  /** Number of docs added so far. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Adds a document; returns its local doc id in the segment to be built. */
+  add(doc: BufferedDoc): number {
+    if (this.built) throw new Error('SegmentBuilder.add after build()');
+    const local = this.ids.length;
+    for (const field of doc.parsed.fields) {
+      if (field.values.length === 0 || field.mapping.type === 'object') continue;
+      const state = this.fieldState(field.mapping);
+      if (state.lastDoc !== local) {
+        state.lastDoc = local;
+        state.column.writer?.startDoc(local);
+        this.touched.push(state);
+      }
+      this.addValues(state, field);
+    }
+    for (const state of this.touched) {
+      const present = state.column.writer === null ? true : state.column.writer.finishDoc();
+      if (present) setGrowableBit(state.present, local);
+    }
+    this.touched.length = 0;
+
+    this.ids.push(doc.id);
+    this.routings.push(doc.routing);
+    this.versions.push(doc.version);
+    this.seqNos.push(doc.seqNo);
+    this.sourceBytes.append(doc.source);
+    this.sourceOffsets.push(this.sourceBytes.length);
+    return local;
+  }
+
+  /** The immutable segment of every doc added; the builder cannot be used afterwards. */
+  build(segmentId: number): Segment {
+    if (this.built) throw new Error('SegmentBuilder.build called twice');
+    this.built = true;
+    const maxDoc = this.ids.length;
+    const inverted = new Map<string, InvertedField>();
+    const docValues = new Map<string, DocValues>();
+    const fieldDocs = new Map<string, Uint32Array>();
+    for (const state of this.fields.values()) {
+      const column = state.column;
+      if (column.kind === 'text') {
+        inverted.set(state.path, column.writer.build(maxDoc));
+      } else if (column.kind === 'keyword') {
+        const built = column.writer.build(maxDoc);
+        if (built.inverted !== null) inverted.set(state.path, built.inverted);
+        if (built.docValues !== null) docValues.set(state.path, built.docValues);
+      } else if (column.kind === 'numeric') {
+        docValues.set(state.path, column.writer.build(maxDoc));
+      }
+      if (state.present.length > 0) {
+        const bits = newBitset(maxDoc);
+        bits.set(state.present.array.subarray(0, Math.min(state.present.length, bits.length)));
+        fieldDocs.set(state.path, bits);
+      }
+    }
+    const bytes = this.sourceBytes.toArray();
+    return {
+      id: segmentId,
+      maxDoc,
+      ids: this.ids,
+      versions: this.versions.toArray(),
+      seqNos: this.seqNos.toArray(),
+      routings: this.routings,
+      source: {
+        bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        offsets: this.sourceOffsets.toArray(),
+      },
+      inverted,
+      docValues,
+      fieldsPresent: new Set(fieldDocs.keys()),
+      fieldDocs,
+    };
+  }
+
+  private addValues(state: FieldState, field: ParsedField): void {
+    const column = state.column;
+    switch (column.kind) {
+      case 'text': {
+        const name = field.mapping.analyzer ?? DEFAULT_ANALYZER;
+        const analyzer = this.analyzers.get(name);
+        if (analyzer === undefined) throw mapperParsing(`analyzer [${name}] not found for field [${state.path}]`);
+        column.writer.addValues(field.values, analyzer);
+        return;
+      }
+      case 'keyword':
+        column.writer.addValues(field.values);
+        return;
+      case 'numeric':
+        column.writer.addValues(field.mapping, field.values);
+        return;
+      case 'stored-only':
+        return;
+    }
+  }
+
+  private fieldState(mapping: FieldMapping): FieldState {
+    const existing = this.fields.get(mapping.path);
+    if (existing !== undefined) {
+      if (existing.type !== mapping.type) {
+        throw mapperParsing(
+          `mapper [${mapping.path}] of type [${mapping.type}] conflicts with type [${existing.type}] already in this segment`,
+        );
+      }
+      return existing;
+    }
+    const state: FieldState = {
+      path: mapping.path,
+      type: mapping.type,
+      column: newFieldWriter(mapping),
+      present: new Uint32List(64),
+      lastDoc: -1,
+    };
+    this.fields.set(mapping.path, state);
+    return state;
+  }
+}
+
+function newFieldWriter(mapping: FieldMapping): FieldWriter {
+  switch (mapping.type) {
+    case 'text':
+      return mapping.index ? { kind: 'text', writer: new TextFieldWriter() } : { kind: 'stored-only', writer: null };
+    case 'keyword':
+      return mapping.index || mapping.docValues
+        ? { kind: 'keyword', writer: new KeywordFieldWriter(mapping.index, mapping.docValues) }
+        : { kind: 'stored-only', writer: null };
+    case 'object':
+      throw new Error(`object field [${mapping.path}] has no values of its own`);
+    default:
+      // Numbers are searched through their doc values, so an indexed number keeps them even with `doc_values: false`.
+      return mapping.index || mapping.docValues
+        ? { kind: 'numeric', writer: new NumericFieldWriter() }
+        : { kind: 'stored-only', writer: null };
+  }
+}
+
+/** Sets bit `doc` in a bitset that grows with the docs added. */
+function setGrowableBit(words: Uint32List, doc: number): void {
+  const word = doc >>> 5;
+  while (words.length <= word) words.push(0);
+  words.array[word] |= 1 << (doc & 31);
+}

@@ -1,0 +1,230 @@
+/**
+ * A term → slot hash table whose terms live as UTF-16 code units in one pool.
+ *
+ * An n-gram field has about as many distinct terms as postings (200k plates
+ * → 1.9M terms): a JS Map would hold a string and a map entry per term and
+ * keep the collector busy, and sorting 1.9M strings with Array#sort takes
+ * seconds. Here each term costs its code units plus three ints, lookups hash
+ * the incoming string without keeping it, and the pool sorts by packed
+ * code-unit prefixes (the order of JS `<`).
+ */
+
+const EMPTY = 0;
+/** Tie groups up to this size are insertion-sorted in place. */
+const INSERTION_SORT_MAX = 16;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+export class TermHash {
+  private chars = new Uint16Array(4096);
+  private charCount = 0;
+  /** Code units of slot s are chars[starts[s]..starts[s+1]). */
+  private starts = new Int32Array(1025);
+  private hashes = new Int32Array(1024);
+  /**
+   * Open addressing, linear probing over entries of two ints, [hash, slot + 1]
+   * (EMPTY when free): a probe reads the hash from the line it already loaded.
+   */
+  private table = new Int32Array(2 * 2048);
+  private mask = 2047;
+  private count = 0;
+
+  /** Number of distinct terms. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The slot of `term`, adding it (as slot `size`) when new. Slots number terms by first appearance. */
+  add(term: string): number {
+    const hash = hashOf(term);
+    const table = this.table;
+    let i = hash & this.mask;
+    for (;;) {
+      const entry = table[2 * i + 1];
+      if (entry === EMPTY) break;
+      if (table[2 * i] === hash && this.equals(entry - 1, term)) return entry - 1;
+      i = (i + 1) & this.mask;
+    }
+    const slot = this.count++;
+    this.append(slot, term, hash);
+    table[2 * i] = hash;
+    table[2 * i + 1] = slot + 1;
+    // Grow fourfold: rehashing is random access over the whole table, so do it rarely.
+    if (this.count * 2 > this.mask + 1) this.rehash(4 * (this.mask + 1));
+    return slot;
+  }
+
+  /** The slot of `term`, or -1. */
+  find(term: string): number {
+    const hash = hashOf(term);
+    const table = this.table;
+    let i = hash & this.mask;
+    for (;;) {
+      const entry = table[2 * i + 1];
+      if (entry === EMPTY) return -1;
+      if (table[2 * i] === hash && this.equals(entry - 1, term)) return entry - 1;
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  /** The terms of `slots`, in that order, as strings. */
+  termStrings(slots: Int32Array): string[] {
+    // One decode of the whole pool (utf16le keeps lone surrogates), then a substring per term.
+    const all = Buffer.from(this.chars.buffer, 0, this.charCount * 2).toString('utf16le');
+    const out = new Array<string>(slots.length);
+    const starts = this.starts;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i];
+      out[i] = all.substring(starts[slot], starts[slot + 1]);
+    }
+    return out;
+  }
+
+  /**
+   * Slots in ascending term order (UTF-16 code units, a shorter prefix first).
+   *
+   * Each term becomes a 64-bit key: its first code units, each replaced by its
+   * rank among the code units in use (so a plate alphabet needs 7 bits a
+   * character, not 16), then its slot in the low bits. A native sort of the keys
+   * orders the terms; only terms that share every encoded code unit are then
+   * compared as strings.
+   */
+  sortedSlots(): Int32Array {
+    const n = this.count;
+    const slots = new Int32Array(n);
+    if (n === 0) return slots;
+    const chars = this.chars;
+    const starts = this.starts;
+
+    const inUse = new Uint8Array(65536);
+    for (let i = 0; i < this.charCount; i++) inUse[chars[i]] = 1;
+    // Rank 0 means "past the end of the term", which sorts before every code unit.
+    const rank = new Int32Array(65536);
+    let ranks = 0;
+    for (let c = 0; c < 65536; c++) if (inUse[c] === 1) rank[c] = ++ranks;
+    const charBits = Math.max(1, 32 - Math.clz32(ranks));
+    const slotBits = Math.max(1, 32 - Math.clz32(n - 1));
+    const encodedChars = Math.floor((64 - slotBits) / charBits);
+
+    const keys = new BigUint64Array(n);
+    const words = new Uint32Array(keys.buffer);
+    const low = LITTLE_ENDIAN ? 0 : 1;
+    const high = 1 - low;
+    for (let s = 0; s < n; s++) {
+      const start = starts[s];
+      const end = starts[s + 1];
+      let hi = 0;
+      let lo = 0;
+      for (let k = 0; k < encodedChars; k++) {
+        const code = start + k < end ? rank[chars[start + k]] : 0;
+        hi = ((hi << charBits) | (lo >>> (32 - charBits))) >>> 0;
+        lo = ((lo << charBits) | code) >>> 0;
+      }
+      hi = ((hi << slotBits) | (lo >>> (32 - slotBits))) >>> 0;
+      lo = ((lo << slotBits) | s) >>> 0;
+      words[2 * s + low] = lo;
+      words[2 * s + high] = hi;
+    }
+    keys.sort();
+
+    const slotMask = slotBits === 32 ? 0xffffffff : 2 ** slotBits - 1;
+    for (let i = 0; i < n; i++) slots[i] = words[2 * i + low] & slotMask;
+    // Equal keys above the slot bits: terms that share their first `encodedChars` code units.
+    let groupStart = 0;
+    for (let i = 1; i <= n; i++) {
+      const same =
+        i < n &&
+        words[2 * i + high] === words[2 * groupStart + high] &&
+        words[2 * i + low] - (words[2 * i + low] & slotMask) === words[2 * groupStart + low] - (words[2 * groupStart + low] & slotMask);
+      if (same) continue;
+      if (i - groupStart > 1) this.sortGroup(slots, groupStart, i, encodedChars);
+      groupStart = i;
+    }
+    return slots;
+  }
+
+  /** Sorts slots[lo..hi), terms that share their first `depth` code units. */
+  private sortGroup(slots: Int32Array, lo: number, hi: number, depth: number): void {
+    if (hi - lo > INSERTION_SORT_MAX) {
+      const part = Array.from(slots.subarray(lo, hi));
+      part.sort((a, b) => this.compareFrom(a, b, depth));
+      slots.set(part, lo);
+      return;
+    }
+    for (let i = lo + 1; i < hi; i++) {
+      const slot = slots[i];
+      let j = i - 1;
+      while (j >= lo && this.compareFrom(slots[j], slot, depth) > 0) {
+        slots[j + 1] = slots[j];
+        j--;
+      }
+      slots[j + 1] = slot;
+    }
+  }
+
+  private compareFrom(a: number, b: number, depth: number): number {
+    const chars = this.chars;
+    let i = this.starts[a] + depth;
+    let j = this.starts[b] + depth;
+    const endA = this.starts[a + 1];
+    const endB = this.starts[b + 1];
+    while (i < endA && j < endB) {
+      const d = chars[i++] - chars[j++];
+      if (d !== 0) return d;
+    }
+    return endA - i - (endB - j);
+  }
+
+  private equals(slot: number, term: string): boolean {
+    const start = this.starts[slot];
+    if (this.starts[slot + 1] - start !== term.length) return false;
+    const chars = this.chars;
+    for (let k = 0; k < term.length; k++) if (chars[start + k] !== term.charCodeAt(k)) return false;
+    return true;
+  }
+
+  private append(slot: number, term: string, hash: number): void {
+    const needed = this.charCount + term.length;
+    if (needed > this.chars.length) {
+      const grown = new Uint16Array(Math.max(needed, this.chars.length * 2));
+      grown.set(this.chars.subarray(0, this.charCount));
+      this.chars = grown;
+    }
+    const chars = this.chars;
+    let at = this.charCount;
+    for (let k = 0; k < term.length; k++) chars[at++] = term.charCodeAt(k);
+    this.charCount = at;
+    if (slot === this.hashes.length) {
+      const grownHashes = new Int32Array(slot * 2);
+      grownHashes.set(this.hashes);
+      this.hashes = grownHashes;
+      const grownStarts = new Int32Array(slot * 2 + 1);
+      grownStarts.set(this.starts);
+      this.starts = grownStarts;
+    }
+    this.starts[slot + 1] = at;
+    this.hashes[slot] = hash;
+  }
+
+  private rehash(entries: number): void {
+    const table = new Int32Array(2 * entries);
+    const mask = entries - 1;
+    for (let slot = 0; slot < this.count; slot++) {
+      const hash = this.hashes[slot];
+      let i = hash & mask;
+      while (table[2 * i + 1] !== EMPTY) i = (i + 1) & mask;
+      table[2 * i] = hash;
+      table[2 * i + 1] = slot + 1;
+    }
+    this.table = table;
+    this.mask = mask;
+  }
+}
+
+/** FNV-1a over UTF-16 code units, with a final avalanche so the low bits index the table well. */
+function hashOf(term: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < term.length; k++) h = Math.imul(h ^ term.charCodeAt(k), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
+}

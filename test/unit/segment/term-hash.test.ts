@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sortTerms } from '../../../shared/engine/segment/term-dictionary.ts';
+import { TermHash } from '../../../shared/engine/segment/term-hash.ts';
+
+function jsSorted(terms: readonly string[]): string[] {
+  return [...new Set(terms)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function hashOf(terms: readonly string[]): TermHash {
+  const hash = new TermHash();
+  for (const term of terms) hash.add(term);
+  return hash;
+}
+
+/** Deterministic pseudo-random terms over an alphabet. */
+function randomTerms(count: number, alphabet: string, maxLength: number): string[] {
+  let seed = 12345;
+  const next = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 4294967296;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = Math.floor(next() * (maxLength + 1));
+    let term = '';
+    for (let k = 0; k < length; k++) term += alphabet[Math.floor(next() * alphabet.length)];
+    out.push(term);
+  }
+  return out;
+}
+
+test('slots number distinct terms by first appearance; find answers -1 for unknown terms', () => {
+  const hash = hashOf(['b', 'a', 'b', '', 'c']);
+  assert.equal(hash.size, 4);
+  assert.equal(hash.find('b'), 0);
+  assert.equal(hash.find('a'), 1);
+  assert.equal(hash.find(''), 2);
+  assert.equal(hash.find('c'), 3);
+  assert.equal(hash.find('d'), -1);
+  assert.equal(hash.add('a'), 1);
+});
+
+test('thousands of terms survive rehashing', () => {
+  const terms = randomTerms(20000, 'abcdefghij', 6);
+  const hash = hashOf(terms);
+  const distinct = jsSorted(terms);
+  assert.equal(hash.size, distinct.length);
+  for (const term of distinct) assert.ok(hash.find(term) >= 0, term);
+  assert.equal(hash.find('abcdefghijk'), -1);
+});
+
+test('sorted order is JS < order: prefixes first, by UTF-16 code unit', () => {
+  const terms = ['京A1', 'b', 'B', '', 'ab', 'a', 'abc', '😀', '\uffff', 'ａ', 'a\u0000', '\ud800'];
+  const sorted = sortTerms(hashOf(terms)).terms;
+  assert.deepEqual(sorted, jsSorted(terms));
+});
+
+test('sorted order matches JS for random terms over small and large alphabets', () => {
+  const small = randomTerms(5000, '0123456789ABC京沪', 9);
+  assert.deepEqual(sortTerms(hashOf(small)).terms, jsSorted(small));
+  let wide = '';
+  for (let c = 0; c < 3000; c++) wide += String.fromCharCode(0x4e00 + c * 7);
+  const large = randomTerms(5000, wide, 5);
+  assert.deepEqual(sortTerms(hashOf(large)).terms, jsSorted(large));
+});
+
+test('terms sharing a long prefix sort correctly past the encoded code units', () => {
+  const prefix = 'x'.repeat(300);
+  const terms = ['b', 'a'];
+  for (let i = 0; i < 40; i++) terms.push(prefix + String(39 - i), prefix + String(i) + 'z');
+  terms.push(prefix);
+  assert.deepEqual(sortTerms(hashOf(terms)).terms, jsSorted(terms));
+});
+
+test('termIds maps each term to its index in terms and behaves as a read-only map', () => {
+  const { terms, termIds } = sortTerms(hashOf(['pear', 'apple', 'fig']));
+  assert.deepEqual(terms, ['apple', 'fig', 'pear']);
+  assert.equal(termIds.size, 3);
+  assert.equal(termIds.get('fig'), 1);
+  assert.equal(termIds.get('kiwi'), undefined);
+  assert.equal(termIds.has('pear'), true);
+  assert.deepEqual([...termIds], [
+    ['apple', 0],
+    ['fig', 1],
+    ['pear', 2],
+  ]);
+  assert.deepEqual([...termIds.keys()], terms);
+  assert.deepEqual([...termIds.values()], [0, 1, 2]);
+});

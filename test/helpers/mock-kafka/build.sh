@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Builds the mock Kafka cluster helper (mock-cluster.c) and the librdkafka it
+# links against, into build/ beside this script. Idempotent: does nothing when
+# the helper is newer than its sources.
+#
+# librdkafka comes from source: Debian's librdkafka (2.0.2) reports controller
+# id 0 in its mock, which kafkajs cannot use (DESIGN.md section 6). The npm
+# package @confluentinc/kafka-javascript ships librdkafka 2.x's source under
+# deps/librdkafka; `npm pack` fetches it through the npm registry (and cache)
+# without installing it or running its install scripts. Needs gcc and make.
+set -euo pipefail
+
+# The package version pins the librdkafka version (1.10.1 ships librdkafka 2.15.1).
+KAFKA_JAVASCRIPT_VERSION=1.10.1
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="$here/build"
+libdir="$out/librdkafka-$KAFKA_JAVASCRIPT_VERSION"
+bin="$out/mock-cluster"
+
+up_to_date() {
+  [[ -x "$bin" && -f "$libdir/librdkafka.so.1" && "$bin" -nt "$here/mock-cluster.c" && "$bin" -nt "$here/build.sh" ]]
+}
+
+if up_to_date; then
+  echo "mock-kafka: $bin is up to date"
+  exit 0
+fi
+
+mkdir -p "$out"
+# Two builds at once (a test run and CI, say) take turns.
+exec 9>"$out/.lock"
+flock 9
+if up_to_date; then
+  echo "mock-kafka: $bin is up to date"
+  exit 0
+fi
+
+for tool in gcc make npm tar; do
+  command -v "$tool" >/dev/null || { echo "mock-kafka: $tool is required" >&2; exit 1; }
+done
+
+start=$SECONDS
+if [[ ! -f "$libdir/librdkafka.so.1" ]]; then
+  work="$(mktemp -d "$out/tmp.XXXXXX")"
+  trap 'rm -rf "$work"' EXIT
+  echo "mock-kafka: fetching @confluentinc/kafka-javascript@$KAFKA_JAVASCRIPT_VERSION for librdkafka's source"
+  tarball="$(cd "$work" && npm pack --silent --ignore-scripts "@confluentinc/kafka-javascript@$KAFKA_JAVASCRIPT_VERSION" | tail -n 1)"
+  tar -xzf "$work/$tarball" -C "$work" package/deps/librdkafka
+  src="$work/package/deps/librdkafka"
+  echo "mock-kafka: building librdkafka (about a minute)"
+  (
+    cd "$src"
+    ./configure --disable-ssl --disable-gssapi --disable-zstd --disable-lz4-ext --disable-curl --no-download >"$work/configure.log" 2>&1 ||
+      { tail -n 30 "$work/configure.log" >&2; exit 1; }
+    make -j"$(nproc)" -C src librdkafka.so.1 >"$work/make.log" 2>&1 ||
+      { tail -n 30 "$work/make.log" >&2; exit 1; }
+  )
+  # Only the library and the two headers are kept; the rename makes a
+  # half-finished build never look finished.
+  mkdir "$work/lib"
+  cp "$src/src/librdkafka.so.1" "$src/src/rdkafka.h" "$src/src/rdkafka_mock.h" "$src/LICENSE" "$work/lib/"
+  rm -rf "$out"/librdkafka-*
+  mv "$work/lib" "$libdir"
+fi
+
+echo "mock-kafka: compiling $bin"
+gcc -O2 -Wall -Wextra -Werror -std=gnu11 -isystem "$libdir" -o "$bin.tmp" "$here/mock-cluster.c" \
+  "$libdir/librdkafka.so.1" -Wl,-rpath,"\$ORIGIN/librdkafka-$KAFKA_JAVASCRIPT_VERSION" -lpthread
+mv "$bin.tmp" "$bin"
+echo "mock-kafka: built in $((SECONDS - start)) s"

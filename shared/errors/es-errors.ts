@@ -319,3 +319,25 @@ export function failedToParseMapping(type: string, cause: EsError): EsError {
 export function runtimeException(reason: string): EsError {
   return new EsError('runtime_exception', reason, 500);
 }
+
+// ---- aggregations ----------------------------------------------------------------
+
+/** An unknown parameter inside an aggregation (ObjectParser): `[terms] unknown field [foo], parser not found`. */
+export function xContentParse(reason: string): EsError {
+  return new EsError('x_content_parse_exception', reason, 400);
+}
+
+/** An unknown aggregation type (6.8: NamedObjectNotFoundException from the named-object registry). */
+export function unknownAggregationType(type: string): EsError {
+  return new EsError('named_object_not_found_exception', `unable to parse BaseAggregationBuilder with name [${type}]: parser not found`, 400);
+}
+
+/** Failures Elasticsearch raises as AggregationExecutionException (status 500, as in 6.8). */
+export function aggregationExecution(reason: string): EsError {
+  return new EsError('aggregation_execution_exception', reason, 500);
+}
+
+/** Failures Elasticsearch raises as AggregationInitializationException. */
+export function aggregationInitialization(reason: string): EsError {
+  return new EsError('aggregation_initialization_exception', reason, 500);
+}

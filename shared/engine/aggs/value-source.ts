@@ -64,7 +64,7 @@ function formatFor(kind: NumericKind, pattern: string | null, tz: string | null)
   return RAW_FORMAT;
 }
 
-function missingNumber(kind: NumericKind, missing: string | number | boolean, pattern: string, field: string): number {
+function missingNumber(kind: NumericKind, missing: string | number | boolean, pattern: string): number {
   if (kind === 'boolean') {
     if (missing === true || missing === 'true') return 1;
     if (missing === false || missing === 'false' || missing === '') return 0;
@@ -97,7 +97,7 @@ export function resolveSource(spec: ValuesSourceSpec, mapping: MappingLookup, op
       kind: 'numeric',
       field: null,
       numKind: kind,
-      missing: missingNumber(kind, spec.missing, pattern, field ?? ''),
+      missing: missingNumber(kind, spec.missing, pattern),
       format: formatFor(kind, kind === 'date' ? pattern : null, opts.timeZone),
     };
   }
@@ -121,7 +121,7 @@ export function resolveSource(spec: ValuesSourceSpec, mapping: MappingLookup, op
     kind: 'numeric',
     field,
     numKind,
-    missing: spec.missing === null ? null : missingNumber(numKind, spec.missing, pattern, field),
+    missing: spec.missing === null ? null : missingNumber(numKind, spec.missing, pattern),
     format: formatFor(numKind, numKind === 'date' ? pattern : null, opts.timeZone),
   };
 }

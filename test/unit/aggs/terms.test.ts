@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { mappingOf, rng, runAggs, split, type Doc } from './fixtures.ts';
+
+const mapping = mappingOf({ str: 'keyword', num: 'long', dbl: 'double', flag: 'boolean', date: 'date', text: 'text', n: 'long' });
+
+type Terms = { doc_count_error_upper_bound: number; sum_other_doc_count: number; buckets: { key: unknown; key_as_string?: string; doc_count: number }[] };
+
+describe('terms', () => {
+  it('counts keyword values across segments and shards, count desc then key asc', () => {
+    const docs: Doc[] = [];
+    const r = rng(1);
+    for (let i = 0; i < 500; i++) docs.push({ str: `v${Math.floor(r() * r() * 20)}` });
+    const expected = new Map<string, number>();
+    for (const d of docs) expected.set(d.str as string, (expected.get(d.str as string) ?? 0) + 1);
+    const want = [...expected].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
+    const out = runAggs({ t: { terms: { field: 'str' } } }, split(docs, 3, 2), mapping).t as Terms;
+    assert.deepEqual(out.buckets.map((b) => [b.key, b.doc_count]), want);
+    const inTop = want.reduce((a, [, c]) => a + c, 0);
+    assert.equal(out.sum_other_doc_count, 500 - inTop);
+    assert.equal(out.buckets[0]!.key_as_string, undefined);
+  });
+
+  it('YAML basic: two buckets, no key_as_string on keywords', () => {
+    const out = runAggs({ str_terms: { terms: { field: 'str' } } }, [[[{ str: 'abc' }, { str: 'abc' }, { str: 'bcd' }]]], mapping).str_terms as Terms;
+    assert.deepEqual(out, {
+      doc_count_error_upper_bound: 0,
+      sum_other_doc_count: 0,
+      buckets: [
+        { key: 'abc', doc_count: 2 },
+        { key: 'bcd', doc_count: 1 },
+      ],
+    });
+  });
+
+  it('boolean keys are 1/0 with key_as_string true/false; dates print with the field format', () => {
+    const b = runAggs({ b: { terms: { field: 'flag' } } }, [[[{ flag: true }, { flag: false }, { flag: true }]]], mapping).b as Terms;
+    assert.deepEqual(b.buckets, [
+      { key: 1, key_as_string: 'true', doc_count: 2 },
+      { key: 0, key_as_string: 'false', doc_count: 1 },
+    ]);
+    const d = runAggs({ d: { terms: { field: 'date' } } }, [[[{ date: '2016-05-03' }, { date: '2014-09-01' }, { date: '2016-05-03' }]]], mapping)
+      .d as Terms;
+    assert.deepEqual(d.buckets, [
+      { key: 1462233600000, key_as_string: '2016-05-03T00:00:00.000Z', doc_count: 2 },
+      { key: 1409529600000, key_as_string: '2014-09-01T00:00:00.000Z', doc_count: 1 },
+    ]);
+    const inc = runAggs({ d: { terms: { field: 'date', include: ['2016-05-03'] } } }, [[[{ date: '2016-05-03' }, { date: '2014-09-01' }]]], mapping)
+      .d as Terms;
+    assert.deepEqual(inc.buckets.map((x) => x.key_as_string), ['2016-05-03T00:00:00.000Z']);
+  });
+
+  it('numeric keys: longs and doubles mixed across shards become doubles', () => {
+    const longMapping = mappingOf({ number: 'long' });
+    const dblMapping = mappingOf({ number: 'double' });
+    // one "index" with longs, one with doubles: collect separately, reduce together
+    const a = runAggs({ t: { terms: { field: 'number' } } }, [[[{ number: 100 }, { number: 10 }]]], longMapping);
+    assert.equal((a.t as Terms).buckets.length, 2);
+    const b = runAggs({ t: { terms: { field: 'number' } } }, [[[{ number: 100 }, { number: 10 }, { number: 14.6 }]]], dblMapping);
+    assert.deepEqual((b.t as Terms).buckets.map((x) => x.key), [10, 14.6, 100]);
+  });
+
+  it('partitions follow Elasticsearch hashes (YAML expectations)', () => {
+    const docs = [[[{ str: 'abc' }, { str: 'abc' }, { str: 'bcd' }]]];
+    const p0 = runAggs({ t: { terms: { field: 'str', include: { partition: 0, num_partitions: 2 } } } }, docs, mapping).t as Terms;
+    const p1 = runAggs({ t: { terms: { field: 'str', include: { partition: 1, num_partitions: 2 } } } }, docs, mapping).t as Terms;
+    assert.deepEqual(p0.buckets.map((b) => b.key), ['bcd']);
+    assert.deepEqual(p1.buckets.map((b) => b.key), ['abc']);
+    const ints = [[[{ num: 1234 }, { num: 5678 }, { num: 1234 }]]];
+    const i0 = runAggs({ t: { terms: { field: 'num', include: { partition: 0, num_partitions: 2 } } } }, ints, mapping).t as Terms;
+    const i1 = runAggs({ t: { terms: { field: 'num', include: { partition: 1, num_partitions: 2 } } } }, ints, mapping).t as Terms;
+    assert.deepEqual(i0.buckets.map((b) => b.key), [5678]);
+    assert.deepEqual(i1.buckets.map((b) => b.key), [1234]);
+  });
+
+  it('include/exclude by regex and by values', () => {
+    const docs = [[[{ str: 'apple' }, { str: 'apricot' }, { str: 'banana' }, { str: 'avocado' }]]];
+    const re = runAggs({ t: { terms: { field: 'str', include: 'ap.*', exclude: ['apricot'] } } }, docs, mapping).t as Terms;
+    assert.deepEqual(re.buckets.map((b) => b.key), ['apple']);
+  });
+
+  it('missing, unmapped with value_type, and min_doc_count 0', () => {
+    const docs = [[[{ str: 'a' }, {}, { str: 'b' }], [{}, { str: 'a' }]]];
+    const m = runAggs({ t: { terms: { field: 'str', missing: 'N/A' } } }, docs, mapping).t as Terms;
+    assert.deepEqual(m.buckets.map((b) => [b.key, b.doc_count]), [['N/A', 2], ['a', 2], ['b', 1]]);
+    const u = runAggs({ t: { terms: { field: 'nope', value_type: 'boolean', missing: true } } }, [[[{}]]], mapping).t as Terms;
+    assert.deepEqual(u.buckets, [{ key: 1, key_as_string: 'true', doc_count: 1 }]);
+    const ud = runAggs({ t: { terms: { field: 'nope', value_type: 'date', missing: '2016-05-11' } } }, [[[{}]]], mapping).t as Terms;
+    assert.deepEqual(ud.buckets, [{ key: 1462924800000, key_as_string: '2016-05-11T00:00:00.000Z', doc_count: 1 }]);
+    const un = runAggs({ t: { terms: { field: 'nope' } } }, [[[{ str: 'x' }]]], mapping, { typedKeys: true });
+    assert.deepEqual(un, { 'umterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [] } });
+    const zero = runAggs({ t: { terms: { field: 'str', min_doc_count: 0 } } }, docs, mapping, { query: { term: { str: 'a' } } }).t as Terms;
+    assert.deepEqual(zero.buckets.map((b) => [b.key, b.doc_count]), [['a', 2], ['b', 0]]);
+  });
+
+  it('order by _key, by _count asc and by a sub-aggregation metric', () => {
+    const docs: Doc[] = [
+      { str: 'a', n: 10 },
+      { str: 'a', n: 20 },
+      { str: 'b', n: 100 },
+      { str: 'c', n: 1 },
+      { str: 'c', n: 2 },
+      { str: 'c', n: 3 },
+    ];
+    const shards = split(docs, 2, 1);
+    const key = runAggs({ t: { terms: { field: 'str', order: { _term: 'desc' } } } }, shards, mapping).t as Terms;
+    assert.deepEqual(key.buckets.map((b) => b.key), ['c', 'b', 'a']);
+    const asc = runAggs({ t: { terms: { field: 'str', order: { _count: 'asc' } } } }, shards, mapping).t as Terms;
+    assert.deepEqual(asc.buckets.map((b) => b.key), ['b', 'a', 'c']);
+    const byAvg = runAggs({ t: { terms: { field: 'str', order: { avg_n: 'desc' } }, aggs: { avg_n: { avg: { field: 'n' } } } } }, shards, mapping)
+      .t as Terms;
+    assert.deepEqual(byAvg.buckets.map((b) => b.key), ['b', 'a', 'c']);
+    const byStats = runAggs(
+      { t: { terms: { field: 'str', order: { 's.max': 'asc' } }, aggs: { s: { stats: { field: 'n' } } } } },
+      shards,
+      mapping,
+    ).t as Terms;
+    assert.deepEqual(byStats.buckets.map((b) => b.key), ['c', 'a', 'b']);
+  });
+
+  it('doc_count_error_upper_bound and sum_other_doc_count as Elasticsearch computes them', () => {
+    // shard 1: a:10 b:8 c:6 d:1 ; shard 2: b:9 d:8 c:2 a:1 ; size 2, shard_size 2
+    const s1: Doc[] = [...Array(10).fill({ str: 'a' }), ...Array(8).fill({ str: 'b' }), ...Array(6).fill({ str: 'c' }), { str: 'd' }];
+    const s2: Doc[] = [...Array(9).fill({ str: 'b' }), ...Array(8).fill({ str: 'd' }), ...Array(2).fill({ str: 'c' }), { str: 'a' }];
+    const out = runAggs(
+      { t: { terms: { field: 'str', size: 2, shard_size: 2, show_term_doc_count_error: true } } },
+      [[s1], [s2]],
+      mapping,
+    ).t as Terms & { buckets: { doc_count_error_upper_bound: number }[] };
+    // shard tops: s1 → a10 b8 (other 7, error 8); s2 → b9 d8 (other 3, error 8)
+    // merged: b17 a10 d8 → top 2: b17, a10; d8 falls off → other 7+3+8 = 18
+    assert.deepEqual(out.buckets.map((b) => [b.key, b.doc_count, b.doc_count_error_upper_bound]), [
+      ['b', 17, 0],
+      ['a', 10, 8],
+    ]);
+    assert.equal(out.doc_count_error_upper_bound, 16);
+    assert.equal(out.sum_other_doc_count, 18);
+    const one = runAggs({ t: { terms: { field: 'str', size: 2, shard_size: 2 } } }, [[s1]], mapping).t as Terms;
+    assert.equal(one.doc_count_error_upper_bound, 0);
+    const asc = runAggs({ t: { terms: { field: 'str', size: 2, shard_size: 2, order: { _count: 'asc' } } } }, [[s1], [s2]], mapping).t as Terms;
+    assert.equal(asc.doc_count_error_upper_bound, -1);
+  });
+
+  it('multi-valued keywords count a doc once per value; nested terms', () => {
+    const docs: Doc[] = [{ str: ['x', 'y'], num: 1 }, { str: ['y'], num: 1 }, { str: 'x', num: 2 }];
+    const out = runAggs({ t: { terms: { field: 'str' }, aggs: { n: { terms: { field: 'num' } } } } }, split(docs, 2, 1), mapping, { typedKeys: true });
+    assert.deepEqual(out, {
+      'sterms#t': {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [
+          { key: 'x', doc_count: 2, 'lterms#n': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 1, doc_count: 1 }, { key: 2, doc_count: 1 }] } },
+          { key: 'y', doc_count: 2, 'lterms#n': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 1, doc_count: 2 }] } },
+        ],
+      },
+    });
+  });
+});

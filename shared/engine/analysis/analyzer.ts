@@ -6,7 +6,7 @@
 
 import { applyCharFilters, buildStages, runTokenizer } from './analysis-chain.ts';
 import { IDENTITY_CORRECTION, type OffsetCorrection } from './offset-correction.ts';
-import type { CharFilter, TokenConsumer, TokenFilterFactory, Tokenizer } from './token-stream.ts';
+import { TermMappingFilterFactory, type CharFilter, type TokenConsumer, type TokenFilterFactory, type Tokenizer } from './token-stream.ts';
 import type { Analyzer, Token, TokenSink } from './types.ts';
 
 /** TextFieldMapper.Defaults.POSITION_INCREMENT_GAP: positions between values of an index analyzer. */
@@ -27,9 +27,11 @@ export interface AnalyzerParts {
   readonly custom?: boolean;
 }
 
+const noSink: TokenSink = () => {};
+
 /** Terminal stage for the indexing path: absolute positions into a TokenSink. */
 class SinkTerminal implements TokenConsumer {
-  sink: TokenSink = () => {};
+  sink: TokenSink = noSink;
   position = -1;
   correction: OffsetCorrection = IDENTITY_CORRECTION;
 
@@ -90,9 +92,17 @@ export class ComposedAnalyzer implements Analyzer {
   readonly positionIncrementGap: number;
   readonly offsetGap: number;
   readonly custom: boolean;
-  /** Reused stages for analyzeInto (built on first use). */
-  private head: TokenConsumer | null = null;
-  private terminal: SinkTerminal | null = null;
+  /**
+   * Leading per-code-point filters (lowercase, uppercase) that the indexing
+   * path applies to the whole text once instead of to every term, when the
+   * tokenizer allows it (Tokenizer.caseIndependent); the remaining filters.
+   */
+  private readonly textMaps: readonly ((text: string) => string)[];
+  private readonly fusedFilters: readonly TokenFilterFactory[];
+  /** Reused stages for analyzeInto (built on first use): all filters, and the fused remainder. */
+  private readonly terminal = new SinkTerminal();
+  private fullHead: TokenConsumer | null = null;
+  private fusedHead: TokenConsumer | null = null;
   private busy = false;
 
   constructor(name: string, parts: AnalyzerParts) {
@@ -103,6 +113,17 @@ export class ComposedAnalyzer implements Analyzer {
     this.positionIncrementGap = parts.positionIncrementGap ?? 0;
     this.offsetGap = parts.offsetGap ?? DEFAULT_OFFSET_GAP;
     this.custom = parts.custom ?? false;
+    const maps: ((text: string) => string)[] = [];
+    let fused = 0;
+    if (this.tokenizer.caseIndependent === true) {
+      for (const f of this.filters) {
+        if (!(f instanceof TermMappingFilterFactory) || !f.perCodePoint) break;
+        maps.push(f.map);
+        fused++;
+      }
+    }
+    this.textMaps = maps;
+    this.fusedFilters = this.filters.slice(fused);
   }
 
   /** The same chain under another name and gaps (Elasticsearch's NamedAnalyzer around a shared analyzer). */
@@ -119,34 +140,48 @@ export class ComposedAnalyzer implements Analyzer {
 
   analyzeInto(text: string, sink: TokenSink, positionBase = 0): number {
     if (this.busy) {
-      // Re-entered from a sink: use fresh stages rather than the shared ones.
+      // Re-entered from a sink: fresh stages rather than the shared ones.
       const terminal = new SinkTerminal();
-      return this.runInto(text, sink, positionBase, terminal, buildStages(this.filters, terminal));
-    }
-    if (this.terminal === null) {
-      this.terminal = new SinkTerminal();
-      this.head = buildStages(this.filters, this.terminal);
+      return this.runInto(text, sink, positionBase, terminal, buildStages(this.filters, terminal), null);
     }
     this.busy = true;
     try {
-      return this.runInto(text, sink, positionBase, this.terminal, this.head!);
+      this.fullHead ??= buildStages(this.filters, this.terminal);
+      if (this.textMaps.length > 0) this.fusedHead ??= buildStages(this.fusedFilters, this.terminal);
+      return this.runInto(text, sink, positionBase, this.terminal, this.fullHead, this.fusedHead);
     } finally {
       this.busy = false;
-      this.terminal.sink = () => {};
+      this.terminal.sink = noSink;
     }
   }
 
-  private runInto(text: string, sink: TokenSink, positionBase: number, terminal: SinkTerminal, head: TokenConsumer): number {
+  private runInto(
+    text: string,
+    sink: TokenSink,
+    positionBase: number,
+    terminal: SinkTerminal,
+    fullHead: TokenConsumer,
+    fusedHead: TokenConsumer | null,
+  ): number {
     terminal.sink = sink;
     terminal.position = positionBase - 1;
-    if (this.charFilters.length === 0) {
-      terminal.correction = IDENTITY_CORRECTION;
-      runTokenizer(text, this.tokenizer, head);
-    } else {
+    let input = text;
+    terminal.correction = IDENTITY_CORRECTION;
+    if (this.charFilters.length > 0) {
       const filtered = applyCharFilters(text, this.charFilters);
+      input = filtered.text;
       terminal.correction = filtered.correction;
-      runTokenizer(filtered.text, this.tokenizer, head);
     }
+    let head = fullHead;
+    if (fusedHead !== null) {
+      let mapped = input;
+      for (const map of this.textMaps) mapped = map(mapped);
+      if (mapped.length === input.length) {
+        input = mapped;
+        head = fusedHead;
+      }
+    }
+    runTokenizer(input, this.tokenizer, head);
     return terminal.position + 1;
   }
 

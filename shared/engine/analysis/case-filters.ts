@@ -7,9 +7,9 @@ import { javaLowerCase, javaUpperCase } from './case-mapping.ts';
 import { TermMappingFilterFactory } from './token-stream.ts';
 
 export function lowercaseFilter(name = 'lowercase'): TermMappingFilterFactory {
-  return new TermMappingFilterFactory(name, true, javaLowerCase);
+  return new TermMappingFilterFactory(name, true, javaLowerCase, true);
 }
 
 export function uppercaseFilter(name = 'uppercase'): TermMappingFilterFactory {
-  return new TermMappingFilterFactory(name, true, javaUpperCase);
+  return new TermMappingFilterFactory(name, true, javaUpperCase, true);
 }

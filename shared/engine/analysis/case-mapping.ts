@@ -67,17 +67,25 @@ function mapString(s: string, upper: boolean): string {
   return changed ? out : s;
 }
 
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
+/**
+ * JavaScript's full case mapping agrees with Java's per-code-point mapping
+ * except where it changes a string's length (İ → i̇, ß → SS) or looks at
+ * context (final sigma); only those strings take the slow path.
+ */
+function hasFinalSigmaRisk(s: string): boolean {
+  return s.indexOf('\u03a3') >= 0;
 }
 
 /** Lowercases a term as Lucene's LowerCaseFilter does. */
 export function javaLowerCase(s: string): string {
-  return isAscii(s) ? s.toLowerCase() : mapString(s, false);
+  const lower = s.toLowerCase();
+  if (lower.length === s.length && !hasFinalSigmaRisk(s)) return lower;
+  return mapString(s, false);
 }
 
 /** Uppercases a term as Lucene's UpperCaseFilter does. */
 export function javaUpperCase(s: string): string {
-  return isAscii(s) ? s.toUpperCase() : mapString(s, true);
+  const upper = s.toUpperCase();
+  if (upper.length === s.length) return upper;
+  return mapString(s, true);
 }

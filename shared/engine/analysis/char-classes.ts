@@ -140,6 +140,9 @@ export const LETTER_MASK =
   categoryBit(JavaCategory.ModifierLetter) |
   categoryBit(JavaCategory.OtherLetter);
 
+const CASED_LETTER_MASK =
+  categoryBit(JavaCategory.UppercaseLetter) | categoryBit(JavaCategory.LowercaseLetter) | categoryBit(JavaCategory.TitlecaseLetter);
+
 export const DIGIT_MASK = categoryBit(JavaCategory.DecimalDigitNumber);
 
 export const PUNCTUATION_MASK =
@@ -188,10 +191,14 @@ export class CharClassSet {
   readonly whitespace: boolean;
   /** 1 where the BMP code unit is a member. Surrogate code units are never members. */
   readonly bmp: Uint8Array;
+  /** Membership never changes when a letter changes case (all of Lu, Ll, Lt are in, or none). */
+  readonly caseIndependent: boolean;
 
   constructor(categoryMask: number, whitespace: boolean) {
     this.categoryMask = categoryMask;
     this.whitespace = whitespace;
+    const cased = categoryMask & CASED_LETTER_MASK;
+    this.caseIndependent = cased === 0 || cased === CASED_LETTER_MASK;
     const cats = bmpCategoryTable();
     const bmp = new Uint8Array(0x10000);
     for (let i = 0; i < 0x10000; i++) {

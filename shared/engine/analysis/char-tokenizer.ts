@@ -32,6 +32,8 @@ function nonWhitespaceTable(): Uint8Array {
 export class CharTokenizer implements Tokenizer {
   readonly name: string;
   readonly maxTokenLength: number;
+  /** Whitespace and letter tokens are slices whose bounds ignore case; lowercase tokens are not slices. */
+  readonly caseIndependent: boolean;
   private readonly lowercase: boolean;
   private readonly bmp: Uint8Array;
   private readonly supplementary: (cp: number) => boolean;
@@ -40,6 +42,7 @@ export class CharTokenizer implements Tokenizer {
     this.name = name;
     this.maxTokenLength = maxTokenLength;
     this.lowercase = kind === 'lowercase';
+    this.caseIndependent = !this.lowercase;
     if (kind === 'whitespace') {
       this.bmp = nonWhitespaceTable();
       this.supplementary = (cp) => !isJavaWhitespace(cp);

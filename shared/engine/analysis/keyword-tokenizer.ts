@@ -7,6 +7,7 @@ import type { TokenConsumer, Tokenizer } from './token-stream.ts';
 
 export class KeywordTokenizer implements Tokenizer {
   readonly name: string;
+  readonly caseIndependent = true;
 
   constructor(name = 'keyword') {
     this.name = name;

@@ -26,6 +26,7 @@ export class NGramTokenizer implements Tokenizer {
   readonly minGram: number;
   readonly maxGram: number;
   readonly edgesOnly: boolean;
+  readonly caseIndependent: boolean;
   /** Token characters, or null when every character is one. */
   private readonly tokenChars: CharClassSet | null;
   private readonly bmp: Uint8Array | null;
@@ -39,6 +40,7 @@ export class NGramTokenizer implements Tokenizer {
     this.edgesOnly = edgesOnly;
     this.tokenChars = tokenChars;
     this.bmp = tokenChars === null ? null : tokenChars.bmp;
+    this.caseIndependent = tokenChars === null || tokenChars.caseIndependent;
   }
 
   tokenize(text: string, out: TokenConsumer): void {

@@ -42,6 +42,8 @@ function startsWord(c: number): boolean {
 export class StandardTokenizer implements Tokenizer {
   readonly name: string;
   readonly maxTokenLength: number;
+  /** Case pairs share their Word_Break class, and terms are slices of the text. */
+  readonly caseIndependent = true;
   private readonly table: Uint8Array;
 
   constructor(name = 'standard', maxTokenLength = DEFAULT_MAX_TOKEN_LENGTH) {

@@ -146,19 +146,31 @@ export class SynonymFilterFactory implements TokenFilterFactory {
 
 interface PendingToken {
   readonly term: string;
-  /** Absolute position in the input stream. */
-  readonly pos: number;
+  readonly posInc: number;
   readonly start: number;
   readonly end: number;
   readonly type: string;
 }
 
+interface OutputWord {
+  readonly term: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Lucene's SynonymFilter emission, slot by slot: a slot is one input
+ * position; it emits its original token (when kept or unmatched), then its
+ * synonym words stacked on it. Input positions a match consumed without output
+ * disappear; output words beyond the match's length stack on the positions
+ * that follow it.
+ */
 class SynonymStage extends FilterStage {
   private readonly map: SynonymMap;
   private readonly ignoreCase: boolean;
   private readonly pending: PendingToken[] = [];
-  private inPos = -1;
-  private outPos = -1;
+  /** Output words waiting for the following slots (index 0 = next slot). */
+  private readonly spill: OutputWord[][] = [];
 
   constructor(next: TokenConsumer, map: SynonymMap, ignoreCase: boolean) {
     super(next);
@@ -168,26 +180,33 @@ class SynonymStage extends FilterStage {
 
   override begin(): void {
     this.pending.length = 0;
-    this.inPos = -1;
-    this.outPos = -1;
+    this.spill.length = 0;
     super.begin();
   }
 
   token(term: string, posInc: number, start: number, end: number, type: string): void {
-    this.inPos += posInc;
-    this.pending.push({ term, pos: this.inPos, start, end, type });
+    this.pending.push({ term, posInc, start, end, type });
     while (this.pending.length >= Math.max(1, this.map.maxInputLength)) this.step();
   }
 
   override end(trailingPosInc: number): void {
     while (this.pending.length > 0) this.step();
-    this.next.end(Math.max(0, this.inPos + trailingPosInc - this.outPos));
+    while (this.spill.length > 0) this.emitSlot(null, []);
+    this.next.end(trailingPosInc);
   }
 
-  private emit(term: string, pos: number, start: number, end: number, type: string): void {
-    const inc = pos > this.outPos ? pos - this.outPos : 0;
-    if (pos > this.outPos) this.outPos = pos;
-    this.next.token(term, inc, start, end, type);
+  /** One position: the original (or null), this slot's synonym words, then words spilled onto it. */
+  private emitSlot(original: PendingToken | null, words: readonly OutputWord[]): void {
+    let emitted = false;
+    if (original !== null) {
+      this.next.token(original.term, original.posInc, original.start, original.end, original.type);
+      emitted = true;
+    }
+    const spilled = this.spill.shift() ?? [];
+    for (const w of [...words, ...spilled]) {
+      this.next.token(w.term, emitted ? 0 : 1, w.start, w.end, TYPE_SYNONYM);
+      emitted = true;
+    }
   }
 
   /** Matches at the head of the pending tokens (longest input first) and emits what replaces it. */
@@ -202,26 +221,31 @@ class SynonymStage extends FilterStage {
       }
       const entry = this.map.entries.get(key);
       if (entry === undefined) continue;
-      this.emitMatch(pending.slice(0, len), entry);
-      pending.splice(0, len);
+      this.emitMatch(pending.splice(0, len), entry);
       return;
     }
-    const t = pending.shift()!;
-    this.emit(t.term, t.pos, t.start, t.end, t.type);
+    this.emitSlot(pending.shift()!, []);
   }
 
   private emitMatch(input: readonly PendingToken[], entry: SynonymEntry): void {
     const n = input.length;
-    const first = input[0]!;
+    const last = input[n - 1]!;
     let slots = n;
     for (const o of entry.outputs) slots = Math.max(slots, o.length);
     for (let k = 0; k < slots; k++) {
       const at = input[Math.min(k, n - 1)]!;
-      if (entry.keepOrig && k < n) this.emit(at.term, at.pos, at.start, at.end, at.type);
+      const words: OutputWord[] = [];
       for (const output of entry.outputs) {
         if (k >= output.length) continue;
-        const end = k === output.length - 1 ? input[n - 1]!.end : at.end;
-        this.emit(output[k]!, first.pos + k, at.start, end, TYPE_SYNONYM);
+        words.push({ term: output[k]!, start: at.start, end: k === output.length - 1 ? last.end : at.end });
+      }
+      if (k < n) {
+        const original = entry.keepOrig ? at : null;
+        if (original !== null || words.length > 0 || this.spill.length > 0) this.emitSlot(original, words);
+      } else {
+        const j = k - n;
+        while (this.spill.length <= j) this.spill.push([]);
+        this.spill[j]!.push(...words);
       }
     }
   }

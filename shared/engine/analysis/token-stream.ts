@@ -24,6 +24,12 @@ export interface TokenConsumer {
 export interface Tokenizer {
   /** Tokenizer name as `_analyze` explain reports it. */
   readonly name: string;
+  /**
+   * True when terms are slices of the text and token boundaries do not depend
+   * on letter case: leading per-code-point case filters may then map the whole
+   * text once instead of every term (the indexing hot path's fusion).
+   */
+  readonly caseIndependent?: boolean;
   /** Pushes every token of `text` into `out` (without begin/end: the analyzer calls those). */
   tokenize(text: string, out: TokenConsumer): void;
 }
@@ -114,12 +120,18 @@ export abstract class DroppingStage extends FilterStage {
 export class TermMappingFilterFactory implements TokenFilterFactory {
   readonly name: string;
   readonly normalizerSafe: boolean;
-  private readonly map: (term: string) => string;
+  readonly map: (term: string) => string;
+  /**
+   * The mapping works code point by code point, without context, and keeps the
+   * UTF-16 length: mapping a whole text then slicing equals slicing then mapping.
+   */
+  readonly perCodePoint: boolean;
 
-  constructor(name: string, normalizerSafe: boolean, map: (term: string) => string) {
+  constructor(name: string, normalizerSafe: boolean, map: (term: string) => string, perCodePoint = false) {
     this.name = name;
     this.normalizerSafe = normalizerSafe;
     this.map = map;
+    this.perCodePoint = perCodePoint;
   }
 
   create(next: TokenConsumer): TokenConsumer {

@@ -1,51 +1,30 @@
 /**
  * Indexing-path analysis of licence plates: 1,000,000 plates like `京A12345`
- * through the plate analyzer (ngram tokenizer, min_gram 1, max_gram 8,
- * token_chars letter+digit: 28 grams a plate), with and without a lowercase
- * filter. Prints median and worst round wall time, median CPU time, tokens/s,
- * plates/s (from the median wall time) and RSS.
+ * through the seed's `plate_ngram` analyzer (bench/pass-records.ts: ngram
+ * tokenizer min_gram 1, max_gram 8, token_chars letter+digit, lowercase
+ * filter: 28 grams a plate), and through the same tokenizer without the
+ * lowercase filter. Prints median and worst round wall time, median CPU time,
+ * tokens/s, plates/s (from the median wall time) and RSS.
  *
  *   npx tsx bench/analysis.bench.ts [plates] [rounds]
  */
 
 import { AnalysisRegistry } from '../shared/engine/analysis/registry.ts';
 import type { Analyzer } from '../shared/engine/analysis/types.ts';
+import { PASSINFO_INDEX_BODY, plateOf } from './pass-records.ts';
 
 const PLATES = Number(process.argv[2] ?? 1_000_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
 
-const PROVINCES = '京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼';
-const LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
-const ALNUM = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-
-/** Deterministic plates (a small LCG, so every run analyzes the same text). */
-function makePlates(n: number): string[] {
-  let seed = 12345;
-  const next = (m: number): number => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return (seed >>> 8) % m;
-  };
-  const out = new Array<string>(n);
-  for (let i = 0; i < n; i++) {
-    let p = PROVINCES[next(PROVINCES.length)]! + LETTERS[next(LETTERS.length)]!;
-    for (let k = 0; k < 5; k++) p += ALNUM[next(ALNUM.length)]!;
-    out[i] = p;
-  }
-  return out;
-}
-
+const seedAnalysis = PASSINFO_INDEX_BODY.settings.analysis;
 const registry = AnalysisRegistry.fromIndexSettings(
   {
-    tokenizer: { plate_ngram: { type: 'ngram', min_gram: 1, max_gram: 8, token_chars: ['letter', 'digit'] } },
-    analyzer: {
-      plate_ngram: { type: 'custom', tokenizer: 'plate_ngram' },
-      plate_ngram_lowercase: { type: 'custom', tokenizer: 'plate_ngram', filter: ['lowercase'] },
-    },
+    ...seedAnalysis,
+    analyzer: { ...seedAnalysis.analyzer, plate_ngram_no_lowercase: { type: 'custom', tokenizer: 'plate_ngram_tokenizer' } },
   },
   { maxNgramDiff: 7 },
 );
 
-/** Wall time, and CPU time of this process (steadier when other work shares the cores). */
 function run(analyzer: Analyzer, plates: readonly string[]): { ms: number; cpuMs: number; tokens: number; checksum: number } {
   let tokens = 0;
   let checksum = 0;
@@ -61,9 +40,9 @@ function run(analyzer: Analyzer, plates: readonly string[]): { ms: number; cpuMs
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000, tokens, checksum };
 }
 
-const plates = makePlates(PLATES);
+const plates = Array.from({ length: PLATES }, (_, i) => plateOf(i));
 const rows: string[][] = [['analyzer', 'median ms', 'max ms', 'cpu ms', 'tokens/s', 'plates/s', 'tokens/plate', 'RSS MB']];
-for (const name of ['plate_ngram', 'plate_ngram_lowercase']) {
+for (const name of ['plate_ngram', 'plate_ngram_no_lowercase']) {
   const analyzer = registry.get(name)!;
   run(analyzer, plates.slice(0, 10_000)); // warm-up
   const times: number[] = [];

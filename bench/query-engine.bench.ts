@@ -12,7 +12,7 @@
  * Prints p50/p99 per query type (ms). Targets (1M docs in 5 shards): fragment
  * under 30 ms across shards, filter and trajectory under 5 ms.
  *
- *   node --import tsx bench/query-engine.bench.ts [docs=200000] [iterations=200] [segments=1]
+ *   node --expose-gc --import tsx bench/query-engine.bench.ts [docs=200000] [iterations=200] [segments=1]
  */
 import { AnalysisRegistry } from '../shared/engine/analysis/registry.ts';
 import { dateFormatter } from '../shared/engine/mapping/date-format.ts';
@@ -170,7 +170,9 @@ const scenarios: Scenario[] = [
 ];
 
 const rows: string[][] = [['query', 'p50 ms', 'p99 ms', 'mean hits']];
+const gc = (globalThis as { gc?: () => void }).gc;
 for (const s of scenarios) {
+  gc?.();
   // Warm up the JIT, then measure (request parsing included, as a shard sees it).
   for (let i = 0; i < 20; i++) executeQueryPhase(snapshot, parseSearchBody(s.body(), {}), ctx, { size: s.size });
   const samples: number[] = [];

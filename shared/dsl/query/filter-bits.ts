@@ -5,6 +5,7 @@
  */
 import { andInto } from '../../engine/search/doc-bits.ts';
 import { evaluate } from '../../engine/search/query-eval.ts';
+import { acquireArena, releaseArena } from '../../engine/search/scratch-arena.ts';
 import { ShardTermStats } from '../../engine/search/term-stats.ts';
 import type { SegmentView } from '../../engine/segment/types.ts';
 import type { ShardSearchContext } from '../../engine/search/types.ts';
@@ -28,8 +29,13 @@ export function parseQueryObject(query: unknown): DslQuery {
 export function evaluateFilterBits(query: unknown, view: SegmentView, ctx: ShardSearchContext): Uint32Array {
   const q = parseQueryObject(query).toQuery(ctx);
   const stats = new ShardTermStats({ views: [view], maxDoc: view.segment.maxDoc, numDocs: view.numDocs });
-  const set = evaluate(q, { view, segment: view.segment, stats, filterCache: ctx.filterCache }, false);
-  const bits = set.bits.slice();
-  if (view.liveDocs !== null) andInto(bits, view.liveDocs);
-  return bits;
+  const arena = acquireArena();
+  try {
+    const set = evaluate(q, { view, segment: view.segment, stats, filterCache: ctx.filterCache, arena }, false);
+    const bits = set.mutable ? set.bits : set.bits.slice();
+    if (view.liveDocs !== null) andInto(bits, view.liveDocs);
+    return bits;
+  } finally {
+    releaseArena(arena);
+  }
 }

@@ -24,6 +24,7 @@ import type {
   SynonymQuery,
   TermQuery,
 } from './query.ts';
+import type { ScratchArena } from './scratch-arena.ts';
 import type { ShardTermStats } from './term-stats.ts';
 import { compileWildcard, termIdsForPrefix, termIdsForRange, termIdsMatching } from './term-scan.ts';
 
@@ -44,6 +45,8 @@ export interface SegmentEvalContext {
   readonly segment: Segment;
   readonly stats: ShardTermStats;
   readonly filterCache: FilterCache | null;
+  /** Working arrays; those handed out stay valid until the arena is reset after this segment. */
+  readonly arena: ScratchArena;
 }
 
 function emptySet(ctx: SegmentEvalContext): DocSet {
@@ -64,7 +67,7 @@ function mutableCopy(s: DocSet): Uint32Array {
  * consult the filter cache).
  */
 export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean, boost = 1): DocSet {
-  if (!needScores && ctx.filterCache !== null && isCacheableFilter(q)) {
+  if (!needScores && ctx.filterCache !== null && isCacheableFilter(q) && worthCaching(q, ctx.segment)) {
     const key = filterKey(q);
     const cached = ctx.filterCache.get(ctx.segment, key);
     if (cached !== undefined) return constantSet(cached, false, 0, false);
@@ -74,6 +77,21 @@ export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean,
   }
   return evaluateUncached(q, ctx, needScores, boost);
 }
+
+/**
+ * Term filters with short postings are cheaper to rebuild than to keep (Lucene
+ * never caches a TermQuery for the same reason); doc-value scans and
+ * multi-term expansions always are worth it.
+ */
+function worthCaching(q: Query, seg: Segment): boolean {
+  if (q.kind !== 'term') return true;
+  const inv = seg.inverted.get(q.field);
+  const [start, end] = termRange(inv, q.term);
+  return end - start >= Math.max(MIN_CACHED_TERM_DOCS, seg.maxDoc >>> 6);
+}
+
+/** Postings shorter than this are never cached. */
+const MIN_CACHED_TERM_DOCS = 1024;
 
 function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
   const seg = ctx.segment;
@@ -162,7 +180,7 @@ function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boolean, boo
     }
     return { bits, scores: null, constant: 0, mutable: true };
   }
-  const scores = new Float64Array(seg.maxDoc);
+  const scores = ctx.arena.takeScores(seg.maxDoc);
   const wv = termWeightValue(ctx, q.field, q.term, boost);
   scoreTermInto(inv, start, end, wv, ctx.stats.field(q.field).normCache, bits, scores);
   return { bits, scores, constant: 0, mutable: true };
@@ -202,7 +220,7 @@ function synonymSet(q: SynonymQuery, ctx: SegmentEvalContext, needScores: boolea
   const inv = seg.inverted.get(q.field);
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
   if (inv === undefined) return { bits, scores: null, constant: 0, mutable: true };
-  const freqSum = needScores ? new Float64Array(seg.maxDoc) : null;
+  const freqSum = needScores ? ctx.arena.takeScores(seg.maxDoc) : null;
   for (const term of q.terms) {
     const [start, end] = termRange(inv, term);
     for (let p = start; p < end; p++) {
@@ -448,7 +466,7 @@ function phraseSet(q: PhraseQuery, ctx: SegmentEvalContext, needScores: boolean,
     pStart.push(s);
     pEnd.push(e);
   }
-  const scores = needScores ? new Float64Array(seg.maxDoc) : null;
+  const scores = needScores ? ctx.arena.takeScores(seg.maxDoc) : null;
   let wv = 0;
   if (needScores) {
     // PhraseWeight: the idf of a phrase is the sum of its terms' idfs.
@@ -514,8 +532,8 @@ function termConjunction(terms: readonly TermQuery[], ctx: SegmentEvalContext, n
     ranges.push({ q, inv, start, end });
   }
   ranges.sort((a, b) => a.end - a.start - (b.end - b.start));
-  const counts = new Uint16Array(maxDoc);
-  const scores = needScores ? new Float64Array(maxDoc) : null;
+  const counts = ctx.arena.takeCounts(maxDoc);
+  const scores = needScores ? ctx.arena.takeScores(maxDoc) : null;
   for (let i = 0; i < ranges.length; i++) {
     const { q, inv, start, end } = ranges[i]!;
     const docs = inv.postingDocs;
@@ -577,8 +595,8 @@ function termDisjunction(
   const seg = ctx.segment;
   const maxDoc = seg.maxDoc;
   const bits = new Uint32Array(wordsFor(maxDoc));
-  const scores = needScores ? new Float64Array(maxDoc) : null;
-  const counts = minShouldMatch > 1 ? new Uint16Array(maxDoc) : null;
+  const scores = needScores ? ctx.arena.takeScores(maxDoc) : null;
+  const counts = minShouldMatch > 1 ? ctx.arena.takeCounts(maxDoc) : null;
   for (const q of terms) {
     const inv = seg.inverted.get(q.field);
     const [start, end] = termRange(inv, q.term);
@@ -678,7 +696,7 @@ function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boo
           for (let i = 1; i < shouldSets.length; i++) orInto(matched, shouldSets[i]!.bits);
         } else {
           matched = new Uint32Array(wordsFor(maxDoc));
-          const counts = new Uint16Array(maxDoc);
+          const counts = ctx.arena.takeCounts(maxDoc);
           for (const s of shouldSets) {
             const sb = s.bits;
             for (let w = 0; w < sb.length; w++) {
@@ -704,7 +722,7 @@ function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boo
   if (scoring.length === 1 && shouldSets.length === 0 && scoring[0]!.scores !== null) {
     return { bits, scores: scoring[0]!.scores, constant: 0, mutable: true };
   }
-  const scores = new Float64Array(maxDoc);
+  const scores = ctx.arena.takeScores(maxDoc);
   for (let w = 0; w < bits.length; w++) {
     let word = bits[w]!;
     while (word !== 0) {
@@ -727,7 +745,7 @@ function disMaxSet(q: DisMaxQuery, ctx: SegmentEvalContext, needScores: boolean,
   const bits = new Uint32Array(wordsFor(ctx.segment.maxDoc));
   for (const s of sets) orInto(bits, s.bits);
   if (!needScores) return { bits, scores: null, constant: 0, mutable: true };
-  const scores = new Float64Array(ctx.segment.maxDoc);
+  const scores = ctx.arena.takeScores(ctx.segment.maxDoc);
   const tie = f(q.tieBreaker);
   for (let w = 0; w < bits.length; w++) {
     let word = bits[w]!;

@@ -11,6 +11,7 @@ import { evaluate } from './query-eval.ts';
 import type { SegmentEvalContext } from './query-eval.ts';
 import { keyFromSortValue, keyReader, numericSortValue, resolveSort } from './sort-keys.ts';
 import type { ResolvedSortField, SegmentKeyReader } from './sort-keys.ts';
+import { acquireArena, releaseArena } from './scratch-arena.ts';
 import { ShardTermStats } from './term-stats.ts';
 import { TopDocsCollector } from './top-docs.ts';
 import type { ParsedSearch, QueryPhaseOptions, ShardQueryResult, ShardSearchContext, SortValue } from './types.ts';
@@ -72,76 +73,82 @@ export function executeQueryPhase(
   let maxScore = -Infinity;
   let terminated = false;
   const stage = collector.stage;
+  const arena = acquireArena();
 
-  for (const view of snapshot.views) {
-    if (terminated) break;
-    if (view.numDocs === 0) continue;
-    const seg = view.segment;
-    const segCtx: SegmentEvalContext = { view, segment: seg, stats, filterCache: ctx.filterCache };
-    const set = evaluate(query, segCtx, needScores);
-    const bits = set.mutable ? set.bits : set.bits.slice();
-    if (view.liveDocs !== null) andInto(bits, view.liveDocs);
-    const scores = set.scores;
-    const constant = set.constant;
-    if (minScore !== null) {
-      for (let w = 0; w < bits.length; w++) {
-        let word = bits[w]!;
-        while (word !== 0) {
-          const b = lowestBit(word);
-          word &= word - 1;
-          const s = scores === null ? constant : scores[(w << 5) + b]!;
-          if (s < minScore) bits[w]! &= ~(1 << b);
-        }
-      }
-    }
-    if (terminateAfter > 0) {
-      // Collection stops after `terminate_after` docs (EarlyTerminatingCollector).
-      for (let w = 0; w < bits.length; w++) {
-        let word = bits[w]!;
-        while (word !== 0) {
-          const b = lowestBit(word);
-          word &= word - 1;
-          if (collected < terminateAfter) collected++;
-          else {
-            bits[w]! &= ~(1 << b);
-            terminated = true;
+  try {
+    for (const view of snapshot.views) {
+      if (terminated) break;
+      if (view.numDocs === 0) continue;
+      arena.reset();
+      const seg = view.segment;
+      const segCtx: SegmentEvalContext = { view, segment: seg, stats, filterCache: ctx.filterCache, arena };
+      const set = evaluate(query, segCtx, needScores);
+      const bits = set.mutable ? set.bits : set.bits.slice();
+      if (view.liveDocs !== null) andInto(bits, view.liveDocs);
+      const scores = set.scores;
+      const constant = set.constant;
+      if (minScore !== null) {
+        for (let w = 0; w < bits.length; w++) {
+          let word = bits[w]!;
+          while (word !== 0) {
+            const b = lowestBit(word);
+            word &= word - 1;
+            const s = scores === null ? constant : scores[(w << 5) + b]!;
+            if (s < minScore) bits[w]! &= ~(1 << b);
           }
         }
       }
-    }
-    if (matches !== null) {
-      let matchScores: Float32Array | null = null;
-      if (needScores) {
-        matchScores = new Float32Array(seg.maxDoc);
-        if (scores === null) matchScores.fill(constant);
-        else matchScores.set(scores);
-      }
-      matches.push({ view, bits: bits.slice(), scores: matchScores });
-    }
-    if (postFilter !== null) andInto(bits, evaluate(postFilter, segCtx, false).bits);
-
-    const readers: SegmentKeyReader[] = fields.map((f) => keyReader(f, seg));
-    const docBase = view.docBase;
-    for (let w = 0; w < bits.length; w++) {
-      let word = bits[w]!;
-      while (word !== 0) {
-        const d = (w << 5) + lowestBit(word);
-        word &= word - 1;
-        const score = scores === null ? constant : scores[d]!;
-        total++;
-        if (needScores && score > maxScore) maxScore = score;
-        for (let i = 0; i < nFields; i++) {
-          const field = fields[i]!;
-          if (field.kind === 'score') collector.setNum(stage, i, score);
-          else if (field.kind === 'doc') collector.setNum(stage, i, docBase + d);
-          else if (field.kind === 'numeric') collector.setNum(stage, i, readers[i]!.numeric(d));
-          else collector.setStr(stage, i, readers[i]!.string(d));
+      if (terminateAfter > 0) {
+        // Collection stops after `terminate_after` docs (EarlyTerminatingCollector).
+        for (let w = 0; w < bits.length; w++) {
+          let word = bits[w]!;
+          while (word !== 0) {
+            const b = lowestBit(word);
+            word &= word - 1;
+            if (collected < terminateAfter) collected++;
+            else {
+              bits[w]! &= ~(1 << b);
+              terminated = true;
+            }
+          }
         }
-        collector.docs[stage] = docBase + d;
-        collector.scores[stage] = score;
-        collector.offerStaged();
+      }
+      if (matches !== null) {
+        let matchScores: Float32Array | null = null;
+        if (needScores) {
+          matchScores = new Float32Array(seg.maxDoc);
+          if (scores === null) matchScores.fill(constant);
+          else matchScores.set(scores);
+        }
+        matches.push({ view, bits: bits.slice(), scores: matchScores });
+      }
+      if (postFilter !== null) andInto(bits, evaluate(postFilter, segCtx, false).bits);
+
+      const readers: SegmentKeyReader[] = fields.map((f) => keyReader(f, seg));
+      const docBase = view.docBase;
+      for (let w = 0; w < bits.length; w++) {
+        let word = bits[w]!;
+        while (word !== 0) {
+          const d = (w << 5) + lowestBit(word);
+          word &= word - 1;
+          const score = scores === null ? constant : scores[d]!;
+          total++;
+          if (needScores && score > maxScore) maxScore = score;
+          for (let i = 0; i < nFields; i++) {
+            const field = fields[i]!;
+            if (field.kind === 'score') collector.setNum(stage, i, score);
+            else if (field.kind === 'doc') collector.setNum(stage, i, docBase + d);
+            else if (field.kind === 'numeric') collector.setNum(stage, i, readers[i]!.numeric(d));
+            else collector.setStr(stage, i, readers[i]!.string(d));
+          }
+          collector.docs[stage] = docBase + d;
+          collector.scores[stage] = score;
+          collector.offerStaged();
+        }
       }
     }
+  } finally {
+    releaseArena(arena);
   }
   const slots = collector.sortedSlots();
   const docs = new Int32Array(slots.length);

@@ -2,7 +2,7 @@
  * The indexing buffer of a shard copy: documents accumulate in compact
  * growable columns and `build()` turns them into an immutable Segment.
  */
-import type { AnalyzerLookup } from '../analysis/types.ts';
+import type { Analyzer, AnalyzerLookup } from '../analysis/types.ts';
 import type { FieldMapping, ParsedDocument, ParsedField } from '../mapping/types.ts';
 import { mapperParsing } from '../../errors/es-errors.ts';
 import { newBitset } from './bitset.ts';
@@ -67,6 +67,12 @@ export class SegmentBuilder {
   add(doc: BufferedDoc): number {
     if (this.built) throw new Error('SegmentBuilder.add after build()');
     const local = this.ids.length;
+    // Refuse a document before any column has taken part of it: a half-added doc would corrupt the segment.
+    for (const field of doc.parsed.fields) {
+      if (field.values.length === 0 || field.mapping.type === 'object') continue;
+      this.fieldState(field.mapping);
+      if (field.mapping.type === 'text' && field.mapping.index) this.analyzerFor(field.mapping);
+    }
     for (const field of doc.parsed.fields) {
       if (field.values.length === 0 || field.mapping.type === 'object') continue;
       const state = this.fieldState(field.mapping);
@@ -139,13 +145,9 @@ export class SegmentBuilder {
   private addValues(state: FieldState, field: ParsedField): void {
     const column = state.column;
     switch (column.kind) {
-      case 'text': {
-        const name = field.mapping.analyzer ?? DEFAULT_ANALYZER;
-        const analyzer = this.analyzers.get(name);
-        if (analyzer === undefined) throw mapperParsing(`analyzer [${name}] not found for field [${state.path}]`);
-        column.writer.addValues(field.values, analyzer);
+      case 'text':
+        column.writer.addValues(field.values, this.analyzerFor(field.mapping));
         return;
-      }
       case 'keyword':
         column.writer.addValues(field.values);
         return;
@@ -155,6 +157,13 @@ export class SegmentBuilder {
       case 'stored-only':
         return;
     }
+  }
+
+  private analyzerFor(mapping: FieldMapping): Analyzer {
+    const name = mapping.analyzer ?? DEFAULT_ANALYZER;
+    const analyzer = this.analyzers.get(name);
+    if (analyzer === undefined) throw mapperParsing(`analyzer [${name}] not found for field [${mapping.path}]`);
+    return analyzer;
   }
 
   private fieldState(mapping: FieldMapping): FieldState {

@@ -2,7 +2,7 @@
  * Turns a field writer's TermHash (slots in order of first appearance) into
  * the sorted term dictionary a segment exposes.
  */
-import type { TermHash } from './term-hash.ts';
+import { TermHash } from './term-hash.ts';
 
 export interface SortedTerms {
   /** Terms in ascending JS `<` order. */
@@ -23,14 +23,22 @@ export function sortTerms(hash: TermHash): SortedTerms {
   return { terms, order, slotToTerm, termIds: new TermIdMap(hash, slotToTerm, terms) };
 }
 
+/** `termIds` for terms already in ascending order (a merge produces them so). */
+export function termIdsOfSorted(terms: readonly string[]): ReadonlyMap<string, number> {
+  const hash = new TermHash();
+  for (const term of terms) hash.add(term);
+  return new TermIdMap(hash, null, terms);
+}
+
 /**
  * `termIds` as a read-only view of the writer's hash: a real Map of every
  * distinct term would cost as much again as the whole dictionary.
  */
 export class TermIdMap implements ReadonlyMap<string, number> {
+  /** `slotToTerm` null: slots are term ids (terms were hashed in sorted order). */
   constructor(
     private readonly hash: TermHash,
-    private readonly slotToTerm: Int32Array,
+    private readonly slotToTerm: Int32Array | null,
     private readonly terms: readonly string[],
   ) {}
 
@@ -40,7 +48,8 @@ export class TermIdMap implements ReadonlyMap<string, number> {
 
   get(term: string): number | undefined {
     const slot = this.hash.find(term);
-    return slot < 0 ? undefined : this.slotToTerm[slot];
+    if (slot < 0) return undefined;
+    return this.slotToTerm === null ? slot : this.slotToTerm[slot];
   }
 
   has(term: string): boolean {

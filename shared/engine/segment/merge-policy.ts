@@ -1,0 +1,58 @@
+/**
+ * Which segments of a shard copy to merge: a small tiered policy in the spirit
+ * of Lucene's TieredMergePolicy, counted in docs rather than bytes.
+ */
+
+export interface MergeCandidate {
+  readonly maxDoc: number;
+  /** Live docs. */
+  readonly numDocs: number;
+}
+
+/** Lucene TieredMergePolicy's segmentsPerTier default: more segments than this in one tier get merged. */
+export const SEGMENTS_PER_TIER = 10;
+/** Lucene TieredMergePolicy's maxMergeAtOnce default. */
+export const MAX_MERGE_AT_ONCE = 10;
+/** A segment with a larger share of deleted docs is rewritten to reclaim them. */
+export const MAX_DELETED_RATIO = 0.3;
+/** Segments below this many live docs all count as one (smallest) tier, like Lucene's floor segment size. */
+export const FLOOR_SEGMENT_DOCS = 1000;
+
+/** Tier of a segment: docs up to the floor are tier 0, then one tier per factor of ten. */
+function tierOf(numDocs: number): number {
+  return numDocs <= FLOOR_SEGMENT_DOCS ? 0 : Math.floor(Math.log10(numDocs / FLOOR_SEGMENT_DOCS)) + 1;
+}
+
+/** Disjoint groups of segment indices (each ascending) to merge, each group into one segment. */
+export function findMerges(segments: readonly MergeCandidate[]): number[][] {
+  const merges: number[][] = [];
+  const taken = new Set<number>();
+
+  const tooManyDeletes = segments
+    .map((s, i) => ({ i, s }))
+    .filter(({ s }) => s.maxDoc > 0 && (s.maxDoc - s.numDocs) / s.maxDoc > MAX_DELETED_RATIO)
+    .map(({ i }) => i);
+  for (let at = 0; at < tooManyDeletes.length; at += MAX_MERGE_AT_ONCE) {
+    const group = tooManyDeletes.slice(at, at + MAX_MERGE_AT_ONCE);
+    for (const i of group) taken.add(i);
+    merges.push(group);
+  }
+
+  const tiers = new Map<number, number[]>();
+  segments.forEach((s, i) => {
+    if (taken.has(i)) return;
+    const tier = tierOf(s.numDocs);
+    const members = tiers.get(tier);
+    if (members === undefined) tiers.set(tier, [i]);
+    else members.push(i);
+  });
+  for (const members of tiers.values()) {
+    // Smallest first: merging them costs least and brings the tier back under its budget.
+    members.sort((a, b) => segments[a].numDocs - segments[b].numDocs || a - b);
+    while (members.length > SEGMENTS_PER_TIER) {
+      const group = members.splice(0, MAX_MERGE_AT_ONCE).sort((a, b) => a - b);
+      merges.push(group);
+    }
+  }
+  return merges;
+}

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ShardIndex } from '../../../shared/engine/segment/shard-index.ts';
+import { analyzers, bufferedDoc, fieldMapping, type Values } from './fixtures.ts';
+import { idsWithTerm, liveIds, liveRecords } from './segment-views.ts';
+
+const title = fieldMapping('title', 'text');
+const color = fieldMapping('color', 'keyword');
+const tags = fieldMapping('tags', 'keyword', { index: false });
+const price = fieldMapping('price', 'double');
+const when = fieldMapping('when', 'date');
+const flag = fieldMapping('flag', 'boolean');
+const notes = fieldMapping('notes', 'text', { index: false });
+
+const WORDS = ['red', 'blue', 'fox', 'dog', 'car', 'plate', 'night', 'day'];
+
+/** A varied doc: multi-valued text and keywords, optional numbers, fields only some docs have. */
+function varied(n: number, version = 1) {
+  const fields: [typeof title, Values][] = [[title, [`${WORDS[n % 8]} ${WORDS[(n * 3) % 8]}`, WORDS[(n + 5) % 8]!]]];
+  fields.push([color, n % 3 === 0 ? [WORDS[n % 8]!, WORDS[(n + 1) % 8]!] : [WORDS[n % 2]!]]);
+  if (n % 2 === 0) fields.push([price, n % 4 === 0 ? [n, n / 2] : [n * 1.5]]);
+  if (n % 5 !== 0) fields.push([when, [1_600_000_000_000 + n]]);
+  fields.push([flag, [n % 2 === 0]], [tags, [`t${n % 4}`]]);
+  if (n % 7 === 0) fields.push([notes, ['not indexed']]);
+  return bufferedDoc(`doc-${n}`, fields, version);
+}
+
+/** Eleven small segments, with deletes and updates across them. */
+function elevenSegments(): ShardIndex {
+  const index = new ShardIndex(analyzers);
+  let n = 0;
+  for (let s = 0; s < 11; s++) {
+    for (let k = 0; k < 5; k++) index.index(varied(n++));
+    if (s > 0) index.delete(`doc-${s * 5 - 3}`);
+    if (s > 1) index.index(varied(s * 5 - 7, 2));
+    index.refresh();
+  }
+  return index;
+}
+
+test('a merge keeps every live doc and every column of it, and drops deletes', () => {
+  const index = elevenSegments();
+  assert.equal(index.segmentCount, 11);
+  const before = index.acquireSnapshot();
+  const recordsBefore = liveRecords(before);
+  const deletedBefore = index.deletedCount;
+  assert.ok(deletedBefore > 0);
+
+  assert.equal(index.maybeMerge(), true);
+  assert.ok(index.segmentCount < 11);
+  const after = index.acquireSnapshot();
+  assert.notEqual(after, before);
+  assert.deepEqual(liveRecords(after), recordsBefore);
+  assert.equal(after.numDocs, before.numDocs);
+  assert.equal(index.docCount, before.numDocs);
+  assert.ok(index.deletedCount < deletedBefore);
+  for (const word of [...WORDS, 'missing']) {
+    assert.deepEqual(idsWithTerm(after, 'title', word), idsWithTerm(before, 'title', word), `title:${word}`);
+    assert.deepEqual(idsWithTerm(after, 'color', word), idsWithTerm(before, 'color', word), `color:${word}`);
+  }
+  // The snapshot held across the merge still reads the old segments.
+  assert.deepEqual(liveRecords(before), recordsBefore);
+  assert.equal(index.maybeMerge(), false);
+});
+
+test('the id map follows docs into the merged segment', () => {
+  const index = elevenSegments();
+  index.maybeMerge();
+  const ids = liveIds(index.acquireSnapshot());
+  index.delete(ids[0]!);
+  index.index(varied(Number(ids[1]!.slice(4)), 3));
+  index.refresh();
+  const snapshot = index.acquireSnapshot();
+  assert.deepEqual(liveIds(snapshot), ids.slice(1));
+  assert.equal(liveRecords(snapshot).get(ids[1]!)!.version, 3);
+});
+
+test('deletes pending across a merge still apply at the next refresh', () => {
+  const index = elevenSegments();
+  const ids = liveIds(index.acquireSnapshot());
+  index.delete(ids[2]!);
+  index.index(varied(Number(ids[3]!.slice(4)), 9));
+  index.maybeMerge();
+  assert.deepEqual(liveIds(index.acquireSnapshot()), ids);
+  index.refresh();
+  assert.deepEqual(liveIds(index.acquireSnapshot()), ids.filter((id) => id !== ids[2]));
+  assert.equal(liveRecords(index.acquireSnapshot()).get(ids[3]!)!.version, 9);
+});
+
+test('a segment with many deleted docs is rewritten without them', () => {
+  const index = new ShardIndex(analyzers);
+  for (let n = 0; n < 10; n++) index.index(varied(n));
+  index.refresh();
+  for (let n = 0; n < 4; n++) index.delete(`doc-${n}`);
+  index.refresh();
+  const recordsBefore = liveRecords(index.acquireSnapshot());
+  assert.equal(index.deletedCount, 4);
+  assert.equal(index.maybeMerge(), true);
+  assert.equal(index.deletedCount, 0);
+  assert.equal(index.segmentCount, 1);
+  assert.deepEqual(liveRecords(index.acquireSnapshot()), recordsBefore);
+});

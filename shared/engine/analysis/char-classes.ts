@@ -89,24 +89,35 @@ function classifyByRegex(cp: number): JavaCategory {
   return JavaCategory.Unassigned;
 }
 
+let bmpText: string | null = null;
+
 /**
- * One pass per category over a string of every BMP code unit (surrogates
- * replaced by a placeholder so that no two of them pair up): far faster than
- * 65,536 single-character regex tests.
+ * Every BMP code unit in order (index = code unit), surrogates replaced by a
+ * space so that no two of them pair up: tables over the BMP are built with one
+ * regex pass over this string instead of 65,536 single-character tests.
  */
+export function allBmpCharacters(): string {
+  if (bmpText === null) {
+    const units = new Uint16Array(0x10000);
+    for (let i = 0; i < 0x10000; i++) units[i] = i >= 0xd800 && i <= 0xdfff ? 0x20 : i;
+    let all = '';
+    for (let i = 0; i < 0x10000; i += 4096) all += String.fromCharCode(...units.subarray(i, i + 4096));
+    bmpText = all;
+  }
+  return bmpText;
+}
+
+/** Sets `table[c] = value` for every BMP code unit c matching `re` (a global, Unicode-mode regex of one code point). */
+export function markBmpMatches(table: Uint8Array, re: RegExp, value: number): void {
+  allBmpCharacters().replace(re, (_m: string, offset: number) => {
+    table[offset] = value;
+    return '';
+  });
+}
+
 function buildBmpCategories(): Uint8Array {
   const table = new Uint8Array(0x10000);
-  const units = new Uint16Array(0x10000);
-  for (let i = 0; i < 0x10000; i++) units[i] = i >= 0xd800 && i <= 0xdfff ? 0x20 : i;
-  let all = '';
-  for (let i = 0; i < 0x10000; i += 4096) all += String.fromCharCode(...units.subarray(i, i + 4096));
-  for (const [p, cat] of CATEGORY_BY_PROPERTY) {
-    const re = new RegExp(`\\p{${p}}`, 'gu');
-    all.replace(re, (_m: string, offset: number) => {
-      table[offset] = cat;
-      return '';
-    });
-  }
+  for (const [p, cat] of CATEGORY_BY_PROPERTY) markBmpMatches(table, new RegExp(`\\p{${p}}`, 'gu'), cat);
   for (let i = 0xd800; i <= 0xdfff; i++) table[i] = JavaCategory.Surrogate;
   return table;
 }

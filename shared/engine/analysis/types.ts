@@ -25,6 +25,12 @@ export interface Analyzer {
   analyzeInto(text: string, sink: TokenSink, positionBase?: number): number;
   /** Convenience for `_analyze` and tests: the full token objects. */
   analyze(text: string): Token[];
+  /**
+   * Positions to leave between the values of a multi-valued field
+   * (Elasticsearch's `position_increment_gap`: 100 for index analyzers unless
+   * a custom analyzer sets another). Optional for analyzers made elsewhere.
+   */
+  readonly positionIncrementGap?: number;
 }
 
 /** Analyzers of one index: built-ins plus the custom ones from its settings. */

@@ -8,6 +8,8 @@
  * are classified on demand and cached.
  */
 
+import { markBmpMatches } from './char-classes.ts';
+
 export const WordBreak = {
   Other: 0,
   /** ALetter outside Hangul (WB:ALetter). */
@@ -101,13 +103,44 @@ function classify(cp: number): WordBreak {
 let bmpTable: Uint8Array | null = null;
 const supplementary = new Map<number, WordBreak>();
 
+/**
+ * The same classification as classify(), one regex pass per rule over the
+ * whole BMP, applied from the lowest-priority rule to the highest so that later
+ * passes override earlier ones.
+ */
 function buildBmpTable(): Uint8Array {
   const t = new Uint8Array(0x10000);
-  for (let cp = 0; cp < 0x10000; cp++) {
-    if (cp >= 0xd800 && cp <= 0xdfff) continue;
-    t[cp] = classify(cp);
-  }
+  const mark = (re: RegExp, value: WordBreak): void => markBmpMatches(t, re, value);
+  for (const [lo, hi] of ALETTER_EXTRA_RANGES) t.fill(WordBreak.ALetter, lo, hi + 1);
+  mark(/\p{Alphabetic}/gu, WordBreak.ALetter);
+  mark(/(?=\p{Script=Hangul})\p{Alphabetic}/gu, WordBreak.HangulLetter);
+  mark(/(?=\p{Ideographic})\p{Alphabetic}/gu, WordBreak.Other);
+  mark(/(?=\p{Script=Hebrew})\p{Lo}/gu, WordBreak.HebrewLetter);
+  mark(/\p{Script=Katakana}/gu, WordBreak.Other);
+  mark(/(?=\p{Script=Katakana})\p{Alphabetic}/gu, WordBreak.Katakana);
+  mark(/\p{Script=Hiragana}/gu, WordBreak.Hiragana);
+  mark(/\p{Script=Han}/gu, WordBreak.Han);
+  mark(/\p{Pc}/gu, WordBreak.ExtendNumLet);
+  mark(/\p{Nd}/gu, WordBreak.Numeric);
+  mark(/\p{Cf}/gu, WordBreak.Extend);
+  t[0x200b] = WordBreak.Other;
+  mark(/(?!\p{Emoji_Modifier})[\p{Grapheme_Extend}\p{Mc}]/gu, WordBreak.Extend);
+  mark(new RegExp(RE_COMPLEX_CONTEXT.source.slice(1, -1), 'gu'), WordBreak.ComplexContext);
+  t[0x200c] = WordBreak.Extend;
+  t[0x200d] = WordBreak.Extend;
+  for (const cp of KATAKANA_EXTRA) t[cp] = WordBreak.Katakana;
+  for (const cp of MID_NUM) t[cp] = WordBreak.MidNum;
+  for (const cp of MID_LETTER) t[cp] = WordBreak.MidLetter;
+  for (const cp of MID_NUM_LET) t[cp] = WordBreak.MidNumLet;
+  t[0x22] = WordBreak.DoubleQuote;
+  t[0x27] = WordBreak.SingleQuote;
+  t.fill(WordBreak.Other, 0xd800, 0xe000);
   return t;
+}
+
+/** Per-code-point classification, for code points above the BMP (and to check the BMP table against). */
+export function classifyWordBreak(cp: number): WordBreak {
+  return classify(cp);
 }
 
 /** The BMP Word_Break table (index = UTF-16 code unit; surrogates are Other). */

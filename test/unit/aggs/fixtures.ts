@@ -124,6 +124,15 @@ export function buildSegment(docs: readonly Doc[], mapping: MappingLookup, idPre
     inverted: new Map(),
     docValues,
     fieldsPresent: new Set(fields),
+    fieldDocs: new Map(
+      [...fields].map((f) => {
+        const bits = new Uint32Array(Math.ceil(docs.length / 32));
+        docs.forEach((d, i) => {
+          if (valuesOf(d, f).length > 0) bits[i >>> 5]! |= 1 << (i & 31);
+        });
+        return [f, bits];
+      }),
+    ),
   };
   rawDocs.set(segment, docs);
   return segment;
@@ -183,6 +192,7 @@ export function aggContext(mapping: MappingLookup, extra: Partial<AggContext> = 
 
 /** A shard = a list of segments (each a list of docs). */
 export type ShardDocs = readonly (readonly Doc[])[];
+
 
 /** Runs a whole search's aggregations: parse, collect per shard (every segment matched by `query`), reduce. */
 export function runAggs(

@@ -4,7 +4,6 @@ import { mappingOf, runAggs, split, type Doc } from './fixtures.ts';
 
 const mapping = mappingOf({ ts: 'date', v: 'long', land: 'keyword' });
 type Buckets = { buckets: { key: number; key_as_string?: string; doc_count: number; [k: string]: unknown }[] };
-const DAY = 86_400_000;
 
 describe('date_histogram', () => {
   it('buckets per day with empty days filled between min and max (min_doc_count 0)', () => {

@@ -80,7 +80,7 @@ describe('terms', () => {
   });
 
   it('missing, unmapped with value_type, and min_doc_count 0', () => {
-    const docs = [[[{ str: 'a' }, {}, { str: 'b' }], [{}, { str: 'a' }]]];
+    const docs: Doc[][][] = [[[{ str: 'a' }, {}, { str: 'b' }], [{}, { str: 'a' }]]];
     const m = runAggs({ t: { terms: { field: 'str', missing: 'N/A' } } }, docs, mapping).t as Terms;
     assert.deepEqual(m.buckets.map((b) => [b.key, b.doc_count]), [['N/A', 2], ['a', 2], ['b', 1]]);
     const u = runAggs({ t: { terms: { field: 'nope', value_type: 'boolean', missing: true } } }, [[[{}]]], mapping).t as Terms;
@@ -126,7 +126,7 @@ describe('terms', () => {
       { t: { terms: { field: 'str', size: 2, shard_size: 2, show_term_doc_count_error: true } } },
       [[s1], [s2]],
       mapping,
-    ).t as Terms & { buckets: { doc_count_error_upper_bound: number }[] };
+    ).t as { doc_count_error_upper_bound: number; sum_other_doc_count: number; buckets: { key: string; doc_count: number; doc_count_error_upper_bound: number }[] };
     // shard tops: s1 → a10 b8 (other 7, error 8); s2 → b9 d8 (other 3, error 8)
     // merged: b17 a10 d8 → top 2: b17, a10; d8 falls off → other 7+3+8 = 18
     assert.deepEqual(out.buckets.map((b) => [b.key, b.doc_count, b.doc_count_error_upper_bound]), [

@@ -10,9 +10,12 @@
  *   - trajectory: term plate.keyword, sort pass_time asc, size 100
  *
  * Prints p50/p99 per query type (ms). Targets (1M docs in 5 shards): fragment
- * under 30 ms across shards, filter and trajectory under 5 ms.
+ * under 30 ms across shards, filter and trajectory under 5 ms. With more than
+ * one shard, records are spread round-robin (as `_id` routing spreads them) and
+ * a sample is the whole query phase of every shard run one after the other
+ * plus the coordinator's merge.
  *
- *   node --expose-gc --import tsx bench/query-engine.bench.ts [docs=200000] [iterations=200] [segments=1]
+ *   node --expose-gc --import tsx bench/query-engine.bench.ts [docsPerShard=200000] [iterations=200] [shards=1] [segmentsPerShard=1]
  */
 import { AnalysisRegistry } from '../shared/engine/analysis/registry.ts';
 import { dateFormatter } from '../shared/engine/mapping/date-format.ts';
@@ -20,6 +23,7 @@ import type { FieldMapping, FieldType, MappingLookup, ParsedField } from '../sha
 import { SegmentBuilder } from '../shared/engine/segment/segment-builder.ts';
 import type { SearcherSnapshot, Segment } from '../shared/engine/segment/types.ts';
 import { FilterCache } from '../shared/engine/search/filter-cache.ts';
+import { mergeTopHits } from '../shared/engine/search/merge-top-hits.ts';
 import { executeQueryPhase } from '../shared/engine/search/query-phase.ts';
 import type { ShardSearchContext } from '../shared/engine/search/types.ts';
 import { parseSearchBody } from '../shared/dsl/query/search-body.ts';
@@ -28,7 +32,8 @@ import { percentile, printTable } from './report.ts';
 
 const docCount = Number(process.argv[2] ?? 200_000);
 const iterations = Number(process.argv[3] ?? 200);
-const segmentCount = Number(process.argv[4] ?? 1);
+const shardCount = Number(process.argv[4] ?? 1);
+const segmentCount = Number(process.argv[5] ?? 1);
 
 const analyzers = AnalysisRegistry.fromIndexSettings(PASSINFO_INDEX_BODY.settings.analysis, { maxNgramDiff: 7 });
 const PASS_TIME_FORMAT = dateFormatter('yyyy-MM-dd HH:mm:ss');
@@ -69,14 +74,18 @@ const lookup: MappingLookup = {
   },
 };
 
-function build(): { snapshot: SearcherSnapshot; plates: string[]; days: string[] } {
+interface Shard {
+  builder: SegmentBuilder;
+  segments: Segment[];
+}
+
+function build(): { shards: SearcherSnapshot[]; plates: string[]; days: string[] } {
   const perSegment = Math.ceil(docCount / segmentCount);
-  const segments: Segment[] = [];
+  const shards: Shard[] = Array.from({ length: shardCount }, () => ({ builder: new SegmentBuilder(analyzers), segments: [] }));
   const plates: string[] = [];
   const days = new Set<string>();
-  let builder = new SegmentBuilder(analyzers);
   let i = 0;
-  for (const r of generatePassRecords({ count: docCount })) {
+  for (const r of generatePassRecords({ count: docCount * shardCount })) {
     const fields: ParsedField[] = [
       { mapping: FIELDS.plate, values: [r.plate] },
       { mapping: FIELDS.plateKeyword, values: [r.plate] },
@@ -86,27 +95,31 @@ function build(): { snapshot: SearcherSnapshot; plates: string[]; days: string[]
       { mapping: FIELDS.speed, values: [r.speed] },
       { mapping: FIELDS.passTime, values: [PASS_TIME_FORMAT.parse(r.pass_time)] },
     ];
-    builder.add({ id: r.event_id, version: 1, seqNo: i, routing: null, source: Buffer.from(JSON.stringify(r)), parsed: { fields, dynamicUpdate: null } });
+    const shard = shards[i % shardCount]!;
+    shard.builder.add({ id: r.event_id, version: 1, seqNo: i, routing: null, source: Buffer.from(JSON.stringify(r)), parsed: { fields, dynamicUpdate: null } });
     if (i % 97 === 0) plates.push(r.plate);
     days.add(r.pass_time.slice(0, 10));
     i++;
-    if (builder.size === perSegment) {
-      segments.push(builder.build(segments.length + 1));
-      builder = new SegmentBuilder(analyzers);
+    if (shard.builder.size === perSegment) {
+      shard.segments.push(shard.builder.build(shard.segments.length + 1));
+      shard.builder = new SegmentBuilder(analyzers);
     }
   }
-  if (builder.size > 0) segments.push(builder.build(segments.length + 1));
-  let docBase = 0;
-  const views = segments.map((segment) => {
-    const v = { segment, liveDocs: null, numDocs: segment.maxDoc, docBase };
-    docBase += segment.maxDoc;
-    return v;
+  const snapshots = shards.map((shard) => {
+    if (shard.builder.size > 0) shard.segments.push(shard.builder.build(shard.segments.length + 1));
+    let docBase = 0;
+    const views = shard.segments.map((segment) => {
+      const v = { segment, liveDocs: null, numDocs: segment.maxDoc, docBase };
+      docBase += segment.maxDoc;
+      return v;
+    });
+    return { views, maxDoc: docBase, numDocs: docBase };
   });
-  return { snapshot: { views, maxDoc: docBase, numDocs: docBase }, plates, days: [...days].sort() };
+  return { shards: snapshots, plates, days: [...days].sort() };
 }
 
 const t0 = performance.now();
-const { snapshot, plates, days } = build();
+const { shards, plates, days } = build();
 const buildMs = performance.now() - t0;
 
 const ctx: ShardSearchContext = {
@@ -116,6 +129,15 @@ const ctx: ShardSearchContext = {
   filterCache: new FilterCache(),
   typeName: 'passinfo',
 };
+const contexts = shards.map(() => ({ ...ctx, filterCache: new FilterCache() }));
+
+/** The query phase on every shard, then the coordinator's merge of the top hits. */
+function searchAll(body: unknown, size: number): number {
+  const search = parseSearchBody(body, {});
+  const results = shards.map((snapshot, i) => executeQueryPhase(snapshot, search, contexts[i]!, { size }));
+  mergeTopHits(search, results, 0, size);
+  return results.reduce((n, r) => n + r.totalHits, 0);
+}
 
 const rnd = prng(1234);
 const pickPlate = (): string => plates[Math.floor(rnd() * plates.length)]!;
@@ -174,19 +196,19 @@ const gc = (globalThis as { gc?: () => void }).gc;
 for (const s of scenarios) {
   gc?.();
   // Warm up the JIT, then measure (request parsing included, as a shard sees it).
-  for (let i = 0; i < 20; i++) executeQueryPhase(snapshot, parseSearchBody(s.body(), {}), ctx, { size: s.size });
+  for (let i = 0; i < 20; i++) searchAll(s.body(), s.size);
   const samples: number[] = [];
   let hits = 0;
   for (let i = 0; i < iterations; i++) {
     const body = s.body();
     const start = performance.now();
-    const r = executeQueryPhase(snapshot, parseSearchBody(body, {}), ctx, { size: s.size });
+    const total = searchAll(body, s.size);
     samples.push(performance.now() - start);
-    hits += r.totalHits;
+    hits += total;
   }
   rows.push([s.name, percentile(samples, 50).toFixed(2), percentile(samples, 99).toFixed(2), (hits / iterations).toFixed(0)]);
 }
 printTable(
-  `query engine: ${docCount} pass records in ${snapshot.views.length} segment(s) of one shard (built in ${(buildMs / 1000).toFixed(1)} s), ${iterations} iterations, RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`,
+  `query engine: ${shardCount} shard(s) × ${docCount} pass records, ${segmentCount} segment(s) per shard (built in ${(buildMs / 1000).toFixed(1)} s), ${iterations} iterations, RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`,
   rows,
 );

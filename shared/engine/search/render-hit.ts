@@ -4,7 +4,8 @@
  * _source, sort. The stored source bytes are passed through untouched unless
  * the request filters them.
  */
-import type { SearcherSnapshot, SegmentView } from '../segment/types.ts';
+import type { MappingLookup } from '../mapping/types.ts';
+import type { Segment, SearcherSnapshot, SegmentView } from '../segment/types.ts';
 import { filterSource } from './source-filter.ts';
 import type { ParsedSearch, SortValue } from './types.ts';
 
@@ -54,6 +55,33 @@ export interface RenderHitOptions {
   readonly score: number | null;
   readonly sortValues: readonly SortValue[] | null;
   readonly search: ParsedSearch;
+  /** Lets `docvalue_fields` print booleans as true/false (doc values hold 0/1). */
+  readonly mapping?: MappingLookup;
+}
+
+/** `docvalue_fields` of one doc: `"field":[values]` entries (6.x prints dates as epoch millis without a format). */
+function docValueFields(seg: Segment, d: number, fields: readonly string[], mapping: MappingLookup | undefined): string[] {
+  const out: string[] = [];
+  for (const name of fields) {
+    const dv = seg.docValues.get(name);
+    if (dv === undefined) continue;
+    const values: string[] = [];
+    if (dv.kind === 'numeric') {
+      const isBool = mapping?.field(name)?.type === 'boolean';
+      const push = (v: number): void => {
+        if (!Number.isNaN(v)) values.push(isBool ? String(v === 1) : String(v));
+      };
+      if (dv.starts === null) push(dv.values[d]!);
+      else for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) push(dv.values[i]!);
+    } else if (dv.starts === null) {
+      const o = dv.ords[d]!;
+      if (o >= 0) values.push(JSON.stringify(dv.dict[o]));
+    } else {
+      for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) values.push(JSON.stringify(dv.dict[dv.ords[i]!]));
+    }
+    if (values.length > 0) out.push(`${JSON.stringify(name)}:[${values.join(',')}]`);
+  }
+  return out;
 }
 
 export function renderHit(snapshot: SearcherSnapshot, doc: number, opts: RenderHitOptions): string {
@@ -74,6 +102,10 @@ export function renderHit(snapshot: SearcherSnapshot, doc: number, opts: RenderH
       const text = src.includes.length === 0 && src.excludes.length === 0 ? bytes.toString('utf8') : filterSource(bytes, src.includes, src.excludes);
       out += `,"_source":${text}`;
     }
+  }
+  if (opts.search.docvalueFields.length > 0) {
+    const fields = docValueFields(seg, d, opts.search.docvalueFields, opts.mapping);
+    if (fields.length > 0) out += `,"fields":{${fields.join(',')}}`;
   }
   if (opts.sortValues !== null) {
     const specs = opts.search.sort;

@@ -197,6 +197,12 @@ describe('merging shards and rendering hits', () => {
     assert.equal(filtered, '{"_index":"idx","_type":"doc","_id":"a1","_score":0.2876821,"_source":{"k":"x"}}');
   });
 
+  it('renders docvalue_fields', () => {
+    const search = parseSearchBody({ docvalue_fields: ['n', 'k', 'missing'] }, {});
+    const text = renderHit(shardA, 0, { index: 'idx', type: 'doc', score: 1, sortValues: null, search });
+    assert.equal(text, '{"_index":"idx","_type":"doc","_id":"a1","_score":1.0,"_source":{"n":5,"k":"x"},"fields":{"n":[5],"k":["x"]}}');
+  });
+
   it('_source from the URL overrides the body; stored_fields without _source turns it off', () => {
     assert.deepEqual(parseSearchBody({ _source: 'include.field2' }, { sourceIncludes: ['include.field1'] }).source, { fetch: true, includes: ['include.field1'], excludes: [] });
     assert.deepEqual(parseSearchBody({ _source: { includes: 'a', excludes: ['*.b'] } }, {}).source, { fetch: true, includes: ['a'], excludes: ['*.b'] });

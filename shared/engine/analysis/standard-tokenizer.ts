@@ -27,16 +27,38 @@ export const TYPE_KATAKANA = '<KATAKANA>';
 export const TYPE_HANGUL = '<HANGUL>';
 export const TYPE_EMOJI = '<EMOJI>';
 
+/**
+ * Word_Break classes as module constants: the hot loops below read them per
+ * character, and an imported object's property goes through a module binding.
+ */
+const WB_A_LETTER = WordBreak.ALetter;
+const WB_COMPLEX_CONTEXT = WordBreak.ComplexContext;
+const WB_DOUBLE_QUOTE = WordBreak.DoubleQuote;
+const WB_EXTEND = WordBreak.Extend;
+const WB_EXTEND_NUM_LET = WordBreak.ExtendNumLet;
+const WB_HAN = WordBreak.Han;
+const WB_HANGUL_LETTER = WordBreak.HangulLetter;
+const WB_HEBREW_LETTER = WordBreak.HebrewLetter;
+const WB_HIRAGANA = WordBreak.Hiragana;
+const WB_KATAKANA = WordBreak.Katakana;
+const WB_MID_LETTER = WordBreak.MidLetter;
+const WB_MID_NUM = WordBreak.MidNum;
+const WB_MID_NUM_LET = WordBreak.MidNumLet;
+const WB_NUMERIC = WordBreak.Numeric;
+const WB_OTHER = WordBreak.Other;
+const WB_REGIONAL_INDICATOR = WordBreak.RegionalIndicator;
+const WB_SINGLE_QUOTE = WordBreak.SingleQuote;
+
 const ZWJ = 0x200d;
 const KEYCAP = 0x20e3;
 const VS16 = 0xfe0f;
 
 function isAHLetter(c: number): boolean {
-  return c === WordBreak.ALetter || c === WordBreak.HangulLetter || c === WordBreak.HebrewLetter;
+  return c === WB_A_LETTER || c === WB_HANGUL_LETTER || c === WB_HEBREW_LETTER;
 }
 
 function startsWord(c: number): boolean {
-  return isAHLetter(c) || c === WordBreak.Numeric || c === WordBreak.Katakana || c === WordBreak.ExtendNumLet;
+  return isAHLetter(c) || c === WB_NUMERIC || c === WB_KATAKANA || c === WB_EXTEND_NUM_LET;
 }
 
 export class StandardTokenizer implements Tokenizer {
@@ -64,7 +86,7 @@ export class StandardTokenizer implements Tokenizer {
   /** Index after any Extend/Format/ZWJ characters at `i`. */
   private skipExtend(text: string, i: number): number {
     const n = text.length;
-    while (i < n && this.classAt(text, i) === WordBreak.Extend) i += unitLength(text, i);
+    while (i < n && this.classAt(text, i) === WB_EXTEND) i += unitLength(text, i);
     return i;
   }
 
@@ -81,27 +103,27 @@ export class StandardTokenizer implements Tokenizer {
       const cp = text.codePointAt(i)!;
       const len = cp > 0xffff ? 2 : 1;
       switch (cls) {
-        case WordBreak.Han:
-        case WordBreak.Hiragana: {
+        case WB_HAN:
+        case WB_HIRAGANA: {
           const end = Math.min(this.skipExtend(text, i + len), i + max);
-          out.token(text.slice(i, end), 1, i, end, cls === WordBreak.Han ? TYPE_IDEOGRAPHIC : TYPE_HIRAGANA);
+          out.token(text.slice(i, end), 1, i, end, cls === WB_HAN ? TYPE_IDEOGRAPHIC : TYPE_HIRAGANA);
           i = end;
           continue;
         }
-        case WordBreak.ComplexContext: {
+        case WB_COMPLEX_CONTEXT: {
           let end = i + len;
           while (end < n && end - i < max) {
             const c = this.classAt(text, end);
-            if (c !== WordBreak.ComplexContext && c !== WordBreak.Extend) break;
+            if (c !== WB_COMPLEX_CONTEXT && c !== WB_EXTEND) break;
             end += unitLength(text, end);
           }
           out.token(text.slice(i, end), 1, i, end, TYPE_SOUTHEAST_ASIAN);
           i = end;
           continue;
         }
-        case WordBreak.RegionalIndicator: {
+        case WB_REGIONAL_INDICATOR: {
           const second = this.skipExtend(text, i + len);
-          if (second < n && this.classAt(text, second) === WordBreak.RegionalIndicator) {
+          if (second < n && this.classAt(text, second) === WB_REGIONAL_INDICATOR) {
             const end = this.skipExtend(text, second + 2);
             out.token(text.slice(i, end), 1, i, end, TYPE_EMOJI);
             i = end;
@@ -113,7 +135,7 @@ export class StandardTokenizer implements Tokenizer {
         default:
           break;
       }
-      if (cls === WordBreak.Other) {
+      if (cls === WB_OTHER) {
         const emojiEnd = this.emoji(text, i, cp);
         if (emojiEnd > i) {
           out.token(text.slice(i, emojiEnd), 1, i, emojiEnd, TYPE_EMOJI);
@@ -147,7 +169,7 @@ export class StandardTokenizer implements Tokenizer {
         continue;
       }
       const clen = c > 0xffff ? 2 : 1;
-      if (this.classAt(text, p) === WordBreak.Extend || (c >= 0x1f3fb && c <= 0x1f3ff) || (c >= 0xe0020 && c <= 0xe007f)) {
+      if (this.classAt(text, p) === WB_EXTEND || (c >= 0x1f3fb && c <= 0x1f3ff) || (c >= 0xe0020 && c <= 0xe007f)) {
         p += clen;
         continue;
       }
@@ -200,16 +222,16 @@ export class StandardTokenizer implements Tokenizer {
         // WB6/7 and WB11/12: a middle character joins only if the right kind of character follows.
         const after = this.skipExtend(text, pos + len);
         const next = after < n ? this.classAt(text, after) : -1;
-        if (isAHLetter(prev) && isAHLetter(next) && (cls === WordBreak.MidLetter || cls === WordBreak.MidNumLet || cls === WordBreak.SingleQuote)) {
+        if (isAHLetter(prev) && isAHLetter(next) && (cls === WB_MID_LETTER || cls === WB_MID_NUM_LET || cls === WB_SINGLE_QUOTE)) {
           consumed = after + unitLength(text, after);
           core = next;
-        } else if (prev === WordBreak.Numeric && next === WordBreak.Numeric && cls !== WordBreak.MidLetter && cls !== WordBreak.DoubleQuote) {
+        } else if (prev === WB_NUMERIC && next === WB_NUMERIC && cls !== WB_MID_LETTER && cls !== WB_DOUBLE_QUOTE) {
           consumed = after + unitLength(text, after);
           core = next;
-        } else if (prev === WordBreak.HebrewLetter && cls === WordBreak.DoubleQuote && next === WordBreak.HebrewLetter) {
+        } else if (prev === WB_HEBREW_LETTER && cls === WB_DOUBLE_QUOTE && next === WB_HEBREW_LETTER) {
           consumed = after + unitLength(text, after);
           core = next;
-        } else if (prev === WordBreak.HebrewLetter && cls === WordBreak.SingleQuote) {
+        } else if (prev === WB_HEBREW_LETTER && cls === WB_SINGLE_QUOTE) {
           consumed = pos + len; // WB7a: Hebrew_Letter × Single_Quote
         } else {
           consumed = -1;
@@ -226,20 +248,20 @@ export class StandardTokenizer implements Tokenizer {
       if (end > limit) break;
       pos = end;
       prev = core;
-      if (core === WordBreak.Numeric) {
+      if (core === WB_NUMERIC) {
         hasCore = true;
-      } else if (core === WordBreak.Katakana) {
+      } else if (core === WB_KATAKANA) {
         hasCore = true;
         hasKatakana = true;
       } else if (isAHLetter(core)) {
         hasCore = true;
         hasLetter = true;
-      } else if (core === WordBreak.SingleQuote) {
+      } else if (core === WB_SINGLE_QUOTE) {
         // After WB7a's Hebrew_Letter × Single_Quote the grammar may start a new letter or number piece.
-        prev = WordBreak.ALetter;
+        prev = WB_A_LETTER;
       }
-      if (core !== WordBreak.HangulLetter) allHangul = false;
-      if (core !== WordBreak.Katakana) allKatakana = false;
+      if (core !== WB_HANGUL_LETTER) allHangul = false;
+      if (core !== WB_KATAKANA) allKatakana = false;
       if (hasCore) {
         accept = pos;
         acceptType = allHangul ? TYPE_HANGUL : allKatakana ? TYPE_KATAKANA : !hasLetter && !hasKatakana ? TYPE_NUM : TYPE_ALPHANUM;
@@ -255,19 +277,19 @@ export class StandardTokenizer implements Tokenizer {
 function joins(prev: number, cls: number): boolean {
   const prevLetter = isAHLetter(prev);
   const clsLetter = isAHLetter(cls);
-  if (prevLetter && (clsLetter || cls === WordBreak.Numeric)) return true;
-  if (prev === WordBreak.Numeric && (clsLetter || cls === WordBreak.Numeric)) return true;
-  if (prev === WordBreak.Katakana && cls === WordBreak.Katakana) return true;
-  if (cls === WordBreak.ExtendNumLet) return prevLetter || prev === WordBreak.Numeric || prev === WordBreak.Katakana || prev === WordBreak.ExtendNumLet;
-  if (prev === WordBreak.ExtendNumLet) return clsLetter || cls === WordBreak.Numeric || cls === WordBreak.Katakana;
+  if (prevLetter && (clsLetter || cls === WB_NUMERIC)) return true;
+  if (prev === WB_NUMERIC && (clsLetter || cls === WB_NUMERIC)) return true;
+  if (prev === WB_KATAKANA && cls === WB_KATAKANA) return true;
+  if (cls === WB_EXTEND_NUM_LET) return prevLetter || prev === WB_NUMERIC || prev === WB_KATAKANA || prev === WB_EXTEND_NUM_LET;
+  if (prev === WB_EXTEND_NUM_LET) return clsLetter || cls === WB_NUMERIC || cls === WB_KATAKANA;
   return false;
 }
 
 function isMid(prev: number, cls: number): boolean {
-  if (cls === WordBreak.MidLetter || cls === WordBreak.MidNumLet || cls === WordBreak.SingleQuote || cls === WordBreak.MidNum) {
-    return isAHLetter(prev) || prev === WordBreak.Numeric;
+  if (cls === WB_MID_LETTER || cls === WB_MID_NUM_LET || cls === WB_SINGLE_QUOTE || cls === WB_MID_NUM) {
+    return isAHLetter(prev) || prev === WB_NUMERIC;
   }
-  return cls === WordBreak.DoubleQuote && prev === WordBreak.HebrewLetter;
+  return cls === WB_DOUBLE_QUOTE && prev === WB_HEBREW_LETTER;
 }
 
 function unitLength(text: string, i: number): number {

@@ -60,6 +60,24 @@ export interface FieldMapping {
   readonly boost: number;
   /** Path of the multi-field parent (`plate` for `plate.keyword`), else null. */
   readonly parent: string | null;
+  /**
+   * The Elasticsearch type as GET _mapping prints it. Differs from `type` only
+   * for `ip`, which the engine indexes as a `keyword` of canonical addresses
+   * (`127.0.0.1`, `::1`).
+   */
+  readonly mappedType?: string;
+  /** Keyword: the `normalizer` to apply to values and query terms, or null. */
+  readonly normalizer?: string | null;
+  /** Text: `fielddata: true` (sorting and aggregating on the analyzed terms allowed). */
+  readonly fielddata?: boolean;
+  /** `store: true`. */
+  readonly store?: boolean;
+  /** `copy_to` targets (values are copied by the document parser already). */
+  readonly copyTo?: readonly string[];
+  /** Text: the analyzer for phrase queries (`search_quote_analyzer`, defaults to the search analyzer). */
+  readonly searchQuoteAnalyzer?: string | null;
+  /** Norms kept for scoring (text: true unless `norms: false`). */
+  readonly norms?: boolean;
 }
 
 /**

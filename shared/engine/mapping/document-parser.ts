@@ -1,0 +1,519 @@
+/**
+ * Walks a document's `_source` against a mapping and produces the typed values
+ * of every leaf field (Elasticsearch 6.8's DocumentParser): objects recurse,
+ * arrays give several values, `null` is skipped or replaced by `null_value`,
+ * multi-fields and `copy_to` targets get the same values, and unmapped fields
+ * are mapped dynamically (or ignored with `dynamic: false`, or refused with
+ * `dynamic: strict`). New mappings come back as `dynamicUpdate`.
+ *
+ * Hot path (bulk indexing): one ParsedField per field per document and nothing
+ * else; which ParsedField belongs to a leaf is found through per-slot stamps
+ * instead of a map per document.
+ */
+import {
+  isEsError,
+  javaCause,
+  mapperParsing,
+  strictDynamicMapping,
+  type EsError,
+} from '../../errors/es-errors.ts';
+import { DEFAULT_DATE_FORMAT, JodaDateFormatter, dateFormatter } from './date-format.ts';
+import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, alternatives, epoch, fixed, lit } from './date-steps.ts';
+import { templateMapping, type DetectedType } from './dynamic-templates.ts';
+import { makeLeaf } from './leaf-field.ts';
+import { parseProperty, type MappingParseOptions } from './mapping-parser.ts';
+import { renderNode } from './mapping-render.ts';
+import {
+  T_BOOLEAN,
+  T_BYTE,
+  T_DATE,
+  T_DOUBLE,
+  T_FLOAT,
+  T_HALF_FLOAT,
+  T_INTEGER,
+  T_IP,
+  T_KEYWORD,
+  T_LONG,
+  T_SCALED_FLOAT,
+  T_SHORT,
+  T_TEXT,
+  defaultLeafOptions,
+  newObjectNode,
+  type Dynamic,
+  type LeafNode,
+  type MappingNode,
+  type ObjectNode,
+  type RootOptions,
+} from './mapping-nodes.ts';
+import type { FieldMapping, ParsedDocument, ParsedField } from './types.ts';
+import {
+  javaParseDouble,
+  toBoolean,
+  toByte,
+  toDouble,
+  toFloat,
+  toHalfFloat,
+  toInteger,
+  toIp,
+  toLong,
+  toScaledFloat,
+  toShort,
+  toText,
+} from './value-coercion.ts';
+
+/** MapperService.META_FIELDS in 6.8, refused inside documents. */
+const METADATA_FIELDS: ReadonlySet<string> = new Set([
+  '_uid',
+  '_id',
+  '_type',
+  '_parent',
+  '_routing',
+  '_index',
+  '_size',
+  '_timestamp',
+  '_ttl',
+  '_source',
+  '_all',
+  '_field_names',
+  '_version',
+  '_seq_no',
+  '_primary_term',
+  '_ignored',
+]);
+
+/** `ignore_above` of the `.keyword` sub-field dynamic strings get. */
+const DYNAMIC_KEYWORD_IGNORE_ABOVE = 256;
+
+/**
+ * Joda.getStrictStandardDateFormatter: the second default dynamic date format,
+ * with fixed widths for detection (the printed pattern reads back leniently,
+ * as it does in Elasticsearch).
+ */
+const STRICT_STANDARD_PATTERN = 'yyyy/MM/dd HH:mm:ss||yyyy/MM/dd||epoch_millis';
+const STRICT_STANDARD_DETECTOR = (() => {
+  const date = [fixed(F_YEAR, 4), lit('/'), fixed(F_MONTH, 2), lit('/'), fixed(F_DAY, 2)];
+  const long = [...date, lit(' '), fixed(F_HOUR, 2, true), lit(':'), fixed(F_MINUTE, 2, true), lit(':'), fixed(F_SECOND, 2, true)];
+  return new JodaDateFormatter(STRICT_STANDARD_PATTERN, [alternatives(long, date, [epoch(true)])], long);
+})();
+
+interface ParsedFieldBuilder {
+  readonly mapping: FieldMapping;
+  readonly values: (string | number | boolean)[];
+}
+
+/** What the parser needs of a Mapping. */
+export interface ParserMapping {
+  readonly typeName: string;
+  readonly root: ObjectNode;
+  readonly rootOptions: RootOptions;
+  /** Leaves (incl. multi-fields) by full path, for copy_to. */
+  readonly leaves: ReadonlyMap<string, LeafNode>;
+  /** Number of slots the mapping's leaves use (0..leafCount-1). */
+  readonly leafCount: number;
+  readonly parseOptions: MappingParseOptions;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function iae(reason: string): EsError {
+  return javaCause('illegal_argument_exception', reason);
+}
+
+/** DocumentParser.splitAndValidatePath (Java's split drops trailing empty parts). */
+function splitPath(key: string): string[] {
+  const parts = key.split('.');
+  while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  for (const part of parts) {
+    if (part.trim().length === 0) {
+      if (part.length > 0) throw iae(`object field cannot contain only whitespace: ['${key}']`);
+      throw iae(`object field starting or ending with a [.] makes object resolution ambiguous: [${key}]`);
+    }
+  }
+  return parts;
+}
+
+/** 2^63: just past Java's Long.MAX_VALUE (doubles cannot hold it exactly). */
+const TWO_POW_63 = 2 ** 63;
+
+function isJavaLong(text: string): boolean {
+  if (!/^[+-]?\d+$/.test(text)) return false;
+  const v = Number(text);
+  return v < TWO_POW_63 && v >= -TWO_POW_63;
+}
+
+export class DocumentParser {
+  private stamp: Int32Array;
+  private slotIndex: Int32Array;
+  private gen = 0;
+  private out: ParsedFieldBuilder[] = [];
+  /** New child nodes of existing objects, created by this document. */
+  private overlay: Map<ObjectNode, Map<string, MappingNode>> | null = null;
+  /** Dynamic additions in document order: (existing parent, new node). */
+  private added: [ObjectNode, MappingNode][] = [];
+  /** Objects this document created (not part of the mapping yet). */
+  private created = new Set<ObjectNode>();
+  private nextSlot: number;
+  private readonly dateDetectors: readonly JodaDateFormatter[];
+
+  constructor(private readonly m: ParserMapping) {
+    const cap = Math.max(16, m.leafCount * 2);
+    this.stamp = new Int32Array(cap);
+    this.slotIndex = new Int32Array(cap);
+    this.nextSlot = m.leafCount;
+    const formats = m.rootOptions.dynamicDateFormats;
+    this.dateDetectors =
+      formats === null
+        ? [dateFormatter(DEFAULT_DATE_FORMAT), STRICT_STANDARD_DETECTOR]
+        : formats.map((f) => dateFormatter(f));
+  }
+
+  parse(source: Record<string, unknown>): ParsedDocument {
+    if (++this.gen === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.gen = 1;
+    }
+    this.out = [];
+    this.overlay = null;
+    this.added = [];
+    if (this.created.size > 0) this.created = new Set();
+    this.nextSlot = this.m.leafCount;
+    const root = this.m.root;
+    try {
+      if (root.enabled) this.parseObject(root, source, root.dynamic ?? 'true');
+    } catch (e) {
+      if (isEsError(e) && (e.type === 'mapper_parsing_exception' || e.type === 'strict_dynamic_mapping_exception')) throw e;
+      if (isEsError(e)) throw mapperParsing('failed to parse', e);
+      throw e;
+    }
+    return { fields: this.out as ParsedField[], dynamicUpdate: this.added.length === 0 ? null : this.dynamicUpdate() };
+  }
+
+  // ---- walking --------------------------------------------------------------------------
+
+  private child(obj: ObjectNode, name: string): MappingNode | undefined {
+    const c = obj.children.get(name);
+    if (c !== undefined || this.overlay === null) return c;
+    return this.overlay.get(obj)?.get(name);
+  }
+
+  private parseObject(obj: ObjectNode, json: Record<string, unknown>, dynamic: Dynamic): void {
+    const atRoot = obj === this.m.root;
+    for (const key in json) {
+      const value = json[key];
+      if (key.length === 0) throw iae('field name cannot be an empty string');
+      if (atRoot && key.charCodeAt(0) === 95 && METADATA_FIELDS.has(key)) {
+        throw mapperParsing(`Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`);
+      }
+      if (key.indexOf('.') === -1) this.parseField(obj, key, value, dynamic);
+      else this.parseDotted(obj, key, value, dynamic);
+    }
+  }
+
+  /** `"a.b": v` is `{"a": {"b": v}}`. */
+  private parseDotted(obj: ObjectNode, key: string, value: unknown, dynamic: Dynamic): void {
+    const parts = splitPath(key);
+    let parent = obj;
+    let dyn = dynamic;
+    for (let i = 0; i < parts.length - 1; i++) {
+      let next = this.child(parent, parts[i]);
+      if (next === undefined) {
+        if (dyn === 'strict') throw strictDynamicMapping(this.fullPath(parent), parts[i]);
+        if (dyn === 'false') return;
+        next = this.addDynamic(parent, newObjectNode(parts[i], this.pathOf(parent, parts[i])));
+      } else if (next.kind === 'leaf') {
+        throw mapperParsing(
+          `Could not dynamically add mapping for field [${key}]. Existing mapping for [${next.path}] must be of type object but found [${next.type}].`,
+        );
+      }
+      parent = next as ObjectNode;
+      dyn = parent.dynamic ?? dyn;
+      if (!parent.enabled) return;
+    }
+    this.parseField(parent, parts[parts.length - 1], value, dyn);
+  }
+
+  private parseField(parent: ObjectNode, name: string, value: unknown, dynamic: Dynamic): void {
+    let node = this.child(parent, name);
+    if (value === null) {
+      if (node !== undefined) {
+        if (node.kind === 'leaf') this.addNull(node, true);
+      } else if (parent.dynamic === 'strict') {
+        throw strictDynamicMapping(this.fullPath(parent), name);
+      }
+      return;
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) this.parseField(parent, name, value[i], dynamic);
+      return;
+    }
+    if (node === undefined) {
+      if (dynamic === 'strict') throw strictDynamicMapping(this.fullPath(parent), name);
+      if (dynamic === 'false') return;
+      node = this.addDynamic(parent, this.dynamicNode(parent, name, value));
+    }
+    if (node.kind === 'leaf') {
+      this.addValue(node, value, true);
+      return;
+    }
+    if (!node.enabled) return;
+    if (!isPlainObject(value)) {
+      throw mapperParsing(`object mapping for [${node.path}] tried to parse field [${name}] as object, but found a concrete value`);
+    }
+    this.parseObject(node, value, node.dynamic ?? dynamic);
+  }
+
+  // ---- values -----------------------------------------------------------------------------
+
+  private fieldFor(leaf: LeafNode): ParsedFieldBuilder {
+    const slot = leaf.slot;
+    if (this.stamp[slot] === this.gen) return this.out[this.slotIndex[slot]];
+    this.stamp[slot] = this.gen;
+    this.slotIndex[slot] = this.out.length;
+    const f: ParsedFieldBuilder = { mapping: leaf.mapping, values: [] };
+    this.out.push(f);
+    return f;
+  }
+
+  private addNull(leaf: LeafNode, withCopies: boolean): void {
+    if (leaf.nullTyped !== null) this.fieldFor(leaf).values.push(leaf.nullTyped);
+    else if (leaf.type === 'date' && leaf.opts.nullValue !== null) this.addValue(leaf, leaf.opts.nullValue, false);
+    for (let i = 0; i < leaf.fields.length; i++) this.addNull(leaf.fields[i], false);
+    if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, null);
+  }
+
+  private addValue(leaf: LeafNode, raw: unknown, withCopies: boolean): void {
+    let v: string | number | boolean | null | undefined;
+    try {
+      v = this.convert(leaf, raw);
+    } catch (e) {
+      if (!isEsError(e)) throw e;
+      if (leaf.opts.ignoreMalformed !== true) throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
+      v = undefined;
+    }
+    if (v === null) {
+      if (leaf.nullTyped !== null) this.fieldFor(leaf).values.push(leaf.nullTyped);
+    } else if (v !== undefined) {
+      this.fieldFor(leaf).values.push(v);
+    }
+    const subs = leaf.fields;
+    for (let i = 0; i < subs.length; i++) this.addValue(subs[i], raw, false);
+    if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, raw);
+  }
+
+  /** The field's value, null for "treat as null", undefined for "not indexed" (ignore_above). */
+  private convert(leaf: LeafNode, raw: unknown): string | number | boolean | null | undefined {
+    const coerce = leaf.opts.coerce ?? true;
+    switch (leaf.code) {
+      case T_TEXT:
+        return toText(raw);
+      case T_KEYWORD: {
+        const s = toText(raw);
+        const limit = leaf.opts.ignoreAbove;
+        return limit !== null && s.length > limit ? undefined : s;
+      }
+      case T_LONG:
+        return toLong(raw, coerce);
+      case T_INTEGER:
+        return toInteger(raw, coerce);
+      case T_SHORT:
+        return toShort(raw, coerce);
+      case T_BYTE:
+        return toByte(raw, coerce);
+      case T_DOUBLE:
+        return toDouble(raw, coerce);
+      case T_FLOAT:
+        return toFloat(raw, coerce);
+      case T_HALF_FLOAT:
+        return toHalfFloat(raw, coerce);
+      case T_SCALED_FLOAT:
+        return toScaledFloat(raw, coerce, leaf.opts.scalingFactor as number);
+      case T_BOOLEAN:
+        return toBoolean(raw);
+      case T_DATE:
+        return (leaf.formatter as JodaDateFormatter).parseText(toText(raw));
+      case T_IP:
+        return toIp(raw);
+      default:
+        throw new Error(`unknown field type code ${leaf.code}`);
+    }
+  }
+
+  /** copy_to: the value goes to the target field as if the document had it at that full path. */
+  private copyTo(target: string, raw: unknown): void {
+    const leaf = this.m.leaves.get(target) ?? this.findDynamicLeaf(target);
+    if (leaf !== undefined) {
+      if (raw === null) this.addNull(leaf, false);
+      else this.addValue(leaf, raw, false);
+      return;
+    }
+    if (raw === null) return;
+    const parts = target.split('.');
+    let parent = this.m.root;
+    let dyn: Dynamic = parent.dynamic ?? 'true';
+    for (let i = 0; i < parts.length - 1; i++) {
+      let next = this.child(parent, parts[i]);
+      if (next === undefined) {
+        if (dyn === 'strict') throw strictDynamicMapping(this.fullPath(parent), parts[i]);
+        if (dyn === 'false') return;
+        next = this.addDynamic(parent, newObjectNode(parts[i], this.pathOf(parent, parts[i])));
+      } else if (next.kind === 'leaf') {
+        throw mapperParsing(`Cannot copy to field [${target}] since it is mapped as [${next.type}] at [${next.path}]`);
+      }
+      parent = next as ObjectNode;
+      dyn = parent.dynamic ?? dyn;
+    }
+    const name = parts[parts.length - 1];
+    const existing = this.child(parent, name);
+    if (existing !== undefined) {
+      if (existing.kind === 'object') throw iae(`Cannot copy to field [${target}] since it is mapped as an object`);
+      this.addValue(existing, raw, false);
+      return;
+    }
+    if (dyn === 'strict') throw strictDynamicMapping(this.fullPath(parent), name);
+    if (dyn === 'false' || isPlainObject(raw)) return;
+    const node = this.addDynamic(parent, this.dynamicNode(parent, name, raw));
+    if (node.kind === 'leaf') this.addValue(node, raw, false);
+  }
+
+  private findDynamicLeaf(path: string): LeafNode | undefined {
+    if (this.overlay === null) return undefined;
+    const find = (node: MappingNode): LeafNode | undefined => {
+      if (node.kind === 'leaf') {
+        if (node.path === path) return node;
+        for (const f of node.fields) if (f.path === path) return f;
+        return undefined;
+      }
+      for (const c of node.children.values()) {
+        const hit = find(c);
+        if (hit !== undefined) return hit;
+      }
+      return undefined;
+    };
+    for (const [, node] of this.added) {
+      const hit = find(node);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+
+  // ---- dynamic mapping ----------------------------------------------------------------------
+
+  private fullPath(obj: ObjectNode): string {
+    return obj === this.m.root ? this.m.typeName : obj.path;
+  }
+
+  private pathOf(parent: ObjectNode, name: string): string {
+    return parent.path === '' ? name : `${parent.path}.${name}`;
+  }
+
+  /** Registers a new node under `parent` and gives its leaves slots. */
+  private addDynamic(parent: ObjectNode, node: MappingNode): MappingNode {
+    this.markCreated(node);
+    if (!this.created.has(parent)) {
+      this.overlay ??= new Map();
+      let map = this.overlay.get(parent);
+      if (map === undefined) {
+        map = new Map();
+        this.overlay.set(parent, map);
+      }
+      map.set(node.name, node);
+      this.added.push([parent, node]);
+    } else {
+      parent.children.set(node.name, node); // a node this document created: ours to change
+    }
+    this.assignSlots(node);
+    return node;
+  }
+
+  private markCreated(node: MappingNode): void {
+    if (node.kind === 'leaf') return;
+    this.created.add(node);
+    for (const c of node.children.values()) this.markCreated(c);
+  }
+
+  private assignSlots(node: MappingNode): void {
+    if (node.kind === 'object') {
+      for (const c of node.children.values()) this.assignSlots(c);
+      return;
+    }
+    const need = this.nextSlot + 1 + node.fields.length;
+    if (need > this.stamp.length) {
+      const cap = Math.max(need, this.stamp.length * 2);
+      const stamp = new Int32Array(cap);
+      stamp.set(this.stamp);
+      const idx = new Int32Array(cap);
+      idx.set(this.slotIndex);
+      this.stamp = stamp;
+      this.slotIndex = idx;
+    }
+    node.slot = this.nextSlot++;
+    for (const f of node.fields) f.slot = this.nextSlot++;
+  }
+
+  /** The node dynamic mapping gives an unmapped field (DocumentParser.createBuilderFromDynamicValue). */
+  private dynamicNode(parent: ObjectNode, name: string, value: unknown): MappingNode {
+    const path = this.pathOf(parent, name);
+    const root = this.m.rootOptions;
+    const fromTemplate = (type: DetectedType): MappingNode | null => {
+      const def = templateMapping(root.dynamicTemplates, path, name, type);
+      return def === null ? null : parseProperty(name, path, def, this.m.parseOptions);
+    };
+    if (isPlainObject(value)) return fromTemplate('object') ?? newObjectNode(name, path);
+    if (typeof value === 'boolean') return fromTemplate('boolean') ?? this.leaf(name, path, 'boolean');
+    if (typeof value === 'number') {
+      if (Number.isInteger(value) && Math.abs(value) < TWO_POW_63) return fromTemplate('long') ?? this.leaf(name, path, 'long');
+      return fromTemplate('double') ?? this.leaf(name, path, 'float');
+    }
+    const text = String(value);
+    const asLong = isJavaLong(text);
+    const asDouble = javaParseDouble(text) !== null;
+    if (asLong && root.numericDetection === true) return fromTemplate('long') ?? this.leaf(name, path, 'long');
+    if (asDouble && root.numericDetection === true) return fromTemplate('double') ?? this.leaf(name, path, 'float');
+    if (!asLong && !asDouble && root.dateDetection !== false) {
+      // a cheap check first: dates have at least two of '-', ':' or '/'
+      for (const detector of this.dateDetectors) {
+        if (!detector.matches(text)) continue;
+        const pattern = detector.pattern;
+        const templ = fromTemplate('date');
+        if (templ !== null) {
+          if (templ.kind === 'leaf' && templ.type === 'date' && templ.opts.format === null && pattern !== DEFAULT_DATE_FORMAT) {
+            return makeLeaf(templ.name, templ.path, 'date', { ...templ.opts, format: pattern }, templ.fields, null);
+          }
+          return templ;
+        }
+        const opts = defaultLeafOptions('date');
+        opts.format = pattern === DEFAULT_DATE_FORMAT ? null : pattern;
+        return makeLeaf(name, path, 'date', opts, [], null);
+      }
+    }
+    const templ = fromTemplate('string');
+    if (templ !== null) return templ;
+    const kwOpts = defaultLeafOptions('keyword');
+    kwOpts.ignoreAbove = DYNAMIC_KEYWORD_IGNORE_ABOVE;
+    const keyword = makeLeaf('keyword', `${path}.keyword`, 'keyword', kwOpts, [], path);
+    return makeLeaf(name, path, 'text', defaultLeafOptions('text'), [keyword], null);
+  }
+
+  private leaf(name: string, path: string, type: 'boolean' | 'long' | 'float'): LeafNode {
+    return makeLeaf(name, path, type, defaultLeafOptions(type), [], null);
+  }
+
+  /** `{"properties": {...}}` holding the new fields under the objects they belong to. */
+  private dynamicUpdate(): Record<string, unknown> {
+    const top: Record<string, unknown> = {};
+    for (const [parent, node] of this.added) {
+      let props = top;
+      if (parent !== this.m.root) {
+        for (const part of parent.path.split('.')) {
+          const entry = (props[part] ??= { properties: {} }) as Record<string, unknown>;
+          entry.properties ??= {};
+          props = entry.properties as Record<string, unknown>;
+        }
+      }
+      props[node.name] = renderNode(node);
+    }
+    return { properties: top };
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Dynamic templates (`dynamic_templates` of a root mapping) as Elasticsearch
+ * 6.8's DynamicTemplate applies them to a new field: `match`/`unmatch` on the
+ * field name, `path_match`/`path_unmatch` on its full path (simple `*`
+ * wildcards, or regexes with `match_pattern: regex`), `match_mapping_type` on
+ * the JSON type detected, and `{name}` / `{dynamic_type}` substituted in the
+ * template's mapping. The first matching template wins.
+ */
+import type { DynamicTemplateDef } from './mapping-nodes.ts';
+
+/** Elasticsearch's XContentFieldType names. */
+export type DetectedType = 'object' | 'string' | 'long' | 'double' | 'boolean' | 'date' | 'binary';
+
+/** XContentFieldType.defaultMappingType: the field type a template without `type` gives. */
+const DEFAULT_MAPPING_TYPE: Readonly<Record<DetectedType, string>> = {
+  object: 'object',
+  string: 'text',
+  long: 'long',
+  double: 'float',
+  boolean: 'boolean',
+  date: 'date',
+  binary: 'binary',
+};
+
+/** Regex.simpleMatch: `*` matches any run of characters. */
+export function simpleMatch(pattern: string, text: string): boolean {
+  const first = pattern.indexOf('*');
+  if (first === -1) return pattern === text;
+  if (first === 0) {
+    if (pattern.length === 1) return true;
+    const next = pattern.indexOf('*', 1);
+    if (next === -1) return text.endsWith(pattern.slice(1));
+    if (next === 1) return simpleMatch(pattern.slice(1), text); // "**"
+    const part = pattern.slice(1, next);
+    for (let i = text.indexOf(part); i !== -1; i = text.indexOf(part, i + 1)) {
+      if (simpleMatch(pattern.slice(next), text.slice(i + part.length))) return true;
+    }
+    return false;
+  }
+  return text.length >= first && pattern.slice(0, first) === text.slice(0, first) && simpleMatch(pattern.slice(first), text.slice(first));
+}
+
+const regexes = new Map<string, RegExp>();
+
+function patternMatch(template: DynamicTemplateDef, pattern: string, text: string): boolean {
+  if (!template.regex) return simpleMatch(pattern, text);
+  let re = regexes.get(pattern);
+  if (re === undefined) {
+    re = new RegExp(`^(?:${pattern})$`);
+    regexes.set(pattern, re);
+  }
+  return re.test(text);
+}
+
+function matches(t: DynamicTemplateDef, path: string, name: string, type: DetectedType): boolean {
+  if (t.pathMatch !== null && !patternMatch(t, t.pathMatch, path)) return false;
+  if (t.match !== null && !patternMatch(t, t.match, name)) return false;
+  if (t.pathUnmatch !== null && patternMatch(t, t.pathUnmatch, path)) return false;
+  if (t.unmatch !== null && patternMatch(t, t.unmatch, name)) return false;
+  if (t.matchMappingType !== null && t.matchMappingType !== type) return false;
+  return true;
+}
+
+function substitute(value: unknown, name: string, dynamicType: string): unknown {
+  if (typeof value === 'string') return value.replaceAll('{name}', name).replaceAll('{dynamic_type}', dynamicType).replaceAll('{dynamicType}', dynamicType);
+  if (Array.isArray(value)) return value.map((v) => substitute(v, name, dynamicType));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[substitute(k, name, dynamicType) as string] = substitute(v, name, dynamicType);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The mapping definition the first matching template gives a new field, with
+ * its `type` resolved, or null when no template matches.
+ */
+export function templateMapping(
+  templates: readonly DynamicTemplateDef[] | null,
+  path: string,
+  name: string,
+  type: DetectedType,
+): Record<string, unknown> | null {
+  if (templates === null) return null;
+  for (const t of templates) {
+    if (!matches(t, path, name, type)) continue;
+    const dynamicType = DEFAULT_MAPPING_TYPE[type];
+    const def = substitute(t.mapping, name, dynamicType) as Record<string, unknown>;
+    if (def.type === undefined) def.type = dynamicType;
+    return def;
+  }
+  return null;
+}

@@ -1,0 +1,68 @@
+/**
+ * Builds a leaf node: the resolved FieldMapping the engine works from, the
+ * date formatter and the typed null_value, from a leaf's normalised options.
+ */
+import { DEFAULT_DATE_FORMAT, dateFormatter, type JodaDateFormatter } from './date-format.ts';
+import { TYPE_CODES, type LeafNode, type LeafOptions, type LeafType } from './mapping-nodes.ts';
+import type { FieldMapping, FieldType } from './types.ts';
+
+/** The name the analysis registry resolves to the index's default analyzer (standard unless the index defines `default`). */
+export const DEFAULT_ANALYZER = 'default';
+
+function engineType(type: LeafType): FieldType {
+  return type === 'ip' ? 'keyword' : type;
+}
+
+function typedNullValue(type: LeafType, opts: LeafOptions, formatter: JodaDateFormatter | null): string | number | boolean | null {
+  const v = opts.nullValue;
+  if (v === null) return null;
+  if (type === 'date' && formatter !== null) {
+    try {
+      return formatter.parseText(String(v));
+    } catch {
+      return null; // Elasticsearch 6.8 reports it when a document hits the null
+    }
+  }
+  return v;
+}
+
+export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafOptions, fields: LeafNode[], parent: string | null): LeafNode {
+  const formatter = type === 'date' ? dateFormatter(opts.format ?? DEFAULT_DATE_FORMAT) : null;
+  const text = type === 'text';
+  const nullTyped = typedNullValue(type, opts, formatter);
+  const mapping: FieldMapping = Object.freeze({
+    path,
+    type: engineType(type),
+    index: opts.index,
+    docValues: text ? false : opts.docValues,
+    analyzer: text ? (opts.analyzer ?? DEFAULT_ANALYZER) : null,
+    searchAnalyzer: text ? (opts.searchAnalyzer ?? opts.analyzer ?? DEFAULT_ANALYZER) : null,
+    ignoreAbove: type === 'keyword' ? opts.ignoreAbove : null,
+    dateFormat: formatter,
+    scalingFactor: type === 'scaled_float' ? opts.scalingFactor : null,
+    nullValue: nullTyped,
+    boost: opts.boost,
+    parent,
+    mappedType: type,
+    normalizer: type === 'keyword' ? opts.normalizer : null,
+    fielddata: text ? opts.fielddata : false,
+    store: opts.store,
+    copyTo: Object.freeze([...opts.copyTo]),
+    searchQuoteAnalyzer: text ? (opts.searchQuoteAnalyzer ?? opts.searchAnalyzer ?? opts.analyzer ?? DEFAULT_ANALYZER) : null,
+    norms: opts.norms ?? text,
+  });
+  return {
+    kind: 'leaf',
+    name,
+    path,
+    type,
+    code: TYPE_CODES[type],
+    opts,
+    fields: [...fields].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    parent,
+    mapping,
+    formatter,
+    nullTyped,
+    slot: -1,
+  };
+}

@@ -1,0 +1,203 @@
+/**
+ * The mapping of an index: one mapping type, as in Elasticsearch 6.x.
+ * Immutable: `merge` returns a new Mapping. Built from the type's mapping JSON,
+ * printed back as GET _mapping prints it, and used to parse documents.
+ *
+ *   const m = Mapping.fromJSON('doc', {properties: {plate: {type: 'keyword'}}});
+ *   const parsed = m.parse({plate: 'ABC123', speed: 80});   // speed mapped dynamically
+ *   const next = m.merge('doc', parsed.dynamicUpdate);
+ */
+import { javaCause } from '../../errors/es-errors.ts';
+import { DocumentParser } from './document-parser.ts';
+import { simpleMatch } from './dynamic-templates.ts';
+import { javaHashSetOrder } from './java-hash-order.ts';
+import { mergeRoot } from './mapping-merge.ts';
+import { emptyRootOptions, newObjectNode, type Dynamic, type LeafNode, type ObjectNode, type RootOptions } from './mapping-nodes.ts';
+import { parseRootMapping, validateCopyTo, type MappingParseOptions } from './mapping-parser.ts';
+import { renderRoot } from './mapping-render.ts';
+import type { FieldMapping, MappingLookup, ParsedDocument } from './types.ts';
+
+/** `index.mapping.total_fields.limit` default. */
+export const DEFAULT_TOTAL_FIELDS_LIMIT = 1000;
+/** `index.mapping.depth.limit` default. */
+export const DEFAULT_DEPTH_LIMIT = 20;
+/**
+ * Elasticsearch counts its metadata mappers against the total fields limit:
+ * in 6.8 _ignored, _uid, _id, _routing, _index, _source, _type, _all,
+ * _version, _parent, _seq_no and _field_names.
+ */
+const METADATA_MAPPER_COUNT = 12;
+/** Type name used in messages when documents arrive before any type exists. */
+const DEFAULT_TYPE = '_doc';
+
+export interface MappingOptions extends MappingParseOptions {
+  /** Index name for error messages ("Rejecting mapping update to [index] ..."). */
+  readonly index?: string;
+  readonly totalFieldsLimit?: number;
+  readonly depthLimit?: number;
+}
+
+export class Mapping implements MappingLookup {
+  private readonly leaves = new Map<string, LeafNode>();
+  private readonly objects = new Map<string, ObjectNode>();
+  private readonly leafList: LeafNode[] = [];
+  private parser: DocumentParser | null = null;
+
+  private constructor(
+    /** The mapping type (`doc`, `_doc`, ...), null while the index has none. */
+    readonly typeName: string | null,
+    private readonly root: ObjectNode,
+    private readonly rootOptions: RootOptions,
+    private readonly parseOptions: MappingParseOptions,
+  ) {
+    const walk = (obj: ObjectNode): void => {
+      for (const child of obj.children.values()) {
+        if (child.kind === 'object') {
+          this.objects.set(child.path, child);
+          walk(child);
+          continue;
+        }
+        this.addLeaf(child);
+      }
+    };
+    walk(root);
+  }
+
+  private addLeaf(leaf: LeafNode): void {
+    leaf.slot = this.leafList.length;
+    this.leafList.push(leaf);
+    this.leaves.set(leaf.path, leaf);
+    for (const sub of leaf.fields) this.addLeaf(sub);
+  }
+
+  /** A mapping from a type's mapping body (`{properties: {...}, dynamic, _source, ...}`, optionally wrapped in `{type: ...}`). */
+  static fromJSON(typeName: string, body: unknown, opts: MappingOptions = {}): Mapping {
+    const { root, rootOptions } = parseRootMapping(typeName, body, opts);
+    const m = new Mapping(typeName, root, rootOptions, parserOptions(opts));
+    m.checkLimits(opts);
+    return m;
+  }
+
+  /** The mapping of an index without mappings. */
+  static empty(typeName?: string): Mapping {
+    return new Mapping(typeName ?? null, newObjectNode(typeName ?? '', ''), emptyRootOptions(), {});
+  }
+
+  /** This mapping with `body` merged in; throws Elasticsearch's errors for conflicting changes. */
+  merge(typeName: string, body: unknown, opts: MappingOptions = {}): Mapping {
+    if (this.typeName !== null && this.typeName !== typeName) {
+      throw javaCause(
+        'illegal_argument_exception',
+        `Rejecting mapping update to [${opts.index ?? '_na_'}] as the final mapping would have more than 1 type: [${javaHashSetOrder([this.typeName, typeName]).join(', ')}]`,
+      );
+    }
+    const update = parseRootMapping(typeName, body, opts);
+    const base = this.typeName === null ? { ...this.root, name: typeName } : this.root;
+    const merged = mergeRoot(base as ObjectNode, this.rootOptions, update.root, update.rootOptions);
+    validateCopyTo(merged.root);
+    const m = new Mapping(typeName, merged.root, merged.rootOptions, parserOptions({ ...this.parseOptions, ...opts }));
+    m.checkLimits(opts);
+    return m;
+  }
+
+  /** MapperService's total-fields and depth limits. */
+  private checkLimits(opts: MappingOptions): void {
+    const index = opts.index ?? '_na_';
+    const total = this.objects.size + this.leafList.length + METADATA_MAPPER_COUNT;
+    const limit = opts.totalFieldsLimit ?? DEFAULT_TOTAL_FIELDS_LIMIT;
+    if (total > limit) throw javaCause('illegal_argument_exception', `Limit of total fields [${limit}] in index [${index}] has been exceeded`);
+    const depthLimit = opts.depthLimit ?? DEFAULT_DEPTH_LIMIT;
+    for (const path of this.objects.keys()) {
+      const depth = path.split('.').length + 1;
+      if (depth > depthLimit) {
+        throw javaCause(
+          'illegal_argument_exception',
+          `Limit of mapping depth [${depthLimit}] in index [${index}] has been exceeded due to object field [${path}]`,
+        );
+      }
+    }
+  }
+
+  /** The type's mapping body as Elasticsearch 6.8's GET _mapping prints it. */
+  toJSON(): Record<string, unknown> {
+    return renderRoot(this.root, this.rootOptions);
+  }
+
+  field(path: string): FieldMapping | undefined {
+    return this.leaves.get(path)?.mapping;
+  }
+
+  matchingFields(pattern: string): string[] {
+    if (!pattern.includes('*')) return this.leaves.has(pattern) ? [pattern] : [];
+    const out: string[] = [];
+    for (const leaf of this.leafList) if (simpleMatch(pattern, leaf.path)) out.push(leaf.path);
+    return out.sort();
+  }
+
+  /** Every leaf field, sub-fields included, sub-fields right after their parent. */
+  fields(): FieldMapping[] {
+    return this.leafList.map((l) => l.mapping);
+  }
+
+  /** True when `path` is an object (or nested) field. */
+  isObject(path: string): boolean {
+    return this.objects.has(path);
+  }
+
+  /** Paths of `nested` objects. */
+  nestedPaths(): string[] {
+    return [...this.objects.values()].filter((o) => o.nested).map((o) => o.path);
+  }
+
+  /** The root `dynamic` setting (`true` unless given). */
+  get dynamic(): Dynamic {
+    return this.root.dynamic ?? 'true';
+  }
+
+  /** `_source.enabled` (true unless disabled). */
+  get sourceEnabled(): boolean {
+    return this.rootOptions.source?.enabled ?? true;
+  }
+
+  get sourceIncludes(): readonly string[] {
+    return this.rootOptions.source?.includes ?? [];
+  }
+
+  get sourceExcludes(): readonly string[] {
+    return this.rootOptions.source?.excludes ?? [];
+  }
+
+  /** `_routing.required`. */
+  get routingRequired(): boolean {
+    return this.rootOptions.routingRequired ?? false;
+  }
+
+  /** `_meta`, or null. */
+  get meta(): Readonly<Record<string, unknown>> | null {
+    return this.rootOptions.meta;
+  }
+
+  /**
+   * The typed values of every field of a document, and the mapping of the
+   * fields it introduced (`dynamicUpdate`, to merge before it counts as
+   * indexed). Throws Elasticsearch's mapper_parsing_exception and
+   * strict_dynamic_mapping_exception.
+   */
+  parse(source: Record<string, unknown>): ParsedDocument {
+    if (this.parser === null) {
+      this.parser = new DocumentParser({
+        typeName: this.typeName ?? DEFAULT_TYPE,
+        root: this.root,
+        rootOptions: this.rootOptions,
+        leaves: this.leaves,
+        leafCount: this.leafList.length,
+        parseOptions: this.parseOptions,
+      });
+    }
+    return this.parser.parse(source);
+  }
+}
+
+function parserOptions(opts: MappingParseOptions): MappingParseOptions {
+  return { analyzerExists: opts.analyzerExists, normalizerExists: opts.normalizerExists };
+}

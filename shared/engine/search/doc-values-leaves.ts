@@ -1,0 +1,108 @@
+/**
+ * Leaves over doc values and per-doc metadata: numeric ranges and sets (numbers,
+ * dates, booleans), `exists`, and `ids`.
+ */
+import type { NumericDocValues, Segment, SortedDocValues } from '../segment/types.ts';
+import { orInto, wordsFor } from './doc-bits.ts';
+import type { ExistsQuery, IdsQuery, NumericRangeQuery, NumericSetQuery } from './query.ts';
+
+export function numericRangeBits(q: NumericRangeQuery, seg: Segment): Uint32Array {
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  const dv = seg.docValues.get(q.field);
+  if (dv === undefined || dv.kind !== 'numeric') return bits;
+  const { min, max } = q;
+  const values = dv.values;
+  if (dv.starts === null) {
+    const n = seg.maxDoc;
+    for (let d = 0; d < n; d++) {
+      const v = values[d]!;
+      if (v >= min && v <= max) bits[d >>> 5]! |= 1 << (d & 31);
+    }
+  } else {
+    const starts = dv.starts;
+    for (let d = 0; d < seg.maxDoc; d++) {
+      for (let i = starts[d]!, e = starts[d + 1]!; i < e; i++) {
+        const v = values[i]!;
+        if (v >= min && v <= max) {
+          bits[d >>> 5]! |= 1 << (d & 31);
+          break;
+        }
+      }
+    }
+  }
+  return bits;
+}
+
+export function numericSetBits(q: NumericSetQuery, seg: Segment): Uint32Array {
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  const dv = seg.docValues.get(q.field);
+  if (dv === undefined || dv.kind !== 'numeric' || q.values.length === 0) return bits;
+  const set = new Set(q.values);
+  const single = q.values.length === 1 ? q.values[0]! : NaN;
+  const values = dv.values;
+  if (dv.starts === null) {
+    for (let d = 0; d < seg.maxDoc; d++) {
+      const v = values[d]!;
+      if (v === single || (q.values.length > 1 && set.has(v))) bits[d >>> 5]! |= 1 << (d & 31);
+    }
+  } else {
+    const starts = dv.starts;
+    for (let d = 0; d < seg.maxDoc; d++) {
+      for (let i = starts[d]!, e = starts[d + 1]!; i < e; i++) {
+        if (set.has(values[i]!)) {
+          bits[d >>> 5]! |= 1 << (d & 31);
+          break;
+        }
+      }
+    }
+  }
+  return bits;
+}
+
+function docValuesPresence(dv: NumericDocValues | SortedDocValues, maxDoc: number, bits: Uint32Array): void {
+  if (dv.starts !== null) {
+    const starts = dv.starts;
+    for (let d = 0; d < maxDoc; d++) if (starts[d + 1]! > starts[d]!) bits[d >>> 5]! |= 1 << (d & 31);
+  } else if (dv.kind === 'numeric') {
+    const values = dv.values;
+    for (let d = 0; d < maxDoc; d++) if (!Number.isNaN(values[d]!)) bits[d >>> 5]! |= 1 << (d & 31);
+  } else {
+    const ords = dv.ords;
+    for (let d = 0; d < maxDoc; d++) if (ords[d]! >= 0) bits[d >>> 5]! |= 1 << (d & 31);
+  }
+}
+
+export function existsBits(q: ExistsQuery, seg: Segment): Uint32Array {
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  for (const field of q.fields) {
+    if (!seg.fieldsPresent.has(field)) continue;
+    // The segment records which docs have each field, as Elasticsearch's `exists` decides it.
+    const present = seg.fieldDocs.get(field);
+    if (present !== undefined) {
+      orInto(bits, present);
+      continue;
+    }
+    const dv = seg.docValues.get(field);
+    if (dv !== undefined) {
+      docValuesPresence(dv, seg.maxDoc, bits);
+      continue;
+    }
+    const inv = seg.inverted.get(field);
+    if (inv === undefined) continue;
+    const docs = inv.postingDocs;
+    for (let p = 0; p < docs.length; p++) {
+      const d = docs[p]!;
+      bits[d >>> 5]! |= 1 << (d & 31);
+    }
+  }
+  return bits;
+}
+
+export function idsBits(q: IdsQuery, seg: Segment): Uint32Array {
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  if (q.ids.length === 0) return bits;
+  const wanted = new Set(q.ids);
+  const ids = seg.ids;
+  for (let d = 0; d < seg.maxDoc; d++) if (wanted.has(ids[d]!)) bits[d >>> 5]! |= 1 << (d & 31);
+  return bits;
+}

@@ -1,0 +1,127 @@
+/**
+ * Leaves over the inverted index: a term scored with BM25 from shard-level
+ * statistics, a synonym group (Lucene's SynonymQuery), and the union of the
+ * postings of expanded terms (constant-score multi-term queries).
+ */
+import type { InvertedField, Segment } from '../segment/types.ts';
+import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
+import { lowestBit, wordsFor } from './doc-bits.ts';
+import type { DocSet, SegmentEvalContext } from './doc-set.ts';
+import type { SynonymQuery, TermQuery } from './query.ts';
+
+const f = Math.fround;
+
+export function termRange(inv: InvertedField | undefined, term: string): [number, number] {
+  if (inv === undefined) return [0, 0];
+  const t = inv.termIds.get(term);
+  if (t === undefined) return [0, 0];
+  return [inv.postingStarts[t]!, inv.postingStarts[t + 1]!];
+}
+
+/** The BM25 numerator factor of a term, from shard-level statistics. */
+export function termWeightValue(ctx: SegmentEvalContext, field: string, term: string, boost: number): number {
+  const fs = ctx.stats.field(field);
+  return bm25WeightValue(boost, bm25Idf(ctx.stats.docFreq(field, term), fs.docCount));
+}
+
+export function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
+  const seg = ctx.segment;
+  const inv = seg.inverted.get(q.field);
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  const [start, end] = termRange(inv, q.term);
+  if (inv === undefined || start === end) return { bits, scores: null, constant: 0, mutable: true };
+  const docs = inv.postingDocs;
+  if (!needScores) {
+    for (let p = start; p < end; p++) {
+      const d = docs[p]!;
+      bits[d >>> 5]! |= 1 << (d & 31);
+    }
+    return { bits, scores: null, constant: 0, mutable: true };
+  }
+  const scores = ctx.arena.takeScores(seg.maxDoc);
+  const wv = termWeightValue(ctx, q.field, q.term, boost);
+  scoreTermInto(inv, start, end, wv, ctx.stats.field(q.field).normCache, bits, scores);
+  return { bits, scores, constant: 0, mutable: true };
+}
+
+/** Sets and scores the docs of postings [start, end). */
+function scoreTermInto(
+  inv: InvertedField,
+  start: number,
+  end: number,
+  wv: number,
+  normCache: Float32Array,
+  bits: Uint32Array,
+  scores: Float64Array,
+): void {
+  const docs = inv.postingDocs;
+  const norms = inv.norms;
+  if (norms === null) {
+    const s = bm25Score(wv, 1, BM25_K1);
+    for (let p = start; p < end; p++) {
+      const d = docs[p]!;
+      bits[d >>> 5]! |= 1 << (d & 31);
+      scores[d] = s;
+    }
+    return;
+  }
+  const freqs = inv.postingFreqs;
+  for (let p = start; p < end; p++) {
+    const d = docs[p]!;
+    bits[d >>> 5]! |= 1 << (d & 31);
+    scores[d] = f(f(wv * freqs[p]!) / f(freqs[p]! + normCache[norms[d]!]!));
+  }
+}
+
+export function synonymSet(q: SynonymQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
+  const seg = ctx.segment;
+  const inv = seg.inverted.get(q.field);
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  if (inv === undefined) return { bits, scores: null, constant: 0, mutable: true };
+  const freqSum = needScores ? ctx.arena.takeScores(seg.maxDoc) : null;
+  for (const term of q.terms) {
+    const [start, end] = termRange(inv, term);
+    for (let p = start; p < end; p++) {
+      const d = inv.postingDocs[p]!;
+      const w = d >>> 5;
+      const m = 1 << (d & 31);
+      if (freqSum !== null) {
+        const fr = inv.norms === null ? 1 : inv.postingFreqs[p]!;
+        if ((bits[w]! & m) === 0) freqSum[d] = fr;
+        else freqSum[d] = freqSum[d]! + fr;
+      }
+      bits[w]! |= m;
+    }
+  }
+  if (freqSum === null) return { bits, scores: null, constant: 0, mutable: true };
+  // SynonymWeight: one pseudo-term with the largest docFreq of its terms.
+  let df = 0;
+  for (const term of q.terms) df = Math.max(df, ctx.stats.docFreq(q.field, term));
+  const fs = ctx.stats.field(q.field);
+  const wv = bm25WeightValue(boost, bm25Idf(df, fs.docCount));
+  const norms = inv.norms;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word !== 0) {
+      const d = (w << 5) + lowestBit(word);
+      word &= word - 1;
+      const fr = inv.norms === null ? 1 : freqSum[d]!;
+      freqSum[d] = bm25Score(wv, fr, norms === null ? BM25_K1 : fs.normCache[norms[d]!]!);
+    }
+  }
+  return { bits, scores: freqSum, constant: 0, mutable: true };
+}
+
+export function unionPostings(seg: Segment, inv: InvertedField | undefined, termIds: readonly number[]): Uint32Array {
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  if (inv === undefined) return bits;
+  const docs = inv.postingDocs;
+  for (const t of termIds) {
+    const end = inv.postingStarts[t + 1]!;
+    for (let p = inv.postingStarts[t]!; p < end; p++) {
+      const d = docs[p]!;
+      bits[d >>> 5]! |= 1 << (d & 31);
+    }
+  }
+  return bits;
+}

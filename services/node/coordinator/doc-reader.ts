@@ -3,7 +3,7 @@
  * that owns the id and read its doc store, which sees every applied op.
  */
 import { illegalArgument, indexNotFound } from '../../../shared/errors/es-errors.ts';
-import { shardForRouting } from '../../../shared/routing/shard-routing.ts';
+import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import type { DocState } from '../../../shared/engine/store/doc-store.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
@@ -55,8 +55,7 @@ export class DocReader {
       return { meta, type, id: req.id, doc: null };
     }
     const routing = req.routing ?? aliasRouting;
-    const s = meta.settings;
-    const shard = shardForRouting(routing ?? req.id, s.numberOfShards, s.numberOfRoutingShards);
+    const shard = shardForDocument(req.id, routing, meta.settings);
     const copies = await this.indices.copiesOf(meta);
     const state = await copies[shard].get(req.id);
     const doc = state && !state.deleted ? state : null;

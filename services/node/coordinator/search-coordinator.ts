@@ -27,8 +27,6 @@ import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolv
 import type { ShardClient, ShardQueryResponse } from './shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
 
-/** Elasticsearch's default `index.max_result_window`. */
-export const DEFAULT_MAX_RESULT_WINDOW = 10_000;
 
 export interface SearchRequest {
   readonly indices: string | undefined;
@@ -123,11 +121,7 @@ export class SearchCoordinator {
       const copies = await this.indices.copiesOf(meta);
       const routings = req.routing ?? aliasSearchRouting(r);
       const shards = routings
-        ? shardsForSearchRouting(routings, {
-            numberOfShards: meta.settings.numberOfShards,
-            routingNumShards: meta.settings.numberOfRoutingShards,
-            routingPartitionSize: meta.settings.routingPartitionSize ?? 1,
-          })
+        ? shardsForSearchRouting(routings, meta.settings)
         : copies.map((_, i) => i);
       for (const s of shards) {
         const copy = copies[s];
@@ -149,7 +143,7 @@ export class SearchCoordinator {
     if (scroll && size === 0 && !req.countOnly) throw illegalArgument('[size] cannot be [0] in a scroll context');
     const { targets, aggs } = await this.targets(req, search);
     for (const t of targets) {
-      const max = t.meta.settings.maxResultWindow ?? DEFAULT_MAX_RESULT_WINDOW;
+      const max = t.meta.settings.maxResultWindow;
       if (scroll) {
         if (size > max) throw batchTooLarge(size, max);
       } else if (search.from + size > max) {

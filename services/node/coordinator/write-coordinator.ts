@@ -16,7 +16,7 @@ import {
   javaCause,
 } from '../../../shared/errors/es-errors.ts';
 import { docOpCodec, type DocOp, type OpType, type UpdateBody, type VersionType } from '../../../shared/records/doc-op.ts';
-import { shardForRouting } from '../../../shared/routing/shard-routing.ts';
+import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 import type { CommitLog } from '../../../shared/log/commit-log.ts';
 import type { MetaService } from '../cluster/meta-service.ts';
@@ -215,8 +215,7 @@ export class WriteCoordinator {
     validateVersion(r);
     const id = r.id ?? generateId(now);
     const routing = r.routing ?? aliasRouting;
-    const s = meta.settings;
-    const shard = shardForRouting(routing ?? id, s.numberOfShards, s.numberOfRoutingShards);
+    const shard = shardForDocument(id, routing, meta.settings);
     const op: DocOp = {
       request_id: '',
       item,

@@ -28,14 +28,12 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: opts.maxContentLength,
-    ignoreTrailingSlash: true,
-    ignoreDuplicateSlashes: true,
-    maxParamLength: 4096,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
     exposeHeadRoutes: true,
-    // Elasticsearch accepts any Content-Type that holds JSON, NDJSON or nothing.
     return503OnClosing: true,
   });
 
+  // Elasticsearch accepts any Content-Type that holds JSON, NDJSON or nothing; bodies are parsed per API.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 

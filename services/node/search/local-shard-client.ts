@@ -67,8 +67,9 @@ export class LocalShardClient implements ShardClient {
         mapping: shardCtx.mapping,
         nowMillis: req.nowMillis,
         filterBits: (q, view) => this.filterBits(q, view, shardCtx),
-        index: this.meta.name,
-        type: shardCtx.typeName,
+        indexName: this.meta.name,
+        typeName: shardCtx.typeName,
+        numberOfShards: this.meta.settings.numberOfShards,
       };
       aggs = collectShardAggs(this.aggs, result.matches, aggCtx);
     }

@@ -2,7 +2,7 @@
  * Index APIs: create, delete, exists, get, settings, mappings, refresh, _analyze.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EsError, indexNotFound, illegalArgument } from '../../../../shared/errors/es-errors.ts';
+import { EsError, analyzeNonTokenizedField, indexNotFound } from '../../../../shared/errors/es-errors.ts';
 import { renderSettings } from '../../../../shared/engine/mapping/index-settings.ts';
 import { runAnalyze } from '../../../../shared/engine/analysis/analyze-request.ts';
 import { AnalysisRegistry } from '../../../../shared/engine/analysis/registry.ts';
@@ -30,12 +30,6 @@ export function settingsBody(meta: IndexMetadata): Record<string, unknown> {
 
 export function mappingsBody(meta: IndexMetadata): Record<string, unknown> {
   return meta.mapping && meta.mapping.typeName ? { [meta.mapping.typeName]: meta.mapping.toJSON() } : {};
-}
-
-let warnedBuiltins: AnalysisRegistry | null = null;
-function builtinAnalyzers(): AnalysisRegistry {
-  warnedBuiltins ??= AnalysisRegistry.fromIndexSettings(undefined);
-  return warnedBuiltins;
 }
 
 export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
@@ -186,22 +180,25 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     for (const k of ['analyzer', 'tokenizer', 'field', 'text', 'filter', 'char_filter']) {
       if (body[k] === undefined && q[k] !== undefined) body[k] = k === 'filter' || k === 'char_filter' ? q[k]!.split(',') : q[k];
     }
-    let registry = builtinAnalyzers();
+    let registry = AnalysisRegistry.builtins;
     let fieldAnalyzer: ((field: string) => string | null) | undefined;
     if (p.index) {
       const resolved = resolveIndices(node.cluster, p.index, { allowNoIndices: false });
-      if (resolved.length !== 1) throw p.index ? indexNotFound(p.index) : illegalArgument('index is required');
+      if (resolved.length !== 1) throw indexNotFound(p.index);
       const meta = resolved[0].meta;
       registry = meta.analyzers;
       fieldAnalyzer = (field: string) => {
         const f = meta.mapping?.field(field);
         if (!f) return null;
-        return f.type === 'text' ? (f.analyzer ?? 'standard') : 'keyword';
+        if (f.type === 'text') return f.analyzer ?? 'standard';
+        if (f.type === 'keyword') return 'keyword';
+        throw analyzeNonTokenizedField(field);
       };
-    } else if (body.field !== undefined) {
-      throw illegalArgument('analysis on a field requires an index');
     }
-    return sendJson(reply, 200, runAnalyze(body, { registry, fieldAnalyzer }));
+    const warnings: string[] = [];
+    const result = runAnalyze(body, { registry, fieldAnalyzer, indexScoped: p.index !== undefined, warnings });
+    for (const w of warnings) reply.header('Warning', warningHeader(w));
+    return sendJson(reply, 200, result);
   };
   for (const path of ['/_analyze', '/:index/_analyze']) {
     app.get(path, analyze);

@@ -150,69 +150,38 @@ function mergeInverted(parts: readonly FieldPart<InvertedField>[], maxDoc: numbe
     postingBound += field.postingDocs.length;
     positionBound += field.positions?.length ?? 0;
   }
-  let docs = new Int32Array(postingBound);
-  let freqs = new Uint32Array(postingBound);
-  let positionStarts = withPositions ? new Uint32Array(postingBound + 1) : null;
-  let positions = withPositions ? new Int32Array(positionBound) : null;
+  const out = {
+    docs: new Int32Array(postingBound),
+    freqs: new Uint32Array(postingBound),
+    positionStarts: withPositions ? new Uint32Array(postingBound + 1) : null,
+    positions: withPositions ? new Int32Array(positionBound) : null,
+    count: 0,
+    positionCount: 0,
+    sumTotalTermFreq: 0,
+  };
   const terms: string[] = [];
   const termStarts: number[] = [0];
-  const seen = new Uint8Array(maxDoc);
-  let docCount = 0;
-  let sumTotalTermFreq = 0;
-  let n = 0;
-  let np = 0;
 
-  const k = parts.length;
-  const cursors = new Int32Array(k);
-  for (;;) {
-    let min: string | undefined;
-    for (let i = 0; i < k; i++) {
-      const fieldTerms = parts[i].field.terms;
-      if (cursors[i] < fieldTerms.length) {
-        const term = fieldTerms[cursors[i]];
-        if (min === undefined || term < min) min = term;
-      }
-    }
-    if (min === undefined) break;
-    const before = n;
-    for (let i = 0; i < k; i++) {
-      const { field, docMap } = parts[i];
-      const t = cursors[i];
-      if (t >= field.terms.length || field.terms[t] !== min) continue;
-      cursors[i] = t + 1;
-      const end = field.postingStarts[t + 1];
-      for (let p = field.postingStarts[t]; p < end; p++) {
-        const nd = docMap[field.postingDocs[p]];
-        if (nd < 0) continue;
-        const freq = field.postingFreqs[p];
-        docs[n] = nd;
-        freqs[n] = freq;
-        sumTotalTermFreq += freq;
-        if (seen[nd] === 0) {
-          seen[nd] = 1;
-          docCount++;
-        }
-        if (positionStarts !== null && positions !== null && field.positionStarts !== null && field.positions !== null) {
-          const fromEnd = field.positionStarts[p + 1];
-          for (let q = field.positionStarts[p]; q < fromEnd; q++) positions[np++] = field.positions[q];
-          positionStarts[n + 1] = np;
-        }
-        n++;
-      }
-    }
+  // Sources whose current term is smallest come out first; equal terms in source order, so docs stay ascending.
+  const queue = new TermQueue(parts.map((p) => p.field.terms));
+  while (queue.size > 0) {
+    const term = queue.topTerm();
+    const before = out.count;
+    do {
+      const i = queue.topSource();
+      copyPostings(parts[i].field, queue.cursor(i), parts[i].docMap, out);
+      queue.advanceTop();
+    } while (queue.size > 0 && queue.topTerm() === term);
     // A term whose every doc was deleted leaves the dictionary.
-    if (n > before) {
-      terms.push(min);
-      termStarts.push(n);
+    if (out.count > before) {
+      terms.push(term);
+      termStarts.push(out.count);
     }
   }
-  if (n < postingBound) {
-    docs = docs.slice(0, n);
-    freqs = freqs.slice(0, n);
-    if (positionStarts !== null) positionStarts = positionStarts.slice(0, n + 1);
-  }
-  if (positions !== null && np < positions.length) positions = positions.slice(0, np);
 
+  const n = out.count;
+  const trim = n < postingBound;
+  const positions = out.positions !== null && out.positionCount < out.positions.length ? out.positions.slice(0, out.positionCount) : out.positions;
   let norms: Uint8Array | null = null;
   if (withNorms) {
     norms = new Uint8Array(maxDoc);
@@ -225,14 +194,142 @@ function mergeInverted(parts: readonly FieldPart<InvertedField>[], maxDoc: numbe
     terms,
     termIds: termIdsOfSorted(terms),
     postingStarts: Uint32Array.from(termStarts),
-    postingDocs: docs,
-    postingFreqs: freqs,
-    positionStarts,
+    postingDocs: trim ? out.docs.slice(0, n) : out.docs,
+    postingFreqs: trim ? out.freqs.slice(0, n) : out.freqs,
+    positionStarts: trim && out.positionStarts !== null ? out.positionStarts.slice(0, n + 1) : out.positionStarts,
     positions,
     norms,
-    docCount,
-    sumTotalTermFreq,
+    docCount: countDocsWithPostings(out.docs, n, maxDoc),
+    sumTotalTermFreq: out.sumTotalTermFreq,
   };
+}
+
+interface PostingsOut {
+  readonly docs: Int32Array;
+  readonly freqs: Uint32Array;
+  readonly positionStarts: Uint32Array | null;
+  readonly positions: Int32Array | null;
+  count: number;
+  positionCount: number;
+  sumTotalTermFreq: number;
+}
+
+/** Appends the live postings of term `t` of `field`, renumbered. */
+function copyPostings(field: InvertedField, t: number, docMap: Int32Array, out: PostingsOut): void {
+  const { postingDocs, postingFreqs } = field;
+  const end = field.postingStarts[t + 1];
+  const fromStarts = field.positionStarts;
+  const fromPositions = field.positions;
+  const { docs, freqs, positionStarts, positions } = out;
+  let n = out.count;
+  let np = out.positionCount;
+  let sum = 0;
+  for (let p = field.postingStarts[t]; p < end; p++) {
+    const nd = docMap[postingDocs[p]];
+    if (nd < 0) continue;
+    const freq = postingFreqs[p];
+    docs[n] = nd;
+    freqs[n] = freq;
+    sum += freq;
+    if (positionStarts !== null && positions !== null && fromStarts !== null && fromPositions !== null) {
+      const fromEnd = fromStarts[p + 1];
+      for (let q = fromStarts[p]; q < fromEnd; q++) positions[np++] = fromPositions[q];
+      positionStarts[n + 1] = np;
+    }
+    n++;
+  }
+  out.count = n;
+  out.positionCount = np;
+  out.sumTotalTermFreq += sum;
+}
+
+function countDocsWithPostings(docs: Int32Array, n: number, maxDoc: number): number {
+  const seen = new Uint8Array(maxDoc);
+  let count = 0;
+  for (let p = 0; p < n; p++) {
+    if (seen[docs[p]] === 0) {
+      seen[docs[p]] = 1;
+      count++;
+    }
+  }
+  return count;
+}
+
+/**
+ * A binary min-heap of sources keyed by (current term, source index): the
+ * k-way merge of sorted term lists with log k comparisons per term.
+ */
+class TermQueue {
+  private readonly heap: Int32Array;
+  private readonly cursors: Int32Array;
+  /** Current term of each source. */
+  private readonly current: string[];
+  size = 0;
+
+  constructor(private readonly lists: readonly (readonly string[])[]) {
+    this.heap = new Int32Array(lists.length);
+    this.cursors = new Int32Array(lists.length);
+    this.current = lists.map((list) => list[0] ?? '');
+    lists.forEach((list, i) => {
+      if (list.length > 0) this.push(i);
+    });
+  }
+
+  topSource(): number {
+    return this.heap[0];
+  }
+
+  topTerm(): string {
+    return this.current[this.heap[0]];
+  }
+
+  cursor(source: number): number {
+    return this.cursors[source];
+  }
+
+  /** Moves the top source to its next term, or drops it when it has none left. */
+  advanceTop(): void {
+    const source = this.heap[0];
+    const next = ++this.cursors[source];
+    if (next < this.lists[source].length) this.current[source] = this.lists[source][next];
+    else this.heap[0] = this.heap[--this.size];
+    if (this.size > 0) this.siftDown(0);
+  }
+
+  private push(source: number): void {
+    let at = this.size++;
+    this.heap[at] = source;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.less(this.heap[at], this.heap[parent])) break;
+      this.swap(at, parent);
+      at = parent;
+    }
+  }
+
+  private siftDown(at: number): void {
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= this.size) return;
+      const right = left + 1;
+      const child = right < this.size && this.less(this.heap[right], this.heap[left]) ? right : left;
+      if (!this.less(this.heap[child], this.heap[at])) return;
+      this.swap(at, child);
+      at = child;
+    }
+  }
+
+  private less(a: number, b: number): boolean {
+    const ta = this.current[a];
+    const tb = this.current[b];
+    return ta < tb || (ta === tb && a < b);
+  }
+
+  private swap(i: number, j: number): void {
+    const t = this.heap[i];
+    this.heap[i] = this.heap[j];
+    this.heap[j] = t;
+  }
 }
 
 /** Number of values of doc d in a single- or multi-valued column. */

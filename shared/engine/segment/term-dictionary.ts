@@ -25,8 +25,8 @@ export function sortTerms(hash: TermHash): SortedTerms {
 
 /** `termIds` for terms already in ascending order (a merge produces them so). */
 export function termIdsOfSorted(terms: readonly string[]): ReadonlyMap<string, number> {
-  const hash = new TermHash();
-  for (const term of terms) hash.add(term);
+  const hash = new TermHash(terms.length);
+  for (const term of terms) hash.addDistinct(term);
   return new TermIdMap(hash, null, terms);
 }
 

@@ -24,9 +24,21 @@ export class TermHash {
    * Open addressing, linear probing over entries of two ints, [hash, slot + 1]
    * (EMPTY when free): a probe reads the hash from the line it already loaded.
    */
-  private table = new Int32Array(2 * 2048);
-  private mask = 2047;
+  private table: Int32Array;
+  private mask: number;
   private count = 0;
+
+  /** `expectedTerms` sizes the table up front when the number of terms is known (a merge knows it). */
+  constructor(expectedTerms = 0) {
+    let entries = 2048;
+    while (entries < 2 * expectedTerms) entries *= 2;
+    this.table = new Int32Array(2 * entries);
+    this.mask = entries - 1;
+    if (expectedTerms > 1024) {
+      this.starts = new Int32Array(expectedTerms + 1);
+      this.hashes = new Int32Array(expectedTerms);
+    }
+  }
 
   /** Number of distinct terms. */
   get size(): number {
@@ -49,6 +61,20 @@ export class TermHash {
     table[2 * i] = hash;
     table[2 * i + 1] = slot + 1;
     // Grow fourfold: rehashing is random access over the whole table, so do it rarely.
+    if (this.count * 2 > this.mask + 1) this.rehash(4 * (this.mask + 1));
+    return slot;
+  }
+
+  /** Adds a term known not to be present yet (terms of a merged, already distinct dictionary). */
+  addDistinct(term: string): number {
+    const hash = hashOf(term);
+    const table = this.table;
+    let i = hash & this.mask;
+    while (table[2 * i + 1] !== EMPTY) i = (i + 1) & this.mask;
+    const slot = this.count++;
+    this.append(slot, term, hash);
+    table[2 * i] = hash;
+    table[2 * i + 1] = slot + 1;
     if (this.count * 2 > this.mask + 1) this.rehash(4 * (this.mask + 1));
     return slot;
   }

@@ -19,6 +19,8 @@ import { parseSortSpecs, sortFromUrl } from './sort-spec.ts';
 
 /** Elasticsearch's default page size. */
 export const DEFAULT_SIZE = 10;
+/** RescorerBuilder.DEFAULT_WINDOW_SIZE. */
+const DEFAULT_RESCORE_WINDOW = 10;
 
 export interface SearchUrlParams {
   q?: string;
@@ -121,6 +123,8 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
   let aggregations: Record<string, unknown> | null = null;
   let timeout: string | null = null;
   let indicesBoost: { index: string; boost: number }[] = [];
+  let rescoreWindow: number | null = null;
+  let scriptFields: string[] = [];
 
   const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '') || (Buffer.isBuffer(body) && body.length === 0);
   if (!empty) {
@@ -202,10 +206,22 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
         case 'indices_boost':
           indicesBoost = parseIndicesBoost(r, root, key);
           break;
+        case 'rescore': {
+          const list = Array.isArray(v) ? v : [v];
+          for (let i = 0; i < list.length; i++) {
+            const item = list[i];
+            if (!r.isMap(item)) throw r.errorAt(Array.isArray(v) ? v : root, Array.isArray(v) ? i : key, `rescore doesn't support [${tokenName(item)}]`);
+            const w = item.window_size === undefined ? DEFAULT_RESCORE_WINDOW : r.int(item, 'window_size');
+            rescoreWindow = Math.max(rescoreWindow ?? 0, w);
+          }
+          break;
+        }
+        case 'script_fields':
+          if (!r.isMap(v)) throw r.errorAt(root, key, `Expected [START_OBJECT] in [${key}] but found [${tokenName(v)}]`);
+          scriptFields = Object.keys(v);
+          break;
         case 'highlight':
         case 'suggest':
-        case 'rescore':
-        case 'script_fields':
         case 'stats':
         case 'ext':
         case 'slice':
@@ -279,6 +295,8 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
     aggregations,
     timeout,
     indicesBoost,
+    rescoreWindow,
+    scriptFields,
   };
 }
 

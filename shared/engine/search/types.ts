@@ -90,6 +90,14 @@ export interface ParsedSearch {
   readonly timeout: string | null;
   /** `indices_boost` resolved to index name/pattern → boost, in order. */
   readonly indicesBoost: readonly { readonly index: string; readonly boost: number }[];
+  /**
+   * Largest `rescore` window_size (default 10 per rescorer), or null without
+   * rescore; the caller checks it against `index.max_rescore_window`. Rescoring
+   * itself is not performed.
+   */
+  readonly rescoreWindow: number | null;
+  /** Names of `script_fields` (checked against `index.max_script_fields`; scripts are not run). */
+  readonly scriptFields: readonly string[];
 }
 
 export interface ShardQueryResult {

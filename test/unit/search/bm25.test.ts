@@ -40,6 +40,8 @@ function searchOf(query: Query, extra: Partial<ParsedSearch> = {}): ParsedSearch
     aggregations: null,
     timeout: null,
     indicesBoost: [],
+    rescoreWindow: null,
+    scriptFields: [],
     ...extra,
   };
 }

@@ -151,3 +151,19 @@ describe('shard-level query errors', () => {
     assert.equal(shardError({ query: { query_string: { query: 'title:(fox' } } }).type, 'parsing_exception');
   });
 });
+
+describe('search body options kept for the caller', () => {
+  it('rescore window and script_fields names', () => {
+    const s = parseSearchBody({ rescore: [{ window_size: 10001, query: { rescore_query: { match_all: {} } } }], script_fields: { a: {}, b: {} } }, {});
+    assert.equal(s.rescoreWindow, 10001);
+    assert.deepEqual(s.scriptFields, ['a', 'b']);
+    assert.equal(parseSearchBody({}, {}).rescoreWindow, null);
+  });
+  it('defaults: from 0, size 10, sort by score, source fetched', () => {
+    const s = parseSearchBody(undefined, {});
+    assert.equal(s.from, 0);
+    assert.equal(s.size, 10);
+    assert.equal(s.sort, null);
+    assert.deepEqual(s.source, { fetch: true, includes: [], excludes: [] });
+  });
+});

@@ -200,8 +200,15 @@ export class DocumentParser {
 
   private parseObject(obj: ObjectNode, json: Record<string, unknown>, dynamic: Dynamic): void {
     const atRoot = obj === this.m.root;
+    const children = obj.children;
     for (const key in json) {
       const value = json[key];
+      // fast path: a mapped leaf with one scalar value (mapped names are never empty, dotted or metadata)
+      const mapped = children.get(key);
+      if (mapped !== undefined && mapped.kind === 'leaf' && value !== null && typeof value !== 'object') {
+        this.addValue(mapped, value, true);
+        continue;
+      }
       if (key.length === 0) throw iae('field name cannot be an empty string');
       if (atRoot && key.charCodeAt(0) === 95 && METADATA_FIELDS.has(key)) {
         throw mapperParsing(`Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`);

@@ -166,7 +166,8 @@ export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSp
     return MATCH_NONE;
   }
   if (min > max) return MATCH_NONE;
-  return { kind: 'numeric_range', field, min, max, boost };
+  const usesNow = fm.type === 'date' && [r.from, r.to].some((v) => typeof v === 'string' && v.includes('now'));
+  return usesNow ? { kind: 'numeric_range', field, min, max, boost, usesNow } : { kind: 'numeric_range', field, min, max, boost };
 }
 
 /** `prefix` and `wildcard` are for keyword and text fields (StringFieldType). */

@@ -81,6 +81,8 @@ export interface NumericRangeQuery {
   readonly min: number;
   readonly max: number;
   readonly boost: number;
+  /** Bounds computed from `now`: they change every request, so caching them only churns the cache. */
+  readonly usesNow?: boolean;
 }
 
 /** Constant-score exact numeric values on doc values (term/terms on numeric, date and boolean fields). */
@@ -168,10 +170,11 @@ export const MATCH_NONE: MatchNoneQuery = { kind: 'match_none' };
  */
 export function isCacheableFilter(q: Query): boolean {
   switch (q.kind) {
+    case 'numeric_range':
+      return q.usesNow !== true;
     case 'term':
     case 'term_set':
     case 'term_range':
-    case 'numeric_range':
     case 'numeric_set':
     case 'prefix':
     case 'wildcard':

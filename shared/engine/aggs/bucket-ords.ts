@@ -160,6 +160,9 @@ export class PairIds {
   }
 }
 
+/** Largest owner × key table (cells) kept in front of the pair hash. */
+const MAX_DENSE_CELLS = 1 << 22;
+
 /**
  * Buckets of a multi-bucket aggregation: maps (owner, key id) to a bucket id.
  * Under a single owner (top level, or below single-bucket aggregations only)
@@ -169,6 +172,14 @@ export class BucketOrds {
   private readonly pairs: PairIds | null;
   private maxKeyId = -1;
   private grouped: { starts: Int32Array; buckets: Int32Array } | null = null;
+  /**
+   * Below another bucket aggregation, a dense owner × key table in front of the
+   * hash while it stays small (most nested aggregations: checkpoints × days).
+   */
+  private table = new Int32Array(0);
+  private rows = 0;
+  private width = 0;
+  private denseOff = false;
 
   constructor(readonly singleOwner: boolean) {
     this.pairs = singleOwner ? null : new PairIds();
@@ -179,7 +190,37 @@ export class BucketOrds {
       if (keyId > this.maxKeyId) this.maxKeyId = keyId;
       return keyId;
     }
-    return this.pairs.add(owner, keyId);
+    if (owner < this.rows && keyId < this.width) {
+      const at = owner * this.width + keyId;
+      const b = this.table[at]!;
+      if (b >= 0) return b;
+      const id = this.pairs.add(owner, keyId);
+      this.table[at] = id;
+      return id;
+    }
+    const id = this.pairs.add(owner, keyId);
+    if (!this.denseOff) this.growTable(owner, keyId, id);
+    return id;
+  }
+
+  private growTable(owner: number, keyId: number, id: number): void {
+    let rows = Math.max(this.rows, 16);
+    while (rows <= owner) rows *= 2;
+    let width = Math.max(this.width, 16);
+    while (width <= keyId) width *= 2;
+    if (rows * width > MAX_DENSE_CELLS) {
+      this.denseOff = true;
+      this.table = new Int32Array(0);
+      this.rows = 0;
+      this.width = 0;
+      return;
+    }
+    const table = new Int32Array(rows * width).fill(-1);
+    for (let r = 0; r < this.rows; r++) table.set(this.table.subarray(r * this.width, (r + 1) * this.width), r * width);
+    this.table = table;
+    this.rows = rows;
+    this.width = width;
+    table[owner * width + keyId] = id;
   }
 
   /** Upper bound (exclusive) of bucket ids handed out so far. */

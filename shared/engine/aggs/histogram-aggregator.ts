@@ -18,6 +18,12 @@ import type { ResolvedSource } from './value-source.ts';
 import { numericValues } from './value-source.ts';
 import { RAW_FORMAT } from './value-format.ts';
 
+const DAY = 86_400_000;
+/** Calendar units of fixed length (in a fixed-offset zone). */
+const FIXED_UNIT_MILLIS: Partial<Record<string, number>> = { second: 1000, minute: 60_000, hour: 3_600_000, day: DAY, week: 7 * DAY };
+/** Largest dense index window (keys beyond go through the hash only). */
+const MAX_DENSE = 1 << 20;
+
 /** Placeholder owner for "a bucket that collected nothing". */
 export const EMPTY_OWNER = 0x7fffffff;
 
@@ -38,6 +44,15 @@ export class HistogramAggregator implements Aggregator {
   private cacheFrom = NaN;
   private cacheTo = NaN;
   private cacheId = -1;
+  /**
+   * Arithmetic rounding (fixed time zone with a fixed-length unit, or a numeric
+   * histogram): bucket index = floor((v + shift) / step), key = index × step − shift;
+   * key ids of a window of indexes kept in a dense table.
+   */
+  private readonly step: number = 0;
+  private readonly shift: number = 0;
+  private denseBase = 0;
+  private dense = new Int32Array(0);
 
   constructor(
     private readonly spec: DateHistogramSpec | HistogramSpec,
@@ -61,12 +76,58 @@ export class HistogramAggregator implements Aggregator {
         v === null ? null : rounding.round(resolveDateValue(v, fmt, spec.timeZone, scope.ctx.nowMillis));
       this.boundsMin = b === null ? null : resolve(b.min);
       this.boundsMax = b === null ? null : resolve(b.max);
+      if (zone.fixed) {
+        const off = zone.offsetAt(0);
+        const iv = spec.interval;
+        const unitMillis = iv.kind === 'fixed' ? iv.millis : FIXED_UNIT_MILLIS[iv.unit];
+        if (unitMillis !== undefined) {
+          this.step = unitMillis;
+          // ISO weeks start on Monday; the epoch was a Thursday
+          this.shift = off - spec.offset + (iv.kind === 'calendar' && iv.unit === 'week' ? 3 * DAY : 0);
+        }
+      }
     } else {
       this.rounding = null;
       this.interval = spec.interval;
+      this.step = spec.interval;
+      this.shift = -spec.offset;
       this.boundsMin = spec.extendedBounds?.min ?? null;
       this.boundsMax = spec.extendedBounds?.max ?? null;
     }
+  }
+
+  /** Key id through the dense index table (arithmetic rounding only). */
+  private denseKeyId(v: number): number {
+    const step = this.step;
+    const idx = Math.floor((v + this.shift) / step);
+    const rel = idx - this.denseBase;
+    if (rel >= 0 && rel < this.dense.length) {
+      const id = this.dense[rel]!;
+      if (id >= 0) return id;
+    }
+    const key = this.rounding === null ? idx * step + this.offset : idx * step - this.shift;
+    const id = this.keys.add(key);
+    this.remember(idx, id);
+    return id;
+  }
+
+  private remember(idx: number, id: number): void {
+    if (this.dense.length === 0) {
+      this.denseBase = idx - 512;
+      this.dense = new Int32Array(1024).fill(-1);
+    }
+    let rel = idx - this.denseBase;
+    if (rel < 0 || rel >= this.dense.length) {
+      const lo = Math.min(this.denseBase, idx);
+      const hi = Math.max(this.denseBase + this.dense.length, idx + 1);
+      if (hi - lo > MAX_DENSE) return; // too sparse: the hash alone serves
+      const grown = new Int32Array(Math.min(MAX_DENSE, Math.max((hi - lo) * 2, 1024))).fill(-1);
+      grown.set(this.dense, this.denseBase - lo);
+      this.dense = grown;
+      this.denseBase = lo;
+      rel = idx - lo;
+    }
+    this.dense[rel] = id;
   }
 
   setSegment(seg: SegmentContext): void {
@@ -76,6 +137,7 @@ export class HistogramAggregator implements Aggregator {
 
   /** Key id of the bucket holding value v. */
   private keyIdOf(v: number): number {
+    if (this.step !== 0) return this.denseKeyId(v);
     if (v >= this.cacheFrom && v < this.cacheTo) return this.cacheId;
     let key: number;
     let next: number;

@@ -13,6 +13,7 @@ import { javaDoubleToString } from './java-double.ts';
 import type { ReducedAgg, ReducedBucket, ReducedTerms } from './reduced.ts';
 import type { AggSpec, TermsSpec } from './spec.ts';
 import type { AggState, BucketState, TermsState } from './state.ts';
+import { topN } from './top-n.ts';
 import { formatValue } from './value-format.ts';
 
 export type LevelReducer = (specs: readonly AggSpec[], perShard: (readonly AggState[])[]) => ReducedAgg[];
@@ -58,6 +59,25 @@ export function bucketComparator(order: TermsSpec['order']): (a: ReducedBucket, 
   };
 }
 
+/** Count and key orders over merged buckets (no sub-aggregation reads). */
+function simpleComparator(order: TermsSpec['order']): (a: { docCount: number; key: string | number }, b: { docCount: number; key: string | number }) => number {
+  const full = withKeyTieBreak(order);
+  return (a, b) => {
+    for (const o of full) {
+      const c = o.kind === 'count' ? (a.docCount - b.docCount) * (o.asc ? 1 : -1) : compareKeys(a.key, b.key) * (o.asc ? 1 : -1);
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+}
+
+/** The best n items under cmp, sorted (partial selection when n is much smaller than the input). */
+function selectTop<T>(items: T[], n: number, cmp: (a: T, b: T) => number): T[] {
+  if (items.length <= n * 4) return items.sort(cmp).slice(0, n);
+  const idx = topN(Int32Array.from(items.keys()), n, (a, b) => cmp(items[a]!, items[b]!));
+  return Array.from(idx, (i) => items[i]!);
+}
+
 export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], reduceLevel: LevelReducer): ReducedTerms {
   const mapped = states.filter((s) => s.valueType !== 'unmapped');
   const base = { kind: 'terms' as const, name: spec.name, meta: spec.meta, showDocCountError: spec.showTermDocCountError };
@@ -76,61 +96,59 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
   interface Merged {
     key: string | number;
     docCount: number;
-    errorFromMissing: number;
+    /** Sum of the error bounds of the shards that returned this key. */
+    presentError: number;
     subs: (readonly AggState[])[];
-    shards: Set<number>;
   }
   const merged = new Map<string | number, Merged>();
-  const shardErrors: number[] = [];
-  states.forEach((s, si) => {
+  for (const s of states) {
     otherDocCount += s.sumOtherDocCount;
     let err: number;
     if (s.buckets.length < shardSize || isKeyOrder(order)) err = 0;
     else if (isCountDesc(order)) err = s.buckets[s.buckets.length - 1]!.docCount;
     else err = -1;
-    shardErrors.push(err);
     if (sumDocCountError !== -1) sumDocCountError = err === -1 ? -1 : sumDocCountError + err;
     for (const b of s.buckets as readonly BucketState[]) {
       let m = merged.get(b.key);
       if (m === undefined) {
-        m = { key: b.key, docCount: 0, errorFromMissing: 0, subs: [], shards: new Set() };
+        m = { key: b.key, docCount: 0, presentError: 0, subs: [] };
         merged.set(b.key, m);
       }
       m.docCount += b.docCount;
+      if (err > 0) m.presentError += err;
       m.subs.push(b.subs);
-      m.shards.add(si);
     }
-  });
+  }
 
-  const cmp = bucketComparator(order);
-  // Sub-aggregations are reduced for kept buckets only, unless the order reads them.
-  const ordersBySub = order.some((o) => o.kind === 'path');
-  const pendingSubs = new Map<ReducedBucket, (readonly AggState[])[]>();
-  const reduced: ReducedBucket[] = [];
-  for (const m of merged.values()) {
-    let bucketError = 0;
-    if (sumDocCountError === -1) bucketError = -1;
-    else for (let si = 0; si < states.length; si++) if (!m.shards.has(si)) bucketError += shardErrors[si]!;
-    if (m.docCount < spec.minDocCount) continue;
+  const toBucket = (m: Merged, aggs: ReducedAgg[]): ReducedBucket => {
     const key = m.key;
-    const isLongish = valueType === 'long';
     const keyAsString = format.kind === 'raw' ? null : formatValue(format, key as number);
-    const keyText = valueType === 'double' ? javaDoubleToString(key as number) : isLongish ? String(key) : undefined;
-    const bucket: ReducedBucket = {
+    const keyText = valueType === 'double' ? javaDoubleToString(key as number) : valueType === 'long' ? String(key) : undefined;
+    return {
       key,
       keyAsString,
       ...(keyText === undefined ? {} : { keyText }),
       docCount: m.docCount,
-      docCountError: bucketError,
-      aggs: ordersBySub ? reduceLevel(spec.subs, m.subs) : [],
+      docCountError: sumDocCountError === -1 ? -1 : sumDocCountError - m.presentError,
+      aggs,
     };
-    if (!ordersBySub) pendingSubs.set(bucket, m.subs);
-    reduced.push(bucket);
+  };
+
+  let kept: ReducedBucket[];
+  const eligible = [...merged.values()].filter((m) => m.docCount >= spec.minDocCount);
+  if (order.some((o) => o.kind === 'path')) {
+    // ordering reads the sub-aggregations: reduce them for every bucket first
+    const all = eligible.map((m) => toBucket(m, reduceLevel(spec.subs, m.subs)));
+    all.sort(bucketComparator(order));
+    kept = all.slice(0, spec.size);
+    for (let i = spec.size; i < all.length; i++) otherDocCount += all[i]!.docCount;
+  } else {
+    const cmp = simpleComparator(order);
+    const top = selectTop(eligible, spec.size, cmp);
+    const keptSet = new Set(top);
+    for (const m of eligible) if (!keptSet.has(m)) otherDocCount += m.docCount;
+    kept = top.map((m) => toBucket(m, reduceLevel(spec.subs, m.subs)));
   }
-  reduced.sort(cmp);
-  const kept = reduced.slice(0, spec.size);
-  if (!ordersBySub) for (const b of kept) b.aggs = reduceLevel(spec.subs, pendingSubs.get(b)!);
-  for (let i = spec.size; i < reduced.length; i++) otherDocCount += reduced[i]!.docCount;
   const docCountError = sumDocCountError === -1 ? -1 : states.length === 1 ? 0 : sumDocCountError;
   return {
     ...base,

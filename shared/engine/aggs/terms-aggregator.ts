@@ -94,7 +94,8 @@ abstract class TermsAggregatorBase implements Aggregator {
       if (c >= this.shardMinDocCount) candidates[nc++] = b;
     }
     const cmp = this.comparator(owner);
-    const best = topN(candidates.subarray(0, nc), this.shardSize, cmp);
+    const pool = candidates.subarray(0, nc);
+    const best = topN(this.countDescKeyOrdered() ? this.preselectByCount(pool) : pool, this.shardSize, cmp);
     const out: BucketState[] = [];
     for (let i = 0; i < best.length; i++) {
       const b = best[i]!;
@@ -105,8 +106,43 @@ abstract class TermsAggregatorBase implements Aggregator {
     return { kind: 'terms', ...this.stateHeader(), buckets: out, sumOtherDocCount: otherDocCount, shardSize: this.shardSize };
   }
 
+  /** Count descending, then key ids in key order: the top can be cut by count alone first. */
+  protected countDescKeyOrdered(): boolean {
+    return false;
+  }
+
+  /**
+   * The candidates that can make the top shard_size under count-descending
+   * order: all with a count above the cut-off count, plus those at it
+   * (a counting pass instead of comparisons).
+   */
+  private preselectByCount(pool: Int32Array): Int32Array {
+    if (pool.length <= this.shardSize * 2) return pool;
+    let maxCount = 0;
+    for (let i = 0; i < pool.length; i++) maxCount = Math.max(maxCount, this.docCount(pool[i]!));
+    if (maxCount > 1 << 24) return pool;
+    const hist = new Int32Array(maxCount + 1);
+    for (let i = 0; i < pool.length; i++) hist[this.docCount(pool[i]!)]!++;
+    let kept = 0;
+    let cut = maxCount;
+    for (; cut >= 0; cut--) {
+      kept += hist[cut]!;
+      if (kept >= this.shardSize) break;
+    }
+    const out = new Int32Array(kept);
+    let n = 0;
+    for (let i = 0; i < pool.length; i++) if (this.docCount(pool[i]!) >= cut) out[n++] = pool[i]!;
+    return out.subarray(0, n);
+  }
+
   private comparator(owner: number): (a: number, b: number) => number {
     void owner;
+    const o0 = this.order[0]!;
+    if (this.order.length === 2 && o0.kind === 'count' && this.order[1]!.kind === 'key') {
+      const countSign = o0.asc ? 1 : -1;
+      const keySign = this.order[1]!.asc ? 1 : -1;
+      return (a, b) => (this.docCount(a) - this.docCount(b)) * countSign || this.compareKeyIds(this.ords.keyIdOf(a), this.ords.keyIdOf(b)) * keySign;
+    }
     const parts = this.order.map((o) => {
       if (o.kind === 'count') return (a: number, b: number) => (this.docCount(a) - this.docCount(b)) * (o.asc ? 1 : -1);
       if (o.kind === 'key') return (a: number, b: number) => this.compareKeyIds(this.ords.keyIdOf(a), this.ords.keyIdOf(b)) * (o.asc ? 1 : -1);
@@ -233,6 +269,11 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
 
   protected override compareKeyIds(a: number, b: number): number {
     return a - b;
+  }
+
+  protected override countDescKeyOrdered(): boolean {
+    const o = this.order;
+    return o.length === 2 && o[0]!.kind === 'count' && !o[0]!.asc && o[1]!.kind === 'key' && o[1]!.asc;
   }
 
   protected allKeyIds(): Int32Array {

@@ -27,6 +27,8 @@ export type ResolvedSortField =
       readonly missingKey: number;
       /** Integer-valued type: ±Infinity reports as Long.MAX/MIN_VALUE. */
       readonly longValued: boolean;
+      /** float/half_float: values are single precision (reported with float digits). */
+      readonly floatValued: boolean;
     }
   | {
       readonly kind: 'string';
@@ -105,6 +107,7 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
         mode: spec.mode ?? (reverse ? 'max' : 'min'),
         missingKey,
         longValued: LONG_VALUED.has(type),
+        floatValued: type === 'float' || type === 'half_float',
       };
     }
     const mode = spec.mode ?? (reverse ? 'max' : 'min');
@@ -204,7 +207,18 @@ export function numericSortValue(field: ResolvedSortField, key: number): SortVal
     if (key === Infinity) return LONG_MAX_VALUE;
     if (key === -Infinity) return LONG_MIN_VALUE;
   }
+  if (field.kind === 'numeric' && field.floatValued && Number.isFinite(key)) return shortestFloat(key);
   return key;
+}
+
+/** The shortest decimal that reads back as the same float (how Java prints a Float). */
+function shortestFloat(x: number): number {
+  const fx = Math.fround(x);
+  for (let p = 1; p <= 9; p++) {
+    const candidate = Number(fx.toPrecision(p));
+    if (Math.fround(candidate) === fx) return candidate;
+  }
+  return fx;
 }
 
 /** A `search_after` value as a key of this sort field. */
@@ -230,5 +244,6 @@ export function keyFromSortValue(field: ResolvedSortField, value: SortValue | bo
     if (n >= 2 ** 63) n = Infinity;
     else if (n <= -(2 ** 63)) n = -Infinity;
   }
+  if (field.kind === 'numeric' && field.floatValued) n = Math.fround(n);
   return { num: n, str: null };
 }

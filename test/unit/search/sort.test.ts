@@ -102,6 +102,18 @@ describe('sorting', () => {
   });
 });
 
+describe('float fields', () => {
+  it('report float sort values with float digits and continue after them exactly', () => {
+    const mapping = [field('f', 'float')];
+    const snap = snapshotOf([buildSegment(1, [1.1, 2.2, 2.2, 3.3].map((v, i) => ({ id: `f${i}`, source: { f: Math.fround(v) } })), mapping)]);
+    const c = contextOf(mapping);
+    const first = run(snap, c, { sort: ['f'] }, {}, 2);
+    assert.deepEqual(first.result.sortValues, [[1.1], [2.2]]);
+    const next = run(snap, c, { sort: ['f'], search_after: [2.2] }, {}, 10);
+    assert.deepEqual(next.ids, ['f3']);
+  });
+});
+
 describe('terminate_after and min_score', () => {
   it('terminate_after stops counting and reports terminated_early', () => {
     const r = run(SNAPSHOT, ctx(), { terminate_after: 5 });

@@ -1,0 +1,212 @@
+/**
+ * Topics of the Kafka log: creation (CreateTopics, or a provisioner where the
+ * brokers refuse it), partition counts, high watermarks and deletion, all
+ * through one kafkajs admin client.
+ */
+import type { Admin, ITopicConfig } from 'kafkajs';
+import type { TopicProvisioner } from './client.ts';
+import { hasCause, where, withContext } from './errors.ts';
+
+/** Elasticsearch caps an index at 1024 shards (`index.number_of_shards`), and a partition is a shard. */
+const MAX_PARTITIONS = 1024;
+/** Broker answers to CreateTopics that mean "not through this API": a provisioner may create the topic instead. */
+const CREATE_REFUSED = [
+  'KafkaJSServerDoesNotSupportApiKey',
+  'UNSUPPORTED_VERSION',
+  'CLUSTER_AUTHORIZATION_FAILED',
+  'TOPIC_AUTHORIZATION_FAILED',
+  'POLICY_VIOLATION',
+  'INVALID_REQUEST',
+];
+const TOPIC_MISSING = ['UNKNOWN_TOPIC_OR_PARTITION'];
+/** Broker answers to DeleteTopics that mean the topic stays; followers stop all the same. */
+const DELETE_REFUSED = ['KafkaJSServerDoesNotSupportApiKey', 'UNSUPPORTED_VERSION', 'TOPIC_DELETION_DISABLED'];
+/** The commit log is the source of truth: Kafka must never expire it (DESIGN.md, replay-based rebuild). */
+const TOPIC_CONFIG = [{ name: 'retention.ms', value: '-1' }];
+const CREATE_TIMEOUT_MS = 10_000;
+const DELETE_TIMEOUT_MS = 10_000;
+const METADATA_POLL_MS = 50;
+
+export interface TopicAdminOptions {
+  readonly provisioner?: TopicProvisioner;
+  /** -1: the brokers' default. */
+  readonly replicationFactor: number;
+  readonly topicReadyTimeoutMs: number;
+  readonly warn: (message: string) => void;
+}
+
+interface TopicShape {
+  /** 0 when the topic does not exist. */
+  readonly partitions: number;
+  /** Every partition has a leader. */
+  readonly ready: boolean;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class TopicAdmin {
+  /** Partition counts seen, so that appends and reads need no metadata round trip. */
+  private readonly known = new Map<string, number>();
+  /** ensureTopic calls of this process run one at a time per topic. */
+  private readonly ensuring = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly admin: Admin,
+    private readonly options: TopicAdminOptions,
+  ) {}
+
+  async partitionCount(topic: string): Promise<number> {
+    return (await this.shape(topic)).partitions;
+  }
+
+  /**
+   * Checks that the partition exists (from what was seen before when it can)
+   * and throws the error the embedded log would otherwise.
+   */
+  async checkPartition(topic: string, partition: number): Promise<void> {
+    let count = this.known.get(topic);
+    if (count === undefined || !(partition < count)) count = await this.partitionCount(topic);
+    if (count === 0) throw new Error(`${where(topic)} does not exist`);
+    if (!Number.isInteger(partition) || partition < 0 || partition >= count) {
+      throw new Error(`${where(topic)} has no partition [${partition}] (it has ${count})`);
+    }
+  }
+
+  ensureTopic(topic: string, partitions: number): Promise<void> {
+    if (typeof topic !== 'string' || topic.length === 0) {
+      return Promise.reject(new Error('topic name must be a non-empty string'));
+    }
+    if (!Number.isInteger(partitions) || partitions < 1 || partitions > MAX_PARTITIONS) {
+      return Promise.reject(
+        new Error(`${where(topic)}: partition count must be an integer in [1, ${MAX_PARTITIONS}], got ${partitions}`),
+      );
+    }
+    const previous = this.ensuring.get(topic) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.createIfMissing(topic, partitions));
+    const tail = run.catch(() => undefined);
+    this.ensuring.set(topic, tail);
+    void tail.then(() => {
+      if (this.ensuring.get(topic) === tail) this.ensuring.delete(topic);
+    });
+    return run;
+  }
+
+  private async createIfMissing(topic: string, partitions: number): Promise<void> {
+    const existing = await this.shape(topic);
+    if (existing.partitions > 0) {
+      this.checkCount(topic, existing.partitions, partitions);
+      if (existing.ready) return;
+    } else {
+      await this.create(topic, partitions);
+    }
+    await this.waitUntilReady(topic, partitions);
+  }
+
+  private async create(topic: string, partitions: number): Promise<void> {
+    const config: ITopicConfig = {
+      topic,
+      numPartitions: partitions,
+      replicationFactor: this.options.replicationFactor,
+      configEntries: TOPIC_CONFIG,
+    };
+    try {
+      // false: it already exists, created by someone else meanwhile; waitUntilReady checks its count.
+      await this.admin.createTopics({ topics: [config], timeout: CREATE_TIMEOUT_MS, waitForLeaders: false });
+      return;
+    } catch (err) {
+      if (!hasCause(err, CREATE_REFUSED)) throw withContext(err, `cannot create ${where(topic)}`);
+      const provisioner = this.options.provisioner;
+      if (provisioner === undefined) {
+        throw withContext(err, `cannot create ${where(topic)}: the brokers refuse CreateTopics and no provisioner is configured`);
+      }
+      try {
+        await provisioner(topic, partitions);
+      } catch (provisionError) {
+        throw withContext(provisionError, `cannot create ${where(topic)}: the provisioner failed`);
+      }
+    }
+  }
+
+  /** Waits until the metadata shows the topic with exactly `partitions` partitions, each with a leader. */
+  private async waitUntilReady(topic: string, partitions: number): Promise<void> {
+    const deadline = Date.now() + this.options.topicReadyTimeoutMs;
+    let last: TopicShape = { partitions: 0, ready: false };
+    for (;;) {
+      let lastError: unknown = null;
+      try {
+        last = await this.shape(topic);
+      } catch (err) {
+        lastError = err;
+      }
+      if (last.partitions > 0) {
+        this.checkCount(topic, last.partitions, partitions);
+        if (last.ready) return;
+      }
+      if (Date.now() >= deadline) {
+        const seen = last.partitions === 0 ? 'it does not exist' : 'not every partition has a leader';
+        const error = new Error(
+          `${where(topic)} is not ready after ${this.options.topicReadyTimeoutMs} ms: ${seen}` +
+            (lastError === null ? '' : ` (last metadata error: ${String(lastError)})`),
+        );
+        throw error;
+      }
+      await sleep(METADATA_POLL_MS);
+    }
+  }
+
+  private checkCount(topic: string, actual: number, wanted: number): void {
+    if (actual !== wanted) throw new Error(`${where(topic)} already exists with ${actual} partitions, not ${wanted}`);
+  }
+
+  /** The topic as the cluster's metadata shows it now. */
+  private async shape(topic: string): Promise<TopicShape> {
+    let partitionsMeta;
+    try {
+      const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+      partitionsMeta = topics.find((t) => t.name === topic)?.partitions ?? [];
+    } catch (err) {
+      if (hasCause(err, TOPIC_MISSING)) {
+        this.known.delete(topic);
+        return { partitions: 0, ready: false };
+      }
+      throw withContext(err, `cannot read the metadata of ${where(topic)}`);
+    }
+    const partitions = partitionsMeta.length;
+    if (partitions === 0) this.known.delete(topic);
+    else this.known.set(topic, partitions);
+    const ready = partitions > 0 && partitionsMeta.every((p) => p.partitionErrorCode === 0 && p.leader >= 0);
+    return { partitions, ready };
+  }
+
+  /** Offset the next appended record of the partition will get. */
+  async highWatermark(topic: string, partition: number): Promise<number> {
+    await this.checkPartition(topic, partition);
+    let offsets;
+    try {
+      offsets = await this.admin.fetchTopicOffsets(topic);
+    } catch (err) {
+      throw withContext(err, `cannot read the high watermark of ${where(topic, partition)}`);
+    }
+    const high = offsets.find((o) => o.partition === partition)?.high;
+    const hw = Number(high);
+    if (high === undefined || !Number.isSafeInteger(hw) || hw < 0) {
+      throw new Error(`${where(topic, partition)}: the brokers answered high watermark ${high}`);
+    }
+    return hw;
+  }
+
+  /** Deletes the topic; a missing topic is not an error, nor are brokers that do not delete topics (it stays then). */
+  async deleteTopic(topic: string): Promise<void> {
+    this.known.delete(topic);
+    if ((await this.partitionCount(topic)) === 0) return;
+    try {
+      await this.admin.deleteTopics({ topics: [topic], timeout: DELETE_TIMEOUT_MS });
+    } catch (err) {
+      if (hasCause(err, TOPIC_MISSING)) return;
+      if (!hasCause(err, DELETE_REFUSED)) throw withContext(err, `cannot delete ${where(topic)}`);
+      this.options.warn(`the brokers refuse to delete ${where(topic)}; it stays, with its records (${String(err)})`);
+    } finally {
+      this.known.delete(topic);
+    }
+  }
+}

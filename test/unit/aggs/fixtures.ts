@@ -12,16 +12,13 @@ import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
 import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import type { DateFormatter, FieldMapping, FieldType, MappingLookup } from '../../../shared/engine/mapping/types.ts';
+import { dateFormatter, DEFAULT_DATE_FORMAT } from '../../../shared/engine/mapping/date-format.ts';
 import type { DocValues, Segment, SegmentView } from '../../../shared/engine/segment/types.ts';
 
 export type Value = string | number | boolean;
 export type Doc = Record<string, Value | Value[] | null>;
 
-const ISO_FORMAT: DateFormatter = {
-  pattern: 'strict_date_optional_time||epoch_millis',
-  parse: (v) => (typeof v === 'number' ? v : Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v)),
-  format: (ms) => new Date(ms).toISOString().replace(/Z$/, 'Z'),
-};
+const ISO_FORMAT: DateFormatter = dateFormatter(DEFAULT_DATE_FORMAT);
 
 export function fieldMapping(path: string, type: FieldType): FieldMapping {
   return {

@@ -83,12 +83,12 @@ function int(value: unknown): number {
   return Number(s);
 }
 
-/** XContentMapValues.nodeFloatValue. */
+/** XContentMapValues.nodeFloatValue (kept as given: Elasticsearch prints the float's shortest form, which is the same). */
 function float(value: unknown): number {
-  if (typeof value === 'number') return Math.fround(value);
+  if (typeof value === 'number') return value;
   const n = Number(String(value).trim());
   if (String(value).trim() === '' || Number.isNaN(n)) throw numberFormatException(`For input string: "${String(value)}"`);
-  return Math.fround(n);
+  return n;
 }
 
 const INDEX_OPTIONS: ReadonlySet<string> = new Set(['docs', 'freqs', 'positions', 'offsets']);

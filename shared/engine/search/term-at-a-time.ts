@@ -18,14 +18,35 @@ export function isPostingsLeaf(q: Query): q is TermQuery {
   return q.kind === 'term';
 }
 
+/** First position p >= from in docs[from, end) with docs[p] >= target (galloping search). */
+function advance(docs: Int32Array, from: number, end: number, target: number): number {
+  if (from >= end || docs[from]! >= target) return from;
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < end && docs[hi]! < target) {
+    lo = hi;
+    step <<= 1;
+    hi = lo + step;
+  }
+  if (hi > end) hi = end;
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < target) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
 /**
- * Conjunction of term queries, term at a time: rarest term first, then each
- * further term keeps only docs that matched every earlier one (a per-doc
- * counter) and adds its score. Returns bits and summed scores.
+ * Conjunction of term queries, rarest term first: its docs are the candidates,
+ * and each further term (in increasing postings length) keeps the candidates it
+ * also contains, found by galloping through its postings, adding its score.
+ * The cost follows the rarest term, not the commonest: an n-gram fragment's
+ * single characters have huge postings but are only probed.
  */
 export function termConjunction(terms: readonly TermQuery[], ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
   const seg = ctx.segment;
-  const maxDoc = seg.maxDoc;
   const ranges: { q: TermQuery; inv: InvertedField; start: number; end: number }[] = [];
   for (const q of terms) {
     const inv = seg.inverted.get(q.field);
@@ -34,39 +55,57 @@ export function termConjunction(terms: readonly TermQuery[], ctx: SegmentEvalCon
     ranges.push({ q, inv, start, end });
   }
   ranges.sort((a, b) => a.end - a.start - (b.end - b.start));
-  const counts = ctx.arena.takeCounts(maxDoc);
-  const scores = needScores ? ctx.arena.takeScores(maxDoc) : null;
+  const lead = ranges[0]!;
+  let n = lead.end - lead.start;
+  const cand = lead.inv.postingDocs.slice(lead.start, lead.end);
+  const acc = needScores ? new Float64Array(n) : null;
   for (let i = 0; i < ranges.length; i++) {
     const { q, inv, start, end } = ranges[i]!;
     const docs = inv.postingDocs;
     const norms = inv.norms;
     const freqs = inv.postingFreqs;
-    if (scores === null) {
-      for (let p = start; p < end; p++) {
-        const d = docs[p]!;
-        if (counts[d] === i) counts[d] = i + 1;
+    let wv = 0;
+    let normCache: Float32Array | null = null;
+    let constScore = 0;
+    if (acc !== null) {
+      wv = termWeightValue(ctx, q.field, q.term, f(boost * q.boost));
+      normCache = ctx.stats.field(q.field).normCache;
+      constScore = norms === null ? bm25Score(wv, 1, BM25_K1) : 0;
+    }
+    if (i === 0) {
+      if (acc !== null) {
+        for (let k = 0; k < n; k++) {
+          const p = start + k;
+          acc[k] = norms === null ? constScore : f(f(wv * freqs[p]!) / f(freqs[p]! + normCache![norms[cand[k]!]!]!));
+        }
       }
       continue;
     }
-    const wv = termWeightValue(ctx, q.field, q.term, f(boost * q.boost));
-    const normCache = ctx.stats.field(q.field).normCache;
-    const constScore = norms === null ? bm25Score(wv, 1, BM25_K1) : 0;
-    for (let p = start; p < end; p++) {
-      const d = docs[p]!;
-      if (counts[d] !== i) continue;
-      counts[d] = i + 1;
-      const s = norms === null ? constScore : f(f(wv * freqs[p]!) / f(freqs[p]! + normCache[norms[d]!]!));
-      scores[d] = i === 0 ? s : scores[d]! + s;
+    let kept = 0;
+    let p = start;
+    for (let k = 0; k < n; k++) {
+      const d = cand[k]!;
+      p = advance(docs, p, end, d);
+      if (p === end) break;
+      if (docs[p] !== d) continue;
+      cand[kept] = d;
+      if (acc !== null) {
+        const s = norms === null ? constScore : f(f(wv * freqs[p]!) / f(freqs[p]! + normCache![norms[d]!]!));
+        acc[kept] = acc[k]! + s;
+      }
+      kept++;
+      p++;
     }
+    n = kept;
+    if (n === 0) return emptySet(ctx);
   }
-  const bits = new Uint32Array(wordsFor(maxDoc));
-  const last = ranges[ranges.length - 1]!;
-  const n = ranges.length;
-  for (let p = last.start; p < last.end; p++) {
-    const d = last.inv.postingDocs[p]!;
-    if (counts[d] === n) bits[d >>> 5]! |= 1 << (d & 31);
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  const scores = acc === null ? null : ctx.arena.takeScores(seg.maxDoc);
+  for (let k = 0; k < n; k++) {
+    const d = cand[k]!;
+    bits[d >>> 5]! |= 1 << (d & 31);
+    if (scores !== null) scores[d] = f(acc![k]!);
   }
-  if (scores !== null) roundScores(bits, scores);
   return { bits, scores, constant: 0, mutable: true };
 }
 

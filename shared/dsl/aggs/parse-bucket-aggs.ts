@@ -41,7 +41,10 @@ function direction(v: unknown, aggName: string): boolean {
   throw parsingException(`Unknown order direction [${String(v)}] in aggregation [${aggName}]`);
 }
 
-function parseOrder(v: unknown, aggName: string, histogram: boolean): BucketOrder[] {
+/** Receives deprecation warnings (the REST layer sends them as `Warning` headers). */
+export type Warn = (message: string) => void;
+
+function parseOrder(v: unknown, aggName: string, histogram: boolean, warn: Warn): BucketOrder[] {
   const items = Array.isArray(v) ? v : [v];
   return items.map((item) => {
     if (!isObject(item) || Object.keys(item).length !== 1) {
@@ -50,6 +53,7 @@ function parseOrder(v: unknown, aggName: string, histogram: boolean): BucketOrde
     const [key, dir] = Object.entries(item)[0]!;
     const asc = direction(dir, aggName);
     if (key === '_count') return { kind: 'count', asc };
+    if (key === '_term' || (histogram && key === '_time')) warn(`Deprecated aggregation order key [${key}] used, replaced by [_key]`);
     if (key === '_key' || key === '_term' || (histogram && key === '_time')) return { kind: 'key', asc };
     return { kind: 'path', path: parseAggPath(key), asc };
   });
@@ -81,7 +85,7 @@ function parseIncludeExclude(v: unknown, which: 'include' | 'exclude'): IncludeE
   throw parsingException(`Unrecognized token [${tokenName(v)}] for [${which}]`);
 }
 
-export function parseTerms(c: Common, body: Json, mapping: MappingLookup): TermsSpec {
+export function parseTerms(c: Common, body: Json, mapping: MappingLookup, warn: Warn): TermsSpec {
   const p = new AggParams('terms', c.name, body);
   const source = readValuesSource(p, { withFormat: true });
   const size = p.int('size') ?? DEFAULT_TERMS_SIZE;
@@ -93,7 +97,7 @@ export function parseTerms(c: Common, body: Json, mapping: MappingLookup): Terms
   const shardMinDocCount = p.int('shard_min_doc_count') ?? 0;
   mustBeAtLeast('shardMinDocCount', 0, shardMinDocCount, c.name, false);
   const orderRaw = p.raw('order');
-  const order: BucketOrder[] = orderRaw === undefined ? [{ kind: 'count', asc: false }] : parseOrder(orderRaw, c.name, false);
+  const order: BucketOrder[] = orderRaw === undefined ? [{ kind: 'count', asc: false }] : parseOrder(orderRaw, c.name, false, warn);
   const include = parseIncludeExclude(p.raw('include'), 'include');
   const exclude = parseIncludeExclude(p.raw('exclude'), 'exclude');
   const showTermDocCountError = p.boolean('show_term_doc_count_error') ?? false;
@@ -181,7 +185,7 @@ function bound(v: unknown): string | number | null {
   throw parsingException(`Unknown key for a ${tokenName(v)} in [extended_bounds]`);
 }
 
-export function parseDateHistogram(c: Common, body: Json, mapping: MappingLookup): DateHistogramSpec {
+export function parseDateHistogram(c: Common, body: Json, mapping: MappingLookup, warn: Warn): DateHistogramSpec {
   const p = new AggParams('date_histogram', c.name, body);
   const source = readValuesSource(p, { withFormat: true });
   const interval = parseInterval(p, c.name);
@@ -193,14 +197,14 @@ export function parseDateHistogram(c: Common, body: Json, mapping: MappingLookup
   const eb = p.object('extended_bounds');
   const extendedBounds = eb === null ? null : { min: bound(eb.min), max: bound(eb.max) };
   const orderRaw = p.raw('order');
-  const order: BucketOrder[] = orderRaw === undefined ? [{ kind: 'key', asc: true }] : parseOrder(orderRaw, c.name, true);
+  const order: BucketOrder[] = orderRaw === undefined ? [{ kind: 'key', asc: true }] : parseOrder(orderRaw, c.name, true, warn);
   const keyed = p.boolean('keyed') ?? false;
   p.done();
   checkField(source, mapping, true);
   return { type: 'date_histogram', ...c, source, interval, timeZone: tz, offset, minDocCount, extendedBounds, order, keyed };
 }
 
-export function parseHistogram(c: Common, body: Json, mapping: MappingLookup): HistogramSpec {
+export function parseHistogram(c: Common, body: Json, mapping: MappingLookup, warn: Warn): HistogramSpec {
   const p = new AggParams('histogram', c.name, body);
   const source = readValuesSource(p, { withFormat: true });
   const interval = p.number('interval');
@@ -213,7 +217,7 @@ export function parseHistogram(c: Common, body: Json, mapping: MappingLookup): H
   const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : null);
   const extendedBounds = eb === null ? null : { min: num(eb.min), max: num(eb.max) };
   const orderRaw = p.raw('order');
-  const order: BucketOrder[] = orderRaw === undefined ? [{ kind: 'key', asc: true }] : parseOrder(orderRaw, c.name, true);
+  const order: BucketOrder[] = orderRaw === undefined ? [{ kind: 'key', asc: true }] : parseOrder(orderRaw, c.name, true, warn);
   const keyed = p.boolean('keyed') ?? false;
   p.done();
   checkField(source, mapping, true);

@@ -20,6 +20,7 @@ import {
   parseRange,
   parseTerms,
   type Common,
+  type Warn,
 } from './parse-bucket-aggs.ts';
 import { parseCardinality, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
 import {
@@ -34,7 +35,7 @@ import {
 /** AggregatorFactories.VALID_AGG_NAME. */
 const VALID_AGG_NAME = /^[^[\]>]+$/;
 
-type TypeParser = (c: Common, body: Json, mapping: MappingLookup) => AggSpec;
+type TypeParser = (c: Common, body: Json, mapping: MappingLookup, warn: Warn) => AggSpec;
 
 const PARSERS: Readonly<Record<string, TypeParser>> = {
   terms: parseTerms,
@@ -71,7 +72,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
 
 const BUCKET_TYPES = new Set(['terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global']);
 
-function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly name: string } | null): AggSpec[] {
+function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly name: string } | null, warn: Warn): AggSpec[] {
   if (!isObject(json)) {
     throw parsingException(`Unexpected token ${tokenName(json)} in [aggs]: aggregations definitions must start with the name of the aggregation.`);
   }
@@ -103,7 +104,7 @@ function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly na
       }
     }
     if (type === null || body === null) throw parsingException(`Missing definition for aggregation [${name}]`);
-    const subs = subsJson === undefined ? [] : parseLevel(subsJson, mapping, { name });
+    const subs = subsJson === undefined ? [] : parseLevel(subsJson, mapping, { name }, warn);
     if (subs.length > 0 && !BUCKET_TYPES.has(type)) {
       throw aggregationInitialization(`Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
     }
@@ -112,7 +113,7 @@ function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly na
         `Aggregation [${parent.name}] cannot have a global sub-aggregation [${name}]. Global aggregations can only be defined as top level aggregations`,
       );
     }
-    const spec = PARSERS[type]!({ name, meta, subs }, body, mapping);
+    const spec = PARSERS[type]!({ name, meta, subs }, body, mapping, warn);
     out.push(spec);
   }
   validatePipelines(out);
@@ -141,6 +142,10 @@ function validatePipelines(level: readonly AggSpec[]): void {
   }
 }
 
-export function parseAggregations(json: unknown, mapping: MappingLookup): AggSpec[] {
-  return parseLevel(json, mapping, null);
+/**
+ * `warn` receives Elasticsearch's deprecation warnings (`_term` / `_time`
+ * order keys) for the response's `Warning` headers.
+ */
+export function parseAggregations(json: unknown, mapping: MappingLookup, warn: (message: string) => void = () => {}): AggSpec[] {
+  return parseLevel(json, mapping, null, warn);
 }

@@ -49,6 +49,15 @@ describe('parseAggregations refusals', () => {
     refused({ h: { date_histogram: { field: 'created', interval: 'day', time_zone: 'Mars/Olympus' } } }, 'illegal_argument_exception', "The datetime zone id 'Mars/Olympus' is not recognised");
   });
 
+  it('deprecated _term and _time order keys warn', () => {
+    const warnings: string[] = [];
+    parseAggregations({ t: { terms: { field: 'name', order: { _term: 'desc' } } }, h: { histogram: { field: 'num', interval: 1, order: { _time: 'asc' } } } }, mapping, (w) => warnings.push(w));
+    assert.deepEqual(warnings, [
+      'Deprecated aggregation order key [_term] used, replaced by [_key]',
+      'Deprecated aggregation order key [_time] used, replaced by [_key]',
+    ]);
+  });
+
   it('global only at the top level', () => {
     refused(
       { t: { terms: { field: 'name' }, aggs: { g: { global: {} } } } },

@@ -29,7 +29,7 @@ function fieldOrScoreSort(field: string, order: SortOrder | null): SortSpec {
 
 function fieldSortFromObject(r: DslReader, body: JsonMap, field: string): SortSpec {
   let order: SortOrder | null = null;
-  let missing: SortSpec & { kind: 'field' } extends { missing: infer M } ? M : never = '_last';
+  let missing: Extract<SortSpec, { kind: 'field' }>['missing'] = '_last';
   let unmappedType: string | null = null;
   let mode: SortMode | null = null;
   for (const key of Object.keys(body)) {

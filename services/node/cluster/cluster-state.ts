@@ -143,7 +143,8 @@ export class ClusterState {
   /** All actions apply atomically: validated against a working copy first. */
   private applyAliasActions(actions: readonly AliasAction[]): void {
     const work = new Map<string, Map<string, AliasMetadata>>();
-    const removed = new Set<string>();
+    // Indices removed by this request free their names for aliases of the same request.
+    const removed = new Set(actions.filter((a) => a.kind === 'REMOVE_INDEX').map((a) => a.index));
     const aliasesOf = (meta: IndexMetadata) => {
       let m = work.get(meta.uuid);
       if (!m) {
@@ -154,11 +155,11 @@ export class ClusterState {
     };
     for (const a of actions) {
       const meta = this.requireUuid(a.index);
-      if (removed.has(meta.uuid)) throw indexNotFound(meta.name);
       switch (a.kind) {
         case 'ADD': {
           const alias = a.alias ?? '';
-          if (this.byName.has(alias)) {
+          const clash = this.byName.get(alias);
+          if (clash && !removed.has(clash.uuid)) {
             throw new EsError('invalid_alias_name_exception', `Invalid alias name [${alias}], an index exists with the same name as the alias`, 400, {
               index_uuid: '_na_',
               index: alias,
@@ -170,14 +171,11 @@ export class ClusterState {
         case 'REMOVE': {
           const alias = a.alias ?? '';
           const m = aliasesOf(meta);
-          if (!m.has(alias)) {
-            if (a.must_exist) throw aliasesNotFound([alias]);
-          }
+          if (!m.has(alias) && a.must_exist) throw aliasesNotFound([alias]);
           m.delete(alias);
           break;
         }
         case 'REMOVE_INDEX':
-          removed.add(meta.uuid);
           break;
       }
     }

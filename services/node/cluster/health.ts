@@ -58,7 +58,7 @@ export function clusterHealth(
     for (let s = 0; s < m.settings.numberOfShards; s++) {
       const started = copies?.[s] !== undefined;
       const replicasUnassigned = m.settings.numberOfReplicas;
-      let sStatus: HealthStatus = started ? (replicasUnassigned > 0 ? 'yellow' : 'green') : 'red';
+      const sStatus: HealthStatus = started ? (replicasUnassigned > 0 ? 'yellow' : 'green') : 'red';
       if (!started) iInit++;
       if (started) {
         iActive++;
@@ -74,7 +74,6 @@ export function clusterHealth(
         initializing_shards: started ? 0 : 1,
         unassigned_shards: replicasUnassigned,
       };
-      sStatus = 'green';
     }
     totalCopies += m.settings.numberOfShards * (m.settings.numberOfReplicas + 1);
     status = worst(status, iStatus);

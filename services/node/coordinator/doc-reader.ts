@@ -18,6 +18,11 @@ export interface GetRequest {
   readonly routing: string | null;
   /** Expected version: a mismatch is a 409 as in Elasticsearch. */
   readonly version: number | null;
+  /**
+   * false = read what searches see (`realtime=false`): a document written
+   * after the last refresh is not visible yet. Default true.
+   */
+  readonly realtime?: boolean;
 }
 
 export interface GetResult {
@@ -44,7 +49,7 @@ export class DocReader {
       );
     }
     const r = resolved[0];
-    return { meta: r.meta, aliasRouting: r.viaAliases[0]?.searchRouting ?? null };
+    return { meta: r.meta, aliasRouting: r.direct ? null : (r.viaAliases[0]?.indexRouting ?? null) };
   }
 
   async get(req: GetRequest): Promise<GetResult> {
@@ -57,8 +62,12 @@ export class DocReader {
     const routing = req.routing ?? aliasRouting;
     const shard = shardForDocument(req.id, routing, meta.settings);
     const copies = await this.indices.copiesOf(meta);
-    const state = await copies[shard].get(req.id);
-    const doc = state && !state.deleted ? state : null;
+    const copy = copies[shard];
+    const state = await copy.get(req.id);
+    let doc = state && !state.deleted ? state : null;
+    // The refreshed view does not hold earlier versions of a changed document,
+    // so a document changed since the last refresh reads as not found.
+    if (doc && req.realtime === false && doc.seqNo >= copy.refreshedOffset) doc = null;
     return { meta, type, id: req.id, doc };
   }
 }

@@ -79,16 +79,32 @@ export class IndexAdmin {
     }
   }
 
+  /**
+   * Deletes indices named directly or by wildcard. As in 6.x, aliases are not
+   * resolved here: an alias name counts as a missing index.
+   */
   async deleteIndices(expr: string, ignoreUnavailable: boolean, allowNoIndices: boolean): Promise<void> {
-    const parts = splitExpression(expr);
-    // Deleting through an alias is refused, as in 6.x: name indices themselves.
-    for (const p of parts) {
-      if (!isWildcard(p) && p !== '_all' && !p.startsWith('-') && !this.meta.state.index(p)) {
-        if (this.meta.state.aliasTable().has(p) || !ignoreUnavailable) throw indexNotFound(p);
+    const byName = new Map<string, IndexMetadata>();
+    for (const p of splitExpression(expr)) {
+      if (p.startsWith('-') && byName.size > 0) {
+        const re = globToRegExp(p.slice(1));
+        for (const name of [...byName.keys()]) if (re.test(name)) byName.delete(name);
+        continue;
       }
+      if (p === '_all' || isWildcard(p)) {
+        const re = globToRegExp(p === '_all' ? '*' : p);
+        for (const m of this.meta.state.indices()) if (re.test(m.name)) byName.set(m.name, m);
+        continue;
+      }
+      const meta = this.meta.state.index(p);
+      if (meta) byName.set(meta.name, meta);
+      else if (!ignoreUnavailable) throw indexNotFound(p);
     }
-    const metas = resolveIndices(this.meta.state, expr, { ignoreUnavailable, allowNoIndices }).filter((r) => r.direct).map((r) => r.meta);
-    if (metas.length === 0) return;
+    const metas = [...byName.values()];
+    if (metas.length === 0) {
+      if (!allowNoIndices) throw indexNotFound(expr);
+      return;
+    }
     await this.meta.submit({ 'logsearch.DeleteIndex': { indices: metas.map((m) => m.uuid) } });
     await this.indices.reconcile();
     await this.indices.deleteTopics(metas);

@@ -10,7 +10,7 @@ import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
-import type { ParsedSearch, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
+import type { ParsedSearch, ShardCursor, SortValue } from '../../../shared/engine/search/types.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
@@ -105,7 +105,11 @@ export class SearchCoordinator {
     return { ...b, query: { bool: { must: [query], filter: filters.length === 1 ? filters[0] : [{ bool: { should: filters } }] } } };
   }
 
-  private async targets(req: SearchRequest, validated: ParsedSearch): Promise<{ targets: ShardTarget[]; aggs: AggSpec[] | null }> {
+  private async targets(
+    req: SearchRequest,
+    validated: ParsedSearch,
+    warn: (message: string) => void,
+  ): Promise<{ targets: ShardTarget[]; aggs: AggSpec[] | null }> {
     let resolved = resolveIndices(this.state, req.indices, { ignoreUnavailable: req.ignoreUnavailable, allowNoIndices: req.allowNoIndices });
     if (req.types && req.types.length > 0 && !req.types.includes('_all')) {
       const res = req.types.map((t) => globToRegExp(t));
@@ -116,7 +120,8 @@ export class SearchCoordinator {
     for (const r of resolved) {
       const meta = r.meta;
       const search = r.direct || r.viaAliases.every((a) => a.filter === null) ? validated : parseSearchBody(this.bodyFor(req.body, r), req.url);
-      const aggs = search.aggregations ? parseAggregations(search.aggregations, meta.mapping ?? emptyMapping) : null;
+      // Deprecation warnings are the same for every index: report the first index's.
+      const aggs: AggSpec[] | null = search.aggregations ? parseAggregations(search.aggregations, meta.mapping ?? emptyMapping, firstAggs === null ? warn : () => {}) : null;
       if (firstAggs === null && aggs) firstAggs = aggs;
       const copies = await this.indices.copiesOf(meta);
       const routings = req.routing ?? aliasSearchRouting(r);
@@ -134,14 +139,23 @@ export class SearchCoordinator {
     return { targets, aggs: firstAggs };
   }
 
-  async search(req: SearchRequest): Promise<Record<string, unknown>> {
+  /** Runs a search; `warnings` are Elasticsearch's deprecation warnings for the `Warning` header. */
+  async search(req: SearchRequest): Promise<{ body: Record<string, unknown>; warnings: string[] }> {
+    const warnings: string[] = [];
+    const body = await this.runSearch(req, (m) => {
+      if (!warnings.includes(m)) warnings.push(m);
+    });
+    return { body, warnings };
+  }
+
+  private async runSearch(req: SearchRequest, warn: (message: string) => void): Promise<Record<string, unknown>> {
     const start = Date.now();
     const nowMillis = start;
     const search = parseSearchBody(req.body, req.url);
     const scroll = req.scrollKeepAliveMs > 0;
     const size = req.countOnly ? 0 : search.size;
     if (scroll && size === 0 && !req.countOnly) throw illegalArgument('[size] cannot be [0] in a scroll context');
-    const { targets, aggs } = await this.targets(req, search);
+    const { targets, aggs } = await this.targets(req, search, warn);
     for (const t of targets) {
       const max = t.meta.settings.maxResultWindow;
       if (scroll) {

@@ -322,6 +322,9 @@ function failure(r: WriteRequest, error: EsError, index = r.index): WriteFailure
 
 /** Elasticsearch's request-time version validation (IndexRequest.validate, VersionType.validateVersionForWrites). */
 function validateVersion(r: WriteRequest): void {
+  if (r.op === 'create' && r.versionType !== 'INTERNAL') {
+    throw actionRequestValidation(['create operations only support internal versioning. use index instead']);
+  }
   if (r.version === null) return;
   const v = r.version;
   if (r.versionType === 'INTERNAL') {

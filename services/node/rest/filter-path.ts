@@ -54,10 +54,15 @@ function exclude(value: Json, segments: readonly string[]): Json | undefined {
   const [seg, ...rest] = segments;
   const out: { [k: string]: Json } = {};
   for (const [k, v] of Object.entries(value)) {
-    if (matchesSegment(seg, k)) {
-      const kept = exclude(v, rest);
-      if (kept !== undefined) out[k] = kept;
-    } else out[k] = v;
+    let kept: Json | undefined = v;
+    if (seg === '**') {
+      // `**` matches any depth: exclude the rest here, and keep looking below.
+      if (rest.length === 0 || matchesSegment(rest[0], k)) kept = exclude(v, rest.slice(1));
+      if (kept !== undefined) kept = exclude(kept, segments);
+    } else if (matchesSegment(seg, k)) {
+      kept = exclude(v, rest);
+    }
+    if (kept !== undefined) out[k] = kept;
   }
   return out;
 }

@@ -7,7 +7,7 @@ import type { Node } from '../../node.ts';
 import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
 import { params, query, rawBody, jsonBody, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
-import { getResponse, updateBody, versionType, writeOptions, writeResponse, writeStatus } from './documents.ts';
+import { getResponse, updateBody, updateGetSection, versionType, writeOptions, writeResponse, writeStatus } from './documents.ts';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
 
@@ -19,6 +19,8 @@ interface ParsedItem {
   readonly index: string;
   readonly type: string;
   readonly id: string | null;
+  /** `_source` wanted back from an update (action line, update body, or URL). */
+  readonly sourceSpec: unknown;
 }
 
 function malformed(line: number, detail: string): EsError {
@@ -49,6 +51,7 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
       throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
     }
     const keys = Object.keys(actionObj);
+    if (keys.length === 0) throw malformed(lineNo, 'expected FIELD_NAME but found [END_OBJECT]');
     if (keys.length !== 1 || !ACTIONS.has(keys[0])) {
       throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${keys[0] ?? ''}]`);
     }
@@ -67,10 +70,23 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     const index = str(meta._index) ?? defaults.index ?? null;
     const type = str(meta._type) ?? defaults.type ?? null;
     const id = str(meta._id);
+    let sourceSpec: unknown = meta._source ?? q._source;
+    if (action === 'update' && source) {
+      try {
+        const b = JSON.parse(source.toString('utf8')) as { _source?: unknown };
+        if (b && b._source !== undefined) sourceSpec = b._source;
+      } catch {
+        // reported when the item is built
+      }
+    }
     const problems: string[] = [];
     if (index === null) problems.push('index is missing');
     if (type === null) problems.push('type is missing');
-    const base = { action, index: index ?? '', type: type ?? '', id };
+    const base = { action, index: index ?? '', type: type ?? '', id, sourceSpec };
+    if (id === '') {
+      items.push({ ...base, req: null, error: illegalArgument('if _id is specified it must not be empty') });
+      continue;
+    }
     if (problems.length > 0) {
       items.push({ ...base, req: null, error: actionRequestValidation(problems) });
       continue;
@@ -128,9 +144,14 @@ function toWriteRequest(
   return { ...common, op: action, source, parsedSource: parsed as Record<string, unknown>, update: null };
 }
 
-function itemResponse(item: ParsedItem, r: WriteItemResult): Record<string, unknown> {
+function itemResponse(node: Node, item: ParsedItem, r: WriteItemResult): Record<string, unknown> {
   if (r.ok) {
-    return { [item.action]: { ...writeResponse(r), status: writeStatus(r) } };
+    const out: Record<string, unknown> = { ...writeResponse(r), status: writeStatus(r) };
+    if (item.action === 'update') {
+      const get = updateGetSection(node, r, item.sourceSpec);
+      if (get) out.get = get;
+    }
+    return { [item.action]: out };
   }
   const rendered = renderError(r.error).error as Record<string, unknown>;
   delete rendered.root_cause;
@@ -160,7 +181,7 @@ export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
         ? results[k++]
         : { ok: false, index: it.index, type: it.type, id: it.id, error: it.error! };
       if (!r.ok) errors = true;
-      return itemResponse(it, r);
+      return itemResponse(node, it, r);
     });
     return sendJson(reply, 200, { took: Date.now() - start, errors, items: out });
   };
@@ -191,7 +212,7 @@ export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
         const type = s._type === undefined ? (p.type ?? null) : String(s._type);
         const id = String(s._id);
         try {
-          const r = await node.reader.get({ index, type, id, routing: str(s.routing ?? s._routing) ?? q.routing ?? null, version: null });
+          const r = await node.reader.get({ index, type, id, routing: str(s.routing ?? s._routing) ?? q.routing ?? null, version: null, realtime: q.realtime !== 'false' });
           const dq: Query = { ...q };
           if (s._source !== undefined) {
             if (typeof s._source === 'boolean') dq._source = String(s._source);

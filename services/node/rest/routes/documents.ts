@@ -106,7 +106,7 @@ export function getResponse(r: GetResult, q: Query): Record<string, unknown> {
     const names = storedFields.split(',').filter(Boolean);
     const fields = storedFieldValues(r, names);
     if (Object.keys(fields).length > 0) out.fields = fields;
-    if (!names.includes('_source')) return out;
+    if (!names.includes('_source') && q._source === undefined && q._source_includes === undefined && q._source_include === undefined) return out;
   }
   const source = renderSource(r.meta, r.doc.source, sourceFilterFromParams(q));
   if (source !== undefined) out._source = source;
@@ -159,8 +159,14 @@ export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
   const get = async (req: FastifyRequest) => {
     const q = query(req);
     const p = params(req);
-    const { aliasRouting } = node.reader.resolveOne(p.index);
-    const r = await node.reader.get({ index: p.index, type: p.type, id: p.id, routing: q.routing ?? q.parent ?? aliasRouting, version: null });
+    const r = await node.reader.get({
+      index: p.index,
+      type: p.type,
+      id: p.id,
+      routing: q.routing ?? q.parent ?? null,
+      version: null,
+      realtime: q.realtime !== 'false',
+    });
     const expected = longParam(q, 'version');
     if (r.doc && expected !== null && r.doc.version !== expected && versionType(q.version_type) === 'INTERNAL') {
       throw versionConflictInternal({ index: r.meta.name, uuid: r.meta.uuid, shard: 0, type: r.type, id: r.id }, r.doc.version, expected);
@@ -210,18 +216,31 @@ export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
     );
     if (!r.ok) throw r.error;
     const out = writeResponse(r);
-    const wantSource = q._source ?? (body._source === undefined ? undefined : String(body._source));
-    if (wantSource !== undefined && wantSource !== 'false' && r.source) {
-      const meta = node.cluster.index(r.index);
-      out.get = {
-        _seq_no: r.seqNo,
-        _primary_term: 1,
-        found: true,
-        _source: meta ? renderSource(meta, r.source, sourceFilterFromParams({ _source: wantSource === 'true' ? undefined : wantSource })) : undefined,
-      };
-    }
+    const get = updateGetSection(node, r, body._source ?? q._source);
+    if (get) out.get = get;
     return sendJson(reply, r.result === 'created' ? 201 : 200, out);
   });
+}
+
+/**
+ * The `get` section of an update response, when the request asked for
+ * `_source` (true, a field list, or {includes, excludes}).
+ */
+export function updateGetSection(node: Node, r: WriteItemResult, spec: unknown): Record<string, unknown> | undefined {
+  if (!r.ok || spec === undefined || spec === false || spec === 'false' || r.source === null) return undefined;
+  const meta = node.cluster.index(r.index);
+  if (!meta) return undefined;
+  const q: Query = {};
+  if (typeof spec === 'string' && spec !== 'true' && spec !== '') q._source = spec;
+  else if (Array.isArray(spec)) q._source = spec.join(',');
+  else if (typeof spec === 'object' && spec !== null) {
+    const o = spec as { includes?: unknown; include?: unknown; excludes?: unknown; exclude?: unknown };
+    const inc = o.includes ?? o.include;
+    const exc = o.excludes ?? o.exclude;
+    if (inc !== undefined) q._source_includes = [inc].flat().join(',');
+    if (exc !== undefined) q._source_excludes = [exc].flat().join(',');
+  }
+  return { _seq_no: r.seqNo, _primary_term: 1, found: true, _source: renderSource(meta, r.source, sourceFilterFromParams(q)) };
 }
 
 function documentNotFoundForSource(r: GetResult): EsError {

@@ -28,8 +28,14 @@ export function settingsBody(meta: IndexMetadata): Record<string, unknown> {
   });
 }
 
-export function mappingsBody(meta: IndexMetadata): Record<string, unknown> {
-  return meta.mapping && meta.mapping.typeName ? { [meta.mapping.typeName]: meta.mapping.toJSON() } : {};
+/** `include_type_name` (6.7+): false prints and reads mappings without the type level, the 7.x way. */
+export function includeTypeName(q: Query): boolean {
+  return boolParam(q, 'include_type_name', true);
+}
+
+export function mappingsBody(meta: IndexMetadata, withType = true): Record<string, unknown> {
+  if (!meta.mapping || !meta.mapping.typeName) return {};
+  return withType ? { [meta.mapping.typeName]: meta.mapping.toJSON() } : meta.mapping.toJSON();
 }
 
 export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
@@ -42,8 +48,12 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
       const extra = Object.fromEntries(Object.entries(body).filter(([k]) => !known.has(k)));
       settings = { ...((settings as object) ?? {}), ...extra };
     }
-    const meta = await node.admin.createIndex(params(req).index, { settings, mappings: body.mappings, aliases: body.aliases });
-    for (const w of meta.warnings) reply.header('Warning', warningHeader(w));
+    let mappings = body.mappings;
+    if (!includeTypeName(query(req)) && mappings && typeof mappings === 'object' && Object.keys(mappings).length > 0) {
+      mappings = { _doc: mappings };
+    }
+    const meta = await node.admin.createIndex(params(req).index, { settings, mappings, aliases: body.aliases });
+    if (meta.warnings.length > 0) reply.header('Warning', meta.warnings.map(warningHeader));
     return sendJson(reply, 200, { acknowledged: true, shards_acknowledged: true, index: meta.name });
   });
 
@@ -67,7 +77,7 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
     const out: Record<string, unknown> = {};
     for (const { meta } of resolved) {
-      out[meta.name] = { aliases: aliasesBody(meta, null), mappings: mappingsBody(meta), settings: settingsBody(meta) };
+      out[meta.name] = { aliases: aliasesBody(meta, null), mappings: mappingsBody(meta, includeTypeName(q)), settings: settingsBody(meta) };
     }
     return sendJson(reply, 200, out);
   });
@@ -101,14 +111,14 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
 
   const putMapping = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
-    const type = p.type;
+    const type = p.type ?? (includeTypeName(query(req)) ? undefined : '_doc');
     if (!type) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: mapping type is missing;', 400);
     const body = jsonBody(req);
     if (body === undefined) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: mapping source is missing;', 400);
     await node.admin.putMapping(p.index, type, body);
     return sendJson(reply, 200, { acknowledged: true });
   };
-  for (const path of ['/:index/_mapping/:type', '/:index/:type/_mapping', '/_mapping/:type', '/:index/_mappings/:type', '/:index/:type/_mappings', '/_mappings/:type']) {
+  for (const path of ['/:index/_mapping', '/:index/_mapping/:type', '/:index/:type/_mapping', '/_mapping/:type', '/:index/_mappings/:type', '/:index/:type/_mappings', '/_mappings/:type']) {
     app.put(path, putMapping);
     app.post(path, putMapping);
   }
@@ -122,6 +132,10 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     const foundTypes = new Set<string>();
     for (const { meta } of resolved) {
       const mappings = mappingsBody(meta);
+      if (!includeTypeName(q)) {
+        out[meta.name] = { mappings: mappingsBody(meta, false) };
+        continue;
+      }
       if (typePatterns) {
         const kept: Record<string, unknown> = {};
         for (const [t, m] of Object.entries(mappings)) {
@@ -197,7 +211,7 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     }
     const warnings: string[] = [];
     const result = runAnalyze(body, { registry, fieldAnalyzer, indexScoped: p.index !== undefined, warnings });
-    for (const w of warnings) reply.header('Warning', warningHeader(w));
+    if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, result);
   };
   for (const path of ['/_analyze', '/:index/_analyze']) {

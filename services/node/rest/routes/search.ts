@@ -8,6 +8,7 @@ import type { Node } from '../../node.ts';
 import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import { boolParam, intParam, jsonBody, listParam, params, parseTimeValue, query, rawBody, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
+import { warningHeader } from './indices.ts';
 
 const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch', 'count']);
 
@@ -41,12 +42,12 @@ export function searchRequest(req: FastifyRequest, countOnly: boolean): SearchRe
   }
   let effectiveBody = body;
   if (countOnly && body && typeof body === 'object') {
-    // _count takes only a query.
+    // _count takes only a query (RestActions.getQueryContent).
     const b = body as Record<string, unknown>;
+    for (const k of Object.keys(b)) {
+      if (k !== 'query') throw new EsError('parsing_exception', `request does not support [${k}]`, 400, { line: 1, col: 2 });
+    }
     effectiveBody = b.query === undefined ? {} : { query: b.query };
-  }
-  if (q.request_cache !== undefined && q.scroll !== undefined && boolParam(q, 'request_cache', false)) {
-    throw illegalArgument('[request_cache] cannot be used in a scroll context');
   }
   return {
     indices: p.index,
@@ -90,13 +91,18 @@ function scrollIds(req: FastifyRequest): { ids: string[]; scroll: string | undef
 }
 
 export function registerSearchRoutes(app: FastifyInstance, node: Node): void {
-  const search = async (req: FastifyRequest, reply: FastifyReply) => sendJson(reply, 200, await node.search.search(searchRequest(req, false)));
+  const run = async (req: FastifyRequest, reply: FastifyReply, countOnly: boolean) => {
+    const { body, warnings } = await node.search.search(searchRequest(req, countOnly));
+    if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
+    return sendJson(reply, 200, body);
+  };
+  const search = (req: FastifyRequest, reply: FastifyReply) => run(req, reply, false);
   for (const path of ['/_search', '/:index/_search', '/:index/:type/_search']) {
     app.get(path, search);
     app.post(path, search);
   }
 
-  const count = async (req: FastifyRequest, reply: FastifyReply) => sendJson(reply, 200, await node.search.search(searchRequest(req, true)));
+  const count = (req: FastifyRequest, reply: FastifyReply) => run(req, reply, true);
   for (const path of ['/_count', '/:index/_count', '/:index/:type/_count']) {
     app.get(path, count);
     app.post(path, count);

@@ -6,7 +6,7 @@
  * `_exists_:field`. Clause occurrence follows QueryParserBase.addClause, so
  * `a AND b OR c` means what it means in Lucene.
  */
-import { EsError, parsingException } from '../../errors/es-errors.ts';
+import { EsError, javaCause, queryShardException } from '../../errors/es-errors.ts';
 import { MATCH_NONE } from '../../engine/search/query.ts';
 import type { Query } from '../../engine/search/query.ts';
 import type { ShardSearchContext } from '../../engine/search/types.ts';
@@ -33,8 +33,9 @@ type Tok =
 
 const SPECIAL = new Set([' ', '\t', '\n', '\r', '(', ')', ':', '^', '"', '[', ']', '{', '}', '~']);
 
+/** Lucene's ParseException (the cause of the query_shard_exception built below). */
 function syntaxError(query: string, why: string): EsError {
-  return parsingException(`Cannot parse '${query}': ${why}`);
+  return javaCause('parse_exception', `Cannot parse '${query}': ${why}`);
 }
 
 function tokenize(query: string): Tok[] {
@@ -358,9 +359,17 @@ class QueryStringParser {
 }
 
 export function buildQueryString(b: QueryStringBuilder, ctx: ShardSearchContext): Query {
-  const toks = tokenize(b.query);
-  if (toks.length === 0) return MATCH_NONE;
-  let q = new QueryStringParser(toks, b.query, b, ctx).parseTop();
+  let q: Query;
+  try {
+    const toks = tokenize(b.query);
+    if (toks.length === 0) return MATCH_NONE;
+    q = new QueryStringParser(toks, b.query, b, ctx).parseTop();
+  } catch (e) {
+    if (e instanceof EsError && e.type === 'parse_exception' && e.javaException) {
+      throw queryShardException(`Failed to parse query [${b.query}]`, e, ctx.index, ctx.indexUuid);
+    }
+    throw e;
+  }
   if (b.minimumShouldMatch !== null && q.kind === 'bool') {
     q = { ...q, minimumShouldMatch: Math.max(0, calculateMinShouldMatch(q.should.length, b.minimumShouldMatch)) };
   }

@@ -148,7 +148,11 @@ describe('shard-level query errors', () => {
   });
 
   it('a query_string syntax error', () => {
-    assert.equal(shardError({ query: { query_string: { query: 'title:(fox' } } }).type, 'parsing_exception');
+    const e = shardError({ query: { query_string: { query: 'title:(fox' } } });
+    assert.equal(e.type, 'query_shard_exception');
+    assert.equal(e.reason, 'Failed to parse query [title:(fox]');
+    assert.equal(e.causedBy?.type, 'parse_exception');
+    assert.match(e.causedBy!.reason, /^Cannot parse 'title:\(fox': /);
   });
 });
 

@@ -94,6 +94,7 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
 
 /** Reduces one level (the top, or the inside of a bucket): `perShard[i]` are shard i's states of the level. */
 function reduceLevel(specs: readonly AggSpec[], perShard: (readonly AggState[])[]): ReducedAgg[] {
+  if (specs.length === 0) return [];
   const collected = collectedAggs(specs);
   const out = collected.map((spec, i) => {
     const states: AggState[] = [];

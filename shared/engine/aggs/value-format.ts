@@ -22,11 +22,26 @@ export function formatValue(format: ValueFormat, value: number): string {
     case 'boolean':
       return value !== 0 ? 'true' : 'false';
     case 'date':
-      return dateFormatterFor(format.pattern).format(value, format.timeZone ?? undefined);
+      return formatDate(format.pattern, format.timeZone, value);
   }
 }
 
 /** A long key printed raw (`1234`, not `1234.0`). */
 export function formatLongKey(format: ValueFormat, value: number): string {
   return format.kind === 'raw' ? String(value) : formatValue(format, value);
+}
+
+/** The same few bucket keys print again for every parent bucket and shard: memoised. */
+const dateMemo = new Map<string, string>();
+const DATE_MEMO_LIMIT = 50_000;
+
+function formatDate(pattern: string, timeZone: string | null, value: number): string {
+  const k = `${pattern}\u0000${timeZone ?? ''}\u0000${value}`;
+  let s = dateMemo.get(k);
+  if (s === undefined) {
+    s = dateFormatterFor(pattern).format(value, timeZone ?? undefined);
+    if (dateMemo.size >= DATE_MEMO_LIMIT) dateMemo.clear();
+    dateMemo.set(k, s);
+  }
+  return s;
 }

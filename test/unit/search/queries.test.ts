@@ -290,6 +290,15 @@ describe('query_string and q=', () => {
     assert.deepEqual(ids({ query: { query_string: { query: 'title:fox NOT tag:c' } } }), live((s) => w(s, 'fox') && !tagsOf(s).includes('c')));
     assert.deepEqual(ids({ query: { query_string: { query: '+title:fox +(tag:a OR tag:c)' } } }), live((s) => w(s, 'fox') && tagsOf(s).some((t) => t === 'a' || t === 'c')));
   });
+  it('conjunctions bind as in Lucene: a AND b OR c is +a +b c', () => {
+    const w = (s: Record<string, unknown>, x: string) => titleWords(s).includes(x);
+    assert.deepEqual(ids({ query: { query_string: { query: 'title:fox AND title:dog OR title:quick' } } }), live((s) => w(s, 'fox') && w(s, 'dog')));
+    // With default_operator AND, `a OR b c` is a b +c.
+    assert.deepEqual(
+      ids({ query: { query_string: { query: 'title:fox OR title:dog title:quick', default_operator: 'AND' } } }),
+      live((s) => w(s, 'quick')),
+    );
+  });
   it('default_operator and df', () => {
     const w = (s: Record<string, unknown>, x: string) => titleWords(s).includes(x);
     assert.deepEqual(ids({ query: { query_string: { query: 'fox dog', default_field: 'title', default_operator: 'AND' } } }), live((s) => w(s, 'fox') && w(s, 'dog')));

@@ -30,6 +30,13 @@ describe('_source filtering', () => {
     assert.equal(filterSource(SOURCE, ['tags'], []), '{"tags":["x","y"]}');
   });
 
+  it('excludes inside arrays of objects', () => {
+    assert.equal(
+      filterSource(SOURCE, [], ['list.a', 'include', 'bigint', 'tags']),
+      '{"count":1,"list":[{"b":2}]}',
+    );
+  });
+
   it('returns an empty object when nothing matches', () => {
     assert.equal(filterSource(SOURCE, ['nope'], []), '{}');
   });

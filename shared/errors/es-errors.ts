@@ -64,6 +64,10 @@ export function indexNotFound(index: string): EsError {
   });
 }
 
+export function indexClosed(index: string, uuid: string): EsError {
+  return new EsError('index_closed_exception', 'closed', 400, indexExtra(index, uuid));
+}
+
 export function resourceAlreadyExists(index: string, uuid: string): EsError {
   return new EsError('resource_already_exists_exception', `index [${index}/${uuid}] already exists`, 400, indexExtra(index, uuid));
 }

@@ -32,6 +32,10 @@ export interface AliasAction {
   is_write_index: boolean | null;
   must_exist: boolean;
 }
+export interface SetIndexStateEvent {
+  indices: string[];
+  closed: boolean;
+}
 export interface UpdateAliasesEvent {
   actions: AliasAction[];
 }
@@ -42,7 +46,8 @@ export type MetaEventBody =
   | { 'logsearch.DeleteIndex': DeleteIndexEvent }
   | { 'logsearch.PutMapping': PutMappingEvent }
   | { 'logsearch.UpdateSettings': UpdateSettingsEvent }
-  | { 'logsearch.UpdateAliases': UpdateAliasesEvent };
+  | { 'logsearch.UpdateAliases': UpdateAliasesEvent }
+  | { 'logsearch.SetIndexState': SetIndexStateEvent };
 
 export interface MetaEvent {
   request_id: string;

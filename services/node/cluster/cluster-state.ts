@@ -133,6 +133,12 @@ export class ClusterState {
       for (const m of updated) this.put(m);
       return { ok: true };
     }
+    if ('logsearch.SetIndexState' in e) {
+      const st = e['logsearch.SetIndexState'];
+      const metas = st.indices.map((u) => this.requireUuid(u));
+      for (const m of metas) this.put({ ...m, closed: st.closed });
+      return { ok: true };
+    }
     if ('logsearch.UpdateAliases' in e) {
       this.applyAliasActions(e['logsearch.UpdateAliases'].actions);
       return { ok: true };

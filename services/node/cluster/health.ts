@@ -48,6 +48,8 @@ export function clusterHealth(
   let totalCopies = 0;
   const indices: Record<string, unknown> = {};
   for (const m of metas) {
+    // Closed indices have no active shards and are left out, as in Elasticsearch 6.x.
+    if (m.closed) continue;
     const copies = src.indices.copiesNow(m.uuid);
     let iStatus: HealthStatus = 'green';
     let iActive = 0;

@@ -29,6 +29,8 @@ export interface IndexMetadata {
   /** Deprecation warnings the index settings produced (sent as `Warning` headers on creation). */
   readonly warnings: readonly string[];
   readonly aliases: ReadonlyMap<string, AliasMetadata>;
+  /** Closed by `_close`: kept, but neither searched nor written until `_open`. */
+  readonly closed: boolean;
 }
 
 /** Builds the metadata of a new index; throws the EsError the create request should answer with. */
@@ -61,6 +63,7 @@ export function createIndexMetadata(c: CreateIndexEvent, creationDate: number): 
     analyzers,
     warnings: analyzers.warnings,
     aliases,
+    closed: false,
   };
 }
 

@@ -41,7 +41,7 @@ export class DocReader {
 
   /** The single index a GET addresses (an alias must point to exactly one). */
   resolveOne(index: string): { meta: IndexMetadata; aliasRouting: string | null } {
-    const resolved = resolveIndices(this.state, index, { allowNoIndices: false });
+    const resolved = resolveIndices(this.state, index, { allowNoIndices: false, forbidClosed: true });
     if (resolved.length === 0) throw indexNotFound(index);
     if (resolved.length > 1) {
       throw illegalArgument(

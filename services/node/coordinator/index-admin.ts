@@ -110,6 +110,16 @@ export class IndexAdmin {
     await this.indices.deleteTopics(metas);
   }
 
+  /** `_close` / `_open`: wildcards expand to indices in the other state. */
+  async setClosed(expr: string, closed: boolean, ignoreUnavailable: boolean, allowNoIndices: boolean): Promise<void> {
+    const expandWildcards = closed ? { open: true, closed: false } : { open: false, closed: true };
+    const metas = resolveIndices(this.meta.state, expr, { ignoreUnavailable, allowNoIndices, expandWildcards })
+      .filter((r) => r.direct)
+      .map((r) => r.meta);
+    if (metas.length === 0) return;
+    await this.meta.submit({ 'logsearch.SetIndexState': { indices: metas.map((m) => m.uuid), closed } });
+  }
+
   async putMapping(expr: string | undefined, type: string, body: unknown): Promise<void> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw illegalArgument('mapping source is required');
     const metas = resolveIndices(this.meta.state, expr ?? '_all', {}).map((r) => r.meta);

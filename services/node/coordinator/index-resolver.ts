@@ -3,14 +3,34 @@
  * aliases, `-excluded`) against the cluster state, with the
  * `ignore_unavailable` / `allow_no_indices` semantics of IndicesOptions.
  */
-import { illegalArgument, indexNotFound, invalidIndexName } from '../../../shared/errors/es-errors.ts';
+import { illegalArgument, indexClosed, indexNotFound, invalidIndexName } from '../../../shared/errors/es-errors.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { AliasMetadata, IndexMetadata } from '../cluster/index-metadata.ts';
+
+export type WildcardStates = { readonly open: boolean; readonly closed: boolean };
 
 export interface ResolveOptions {
   readonly ignoreUnavailable?: boolean;
   /** Default true: a wildcard or `_all` that matches nothing is not an error. */
   readonly allowNoIndices?: boolean;
+  /** Which indices wildcards expand to (`expand_wildcards`); default open only. */
+  readonly expandWildcards?: WildcardStates;
+  /** Refuse closed indices named explicitly with index_closed_exception (searches, reads, writes). */
+  readonly forbidClosed?: boolean;
+}
+
+/** Parses `expand_wildcards` (`open`, `closed`, `all`, `none`, comma lists). */
+export function parseExpandWildcards(v: string | undefined): WildcardStates | undefined {
+  if (v === undefined) return undefined;
+  let open = false;
+  let closed = false;
+  for (const part of v.split(',')) {
+    if (part === 'open') open = true;
+    else if (part === 'closed') closed = true;
+    else if (part === 'all') open = closed = true;
+    else if (part !== 'none') throw illegalArgument(`No valid expand wildcard value [${part}]`);
+  }
+  return { open, closed };
 }
 
 export interface ResolvedIndex {
@@ -43,6 +63,8 @@ export function resolveIndices(state: ClusterState, expr: string | undefined, op
   const allowNoIndices = opts.allowNoIndices ?? true;
   const out = new Map<string, { meta: IndexMetadata; via: AliasMetadata[]; direct: boolean }>();
   const aliasTable = state.aliasTable();
+  const expand = opts.expandWildcards ?? { open: true, closed: false };
+  const expands = (meta: IndexMetadata) => (meta.closed ? expand.closed : expand.open);
   const add = (meta: IndexMetadata, alias: AliasMetadata | null) => {
     let e = out.get(meta.name);
     if (!e) {
@@ -64,15 +86,19 @@ export function resolveIndices(state: ClusterState, expr: string | undefined, op
     if (isWildcard(p)) {
       sawWildcard = true;
       const re = globToRegExp(p);
-      for (const meta of state.indices()) if (re.test(meta.name)) add(meta, null);
+      for (const meta of state.indices()) if (re.test(meta.name) && expands(meta)) add(meta, null);
       for (const [alias, metas] of aliasTable) {
         if (!re.test(alias)) continue;
-        for (const m of metas) add(m, m.aliases.get(alias) ?? null);
+        for (const m of metas) if (expands(m)) add(m, m.aliases.get(alias) ?? null);
       }
       continue;
     }
     const meta = state.index(p);
     if (meta) {
+      if (meta.closed && opts.forbidClosed) {
+        if (opts.ignoreUnavailable) continue;
+        throw indexClosed(meta.name, meta.uuid);
+      }
       add(meta, null);
       continue;
     }
@@ -101,6 +127,7 @@ export interface WriteTarget {
  */
 export function resolveWriteIndex(state: ClusterState, name: string): WriteTarget | null {
   const meta = state.index(name);
+  if (meta?.closed) throw indexClosed(meta.name, meta.uuid);
   if (meta) return { meta, aliasRouting: null };
   const metas = state.aliasTable().get(name);
   if (!metas) return null;

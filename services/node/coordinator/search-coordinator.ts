@@ -110,7 +110,11 @@ export class SearchCoordinator {
     validated: ParsedSearch,
     warn: (message: string) => void,
   ): Promise<{ targets: ShardTarget[]; aggs: AggSpec[] | null }> {
-    let resolved = resolveIndices(this.state, req.indices, { ignoreUnavailable: req.ignoreUnavailable, allowNoIndices: req.allowNoIndices });
+    let resolved = resolveIndices(this.state, req.indices, {
+      ignoreUnavailable: req.ignoreUnavailable,
+      allowNoIndices: req.allowNoIndices,
+      forbidClosed: true,
+    });
     if (req.types && req.types.length > 0 && !req.types.includes('_all')) {
       const res = req.types.map((t) => globToRegExp(t));
       resolved = resolved.filter((r) => r.meta.mapping?.typeName !== undefined && r.meta.mapping?.typeName !== null && res.some((re) => re.test(r.meta.mapping!.typeName!)));

@@ -8,7 +8,7 @@ import { runAnalyze } from '../../../../shared/engine/analysis/analyze-request.t
 import { AnalysisRegistry } from '../../../../shared/engine/analysis/registry.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { globToRegExp, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { globToRegExp, parseExpandWildcards, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
 import { boolParam, jsonBody, objectBody, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { aliasesBody } from './aliases.ts';
@@ -17,6 +17,7 @@ function resolveOpts(q: Query) {
   return {
     ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
     allowNoIndices: boolParam(q, 'allow_no_indices', true),
+    expandWildcards: parseExpandWildcards(q.expand_wildcards),
   };
 }
 
@@ -167,6 +168,14 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
   for (const path of ['/_mapping', '/:index/_mapping', '/:index/_mapping/:type', '/:index/:type/_mapping', '/_mapping/:type']) {
     app.get(path, getMapping);
   }
+
+  const openClose = (closed: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    await node.admin.setClosed(params(req).index, closed, boolParam(q, 'ignore_unavailable', false), boolParam(q, 'allow_no_indices', true));
+    return sendJson(reply, 200, closed ? { acknowledged: true } : { acknowledged: true, shards_acknowledged: true });
+  };
+  app.post('/:index/_close', openClose(true));
+  app.post('/:index/_open', openClose(false));
 
   const refresh = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);

@@ -16,6 +16,7 @@ import { printDate } from './date-printer.ts';
 import { alternatives, type FormatSteps, type Steps } from './date-steps.ts';
 import { namedFormat } from './iso-date-formats.ts';
 import { compileJodaPattern } from './joda-pattern.ts';
+import { IsoDateFastParser } from './iso-date-fast-parser.ts';
 import { SimpleDateParser } from './simple-date-parser.ts';
 import { UTC, timeZoneOrUtc, type TimeZone } from './time-zone.ts';
 
@@ -23,15 +24,15 @@ import { UTC, timeZoneOrUtc, type TimeZone } from './time-zone.ts';
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';
 
 export class JodaDateFormatter implements DateFormatter {
-  /** Fast path for fixed-shape numeric patterns; null for the others. */
-  private readonly simple: SimpleDateParser | null;
+  /** Fast path (fixed-shape numeric patterns, the default ISO format); NaN from it means "ask the general engine". */
+  private readonly fast: { parse(text: string, zone: TimeZone): number } | null;
 
   constructor(
     readonly pattern: string,
     private readonly parser: Steps,
     private readonly printer: Steps,
   ) {
-    this.simple = SimpleDateParser.compile(parser);
+    this.fast = SimpleDateParser.compile(parser) ?? IsoDateFastParser.forPattern(pattern);
   }
 
   /** Epoch millis; numbers are taken as epoch millis (the DateFormatter contract). */
@@ -45,8 +46,8 @@ export class JodaDateFormatter implements DateFormatter {
 
   /** Parses text in a resolved zone (the document parser's hot path). */
   parseText(text: string, zone: TimeZone = UTC): number {
-    if (this.simple !== null) {
-      const millis = this.simple.parse(text, zone);
+    if (this.fast !== null) {
+      const millis = this.fast.parse(text, zone);
       if (millis === millis) return millis; // not NaN
     }
     return parseMillis(this.parser, text, zone);

@@ -62,50 +62,125 @@ import {
 import { knownZoneIds, resolveTimeZone, type TimeZone } from './time-zone.ts';
 
 // ---- parse state (Joda's DateTimeParserBucket) ----------------------------------------
-const SLOT_MASK = FIELD_COUNT;
-const SLOT_OFFSET = FIELD_COUNT + 1;
-const SLOT_HAS_OFFSET = FIELD_COUNT + 2;
-const SLOT_EPOCH = FIELD_COUNT + 3;
-const SLOT_HAS_EPOCH = FIELD_COUNT + 4;
-const STATE_SIZE = FIELD_COUNT + 5;
+// Field values, which are set (bit mask), the parsed offset/epoch/zone. Undoing
+// a failed alternative must be cheap (the ISO parsers nest many): overwritten
+// values go to a journal, so a light snapshot is a handful of scalars.
 
-const state = new Float64Array(STATE_SIZE);
+const values = new Float64Array(FIELD_COUNT);
+let mask = 0;
+let hasOffset = false;
+let offsetMs = 0;
+let hasEpoch = false;
+let epochMs = 0;
 let parsedZone: TimeZone | null = null;
 /** The zone the text is parsed in (epoch formats insist on UTC). */
 let bucketZone: TimeZone | null = null;
-/** Saved states for alternatives: two per nesting level (original, best valid). */
-const savedStates: Float64Array[] = [];
-const savedZones: (TimeZone | null)[] = [];
+let journalLength = 0;
+let journalFields = new Int32Array(64);
+let journalValues = new Float64Array(64);
 let depth = 0;
 
+/** Light snapshots, one per nesting level of alternatives. */
+const snapMask: number[] = [];
+const snapHasOffset: boolean[] = [];
+const snapOffset: number[] = [];
+const snapHasEpoch: boolean[] = [];
+const snapEpoch: number[] = [];
+const snapZone: (TimeZone | null)[] = [];
+const snapJournal: number[] = [];
+/** Full copies of the best partial match, one per nesting level. */
+const bestValues: Float64Array[] = [];
+const bestMask: number[] = [];
+const bestHasOffset: boolean[] = [];
+const bestOffset: number[] = [];
+const bestHasEpoch: boolean[] = [];
+const bestEpoch: number[] = [];
+const bestZone: (TimeZone | null)[] = [];
+
 function saveField(field: number, value: number): void {
-  state[field] = value;
-  state[SLOT_MASK] = (state[SLOT_MASK] as number) | (1 << field);
-}
-
-function has(mask: number, field: number): boolean {
-  return (mask & (1 << field)) !== 0;
-}
-
-function saveState(slot: number): void {
-  let s = savedStates[slot];
-  if (s === undefined) {
-    s = new Float64Array(STATE_SIZE);
-    savedStates[slot] = s;
+  const bit = 1 << field;
+  if ((mask & bit) !== 0) {
+    if (journalLength === journalFields.length) {
+      const f = new Int32Array(journalLength * 2);
+      f.set(journalFields);
+      journalFields = f;
+      const v = new Float64Array(journalLength * 2);
+      v.set(journalValues);
+      journalValues = v;
+    }
+    journalFields[journalLength] = field;
+    journalValues[journalLength++] = values[field];
   }
-  s.set(state);
-  savedZones[slot] = parsedZone;
+  values[field] = value;
+  mask |= bit;
 }
 
-function restoreState(slot: number): void {
-  state.set(savedStates[slot]);
-  parsedZone = savedZones[slot];
+function has(m: number, field: number): boolean {
+  return (m & (1 << field)) !== 0;
+}
+
+function snapshot(d: number): void {
+  snapMask[d] = mask;
+  snapHasOffset[d] = hasOffset;
+  snapOffset[d] = offsetMs;
+  snapHasEpoch[d] = hasEpoch;
+  snapEpoch[d] = epochMs;
+  snapZone[d] = parsedZone;
+  snapJournal[d] = journalLength;
+}
+
+function rollback(d: number): void {
+  const until = snapJournal[d];
+  while (journalLength > until) {
+    journalLength--;
+    values[journalFields[journalLength]] = journalValues[journalLength];
+  }
+  mask = snapMask[d];
+  hasOffset = snapHasOffset[d];
+  offsetMs = snapOffset[d];
+  hasEpoch = snapHasEpoch[d];
+  epochMs = snapEpoch[d];
+  parsedZone = snapZone[d];
+}
+
+function saveBest(d: number): void {
+  let v = bestValues[d];
+  if (v === undefined) {
+    v = new Float64Array(FIELD_COUNT);
+    bestValues[d] = v;
+  }
+  v.set(values);
+  bestMask[d] = mask;
+  bestHasOffset[d] = hasOffset;
+  bestOffset[d] = offsetMs;
+  bestHasEpoch[d] = hasEpoch;
+  bestEpoch[d] = epochMs;
+  bestZone[d] = parsedZone;
+}
+
+/** Re-applies the best match over the rolled-back state, journaling what it overwrites. */
+function restoreBest(d: number): void {
+  const v = bestValues[d];
+  const m = bestMask[d];
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    if (has(m, f) && (!has(mask, f) || values[f] !== v[f])) saveField(f, v[f]);
+  }
+  hasOffset = bestHasOffset[d];
+  offsetMs = bestOffset[d];
+  hasEpoch = bestHasEpoch[d];
+  epochMs = bestEpoch[d];
+  parsedZone = bestZone[d];
 }
 
 function resetState(zone: TimeZone): void {
-  state.fill(0);
+  mask = 0;
+  hasOffset = false;
+  offsetMs = 0;
+  hasEpoch = false;
+  epochMs = 0;
   parsedZone = null;
   bucketZone = zone;
+  journalLength = 0;
   depth = 0;
 }
 
@@ -255,8 +330,8 @@ function twoDigits(text: string, pos: number): number {
 }
 
 function setOffset(ms: number): void {
-  state[SLOT_OFFSET] = ms;
-  state[SLOT_HAS_OFFSET] = 1;
+  offsetMs = ms;
+  hasOffset = true;
 }
 
 /** TimeZoneOffset.parseInto: `Z`, or a sign and hh[[:]mm[[:]ss[[.]SSS]]]. */
@@ -437,52 +512,58 @@ function parseEpoch(step: DateStep, text: string): number {
   if (positive && integerDigits > (step.millis ? 19 : 16)) return -1;
   if (!isBigDecimal(text)) return -1;
   const units = Math.trunc(Number(text)) + 0;
-  state[SLOT_EPOCH] = step.millis ? units : units * 1000;
-  state[SLOT_HAS_EPOCH] = 1;
+  epochMs = step.millis ? units : units * 1000;
+  hasEpoch = true;
   return text.length;
 }
 
 /** MatchingParser.parseInto: the longest successful alternative, else the furthest failure. */
 function parseAlternatives(step: DateStep, text: string, pos: number): number {
   const alts = step.alternatives as readonly (Steps | null)[];
-  const original = depth * 2;
-  const best = original + 1;
-  depth++;
-  saveState(original);
+  const d = depth++;
+  snapshot(d);
   let isOptional = false;
   let bestValidPos = pos;
-  let haveBestState = false;
+  let haveBest = false;
   let bestInvalidPos = pos;
-  try {
-    for (let i = 0; i < alts.length; i++) {
-      const alt = alts[i];
-      if (alt === null) {
-        if (bestValidPos <= pos) return pos;
-        isOptional = true;
+  let result = 0;
+  let done = false;
+  for (let i = 0; i < alts.length; i++) {
+    const alt = alts[i];
+    if (alt === null) {
+      if (bestValidPos <= pos) {
+        result = pos;
+        done = true;
         break;
       }
-      const parsePos = runSteps(alt, text, pos);
-      if (parsePos >= pos) {
-        if (parsePos > bestValidPos) {
-          if (parsePos >= text.length || i + 1 >= alts.length || alts[i + 1] === null) return parsePos;
-          bestValidPos = parsePos;
-          saveState(best);
-          haveBestState = true;
+      isOptional = true;
+      break;
+    }
+    const parsePos = runSteps(alt, text, pos);
+    if (parsePos >= pos) {
+      if (parsePos > bestValidPos) {
+        if (parsePos >= text.length || i + 1 >= alts.length || alts[i + 1] === null) {
+          result = parsePos;
+          done = true;
+          break;
         }
-      } else if (parsePos < 0) {
-        const failed = ~parsePos;
-        if (failed > bestInvalidPos) bestInvalidPos = failed;
+        bestValidPos = parsePos;
+        saveBest(d);
+        haveBest = true;
       }
-      restoreState(original);
+    } else if (parsePos < 0) {
+      const failed = ~parsePos;
+      if (failed > bestInvalidPos) bestInvalidPos = failed;
     }
-    if (bestValidPos > pos || (bestValidPos === pos && isOptional)) {
-      if (haveBestState) restoreState(best);
-      return bestValidPos;
-    }
-    return ~bestInvalidPos;
-  } finally {
-    depth--;
+    rollback(d);
   }
+  depth = d;
+  if (done) return result;
+  if (bestValidPos > pos || (bestValidPos === pos && isOptional)) {
+    if (haveBest) restoreBest(d);
+    return bestValidPos;
+  }
+  return ~bestInvalidPos;
 }
 
 function runSteps(steps: Steps, text: string, pos: number): number {
@@ -545,8 +626,7 @@ const ymd = new Int32Array(3);
  * far, then converts to UTC with the parsed offset or zone, else `zone`.
  */
 function computeMillis(text: string, baseLocal: number, zone: TimeZone): number {
-  if (state[SLOT_HAS_EPOCH] === 1) return state[SLOT_EPOCH];
-  const mask = state[SLOT_MASK];
+  if (hasEpoch) return epochMs;
   let days = floorDiv(baseLocal, MILLIS_PER_DAY);
   let msOfDay = baseLocal - days * MILLIS_PER_DAY;
   let hour = Math.floor(msOfDay / MILLIS_PER_HOUR);
@@ -559,13 +639,13 @@ function computeMillis(text: string, baseLocal: number, zone: TimeZone): number 
   let d = ymd[2];
   if (mask !== 0) {
     if (has(mask, F_YEAR)) {
-      const v = state[F_YEAR];
+      const v = values[F_YEAR];
       check(text, F_YEAR, v, MIN_YEAR, MAX_YEAR);
       y = v;
       d = Math.min(d, daysInMonth(y, m));
     }
     if (has(mask, F_WEEKYEAR)) {
-      const v = state[F_WEEKYEAR];
+      const v = values[F_WEEKYEAR];
       check(text, F_WEEKYEAR, v, MIN_YEAR, MAX_YEAR);
       const cur = daysFromCivil(y, m, d);
       const wy = weekyearOf(cur);
@@ -577,7 +657,7 @@ function computeMillis(text: string, baseLocal: number, zone: TimeZone): number 
       d = ymd[2];
     }
     if (has(mask, F_MONTH)) {
-      const v = state[F_MONTH];
+      const v = values[F_MONTH];
       check(text, F_MONTH, v, 1, 12);
       m = v;
       d = Math.min(d, daysInMonth(y, m));
@@ -585,7 +665,7 @@ function computeMillis(text: string, baseLocal: number, zone: TimeZone): number 
     if (has(mask, F_WEEK)) {
       const cur = daysFromCivil(y, m, d);
       const wy = weekyearOf(cur);
-      const v = state[F_WEEK];
+      const v = values[F_WEEK];
       check(text, F_WEEK, v, 1, weeksInWeekyear(wy));
       days = weekyearStart(wy) + (v - 1) * 7 + (isoDayOfWeek(cur) - 1);
       civilFromDays(days, ymd);
@@ -594,19 +674,19 @@ function computeMillis(text: string, baseLocal: number, zone: TimeZone): number 
       d = ymd[2];
     }
     if (has(mask, F_DAY_OF_YEAR)) {
-      const v = state[F_DAY_OF_YEAR];
+      const v = values[F_DAY_OF_YEAR];
       check(text, F_DAY_OF_YEAR, v, 1, daysInYear(y));
       civilFromDays(daysFromCivil(y, 1, 1) + v - 1, ymd);
       m = ymd[1];
       d = ymd[2];
     }
     if (has(mask, F_DAY)) {
-      const v = state[F_DAY];
+      const v = values[F_DAY];
       check(text, F_DAY, v, 1, daysInMonth(y, m));
       d = v;
     }
     if (has(mask, F_DAY_OF_WEEK)) {
-      const v = state[F_DAY_OF_WEEK];
+      const v = values[F_DAY_OF_WEEK];
       check(text, F_DAY_OF_WEEK, v, 1, 7);
       const cur = daysFromCivil(y, m, d);
       civilFromDays(cur + v - isoDayOfWeek(cur), ymd);
@@ -615,62 +695,62 @@ function computeMillis(text: string, baseLocal: number, zone: TimeZone): number 
       d = ymd[2];
     }
     if (has(mask, F_HALFDAY)) {
-      const v = state[F_HALFDAY];
+      const v = values[F_HALFDAY];
       check(text, F_HALFDAY, v, 0, 1);
       hour = (hour % 12) + 12 * v;
     }
     if (has(mask, F_HOUR)) {
-      const v = state[F_HOUR];
+      const v = values[F_HOUR];
       check(text, F_HOUR, v, 0, 23);
       hour = v;
     }
     if (has(mask, F_CLOCKHOUR_OF_DAY)) {
-      const v = state[F_CLOCKHOUR_OF_DAY];
+      const v = values[F_CLOCKHOUR_OF_DAY];
       check(text, F_CLOCKHOUR_OF_DAY, v, 1, 24);
       hour = v % 24;
     }
     if (has(mask, F_HOUR_OF_HALFDAY)) {
-      const v = state[F_HOUR_OF_HALFDAY];
+      const v = values[F_HOUR_OF_HALFDAY];
       check(text, F_HOUR_OF_HALFDAY, v, 0, 11);
       hour = (hour >= 12 ? 12 : 0) + v;
     }
     if (has(mask, F_CLOCKHOUR_OF_HALFDAY)) {
-      const v = state[F_CLOCKHOUR_OF_HALFDAY];
+      const v = values[F_CLOCKHOUR_OF_HALFDAY];
       check(text, F_CLOCKHOUR_OF_HALFDAY, v, 1, 12);
       hour = (hour >= 12 ? 12 : 0) + (v % 12);
     }
     if (has(mask, F_MINUTE)) {
-      const v = state[F_MINUTE];
+      const v = values[F_MINUTE];
       check(text, F_MINUTE, v, 0, 59);
       minute = v;
     }
     if (has(mask, F_SECOND)) {
-      const v = state[F_SECOND];
+      const v = values[F_SECOND];
       check(text, F_SECOND, v, 0, 59);
       second = v;
     }
     if (has(mask, F_MILLIS)) {
-      const v = state[F_MILLIS];
+      const v = values[F_MILLIS];
       check(text, F_MILLIS, v, 0, 999);
       millis = v;
     }
     if (has(mask, F_FRACTION_OF_HOUR)) {
-      const v = state[F_FRACTION_OF_HOUR];
+      const v = values[F_FRACTION_OF_HOUR];
       minute = Math.floor(v / MILLIS_PER_MINUTE);
       second = Math.floor((v % MILLIS_PER_MINUTE) / MILLIS_PER_SECOND);
       millis = v % MILLIS_PER_SECOND;
     }
     if (has(mask, F_FRACTION_OF_MINUTE)) {
-      const v = state[F_FRACTION_OF_MINUTE];
+      const v = values[F_FRACTION_OF_MINUTE];
       second = Math.floor(v / MILLIS_PER_SECOND);
       millis = v % MILLIS_PER_SECOND;
     }
-    if (has(mask, F_FRACTION_OF_SECOND)) millis = state[F_FRACTION_OF_SECOND];
+    if (has(mask, F_FRACTION_OF_SECOND)) millis = values[F_FRACTION_OF_SECOND];
     days = daysFromCivil(y, m, d);
   }
   msOfDay = hour * MILLIS_PER_HOUR + minute * MILLIS_PER_MINUTE + second * MILLIS_PER_SECOND + millis;
   const local = days * MILLIS_PER_DAY + msOfDay;
-  if (state[SLOT_HAS_OFFSET] === 1) return local - state[SLOT_OFFSET];
+  if (hasOffset) return local - offsetMs;
   const z = parsedZone ?? zone;
   const utc = z.localToUtc(local);
   if (utc + z.offsetAt(utc) !== local) {

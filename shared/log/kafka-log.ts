@@ -22,7 +22,7 @@ import type {
   RecordBatchHandler,
   Subscription,
 } from './commit-log.ts';
-import type { Kafka, Admin } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import { Appender } from './kafka/appender.ts';
 import {
   DEFAULT_FETCH_MAX_WAIT_MS,
@@ -59,11 +59,11 @@ export class KafkaLog implements CommitLog {
 
   private constructor(
     private readonly kafka: Kafka,
-    private readonly admin: Admin,
     private readonly options: KafkaLogOptions,
   ) {
     const log = logSink(options);
-    this.topics = new TopicAdmin(admin, {
+    this.topics = new TopicAdmin(kafka, {
+      retry: kafkaRetry(options.retry),
       provisioner: options.provisioner,
       replicationFactor: options.replicationFactor ?? -1,
       topicReadyTimeoutMs: options.topicReadyTimeoutMs ?? DEFAULT_TOPIC_READY_TIMEOUT_MS,
@@ -76,11 +76,9 @@ export class KafkaLog implements CommitLog {
 
   /** Connects to the brokers (admin and producer); rejects if they cannot be reached. */
   static async open(options: KafkaLogOptions): Promise<KafkaLog> {
-    const kafka = createKafka(options);
-    const admin = kafka.admin({ retry: kafkaRetry(options.retry) });
-    const log = new KafkaLog(kafka, admin, options);
+    const log = new KafkaLog(createKafka(options), options);
     try {
-      await admin.connect();
+      await log.topics.connect();
       await log.appender.connect();
     } catch (err) {
       await log.close().catch(() => undefined);
@@ -100,6 +98,7 @@ export class KafkaLog implements CommitLog {
     this.checkOpen();
     await this.stopTopicConsumers(topic);
     await this.topics.deleteTopic(topic);
+    this.appender.forgetTopic(topic);
   }
 
   async partitionCount(topic: string): Promise<number> {
@@ -130,6 +129,7 @@ export class KafkaLog implements CommitLog {
           throw withContext(err, context);
         }),
         whenEmpty: () => this.topics.highWatermark(topic, partition),
+        topicExists: async () => (await this.topics.partitionCount(topic)) > 0,
       })
       .then((baseOffset) => ({ baseOffset }));
     this.appending.add(appended);
@@ -228,7 +228,7 @@ export class KafkaLog implements CommitLog {
       const readers = [...this.readers.values()];
       this.readers.clear();
       await Promise.all([...[...this.subscriptions].map((s) => s.stop()), ...readers.map((r) => r.close())]);
-      await this.admin.disconnect().catch(() => undefined);
+      await this.topics.close();
     })();
     return this.closing;
   }

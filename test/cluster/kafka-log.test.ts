@@ -198,6 +198,8 @@ describe('Kafka commit log on the mock cluster', { skip: unavailable ?? false },
       assert.equal(await l.partitionCount(topic), 4);
       await assert.rejects(l.ensureTopic(topic, 5), new RegExp(`topic \\[${topic.replace(/\./g, '\\.')}\\] already exists with 4 partitions, not 5`));
       await assert.rejects(l.ensureTopic('other', 0), /partition count must be an integer/);
+      await assert.rejects(l.ensureTopic('索引/vehicles', 1), /Kafka topic names are 1 to 249 of the characters/);
+      await assert.rejects(l.ensureTopic('a'.repeat(250), 1), /Kafka topic names/);
 
       const other = await openLog();
       await assert.rejects(other.ensureTopic(topic, 2), /already exists with 4 partitions, not 2/, 'another client sees it too');
@@ -243,6 +245,34 @@ describe('Kafka commit log on the mock cluster', { skip: unavailable ?? false },
       assert.equal(await l.partitionCount(topic), 2);
       assert.ok(warnings.some((w) => w.level === 'warn' && /refuse to delete topic/.test(w.message)), JSON.stringify(warnings));
       await l.deleteTopic(newTopic('missing')); // missing: not an error
+    });
+    test('a topic deleted behind the log\'s back (by another node) does not stop work on other topics', async () => {
+      const l = await openLog();
+      const gone = newTopic('gone');
+      const kept = newTopic('kept');
+      await l.ensureTopic(gone, 1);
+      await l.ensureTopic(kept, 1);
+      await l.append(gone, 0, batchOf('x'));
+      await l.append(kept, 0, batchOf('a'));
+      assert.equal(await l.highWatermark(gone, 0), 1);
+      assert.deepEqual(values(await l.read(gone, 0, 0, 1)), ['x']);
+
+      await kafka.deleteTopic(gone);
+      let start = Date.now();
+      assert.deepEqual(await l.append(kept, 0, batchOf('b')), { baseOffset: 1 });
+      assert.equal(await l.highWatermark(kept, 0), 2);
+      await l.ensureTopic(newTopic('created-after'), 1);
+      const reactive = Date.now() - start;
+
+      // What every node does when the index goes: then nothing waits on the deleted topic.
+      await l.deleteTopic(gone);
+      start = Date.now();
+      assert.deepEqual(await l.append(kept, 0, batchOf('c')), { baseOffset: 2 });
+      assert.equal(await l.highWatermark(kept, 0), 3);
+      await assert.rejects(l.append(gone, 0, batchOf('y')), /topic \[.*\] does not exist/);
+      // Before deleteTopic, kafkajs spent its retries (about 4 s here) on the deleted topic first.
+      assert.ok(Date.now() - start < 2500, `${Date.now() - start} ms after deleteTopic, ${reactive} ms before`);
+      assert.deepEqual(values(await l.read(kept, 0, 0, 10)), ['a', 'b', 'c']);
     });
   });
 

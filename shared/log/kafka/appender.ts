@@ -12,17 +12,27 @@
  * producer id, the next batch would reuse the failed batch's sequence
  * numbers and a broker that did store the failed batch would take the new
  * one for its duplicate, acknowledging records it never wrote.
+ *
+ * kafkajs's producer also puts every topic it ever produced to in its
+ * metadata requests, which all fail once one of those topics is deleted
+ * (kafkajs issues #651, #1622). So the producer is replaced when the log
+ * deletes a topic it wrote to, and an append that fails that way for a topic
+ * that exists is sent once more with a new producer.
  */
 import { Partitioners } from 'kafkajs';
 import type { Kafka, Message, Producer, RetryOptions } from 'kafkajs';
-import { where, withContext } from './errors.ts';
+import { hasCause, where, withContext } from './errors.ts';
 
 /** acks=all: every in-sync replica has the batch before it is acknowledged (DESIGN.md, writes). */
 const ACKS_ALL = -1;
 
+const TOPIC_MISSING = ['UNKNOWN_TOPIC_OR_PARTITION'];
+
 interface ProducerSlot {
   readonly producer: Producer;
   readonly connected: Promise<void>;
+  /** Topics the producer has sent to, which kafkajs keeps asking the brokers about. */
+  readonly topics: Set<string>;
   inFlight: number;
   retired: boolean;
 }
@@ -32,6 +42,8 @@ export interface AppendSteps {
   readonly check: () => Promise<void>;
   /** The base offset of an empty batch: the partition's high watermark once earlier appends are done. */
   readonly whenEmpty: () => Promise<number>;
+  /** Asked after a send failed with "unknown topic": worth sending once more with a new producer? */
+  readonly topicExists: () => Promise<boolean>;
 }
 
 export class Appender {
@@ -60,7 +72,13 @@ export class Appender {
     const previous = this.queues.get(key) ?? Promise.resolve();
     const run = previous.then(async () => {
       await steps.check();
-      return messages.length === 0 ? steps.whenEmpty() : this.send(topic, partition, messages);
+      if (messages.length === 0) return steps.whenEmpty();
+      try {
+        return await this.send(topic, partition, messages);
+      } catch (err) {
+        if (!hasCause(err, TOPIC_MISSING) || !(await steps.topicExists().catch(() => false))) throw err;
+        return this.send(topic, partition, messages);
+      }
     });
     const tail = run.catch(() => undefined);
     this.queues.set(key, tail);
@@ -73,6 +91,7 @@ export class Appender {
   private async send(topic: string, partition: number, messages: Message[]): Promise<number> {
     const slot = this.currentSlot();
     slot.inFlight++;
+    slot.topics.add(topic);
     try {
       await slot.connected;
       const answers = await slot.producer.send({ topic, acks: ACKS_ALL, messages });
@@ -101,7 +120,7 @@ export class Appender {
       // Every message names its partition; the partitioner is never asked.
       createPartitioner: Partitioners.DefaultPartitioner,
     });
-    const slot: ProducerSlot = { producer, connected: producer.connect(), inFlight: 0, retired: false };
+    const slot: ProducerSlot = { producer, connected: producer.connect(), topics: new Set(), inFlight: 0, retired: false };
     // A failed connect fails the appends waiting for it, and the next append starts over.
     slot.connected.catch(() => this.retire(slot));
     this.slot = slot;
@@ -124,6 +143,11 @@ export class Appender {
       .catch(() => undefined);
     this.retiring.add(done);
     void done.then(() => this.retiring.delete(done));
+  }
+
+  /** The topic was deleted: a producer that wrote to it is replaced before the next append. */
+  forgetTopic(topic: string): void {
+    if (this.slot?.topics.has(topic) === true) this.retire(this.slot);
   }
 
   /** Lets every queued append finish, then disconnects the producers. */

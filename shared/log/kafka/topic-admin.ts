@@ -1,14 +1,23 @@
 /**
  * Topics of the Kafka log: creation (CreateTopics, or a provisioner where the
- * brokers refuse it), partition counts, high watermarks and deletion, all
- * through one kafkajs admin client.
+ * brokers refuse it), partition counts, high watermarks and deletion, through
+ * one kafkajs admin client.
+ *
+ * kafkajs remembers every topic whose offsets it was asked for and puts them
+ * all in its later metadata requests; once one of them is deleted, those
+ * requests fail with UNKNOWN_TOPIC_OR_PARTITION whatever topic they are for
+ * (kafkajs issues #651, #1622). So the admin client is replaced when a topic
+ * it knew is deleted, and when a request fails that way for a topic that
+ * exists.
  */
-import type { Admin, ITopicConfig } from 'kafkajs';
+import type { Admin, ITopicConfig, Kafka, RetryOptions } from 'kafkajs';
 import type { TopicProvisioner } from './client.ts';
 import { hasCause, where, withContext } from './errors.ts';
 
 /** Elasticsearch caps an index at 1024 shards (`index.number_of_shards`), and a partition is a shard. */
 const MAX_PARTITIONS = 1024;
+/** Kafka's rule for topic names (org.apache.kafka.common.internals.Topic). */
+const LEGAL_TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
 /** Broker answers to CreateTopics that mean "not through this API": a provisioner may create the topic instead. */
 const CREATE_REFUSED = [
   'KafkaJSServerDoesNotSupportApiKey',
@@ -28,6 +37,7 @@ const DELETE_TIMEOUT_MS = 10_000;
 const METADATA_POLL_MS = 50;
 
 export interface TopicAdminOptions {
+  readonly retry: RetryOptions;
   readonly provisioner?: TopicProvisioner;
   /** -1: the brokers' default. */
   readonly replicationFactor: number;
@@ -44,16 +54,82 @@ interface TopicShape {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+interface AdminClient {
+  readonly admin: Admin;
+  readonly connected: Promise<void>;
+  /** Topics kafkajs now includes in this client's metadata requests. */
+  readonly targets: Set<string>;
+}
+
 export class TopicAdmin {
   /** Partition counts seen, so that appends and reads need no metadata round trip. */
   private readonly known = new Map<string, number>();
   /** ensureTopic calls of this process run one at a time per topic. */
   private readonly ensuring = new Map<string, Promise<void>>();
+  private client: AdminClient;
+  private readonly retired = new Set<Promise<void>>();
 
   constructor(
-    private readonly admin: Admin,
+    private readonly kafka: Kafka,
     private readonly options: TopicAdminOptions,
-  ) {}
+  ) {
+    this.client = this.newClient();
+  }
+
+  private newClient(): AdminClient {
+    const admin = this.kafka.admin({ retry: this.options.retry });
+    const connected = admin.connect();
+    connected.catch(() => undefined);
+    return { admin, connected, targets: new Set() };
+  }
+
+  /** Resolves once the admin client is connected; rejects if the brokers cannot be reached. */
+  async connect(): Promise<void> {
+    await this.client.connected;
+  }
+
+  /** The admin client, replacing it if it failed to connect. */
+  private async current(): Promise<AdminClient> {
+    const client = this.client;
+    try {
+      await client.connected;
+      return client;
+    } catch {
+      if (this.client === client) this.replaceClient();
+      await this.client.connected;
+      return this.client;
+    }
+  }
+
+  /** Starts over with a new admin client, one that knows no topic. */
+  private replaceClient(): void {
+    const old = this.client;
+    this.client = this.newClient();
+    const done = old.connected.then(() => old.admin.disconnect()).catch(() => undefined);
+    this.retired.add(done);
+    void done.then(() => this.retired.delete(done));
+  }
+
+  /**
+   * Runs a request that may fail for a deleted topic the client knew: then
+   * once more with a new client, unless `topic` itself is missing.
+   */
+  private async request<T>(topic: string, fn: (client: AdminClient) => Promise<T>): Promise<T> {
+    const client = await this.current();
+    try {
+      return await fn(client);
+    } catch (err) {
+      if (!hasCause(err, TOPIC_MISSING) || client.targets.size === 0) throw err;
+      if (this.client === client) this.replaceClient();
+      if ((await this.shape(topic)).partitions === 0) throw err;
+      return fn(await this.current());
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.connected.then(() => this.client.admin.disconnect()).catch(() => undefined);
+    await Promise.all([...this.retired]);
+  }
 
   async partitionCount(topic: string): Promise<number> {
     return (await this.shape(topic)).partitions;
@@ -75,6 +151,11 @@ export class TopicAdmin {
   ensureTopic(topic: string, partitions: number): Promise<void> {
     if (typeof topic !== 'string' || topic.length === 0) {
       return Promise.reject(new Error('topic name must be a non-empty string'));
+    }
+    if (!LEGAL_TOPIC_NAME.test(topic) || topic === '.' || topic === '..') {
+      return Promise.reject(
+        new Error(`${where(topic)}: Kafka topic names are 1 to 249 of the characters a-z A-Z 0-9 . _ - (and not "." or "..")`),
+      );
     }
     if (!Number.isInteger(partitions) || partitions < 1 || partitions > MAX_PARTITIONS) {
       return Promise.reject(
@@ -111,7 +192,9 @@ export class TopicAdmin {
     };
     try {
       // false: it already exists, created by someone else meanwhile; waitUntilReady checks its count.
-      await this.admin.createTopics({ topics: [config], timeout: CREATE_TIMEOUT_MS, waitForLeaders: false });
+      await this.request(topic, ({ admin }) =>
+        admin.createTopics({ topics: [config], timeout: CREATE_TIMEOUT_MS, waitForLeaders: false }),
+      );
       return;
     } catch (err) {
       if (!hasCause(err, CREATE_REFUSED)) throw withContext(err, `cannot create ${where(topic)}`);
@@ -162,7 +245,9 @@ export class TopicAdmin {
   private async shape(topic: string): Promise<TopicShape> {
     let partitionsMeta;
     try {
-      const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+      // Asks for this topic only: unaffected by the deleted topics kafkajs may remember.
+      const { admin } = await this.current();
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
       partitionsMeta = topics.find((t) => t.name === topic)?.partitions ?? [];
     } catch (err) {
       if (hasCause(err, TOPIC_MISSING)) {
@@ -183,8 +268,14 @@ export class TopicAdmin {
     await this.checkPartition(topic, partition);
     let offsets;
     try {
-      offsets = await this.admin.fetchTopicOffsets(topic);
+      offsets = await this.request(topic, (client) => {
+        client.targets.add(topic);
+        return client.admin.fetchTopicOffsets(topic);
+      });
     } catch (err) {
+      if (hasCause(err, TOPIC_MISSING) && (await this.partitionCount(topic)) === 0) {
+        throw new Error(`${where(topic)} does not exist`, { cause: err });
+      }
       throw withContext(err, `cannot read the high watermark of ${where(topic, partition)}`);
     }
     const high = offsets.find((o) => o.partition === partition)?.high;
@@ -195,18 +286,24 @@ export class TopicAdmin {
     return hw;
   }
 
-  /** Deletes the topic; a missing topic is not an error, nor are brokers that do not delete topics (it stays then). */
+  /**
+   * Deletes the topic; a missing topic is not an error, nor are brokers that
+   * do not delete topics (it stays then). Every node should call this when an
+   * index goes, deleted by it or not, so that no client of it keeps asking
+   * the brokers about the topic.
+   */
   async deleteTopic(topic: string): Promise<void> {
     this.known.delete(topic);
-    if ((await this.partitionCount(topic)) === 0) return;
     try {
-      await this.admin.deleteTopics({ topics: [topic], timeout: DELETE_TIMEOUT_MS });
+      if ((await this.partitionCount(topic)) === 0) return;
+      await this.request(topic, ({ admin }) => admin.deleteTopics({ topics: [topic], timeout: DELETE_TIMEOUT_MS }));
     } catch (err) {
       if (hasCause(err, TOPIC_MISSING)) return;
       if (!hasCause(err, DELETE_REFUSED)) throw withContext(err, `cannot delete ${where(topic)}`);
       this.options.warn(`the brokers refuse to delete ${where(topic)}; it stays, with its records (${String(err)})`);
     } finally {
       this.known.delete(topic);
+      if (this.client.targets.has(topic)) this.replaceClient();
     }
   }
 }

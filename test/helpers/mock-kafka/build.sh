@@ -17,9 +17,13 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$here/build"
 libdir="$out/librdkafka-$KAFKA_JAVASCRIPT_VERSION"
 bin="$out/mock-cluster"
+# The built library is also kept outside the work tree, so that a fresh clone
+# on the same machine (CI's) copies it instead of building it again.
+cache="${MOCK_KAFKA_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/logsearch-mock-kafka}/librdkafka-$KAFKA_JAVASCRIPT_VERSION"
+lib_files=(librdkafka.so.1 rdkafka.h rdkafka_mock.h LICENSE)
 
 up_to_date() {
-  [[ -x "$bin" && -f "$libdir/librdkafka.so.1" && "$bin" -nt "$here/mock-cluster.c" && "$bin" -nt "$here/build.sh" ]]
+  [[ -x "$bin" && -s "$libdir/librdkafka.so.1" && "$bin" -nt "$here/mock-cluster.c" && "$bin" -nt "$here/build.sh" ]]
 }
 
 if up_to_date; then
@@ -41,7 +45,17 @@ for tool in gcc make npm tar; do
 done
 
 start=$SECONDS
-if [[ ! -f "$libdir/librdkafka.so.1" ]]; then
+has_lib() {
+  local f
+  for f in "${lib_files[@]}"; do [[ -s "$1/$f" ]] || return 1; done
+}
+if ! has_lib "$libdir" && has_lib "$cache"; then
+  echo "mock-kafka: librdkafka from $cache"
+  rm -rf "$out"/librdkafka-* && mkdir "$libdir.tmp"
+  for f in "${lib_files[@]}"; do cp "$cache/$f" "$libdir.tmp/"; done
+  mv "$libdir.tmp" "$libdir"
+fi
+if ! has_lib "$libdir"; then
   work="$(mktemp -d "$out/tmp.XXXXXX")"
   trap 'rm -rf "$work"' EXIT
   echo "mock-kafka: fetching @confluentinc/kafka-javascript@$KAFKA_JAVASCRIPT_VERSION for librdkafka's source"
@@ -62,6 +76,10 @@ if [[ ! -f "$libdir/librdkafka.so.1" ]]; then
   cp "$src/src/librdkafka.so.1" "$src/src/rdkafka.h" "$src/src/rdkafka_mock.h" "$src/LICENSE" "$work/lib/"
   rm -rf "$out"/librdkafka-*
   mv "$work/lib" "$libdir"
+fi
+# Best effort: a cache that cannot be written only costs the next clone a build.
+if ! has_lib "$cache" && mkdir -p "$(dirname "$cache")" 2>/dev/null && cp -r "$libdir" "$cache.tmp.$$" 2>/dev/null; then
+  { rm -rf "$cache" && mv "$cache.tmp.$$" "$cache"; } || rm -rf "$cache.tmp.$$"
 fi
 
 echo "mock-kafka: compiling $bin"

@@ -252,6 +252,8 @@ export class DocumentParser {
       return;
     }
     if (Array.isArray(value)) {
+      // DocumentParser.parseArray refuses an unmapped array under strict even when it is empty
+      if (node === undefined && dynamic === 'strict') throw strictDynamicMapping(this.fullPath(parent), name);
       for (let i = 0; i < value.length; i++) this.parseField(parent, name, value[i], dynamic);
       return;
     }

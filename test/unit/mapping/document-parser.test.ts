@@ -293,6 +293,7 @@ describe('dynamic mapping', () => {
     assert.equal(e.reason, 'mapping set to strict, dynamic introduction of [b] within [doc] is not allowed');
     assert.equal(renderError(e).error.root_cause[0].type, 'strict_dynamic_mapping_exception');
     assert.equal(failure(() => s.parse({ o: { y: 1 } })).reason, 'mapping set to strict, dynamic introduction of [y] within [o] is not allowed');
+    assert.equal(failure(() => s.parse({ tags: [] })).reason, 'mapping set to strict, dynamic introduction of [tags] within [doc] is not allowed');
   });
 
   it('an object can relax a strict root', () => {

@@ -48,6 +48,7 @@ function metadataTermQuery(ctx: ShardSearchContext, field: string, values: reado
     case '_type':
       return values.some((v) => valueText(v) === ctx.typeName) ? { kind: 'match_all', boost } : MATCH_NONE;
     case '_index':
+      return ctx.index !== undefined && values.some((v) => valueText(v) === ctx.index) ? { kind: 'match_all', boost } : MATCH_NONE;
     case '_routing':
     case '_source':
     case '_uid':

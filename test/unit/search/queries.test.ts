@@ -158,6 +158,8 @@ describe('term-level queries', () => {
   it('term on _id and _type', () => {
     assert.deepEqual(ids({ query: { term: { _id: '7' } } }), ['7']);
     assert.equal(run(SNAPSHOT, ctx(), { query: { term: { _type: 'doc' } } }).total, LIVE_DOCS.length);
+    assert.equal(run(SNAPSHOT, ctx(), { query: { terms: { _index: ['test', 'other'] } } }).total, LIVE_DOCS.length);
+    assert.equal(run(SNAPSHOT, ctx(), { query: { term: { _index: 'other' } } }).total, 0);
   });
   it('ids with values and type', () => {
     assert.deepEqual(ids({ query: { ids: { values: ['1', '5', '9', 'zz'] } } }), ['1', '9']);

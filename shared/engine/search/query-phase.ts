@@ -118,7 +118,7 @@ export function executeQueryPhase(
         if (needScores) {
           matchScores = new Float32Array(seg.maxDoc);
           if (scores === null) matchScores.fill(constant);
-          else matchScores.set(scores);
+          else matchScores.set(scores.subarray(0, seg.maxDoc));
         }
         matches.push({ view, bits: bits.slice(), scores: matchScores });
       }

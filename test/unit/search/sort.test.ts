@@ -135,6 +135,24 @@ describe('terminate_after and min_score', () => {
   });
 });
 
+describe('matches for aggregations', () => {
+  it('collects the live matching docs of every segment with their scores', () => {
+    const search = parseSearchBody({ query: { match: { title: 'fox' } } }, {});
+    const r = executeQueryPhase(SNAPSHOT, search, ctx(), { size: 3, collectMatches: true });
+    const ids: string[] = [];
+    for (const m of r.matches!) {
+      for (let d = 0; d < m.view.segment.maxDoc; d++) {
+        if ((m.bits[d >>> 5]! & (1 << (d & 31))) !== 0) {
+          ids.push(m.view.segment.ids[d]!);
+          assert.ok(m.scores![d]! > 0);
+        }
+      }
+    }
+    assert.equal(ids.length, r.totalHits);
+    assert.ok(!ids.includes('5'));
+  });
+});
+
 describe('search_after and scroll cursors', () => {
   it('search_after continues strictly after the given sort values', () => {
     const full = run(SNAPSHOT, ctx(), { sort: [{ tag: 'asc' }, { n: 'desc' }] }).ids;

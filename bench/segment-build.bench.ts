@@ -119,9 +119,24 @@ function passRecords(seed: number): (i: number) => BufferedDoc {
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
+/** JS heap used (strings, arrays of ids and terms), after a GC when exposed. */
 function heapMb(): number {
   gc?.();
   return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+/** Bytes of the segment's typed-array columns (postings, positions, norms, doc values, sources), counted exactly. */
+function columnMb(segment: Segment): number {
+  let bytes = segment.versions.byteLength + segment.seqNos.byteLength + segment.source.bytes.byteLength + segment.source.offsets.byteLength;
+  for (const f of segment.inverted.values()) {
+    bytes += f.postingStarts.byteLength + f.postingDocs.byteLength + f.postingFreqs.byteLength;
+    bytes += (f.positionStarts?.byteLength ?? 0) + (f.positions?.byteLength ?? 0) + (f.norms?.byteLength ?? 0);
+  }
+  for (const dv of segment.docValues.values()) {
+    bytes += (dv.starts?.byteLength ?? 0) + (dv.kind === 'numeric' ? dv.values.byteLength : dv.ords.byteLength);
+  }
+  for (const bits of segment.fieldDocs.values()) bytes += bits.byteLength;
+  return bytes / 2 ** 20;
 }
 
 /** CPU time of this process (all its threads, GC helpers included) since `start`: steadier than wall time on shared cores. */
@@ -141,7 +156,7 @@ console.log(
     (gc ? '' : ' (run with --expose-gc for exact heap figures)'),
 );
 console.log('add ms excludes making the records (gen ms), timed in a separate pass');
-console.log('run  gen ms  add ms  build ms  add+build ms  cpu ms   docs/s  heap MB(segment)  rss MB  postings');
+console.log('run  gen ms  add ms  build ms  add+build ms  cpu ms   docs/s  segment: heap MB  columns MB  rss MB  postings');
 const totals: number[] = [];
 /** The last segment, held so its heap is measured; dropped before the next run. */
 const kept: { segment: Segment | null } = { segment: null };
@@ -178,7 +193,8 @@ for (let run = 1; run <= runs; run++) {
       (addMs + buildMs).toFixed(0).padStart(13),
       cpuMs.toFixed(0).padStart(7),
       Math.round(docCount / ((addMs + buildMs) / 1000)).toString().padStart(8),
-      heapSegment.toFixed(1).padStart(17),
+      heapSegment.toFixed(1).padStart(16),
+      columnMb(segment).toFixed(1).padStart(11),
       (process.memoryUsage().rss / 2 ** 20).toFixed(0).padStart(7),
       String(postingsOf(segment)).padStart(9),
     ].join(' '),

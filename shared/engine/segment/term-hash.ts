@@ -12,6 +12,8 @@
 const EMPTY = 0;
 /** Tie groups up to this size are insertion-sorted in place. */
 const INSERTION_SORT_MAX = 16;
+/** Table size (entries) from which growth doubles rather than quadruples. */
+const LARGE_TABLE_ENTRIES = 1 << 20;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export class TermHash {
@@ -60,8 +62,7 @@ export class TermHash {
     this.append(slot, term, hash);
     table[2 * i] = hash;
     table[2 * i + 1] = slot + 1;
-    // Grow fourfold: rehashing is random access over the whole table, so do it rarely.
-    if (this.count * 2 > this.mask + 1) this.rehash(4 * (this.mask + 1));
+    if (this.count * 2 > this.mask + 1) this.grow();
     return slot;
   }
 
@@ -75,7 +76,7 @@ export class TermHash {
     this.append(slot, term, hash);
     table[2 * i] = hash;
     table[2 * i + 1] = slot + 1;
-    if (this.count * 2 > this.mask + 1) this.rehash(4 * (this.mask + 1));
+    if (this.count * 2 > this.mask + 1) this.grow();
     return slot;
   }
 
@@ -229,6 +230,12 @@ export class TermHash {
     }
     this.starts[slot + 1] = at;
     this.hashes[slot] = hash;
+  }
+
+  /** Rehashing is random access over the whole table: grow fourfold while that is cheap in memory, then double. */
+  private grow(): void {
+    const entries = this.mask + 1;
+    this.rehash(entries < LARGE_TABLE_ENTRIES ? 4 * entries : 2 * entries);
   }
 
   private rehash(entries: number): void {

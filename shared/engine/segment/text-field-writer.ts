@@ -1,10 +1,15 @@
 /**
  * Inverts one analyzed text field of the docs of a segment being built:
  * postings with freqs and positions, BM25 norms and length statistics.
+ *
+ * Each term streams its positions, and the (doc, freq) of its earlier postings,
+ * into slices of one int pool as tokens arrive (as Lucene's FreqProxTermsWriter
+ * does). Building walks the terms in sorted order and reads each one's streams,
+ * so the segment's columns are written front to back.
  */
 import type { Analyzer, TokenSink } from '../analysis/types.ts';
-import { ByteList, Int32List, Uint32List } from './growable-arrays.ts';
-import { layoutPostings } from './postings-layout.ts';
+import { ByteList } from './growable-arrays.ts';
+import { SlicePool } from './slice-pool.ts';
 import { intToByte4 } from './small-float.ts';
 import { sortTerms } from './term-dictionary.ts';
 import { TermHash } from './term-hash.ts';
@@ -17,34 +22,30 @@ import type { InvertedField } from './types.ts';
  */
 export const POSITION_INCREMENT_GAP = 100;
 
-/**
- * Per-slot state, interleaved so one token touches one cache line:
- * the posting the term last got (to find it again within the current doc),
- * its doc freq and its total term freq.
- */
-const SLOT_STRIDE = 3;
-const LAST_POSTING = 0;
-const DOC_FREQ = 1;
-const TOTAL_FREQ = 2;
+/** Per-slot state, SLOT_STRIDE ints per term (two terms share a cache line). */
+const SLOT_STRIDE = 8;
+/** Doc of the term's latest posting, whose (doc, freq) stays here until the term shows up in a later doc. */
+const LAST_DOC = 0;
+const LAST_FREQ = 1;
+const DOC_FREQ = 2;
+/** Stream of (doc, freq) of the earlier postings: start and write cursor, -1 until the term's second doc. */
+const DOCS_START = 3;
+const DOCS_UPTO = 4;
+/** Stream of all the term's positions, posting after posting. */
+const POSITIONS_START = 5;
+const POSITIONS_UPTO = 6;
 
 export class TextFieldWriter {
   private readonly termSlots = new TermHash();
   private slotState = new Int32Array(1024 * SLOT_STRIDE);
-
-  private readonly postingSlots = new Int32List(1024);
-  private readonly postingDocs = new Int32List(1024);
-  private readonly postingFreqs = new Uint32List(1024);
-  private readonly positions = new Int32List(4096);
+  private readonly streams = new SlicePool();
   private readonly norms = new ByteList(1024);
+  private postingCount = 0;
   private docCount = 0;
   private sumTotalTermFreq = 0;
 
-  // Tokens of the current doc, regrouped by posting when the doc is finished.
-  private readonly tokenPostings = new Int32List(256);
-  private readonly tokenPositions = new Int32List(256);
-  private readonly cursors = new Int32List(256);
   private doc = -1;
-  private docPostingStart = 0;
+  private tokensInDoc = 0;
   /** Lucene's FieldInvertState.position: the last position used in this doc, -1 before the first value. */
   private position = -1;
   private valuesInDoc = 0;
@@ -57,28 +58,31 @@ export class TextFieldWriter {
     if (slot === known) this.slotAdded(slot);
     const state = this.slotState;
     const at = slot * SLOT_STRIDE;
-    let posting = state[at + LAST_POSTING];
-    if (posting < this.docPostingStart) {
-      posting = this.postingDocs.length;
-      state[at + LAST_POSTING] = posting;
+    if (state[at + LAST_DOC] !== this.doc) {
+      if (state[at + LAST_DOC] >= 0) {
+        let upto = state[at + DOCS_UPTO];
+        if (upto < 0) {
+          upto = this.streams.newStream();
+          state[at + DOCS_START] = upto;
+        }
+        upto = this.streams.write(upto, state[at + LAST_DOC]);
+        state[at + DOCS_UPTO] = this.streams.write(upto, state[at + LAST_FREQ]);
+      }
+      state[at + LAST_DOC] = this.doc;
+      state[at + LAST_FREQ] = 0;
       state[at + DOC_FREQ]++;
-      this.postingSlots.push(slot);
-      this.postingDocs.push(this.doc);
-      this.postingFreqs.push(0);
+      this.postingCount++;
     }
-    state[at + TOTAL_FREQ]++;
-    this.postingFreqs.array[posting]++;
-    this.tokenPostings.push(posting);
-    this.tokenPositions.push(position);
+    state[at + LAST_FREQ]++;
+    state[at + POSITIONS_UPTO] = this.streams.write(state[at + POSITIONS_UPTO], position);
+    this.tokensInDoc++;
     if (position === this.position) this.overlaps++;
     this.position = position;
   };
 
   startDoc(doc: number): void {
     this.doc = doc;
-    this.docPostingStart = this.postingDocs.length;
-    this.tokenPostings.length = 0;
-    this.tokenPositions.length = 0;
+    this.tokensInDoc = 0;
     this.position = -1;
     this.valuesInDoc = 0;
     this.overlaps = 0;
@@ -97,60 +101,62 @@ export class TextFieldWriter {
 
   /** Ends the current doc; true when it produced at least one token. */
   finishDoc(): boolean {
-    const tokenCount = this.tokenPostings.length;
-    if (tokenCount === 0) return false;
-
-    // Counting sort of this doc's tokens by posting: each posting's positions become contiguous, ascending.
-    const firstPosting = this.docPostingStart;
-    const postingCount = this.postingDocs.length - firstPosting;
-    this.cursors.reserve(postingCount);
-    const cursor = this.cursors.array;
-    const freqs = this.postingFreqs.array;
-    let next = this.positions.length;
-    for (let k = 0; k < postingCount; k++) {
-      cursor[k] = next;
-      next += freqs[firstPosting + k];
-    }
-    this.positions.reserve(next);
-    const out = this.positions.array;
-    const tokenPostings = this.tokenPostings.array;
-    const tokenPositions = this.tokenPositions.array;
-    for (let t = 0; t < tokenCount; t++) out[cursor[tokenPostings[t] - firstPosting]++] = tokenPositions[t];
-    this.positions.length = next;
-
-    this.norms.setAt(this.doc, intToByte4(tokenCount - this.overlaps));
+    const tokens = this.tokensInDoc;
+    if (tokens === 0) return false;
+    this.norms.setAt(this.doc, intToByte4(tokens - this.overlaps));
     this.docCount++;
-    this.sumTotalTermFreq += tokenCount;
+    this.sumTotalTermFreq += tokens;
     return true;
   }
 
   /** The field's postings; the writer must not be used afterwards. */
   build(maxDoc: number): InvertedField {
     const { terms, order, termIds } = sortTerms(this.termSlots);
-    const slotCount = this.termSlots.size;
-    const docFreqs = new Int32Array(slotCount);
-    const totalFreqs = new Int32Array(slotCount);
-    for (let s = 0; s < slotCount; s++) {
-      docFreqs[s] = this.slotState[s * SLOT_STRIDE + DOC_FREQ];
-      totalFreqs[s] = this.slotState[s * SLOT_STRIDE + TOTAL_FREQ];
+    const count = this.postingCount;
+    const postingStarts = new Uint32Array(terms.length + 1);
+    const postingDocs = new Int32Array(count);
+    const postingFreqs = new Uint32Array(count);
+    const positionStarts = new Uint32Array(count + 1);
+    const positions = new Int32Array(this.sumTotalTermFreq);
+    const state = this.slotState;
+    let pairs = new Int32Array(256);
+    let o = 0;
+    let np = 0;
+    for (let t = 0; t < terms.length; t++) {
+      const at = order[t] * SLOT_STRIDE;
+      const docFreq = state[at + DOC_FREQ];
+      const firstPosition = np;
+      postingStarts[t] = o;
+      if (docFreq > 1) {
+        const values = 2 * (docFreq - 1);
+        if (values > pairs.length) pairs = new Int32Array(Math.max(values, 2 * pairs.length));
+        this.streams.read(state[at + DOCS_START], values, pairs, 0);
+        for (let k = 0; k < values; k += 2) {
+          postingDocs[o] = pairs[k];
+          postingFreqs[o] = pairs[k + 1];
+          positionStarts[o] = np;
+          np += pairs[k + 1];
+          o++;
+        }
+      }
+      postingDocs[o] = state[at + LAST_DOC];
+      postingFreqs[o] = state[at + LAST_FREQ];
+      positionStarts[o] = np;
+      np += state[at + LAST_FREQ];
+      o++;
+      this.streams.read(state[at + POSITIONS_START], np - firstPosition, positions, firstPosition);
     }
+    postingStarts[terms.length] = o;
+    positionStarts[count] = np;
     this.slotState = new Int32Array(0);
-    const layout = layoutPostings(
-      {
-        count: this.postingDocs.length,
-        slots: this.postingSlots.array,
-        docs: this.postingDocs.array,
-        freqs: this.postingFreqs.array,
-        positions: this.positions.array,
-        slotDocFreqs: docFreqs,
-        slotTotalFreqs: totalFreqs,
-      },
-      order,
-    );
     return {
       terms,
       termIds,
-      ...layout,
+      postingStarts,
+      postingDocs,
+      postingFreqs,
+      positionStarts,
+      positions,
       norms: this.norms.toArray(maxDoc),
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
@@ -164,8 +170,14 @@ export class TextFieldWriter {
       grown.set(this.slotState);
       this.slotState = grown;
     }
-    this.slotState[at + LAST_POSTING] = -1;
-    this.slotState[at + DOC_FREQ] = 0;
-    this.slotState[at + TOTAL_FREQ] = 0;
+    const state = this.slotState;
+    state[at + LAST_DOC] = -1;
+    state[at + LAST_FREQ] = 0;
+    state[at + DOC_FREQ] = 0;
+    state[at + DOCS_START] = -1;
+    state[at + DOCS_UPTO] = -1;
+    const positions = this.streams.newStream();
+    state[at + POSITIONS_START] = positions;
+    state[at + POSITIONS_UPTO] = positions;
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SegmentBuilder } from '../../../shared/engine/segment/segment-builder.ts';
+import { intToByte4 } from '../../../shared/engine/segment/small-float.ts';
 import type { InvertedField, NumericDocValues, Segment, SortedDocValues } from '../../../shared/engine/segment/types.ts';
 import { analyzers, bufferedDoc, fieldMapping } from './fixtures.ts';
 
@@ -195,4 +196,48 @@ test('terms sort by UTF-16 code units, as JS < does', () => {
   builder.add(bufferedDoc('1', [[plate, ['b', 'B', '京', '😀', 'ａ', 'a']]]));
   const field = builder.build(0).inverted.get('plate')!;
   assert.deepEqual(field.terms, ['B', 'a', 'b', '京', '😀', 'ａ']);
+});
+
+test('text postings of many random docs match a plain recount', () => {
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  const vocabulary = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}`);
+  const builder = new SegmentBuilder(analyzers);
+  const expected = new Map<string, [number, number, number[]][]>();
+  const lengths: number[] = [];
+  for (let doc = 0; doc < 400; doc++) {
+    const values: string[] = [];
+    let position = -1;
+    let length = 0;
+    const valueCount = 1 + next(3);
+    for (let v = 0; v < valueCount; v++) {
+      if (v > 0) position += 100;
+      const words = Array.from({ length: next(12) }, () => vocabulary[next(doc % 2 === 0 ? 20 : 300)]!);
+      for (const word of words) {
+        position++;
+        length++;
+        const list = expected.get(word) ?? [];
+        const last = list[list.length - 1];
+        if (last !== undefined && last[0] === doc) {
+          last[1]++;
+          last[2].push(position);
+        } else {
+          list.push([doc, 1, [position]]);
+        }
+        expected.set(word, list);
+      }
+      values.push(words.join(' '));
+    }
+    lengths.push(length);
+    builder.add(bufferedDoc(`d${doc}`, [[title, values]]));
+  }
+  const field = builder.build(0).inverted.get('title')!;
+  const sorted = Object.fromEntries([...expected.keys()].sort().map((term) => [term, expected.get(term)!]));
+  assert.deepEqual(postingsOf(field), sorted);
+  assert.equal(field.sumTotalTermFreq, lengths.reduce((a, b) => a + b, 0));
+  assert.equal(field.docCount, lengths.filter((n) => n > 0).length);
+  assert.deepEqual(Array.from(field.norms!), lengths.map((n) => intToByte4(n)));
 });

@@ -56,6 +56,8 @@ import {
   OP_TEXT,
   OP_TWO_DIGIT_YEAR,
   OP_ZONE_ID,
+  DAY_NAMES,
+  MONTH_NAMES,
   type DateStep,
   type Steps,
 } from './date-steps.ts';
@@ -257,18 +259,6 @@ function parseLiteral(lit: string, text: string, pos: number): number {
   }
   return pos + lit.length;
 }
-
-const MONTHS_LONG = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const DAYS_LONG = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-
-export const MONTH_NAMES: { readonly short: readonly string[]; readonly long: readonly string[] } = {
-  short: MONTHS_LONG.map((m) => m.slice(0, 3)),
-  long: MONTHS_LONG,
-};
-export const DAY_NAMES: { readonly short: readonly string[]; readonly long: readonly string[] } = {
-  short: DAYS_LONG.map((d) => d.slice(0, 3)),
-  long: DAYS_LONG,
-};
 
 interface TextTable {
   readonly values: ReadonlyMap<string, number>;

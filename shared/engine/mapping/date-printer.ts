@@ -16,8 +16,9 @@ import {
   weekyearOf,
   weekyearStart,
 } from './calendar.ts';
-import { DAY_NAMES, MONTH_NAMES } from './date-parser.ts';
 import {
+  DAY_NAMES,
+  MONTH_NAMES,
   F_CLOCKHOUR_OF_DAY,
   F_CLOCKHOUR_OF_HALFDAY,
   F_DAY,

@@ -53,6 +53,19 @@ export const FIELD_NAMES: readonly string[] = [
   'era',
 ];
 
+// ---- texts (Locale.ROOT, as Elasticsearch formats use) ------------------------------------
+const MONTHS_LONG = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAYS_LONG = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+export const MONTH_NAMES: { readonly short: readonly string[]; readonly long: readonly string[] } = {
+  short: MONTHS_LONG.map((m) => m.slice(0, 3)),
+  long: MONTHS_LONG,
+};
+export const DAY_NAMES: { readonly short: readonly string[]; readonly long: readonly string[] } = {
+  short: DAYS_LONG.map((d) => d.slice(0, 3)),
+  long: DAYS_LONG,
+};
+
 // ---- step kinds ------------------------------------------------------------------
 export const OP_NUMBER = 0;
 export const OP_FRACTION = 1;

@@ -18,6 +18,7 @@ import { WriteCoordinator } from './coordinator/write-coordinator.ts';
 import { DocReader } from './coordinator/doc-reader.ts';
 import { SearchCoordinator } from './coordinator/search-coordinator.ts';
 import { RequestIds } from './request-ids.ts';
+import { resolveIndices } from './coordinator/index-resolver.ts';
 import { createHttpServer } from './rest/http-server.ts';
 import { registerRoutes } from './rest/routes/index.ts';
 
@@ -109,6 +110,13 @@ export class Node {
     this.httpPort = typeof addr === 'object' && addr ? addr.port : this.config.httpPort;
     this.http = app;
     this.logger.info({ host: this.config.networkHost, port: this.httpPort }, 'started');
+  }
+
+  /** Refreshes every shard copy of the indices an expression names (`refresh` on reads). */
+  async refreshFor(expr: string): Promise<void> {
+    for (const { meta } of resolveIndices(this.cluster, expr, { ignoreUnavailable: true })) {
+      for (const c of await this.indices.copiesOf(meta)) c.refresh();
+    }
   }
 
   async stop(): Promise<void> {

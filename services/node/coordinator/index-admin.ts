@@ -93,7 +93,14 @@ export class IndexAdmin {
       }
       if (p === '_all' || isWildcard(p)) {
         const re = globToRegExp(p === '_all' ? '*' : p);
-        for (const m of this.meta.state.indices()) if (re.test(m.name)) byName.set(m.name, m);
+        let matched = false;
+        for (const m of this.meta.state.indices()) {
+          if (re.test(m.name)) {
+            byName.set(m.name, m);
+            matched = true;
+          }
+        }
+        if (!matched && !allowNoIndices) throw indexNotFound(p);
         continue;
       }
       const meta = this.meta.state.index(p);

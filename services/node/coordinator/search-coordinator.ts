@@ -5,12 +5,12 @@
  * keep each shard's point-in-time context and continue after the last hit
  * each shard contributed.
  */
-import { EsError, illegalArgument, isEsError, renderError, resultWindowTooLarge, searchContextMissing } from '../../../shared/errors/es-errors.ts';
+import { EsError, illegalArgument, indexNotFound, isEsError, renderError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
-import type { ParsedSearch, ShardCursor, SortValue } from '../../../shared/engine/search/types.ts';
+import type { ParsedSearch, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
@@ -26,6 +26,7 @@ import { RawJson } from '../rest/reply.ts';
 import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
 import type { ShardClient, ShardQueryResponse } from './shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
+import { checkSearchLimits, parseSlice, shardsOfSlice } from './search-limits.ts';
 
 
 export interface SearchRequest {
@@ -50,6 +51,8 @@ interface ShardTarget {
   readonly client: ShardClient;
   readonly search: ParsedSearch;
   readonly meta: IndexMetadata;
+  /** `indices_boost` factor for this shard's index (1 when none applies). */
+  readonly boost: number;
 }
 
 interface ScrollState {
@@ -121,6 +124,8 @@ export class SearchCoordinator {
     }
     const targets: ShardTarget[] = [];
     let firstAggs: AggSpec[] | null = null;
+    const slice = parseSlice(req.body);
+    const boosts = this.indexBoosts(validated, req.body, warn);
     for (const r of resolved) {
       const meta = r.meta;
       const search = r.direct || r.viaAliases.every((a) => a.filter === null) ? validated : parseSearchBody(this.bodyFor(req.body, r), req.url);
@@ -129,18 +134,35 @@ export class SearchCoordinator {
       if (firstAggs === null && aggs) firstAggs = aggs;
       const copies = await this.indices.copiesOf(meta);
       const routings = req.routing ?? aliasSearchRouting(r);
-      const shards = routings
-        ? shardsForSearchRouting(routings, meta.settings)
-        : copies.map((_, i) => i);
+      let shards = routings ? shardsForSearchRouting(routings, meta.settings) : copies.map((_, i) => i);
+      if (slice) shards = shardsOfSlice(meta, slice, shards);
+      const boost = boostFor(boosts, r);
       for (const s of shards) {
         const copy = copies[s];
         const client = new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, (q, view, ctx) =>
           evaluateFilterBits(q, view, ctx),
         );
-        targets.push({ client, search, meta });
+        targets.push({ client, search, meta, boost });
       }
     }
     return { targets, aggs: firstAggs };
+  }
+
+  /**
+   * `indices_boost` entries resolved to concrete index names (an entry may
+   * name an index, an alias or a pattern; the first entry that matches wins).
+   */
+  private indexBoosts(search: ParsedSearch, body: unknown, warn: (m: string) => void): Map<string, number> {
+    const out = new Map<string, number>();
+    if (search.indicesBoost.length === 0) return out;
+    const raw = (body as { indices_boost?: unknown } | null)?.indices_boost;
+    if (raw !== undefined && !Array.isArray(raw)) warn('Object format in indices_boost is deprecated, please use array format instead');
+    for (const { index, boost } of search.indicesBoost) {
+      const matched = resolveIndices(this.state, index, {});
+      if (matched.length === 0 && !index.includes('*')) throw indexNotFound(index);
+      for (const m of matched) if (!out.has(m.meta.name)) out.set(m.meta.name, boost);
+    }
+    return out;
   }
 
   /** Runs a search; `warnings` are Elasticsearch's deprecation warnings for the `Warning` header. */
@@ -160,14 +182,7 @@ export class SearchCoordinator {
     const size = req.countOnly ? 0 : search.size;
     if (scroll && size === 0 && !req.countOnly) throw illegalArgument('[size] cannot be [0] in a scroll context');
     const { targets, aggs } = await this.targets(req, search, warn);
-    for (const t of targets) {
-      const max = t.meta.settings.maxResultWindow;
-      if (scroll) {
-        if (size > max) throw batchTooLarge(size, max);
-      } else if (search.from + size > max) {
-        throw resultWindowTooLarge(search.from + size, max);
-      }
-    }
+    for (const meta of new Set(targets.map((t) => t.meta))) checkSearchLimits(meta, search, size, scroll);
     const timeoutMs = req.timeoutMs ?? (search.timeout ? parseTimeValue(search.timeout, 'timeout') : null);
     const window = scroll ? size : search.from + size;
     const { responses, failures, timedOut } = await this.queryPhase(targets, (i) => ({
@@ -180,7 +195,7 @@ export class SearchCoordinator {
     }), timeoutMs);
     if (responses.every((r) => r === null) && failures.length > 0) throw allShardsFailed(failures);
 
-    const results = responses.map((r) => r?.result ?? null);
+    const results = responses.map((r, i) => (r ? boosted(r.result, targets[i].boost) : null));
     const total = results.reduce((n, r) => n + (r?.totalHits ?? 0), 0);
     const maxScore = results.reduce((m, r) => (r && !Number.isNaN(r.maxScore) && (Number.isNaN(m) || r.maxScore > m) ? r.maxScore : m), NaN);
     const from = scroll ? 0 : search.from;
@@ -384,6 +399,18 @@ export class SearchCoordinator {
 
 
 
+function boostFor(boosts: ReadonlyMap<string, number>, r: ResolvedIndex): number {
+  return boosts.get(r.meta.name) ?? 1;
+}
+
+/** A shard result with its scores multiplied by the index's boost (`indices_boost`). */
+function boosted(result: ShardQueryResult, boost: number): ShardQueryResult {
+  if (boost === 1) return result;
+  const scores = new Float32Array(result.scores.length);
+  for (let i = 0; i < scores.length; i++) scores[i] = result.scores[i] * boost;
+  return { ...result, scores, maxScore: result.maxScore * boost };
+}
+
 function aliasSearchRouting(r: ResolvedIndex): string[] | null {
   if (r.direct) return null;
   const routings = r.viaAliases.map((a) => a.searchRouting).filter((x): x is string => x !== null);
@@ -401,12 +428,6 @@ function shardsHeader(total: number, failures: readonly ShardFailure[]): Record<
     h.failures = failures.map((f) => ({ shard: f.shard, index: f.index, node: null, reason: renderError(f.error).error }));
   }
   return h;
-}
-
-function batchTooLarge(size: number, max: number): EsError {
-  return illegalArgument(
-    `Batch size is too large, size must be less than or equal to: [${max}] but was [${size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`,
-  );
 }
 
 /** Elasticsearch's search_phase_execution_exception when no shard answered. */

@@ -311,7 +311,7 @@ function toResult(p: Prepared, outcome: DocOutcome, meta: IndexMetadata): WriteI
     seqNo: outcome.seqNo,
     shardsTotal: noop ? 0 : meta.settings.numberOfReplicas + 1,
     shardsSuccessful: noop ? 0 : 1,
-    source: outcome.next?.source ?? null,
+    source: outcome.source,
     forcedRefresh: false,
   };
 }

@@ -32,6 +32,8 @@ export type DocOutcome =
       readonly seqNo: number;
       /** The state to store, or null when nothing changes (noop). */
       readonly next: DocState | null;
+      /** The document's source after the op (the unchanged one for a noop); null after a delete. */
+      readonly source: Buffer | null;
     }
   | { readonly ok: false; readonly error: EsError };
 
@@ -105,6 +107,7 @@ function applyIndex(current: DocState | undefined, op: DocOp, offset: number, co
     version,
     seqNo: offset,
     next: { version, seqNo: offset, deleted: false, routing: op.routing, source: op.source },
+    source: op.source,
   };
 }
 
@@ -118,6 +121,7 @@ function applyDelete(current: DocState | undefined, op: DocOp, offset: number, c
     version,
     seqNo: offset,
     next: { version, seqNo: offset, deleted: true, routing: op.routing, source: null },
+    source: null,
   };
 }
 
@@ -136,6 +140,7 @@ function applyUpdate(current: DocState | undefined, op: DocOp, offset: number, c
       version,
       seqNo: offset,
       next: { version, seqNo: offset, deleted: false, routing: op.routing, source: upsert },
+      source: upsert,
     };
   }
   const conflict = checkVersion(current, op, coords);
@@ -143,20 +148,16 @@ function applyUpdate(current: DocState | undefined, op: DocOp, offset: number, c
   if (u.doc === null) return { ok: false, error: mapperParsing('update requires [doc] (scripts are not supported)') };
   const merged = mergePartialDoc(current.source ?? Buffer.from('{}'), u.doc);
   if (merged === null && u.detect_noop) {
-    return { ok: true, result: 'noop', version: current.version, seqNo: current.seqNo, next: null };
+    return { ok: true, result: 'noop', version: current.version, seqNo: current.seqNo, next: null, source: current.source };
   }
   const version = nextVersion(current, op);
+  const source = merged ?? current.source;
   return {
     ok: true,
     result: 'updated',
     version,
     seqNo: offset,
-    next: {
-      version,
-      seqNo: offset,
-      deleted: false,
-      routing: op.routing ?? current.routing,
-      source: merged ?? current.source,
-    },
+    next: { version, seqNo: offset, deleted: false, routing: op.routing ?? current.routing, source },
+    source,
   };
 }

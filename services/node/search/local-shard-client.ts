@@ -87,6 +87,7 @@ export class LocalShardClient implements ShardClient {
         score: req.scores[i],
         sortValues: req.sortValues[i] ?? null,
         search: ctx.search,
+        mapping: this.meta.mapping ?? emptyMapping,
       }),
     );
     if (req.release) this.contexts.free(req.contextId);

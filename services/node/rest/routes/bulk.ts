@@ -206,6 +206,9 @@ export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
       if (s._id === undefined || s._id === null) problems.push(`id is missing for doc ${i}`);
     });
     if (problems.length > 0) throw actionRequestValidation(problems);
+    if (q.refresh !== undefined && q.refresh !== 'false') {
+      for (const idx of new Set(specs.map((s) => String(s._index ?? p.index)))) await node.refreshFor(idx).catch(() => undefined);
+    }
     const docs = await Promise.all(
       specs.map(async (s) => {
         const index = String(s._index ?? p.index);

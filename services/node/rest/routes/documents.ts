@@ -159,6 +159,7 @@ export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
   const get = async (req: FastifyRequest) => {
     const q = query(req);
     const p = params(req);
+    if (q.refresh !== undefined && q.refresh !== 'false') await node.refreshFor(p.index);
     const r = await node.reader.get({
       index: p.index,
       type: p.type,

@@ -165,6 +165,10 @@ export class KafkaLog implements CommitLog {
 
   private readerOf(topic: string): TopicReader {
     let reader = this.readers.get(topic);
+    if (reader?.consumer.failed === true) {
+      void reader.close();
+      reader = undefined;
+    }
     if (reader === undefined) {
       reader = new TopicReader(this.newConsumer(topic, 'read', Math.min(this.fetchMaxWaitMs, 100)), this.readTimeoutMs);
       this.readers.set(topic, reader);

@@ -183,6 +183,13 @@ describe('Kafka commit log on the mock cluster', { skip: unavailable ?? false },
   });
 
   describe('topics', () => {
+    test('open rejects, naming the brokers, when none can be reached', async () => {
+      await assert.rejects(
+        KafkaLog.open({ brokers: ['127.0.0.1:1'], clientId: 'unreachable', logLevel: 'nothing', retry: { retries: 1, initialRetryTimeMs: 10 } }),
+        /cannot connect to Kafka at 127\.0\.0\.1:1: .*ECONNREFUSED/,
+      );
+    });
+
     test('ensureTopic provisions a topic the brokers will not create, is idempotent, and rejects another count', async () => {
       const provisioned: string[] = [];
       const l = await openLog({

@@ -93,6 +93,11 @@ export class TopicConsumer {
     });
   }
 
+  /** Whether the consumer stopped for good; it takes no more readers then. */
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
   /**
    * Starts handing the partition's records from `fromOffset` on to `sink`,
    * fetching from `fetchFrom` (at most the partition's end). One reader per

@@ -2,7 +2,7 @@
  * Metadata of one index as the cluster state holds it, and the pure
  * functions that build and change it from MetaEvents.
  */
-import { illegalArgument, mapperParsing } from '../../../shared/errors/es-errors.ts';
+import { failedToParseMapping, illegalArgument, isEsError, mapperParsing } from '../../../shared/errors/es-errors.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 import { parseIndexSettings, validateSettingsUpdate, type IndexSettings } from '../../../shared/engine/mapping/index-settings.ts';
 import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
@@ -46,7 +46,13 @@ export function createIndexMetadata(c: CreateIndexEvent, creationDate: number): 
   if (types.length === 1) {
     const type = types[0];
     if (type === '') throw illegalArgument('mapping type name is empty');
-    mapping = Mapping.fromJSON(type, mappings[type], { analyzerExists: (n: string) => analyzers.get(n) !== undefined });
+    try {
+      mapping = Mapping.fromJSON(type, mappings[type], { analyzerExists: (n: string) => analyzers.get(n) !== undefined, index: c.index });
+    } catch (err) {
+      // Elasticsearch reports any mapping failure at creation as "Failed to parse mapping [type]: ...".
+      if (isEsError(err)) throw failedToParseMapping(type, err);
+      throw err;
+    }
   }
   const aliases = new Map<string, AliasMetadata>();
   const aliasBody = JSON.parse(c.aliases_json) as Record<string, Record<string, unknown> | null>;

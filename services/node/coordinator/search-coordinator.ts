@@ -125,7 +125,7 @@ export class SearchCoordinator {
     const targets: ShardTarget[] = [];
     let firstAggs: AggSpec[] | null = null;
     const slice = parseSlice(req.body);
-    const boosts = this.indexBoosts(validated, req.body, warn);
+    const boosts = this.indexBoosts(validated, req.body, req.ignoreUnavailable, warn);
     for (const r of resolved) {
       const meta = r.meta;
       const search = r.direct || r.viaAliases.every((a) => a.filter === null) ? validated : parseSearchBody(this.bodyFor(req.body, r), req.url);
@@ -152,14 +152,14 @@ export class SearchCoordinator {
    * `indices_boost` entries resolved to concrete index names (an entry may
    * name an index, an alias or a pattern; the first entry that matches wins).
    */
-  private indexBoosts(search: ParsedSearch, body: unknown, warn: (m: string) => void): Map<string, number> {
+  private indexBoosts(search: ParsedSearch, body: unknown, ignoreUnavailable: boolean, warn: (m: string) => void): Map<string, number> {
     const out = new Map<string, number>();
     if (search.indicesBoost.length === 0) return out;
     const raw = (body as { indices_boost?: unknown } | null)?.indices_boost;
     if (raw !== undefined && !Array.isArray(raw)) warn('Object format in indices_boost is deprecated, please use array format instead');
     for (const { index, boost } of search.indicesBoost) {
-      const matched = resolveIndices(this.state, index, {});
-      if (matched.length === 0 && !index.includes('*')) throw indexNotFound(index);
+      const matched = resolveIndices(this.state, index, { ignoreUnavailable });
+      if (matched.length === 0 && !index.includes('*') && !ignoreUnavailable) throw indexNotFound(index);
       for (const m of matched) if (!out.has(m.meta.name)) out.set(m.meta.name, boost);
     }
     return out;

@@ -71,6 +71,9 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     const type = str(meta._type) ?? defaults.type ?? null;
     const id = str(meta._id);
     let sourceSpec: unknown = meta._source ?? q._source;
+    if (sourceSpec === undefined && (q._source_includes ?? q._source_excludes) !== undefined) {
+      sourceSpec = { includes: q._source_includes?.split(',') ?? [], excludes: q._source_excludes?.split(',') ?? [] };
+    }
     if (action === 'update' && source) {
       try {
         const b = JSON.parse(source.toString('utf8')) as { _source?: unknown };

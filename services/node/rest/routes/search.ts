@@ -41,6 +41,15 @@ export function searchRequest(req: FastifyRequest, countOnly: boolean): SearchRe
     throw new EsError('parsing_exception', 'Expected [START_OBJECT] but found [VALUE_STRING]', 400, { line: 1, col: 1 });
   }
   let effectiveBody = body;
+  // URL forms of body parameters the URL-parameter parser does not cover.
+  const dvf = listParam(q, 'docvalue_fields');
+  const sf = listParam(q, 'stored_fields');
+  if (!countOnly && (dvf || sf)) {
+    const b = { ...((body as Record<string, unknown> | undefined) ?? {}) };
+    if (dvf && b.docvalue_fields === undefined) b.docvalue_fields = dvf;
+    if (sf && b.stored_fields === undefined) b.stored_fields = sf;
+    effectiveBody = b;
+  }
   if (countOnly && body && typeof body === 'object') {
     // _count takes only a query (RestActions.getQueryContent).
     const b = body as Record<string, unknown>;

@@ -1,0 +1,85 @@
+/**
+ * A pass-record data set served by a node in its own process, kept on disk
+ * between benchmark runs (bench/.data/<count>) so search and aggregation
+ * benchmarks do not reload a million records each time.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
+import { spawnServer, http, type ChildServer } from '../test/helpers/server.ts';
+
+export interface Dataset {
+  readonly server: ChildServer;
+  readonly count: number;
+  /** Seconds the load took (0 when reused). */
+  readonly loadSeconds: number;
+  stop(): Promise<void>;
+}
+
+export async function bulkLoad(url: string, count: number, opts: { batch?: number; concurrency?: number; seed?: number } = {}): Promise<number> {
+  const batch = opts.batch ?? 5000;
+  const gen = generatePassRecords({ count, seed: opts.seed });
+  let sent = 0;
+  const worker = async () => {
+    for (;;) {
+      const lines: string[] = [];
+      for (let i = 0; i < batch; i++) {
+        const n = gen.next();
+        if (n.done) break;
+        lines.push(`{"index":{"_type":"passinfo","_id":"${n.value.event_id}"}}`, JSON.stringify(n.value));
+      }
+      if (lines.length === 0) return;
+      const res = await http(url, 'POST', '/passinfo/_bulk', lines.join('\n') + '\n');
+      if (res.status !== 200 || (res.body as { errors?: boolean }).errors) throw new Error(`bulk failed: ${res.status} ${res.text.slice(0, 300)}`);
+      sent += lines.length / 2;
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency ?? 3 }, worker));
+  return sent;
+}
+
+export async function openDataset(count: number, opts: { fresh?: boolean } = {}): Promise<Dataset> {
+  const dir = new URL(`./.data/${count}`, import.meta.url).pathname;
+  if (opts.fresh) await rm(dir, { recursive: true, force: true });
+  const existed = existsSync(join(dir, 'node.json'));
+  await mkdir(dir, { recursive: true });
+  const server = await spawnServer(dir, ['--logger.level', 'warn']);
+  let loadSeconds = 0;
+  const have = existed ? ((await http(server.url, 'GET', '/passinfo/_count')).body as { count?: number }).count : undefined;
+  if (have !== count) {
+    await http(server.url, 'DELETE', '/passinfo?ignore_unavailable=true');
+    const created = await http(server.url, 'PUT', '/passinfo', PASSINFO_INDEX_BODY);
+    if (created.status !== 200) throw new Error(`create index: ${created.text}`);
+    const t0 = performance.now();
+    await bulkLoad(server.url, count);
+    loadSeconds = (performance.now() - t0) / 1000;
+  }
+  await http(server.url, 'POST', '/passinfo/_refresh');
+  return {
+    server,
+    count,
+    loadSeconds,
+    async stop() {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    },
+  };
+}
+
+/** Runs `fn` `warmup` times, then `runs` times, returning the timed samples in ms. */
+export async function measure(runs: number, fn: () => Promise<void>, warmup = Math.min(5, runs)): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return samples;
+}
+
+export function argNumber(name: string, dflt: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+}

@@ -1,0 +1,74 @@
+/**
+ * bench:search — the seed's queries on the pass-record data set (5 shards),
+ * through HTTP against a node in its own process, after a warm-up.
+ *
+ *   npm run bench:search                     # 1,000,000 records
+ *   npm run bench:search -- --count 200000 --runs 50
+ */
+import { generatePassRecords } from './pass-records.ts';
+import { argNumber, measure, openDataset } from './dataset.ts';
+import { percentile, printTable } from './report.ts';
+import { http } from '../test/helpers/server.ts';
+
+const count = argNumber('count', 1_000_000);
+const runs = argNumber('runs', 100);
+
+async function main(): Promise<void> {
+  const ds = await openDataset(count);
+  const url = ds.server.url;
+  try {
+    // A frequent plate (the generator's skew puts plate 0 first) and fragments of it.
+    const sample = [...generatePassRecords({ count: 2000 })];
+    const freq = new Map<string, number>();
+    for (const r of sample) freq.set(r.plate, (freq.get(r.plate) ?? 0) + 1);
+    const plate = [...freq].sort((a, b) => b[1] - a[1])[0][0];
+    const inner = plate.slice(3, 6);
+    const post = (body: unknown) => async () => {
+      const r = await http(url, 'POST', '/passinfo/_search', body);
+      if (r.status !== 200) throw new Error(r.text.slice(0, 300));
+    };
+    const queries: [string, () => Promise<void>][] = [
+      ['fuzzy inner fragment (3 chars), top 10', post({ query: { match: { plate: { query: inner, operator: 'and' } } }, size: 10 })],
+      [
+        'fragment + term + 7-day range',
+        post({
+          query: {
+            bool: {
+              must: [{ match: { plate: { query: inner, operator: 'and' } } }],
+              filter: [{ term: { plate_category: 1 } }, { range: { pass_time: { gte: '2026-10-08 00:00:00', lt: '2026-10-15 00:00:00' } } }],
+            },
+          },
+          size: 10,
+        }),
+      ],
+      ['trajectory of a frequent plate, by time', post({ query: { term: { 'plate.keyword': plate } }, sort: [{ pass_time: 'asc' }], size: 1000 })],
+      ['term filter on land_id, size 0', post({ query: { bool: { filter: { term: { land_id: 'L0042' } } } }, size: 0 })],
+    ];
+    const rows: string[][] = [['query', 'p50 ms', 'p99 ms']];
+    for (const [name, fn] of queries) {
+      const s = await measure(runs, fn);
+      rows.push([name, percentile(s, 50).toFixed(2), percentile(s, 99).toFixed(2)]);
+    }
+    // Scroll the whole index in _doc order.
+    const t0 = performance.now();
+    let res = await http(url, 'POST', '/passinfo/_search?scroll=1m', { sort: ['_doc'], size: 5000 });
+    let body = res.body as { _scroll_id: string; hits: { hits: unknown[] } };
+    let docs = body.hits.hits.length;
+    while (body.hits.hits.length > 0) {
+      res = await http(url, 'POST', '/_search/scroll', { scroll: '1m', scroll_id: body._scroll_id });
+      body = res.body as { _scroll_id: string; hits: { hits: unknown[] } };
+      docs += body.hits.hits.length;
+    }
+    const secs = (performance.now() - t0) / 1000;
+    await http(url, 'DELETE', '/_search/scroll/_all');
+    rows.push([`scroll _doc, ${docs} docs`, `${Math.round(docs / secs)} docs/s`, '']);
+    printTable(`bench:search (${count} records, 5 shards, ${runs} runs each)`, rows);
+  } finally {
+    await ds.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

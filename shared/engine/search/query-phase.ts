@@ -6,7 +6,7 @@
 import { illegalArgument } from '../../errors/es-errors.ts';
 import type { MatchSet } from '../aggs/types.ts';
 import type { SearcherSnapshot } from '../segment/types.ts';
-import { andInto, lowestBit } from './doc-bits.ts';
+import { andInto, cardinality, lowestBit } from './doc-bits.ts';
 import { evaluate } from './query-eval.ts';
 import type { SegmentEvalContext } from './query-eval.ts';
 import { keyFromSortValue, keyReader, numericSortValue, resolveSort } from './sort-keys.ts';
@@ -126,8 +126,20 @@ export function executeQueryPhase(
 
       const readers: SegmentKeyReader[] = fields.map((f) => keyReader(f, seg));
       const docBase = view.docBase;
+      // Constant-score docs in score order: once the queue is full, later docs tie and lose on doc id.
+      const constantByScore = scores === null && !sortedByField && !collector.hasAfter;
       for (let w = 0; w < bits.length; w++) {
         let word = bits[w]!;
+        if (word !== 0 && scores === null && collector.cap === 0 && !collector.hasAfter) {
+          total += cardinality(bits.subarray(w));
+          if (needScores && constant > maxScore) maxScore = constant;
+          break;
+        }
+        if (constantByScore && word !== 0 && collector.isFull() && constant <= collector.worstNum(0)) {
+          total += cardinality(bits.subarray(w));
+          if (needScores && constant > maxScore) maxScore = constant;
+          break;
+        }
         while (word !== 0) {
           const d = (w << 5) + lowestBit(word);
           word &= word - 1;

@@ -62,6 +62,15 @@ export class TopDocsCollector {
     return this.strKeys[field]![slot]!;
   }
 
+  isFull(): boolean {
+    return this.size >= this.cap;
+  }
+
+  /** Key `field` of the entry that currently sorts last (the heap root); only when not empty. */
+  worstNum(field: number): number {
+    return this.numKeys[field]![this.heap[0]!]!;
+  }
+
   /** < 0 when slot a sorts before slot b. */
   compare(a: number, b: number): number {
     const n = this.fields.length;

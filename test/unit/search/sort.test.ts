@@ -135,6 +135,18 @@ describe('terminate_after and min_score', () => {
   });
 });
 
+describe('constant-score top hits', () => {
+  it('keeps the first docs in doc order and counts the rest exactly', () => {
+    const want = LIVE_DOCS.filter((d) => tagsOf(d.source).includes('b')).map((d) => d.id);
+    const r = run(SNAPSHOT, ctx(), { query: { bool: { filter: { term: { tag: 'b' } } } } }, {}, 3);
+    assert.deepEqual(r.ids, want.slice(0, 3));
+    assert.equal(r.total, want.length);
+    const none = run(SNAPSHOT, ctx(), { query: { constant_score: { filter: { term: { tag: 'b' } } } } }, {}, 0);
+    assert.equal(none.total, want.length);
+    assert.equal(none.result.maxScore, 1);
+  });
+});
+
 describe('matches for aggregations', () => {
   it('collects the live matching docs of every segment with their scores', () => {
     const search = parseSearchBody({ query: { match: { title: 'fox' } } }, {});

@@ -1,5 +1,5 @@
 /** Parsers of the bucket aggregations: terms, date_histogram, histogram, range, date_range, filter, filters, missing, global. */
-import { illegalArgument, parsingException } from '../../errors/es-errors.ts';
+import { aggregationExecution, illegalArgument, parsingException } from '../../errors/es-errors.ts';
 import type { MappingLookup } from '../../engine/mapping/types.ts';
 import { parseAggPath } from '../../engine/aggs/buckets-path.ts';
 import type {
@@ -104,6 +104,15 @@ export function parseTerms(c: Common, body: Json, mapping: MappingLookup, warn: 
   p.ignore('execution_hint', 'collect_mode');
   p.done();
   checkField(source, mapping, false);
+  if (include?.kind === 'regex' || exclude?.kind === 'regex') {
+    // TermsAggregatorFactory: regex include/exclude works on string (keyword) values only.
+    const f = source.field === null ? undefined : mapping.field(source.field);
+    if (f && (f.type !== 'keyword' || f.mappedType === 'ip')) {
+      throw aggregationExecution(
+        `Aggregation [${c.name}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses`,
+      );
+    }
+  }
   return { type: 'terms', ...c, source, size, shardSize, minDocCount, shardMinDocCount, order, include, exclude, showTermDocCountError };
 }
 

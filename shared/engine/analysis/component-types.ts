@@ -23,6 +23,7 @@ import { PatternReplaceCharFilter } from './pattern-replace-char-filter.ts';
 import { DEFAULT_PATTERN, PatternTokenizer } from './pattern-tokenizer.ts';
 import { reverseFilter } from './reverse-filter.ts';
 import { DEFAULT_MAX_TOKEN_LENGTH, StandardTokenizer } from './standard-tokenizer.ts';
+import { porterStemFilter, snowballFilter, stemmerFilter } from './stemming-filters.ts';
 import { ENGLISH_STOP_WORDS, StopFilterFactory, parseStopWords } from './stop-filter.ts';
 import { SynonymFilterFactory } from './synonym-filter.ts';
 import { parseTokenChars } from './token-chars.ts';
@@ -184,6 +185,9 @@ export const FILTER_TYPES: ReadonlyMap<string, Build<TokenFilterFactory>> = new 
   ['edgeNGram', edgeNgramFilter],
   ['synonym', synonymFilter],
   ['synonym_graph', synonymFilter],
+  ['snowball', snowballFilter],
+  ['porter_stem', porterStemFilter],
+  ['stemmer', stemmerFilter],
   [
     'standard',
     (name, _s, ctx) => {

@@ -72,14 +72,13 @@ export class KeywordFieldWriter {
       const freqs = new Uint32Array(count).fill(1);
       const docFreqs = new Int32Array(this.termSlots.size);
       for (let s = 0; s < docFreqs.length; s++) docFreqs[s] = this.slotState[2 * s + 1];
-      const layout = layoutPostings(
-        { count, slots, docs, freqs, positions: null, slotDocFreqs: docFreqs, slotTotalFreqs: null },
-        order,
-      );
+      const layout = layoutPostings({ count, slots, docs, freqs, slotDocFreqs: docFreqs }, order);
       inverted = {
         terms,
         termIds,
         ...layout,
+        positionStarts: null,
+        positions: null,
         norms: null,
         docCount: this.docsWithValue,
         sumTotalTermFreq: count,

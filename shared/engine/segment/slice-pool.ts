@@ -51,11 +51,6 @@ export class SlicePool {
     }
   }
 
-  /** Ints held, for size estimates. */
-  get size(): number {
-    return this.used;
-  }
-
   private allocate(level: number): number {
     const size = LEVEL_SIZES[level];
     const start = this.used;

@@ -77,6 +77,12 @@ describe('BM25 as Lucene 7.7 computes it', () => {
     assert.equal(byte4ToInt(255), 2013265944);
   });
 
+  it('gives the score Elasticsearch 6.8 shows for a one-doc index to the bit (0.2876821)', () => {
+    const snap = snapshotOf([buildSegment(1, [{ id: 'x', source: { body: 'quick' } }], MAPPING)]);
+    const s = scoresById(snap, { kind: 'term', field: 'body', term: 'quick', boost: 1 });
+    assert.equal(s.get('x'), Math.fround(0.2876821));
+  });
+
   it('scores a term with shard-wide statistics summed over segments', () => {
     const s = scoresById(snapshotOf([SEG_A, SEG_B]), { kind: 'term', field: 'body', term: 'a', boost: 1 });
     assert.equal(s.size, 3);

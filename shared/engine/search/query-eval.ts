@@ -203,13 +203,21 @@ function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boo
     while (word !== 0) {
       const d = (w << 5) + lowestBit(word);
       word &= word - 1;
-      let sum = 0;
-      for (let i = 0; i < scoring.length; i++) sum += scoreAt(scoring[i]!, d);
+      // Required clauses sum in double (ConjunctionScorer), optional ones too
+      // (DisjunctionSumScorer); ReqOptSumScorer adds the two as floats.
+      let req = 0;
+      for (let i = 0; i < scoring.length; i++) req += scoreAt(scoring[i]!, d);
+      let opt = 0;
+      let anyOpt = false;
       for (let i = 0; i < shouldSets.length; i++) {
         const s = shouldSets[i]!;
-        if ((s.bits[w]! & (1 << (d & 31))) !== 0) sum += scoreAt(s, d);
+        if ((s.bits[w]! & (1 << (d & 31))) !== 0) {
+          opt += scoreAt(s, d);
+          anyOpt = true;
+        }
       }
-      scores[d] = f(sum);
+      if (scoring.length === 0) scores[d] = f(opt);
+      else scores[d] = anyOpt ? f(f(req) + f(opt)) : f(req);
     }
   }
   return { bits, scores, constant: 0, mutable: true };

@@ -44,7 +44,7 @@ export async function openDataset(count: number, opts: { fresh?: boolean } = {})
   if (opts.fresh) await rm(dir, { recursive: true, force: true });
   const existed = existsSync(join(dir, 'node.json'));
   await mkdir(dir, { recursive: true });
-  const server = await spawnServer(dir, ['--logger.level', 'warn']);
+  const server = await spawnServer(dir);
   let loadSeconds = 0;
   const have = existed ? ((await http(server.url, 'GET', '/passinfo/_count')).body as { count?: number }).count : undefined;
   if (have !== count) {

@@ -32,7 +32,7 @@ function peakRssMb(pid: number): number {
 
 async function main(): Promise<void> {
   const dir = await tempDir('bench-index-');
-  const server = await spawnServer(dir, ['--logger.level', 'warn']);
+  const server = await spawnServer(dir);
   try {
     const created = await http(server.url, 'PUT', '/passinfo', PASSINFO_INDEX_BODY);
     if (created.status !== 200) throw new Error(`create index: ${created.status} ${created.text}`);

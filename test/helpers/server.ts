@@ -44,7 +44,11 @@ export interface ChildServer {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `services/node/main.ts` in a child process; resolves once it listens. */
+/**
+ * Starts `services/node/main.ts` in a child process; resolves once it logs
+ * that it listens (its JSON log lines are read from stdout, so do not raise
+ * `logger.level` above info), or rejects after 60 s.
+ */
 export async function spawnServer(dataDir: string, flags: readonly string[] = []): Promise<ChildServer> {
   const root = new URL('../../', import.meta.url).pathname;
   const child = spawn(
@@ -64,6 +68,7 @@ export async function spawnServer(dataDir: string, flags: readonly string[] = []
       }
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)));
+    setTimeout(() => reject(new Error('server did not start within 60 s')), 60_000).unref();
   });
   return { url: `http://127.0.0.1:${port}`, child, exited };
 }

@@ -11,7 +11,7 @@ import { spawnServer, tempDir, http } from '../helpers/server.ts';
 test('every acknowledged write survives kill -9 during a bulk load', async () => {
   const dir = await tempDir('crash-');
   try {
-    let server = await spawnServer(dir, ['--logger.level', 'warn']);
+    let server = await spawnServer(dir);
     await http(server.url, 'PUT', '/crash', { settings: { number_of_shards: 3, number_of_replicas: 0 } });
     const acked = new Map<string, number>();
     let stop = false;
@@ -42,7 +42,7 @@ test('every acknowledged write survives kill -9 during a bulk load', async () =>
     await server.exited;
     assert.ok(acked.size > 0, 'some writes were acknowledged before the kill');
 
-    server = await spawnServer(dir, ['--logger.level', 'warn']);
+    server = await spawnServer(dir);
     try {
       const ids = [...acked.keys()];
       for (let i = 0; i < ids.length; i += 500) {

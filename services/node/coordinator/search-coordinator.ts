@@ -33,6 +33,8 @@ export interface SearchRequest {
   readonly indices: string | undefined;
   readonly types: readonly string[] | null;
   readonly body: unknown;
+  /** The body as sent, when it is the body parsed: lets the DSL parser keep big integers and report line/col. */
+  readonly rawBody: Buffer | null;
   readonly url: SearchUrlParams;
   readonly scrollKeepAliveMs: number;
   readonly routing: readonly string[] | null;
@@ -177,7 +179,7 @@ export class SearchCoordinator {
   private async runSearch(req: SearchRequest, warn: (message: string) => void): Promise<Record<string, unknown>> {
     const start = Date.now();
     const nowMillis = start;
-    const search = parseSearchBody(req.body, req.url);
+    const search = parseSearchBody(req.rawBody ?? req.body, req.url);
     const scroll = req.scrollKeepAliveMs > 0;
     const size = req.countOnly ? 0 : search.size;
     if (scroll && size === 0 && !req.countOnly) throw illegalArgument('[size] cannot be [0] in a scroll context');

@@ -58,10 +58,12 @@ export function searchRequest(req: FastifyRequest, countOnly: boolean): SearchRe
     }
     effectiveBody = b.query === undefined ? {} : { query: b.query };
   }
+  const raw = rawBody(req);
   return {
     indices: p.index,
     types: p.type ? p.type.split(',') : null,
     body: effectiveBody,
+    rawBody: effectiveBody === body && raw !== null ? raw : null,
     url: urlParams(q),
     scrollKeepAliveMs: q.scroll === undefined ? 0 : parseTimeValue(q.scroll, 'scroll'),
     routing: q.routing ? q.routing.split(',') : null,

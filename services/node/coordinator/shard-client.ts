@@ -7,9 +7,23 @@
  */
 import type { ParsedSearch, ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
+import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
+
+/**
+ * The search as the client sent it: the body (with this index's alias
+ * filters applied) and the URL parameters `search` was parsed from. A copy on
+ * another node re-parses it (services/node/transport), so the wire format
+ * does not depend on the engine's parsed types.
+ */
+export interface ShardSearchSource {
+  readonly body: unknown;
+  readonly url: SearchUrlParams;
+}
 
 export interface ShardQueryRequest {
   readonly search: ParsedSearch;
+  /** Where `search` came from; required by remote copies for a first page (contextId null). */
+  readonly source?: ShardSearchSource;
   /** Hits to return: from + size (or the scroll batch size). */
   readonly size: number;
   readonly after: ShardCursor | null;

@@ -3,7 +3,6 @@
  * holds, and the method definitions that pair an action name with the codecs
  * of its request and response records.
  */
-import type avro from 'avsc';
 import { RecordCodec, loadSchema } from '../../../shared/records/avro-codec.ts';
 import type { RemoteError } from './transport-errors.ts';
 
@@ -29,7 +28,7 @@ export interface RpcMethod<Req, Res> {
 export function rpcMethod<Req, Res>(name: string, requestSchema: string, responseSchema: string): RpcMethod<Req, Res> {
   return {
     name,
-    request: new RecordCodec<Req>(loadSchema(requestSchema) as avro.Schema, 1),
-    response: new RecordCodec<Res>(loadSchema(responseSchema) as avro.Schema, 1),
+    request: new RecordCodec<Req>(loadSchema(requestSchema), 1),
+    response: new RecordCodec<Res>(loadSchema(responseSchema), 1),
   };
 }

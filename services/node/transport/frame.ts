@@ -10,6 +10,13 @@ const HEADER_BYTES = 4;
 /** Largest frame accepted (Elasticsearch's http.max_content_length default, 100mb). */
 export const MAX_FRAME_BYTES = 100 * 1024 * 1024;
 
+export function frameHeader(length: number): Buffer {
+  if (length > MAX_FRAME_BYTES) throw new FrameTooLargeError(length);
+  const out = Buffer.allocUnsafe(HEADER_BYTES);
+  out.writeUInt32BE(length, 0);
+  return out;
+}
+
 export function encodeFrame(body: Buffer): Buffer {
   const out = Buffer.allocUnsafe(HEADER_BYTES + body.length);
   out.writeUInt32BE(body.length, 0);

@@ -1,0 +1,141 @@
+/**
+ * The shard RPCs (schemas/rpc/*.avsc) as TypeScript sees them, and their
+ * action names: Elasticsearch's where one exists, so logs and errors read as
+ * an Elasticsearch operator expects.
+ */
+import { rpcMethod } from './envelope.ts';
+
+/** A sort value on the wire: bigints (Long.MIN/MAX_VALUE) as decimal text so they stay exact. */
+export type WireSortValue = number | string | null | { decimal: string };
+
+export interface WireCursor {
+  sort_values: WireSortValue[] | null;
+  score: number;
+  doc: number;
+}
+
+export interface ShardQueryWireRequest {
+  index_uuid: string;
+  shard: number;
+  body_json: string | null;
+  url_params_json: string | null;
+  size: number;
+  after: WireCursor | null;
+  now_millis: number;
+  keep_alive_ms: number;
+  context_id: number | null;
+}
+
+export interface ShardQueryWireResponse {
+  context_id: number;
+  total_hits: number;
+  max_score: number;
+  docs: Buffer;
+  scores: Buffer;
+  sort_values: WireSortValue[][] | null;
+  terminated_early: boolean | null;
+  aggs: Buffer | null;
+}
+
+export interface ShardFetchWireRequest {
+  index_uuid: string;
+  shard: number;
+  context_id: number;
+  docs: Buffer;
+  scores: Buffer;
+  sort_values: (WireSortValue[] | null)[];
+  release: boolean;
+}
+
+export interface ShardFetchWireResponse {
+  hits: string[];
+}
+
+export interface FreeContextWireRequest {
+  context_id: number;
+}
+
+export interface FreeContextWireResponse {
+  freed: boolean;
+}
+
+export interface GetWireRequest {
+  index_uuid: string;
+  shard: number;
+  id: string;
+}
+
+export interface WireDocState {
+  version: number;
+  seq_no: number;
+  deleted: boolean;
+  routing: string | null;
+  source: Buffer | null;
+}
+
+export interface GetWireResponse {
+  doc: WireDocState | null;
+  applied_offset: number;
+  refreshed_offset: number;
+}
+
+export interface WaitAppliedWireRequest {
+  index_uuid: string;
+  shard: number;
+  offset: number;
+  timeout_ms: number;
+}
+
+export interface WaitAppliedWireResponse {
+  applied: boolean;
+  applied_offset: number;
+}
+
+export type NodeStatusWireRequest = Record<string, never>;
+
+export type CopyState = 'INITIALIZING' | 'STARTED';
+
+export interface CopyStatus {
+  index_uuid: string;
+  shard: number;
+  state: CopyState;
+  applied_offset: number;
+  doc_count: number;
+}
+
+export interface NodeStatusWireResponse {
+  node_name: string;
+  copies: CopyStatus[];
+}
+
+export const SHARD_QUERY = rpcMethod<ShardQueryWireRequest, ShardQueryWireResponse>(
+  'indices:data/read/search[phase/query]',
+  'rpc/shard-query-request.avsc',
+  'rpc/shard-query-response.avsc',
+);
+
+export const SHARD_FETCH = rpcMethod<ShardFetchWireRequest, ShardFetchWireResponse>(
+  'indices:data/read/search[phase/fetch/id]',
+  'rpc/shard-fetch-request.avsc',
+  'rpc/shard-fetch-response.avsc',
+);
+
+export const FREE_CONTEXT = rpcMethod<FreeContextWireRequest, FreeContextWireResponse>(
+  'indices:data/read/search[free_context]',
+  'rpc/free-context-request.avsc',
+  'rpc/free-context-response.avsc',
+);
+
+export const SHARD_GET = rpcMethod<GetWireRequest, GetWireResponse>('indices:data/read/get[s]', 'rpc/get-request.avsc', 'rpc/get-response.avsc');
+
+export const WAIT_APPLIED = rpcMethod<WaitAppliedWireRequest, WaitAppliedWireResponse>(
+  'internal:logsearch/shard/wait_applied',
+  'rpc/wait-applied-request.avsc',
+  'rpc/wait-applied-response.avsc',
+);
+
+export const NODE_STATUS = rpcMethod<NodeStatusWireRequest, NodeStatusWireResponse>(
+  'internal:logsearch/node/status',
+  'rpc/node-status-request.avsc',
+  'rpc/node-status-response.avsc',
+);

@@ -124,7 +124,7 @@ export class SearchClient {
     return body.count;
   }
 
-  close(): Promise<void> {
-    return this.es.close();
+  async close(): Promise<void> {
+    await this.es.close();
   }
 }

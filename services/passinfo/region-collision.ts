@@ -1,0 +1,84 @@
+/**
+ * Query 6: region collision. A region is a set of checkpoints and a time
+ * window; the answer is the plates seen in every region, with their number
+ * of passes in each.
+ *
+ * Computed outside the search service so that it works for regions of
+ * millions of passes: region 1 is read by scroll in `_doc` order (no sorting,
+ * only the plate of each pass) into a Map plate → count; each further region
+ * is read the same way and counts only plates still in the running, after
+ * which plates it did not see are dropped. Memory is one number per distinct
+ * plate of region 1 per region, never a list of passes.
+ */
+import { invalidParameter } from './errors.ts';
+import type { IndexNames } from './index-setup.ts';
+import { checkpointsParam, intParam, parseRange, rangeClause, requireRange, type TimeRange } from './query-params.ts';
+import type { SearchClient } from './search-client.ts';
+
+export interface Region extends TimeRange {
+  readonly land_id: readonly string[];
+}
+
+export interface CollisionParams {
+  readonly regions: readonly Region[];
+  /** Plates returned, most passes first; `total` counts them all. Default 1000. */
+  readonly size?: number;
+  readonly batch_size?: number;
+}
+
+export interface CollisionPlate {
+  readonly plate: string;
+  /** Passes in each region, in the order the regions were given. */
+  readonly counts: readonly number[];
+}
+
+export interface CollisionResult {
+  readonly total: number;
+  readonly plates: readonly CollisionPlate[];
+  /** Passes read per region. */
+  readonly scanned: readonly number[];
+}
+
+const MAX_REGIONS = 10;
+
+function regionQuery(region: Region, index: number): object {
+  const lands = checkpointsParam(`regions[${index}].land_id`, region.land_id, true);
+  const range = requireRange(parseRange(region, [`regions[${index}].from`, `regions[${index}].to`]), `region ${index + 1}`);
+  return { bool: { filter: [{ terms: { land_id: lands } }, rangeClause({ fromMs: range.fromMs, toMs: range.toMs })] } };
+}
+
+export async function regionCollision(client: SearchClient, names: IndexNames, params: CollisionParams): Promise<CollisionResult> {
+  const regions = params.regions ?? [];
+  if (regions.length < 2 || regions.length > MAX_REGIONS) throw invalidParameter('regions', `needs 2 to ${MAX_REGIONS} regions, got ${regions.length}`);
+  const size = intParam('size', params.size, 1000, 0, 1_000_000);
+  const batchSize = intParam('batch_size', params.batch_size, 5000, 100, 10_000);
+  const queries = regions.map(regionQuery);
+  // counts[k]: passes in region k of each plate still in the running.
+  const counts: Map<string, number>[] = [];
+  const scanned: number[] = [];
+  for (let k = 0; k < queries.length; k++) {
+    const seen = new Map<string, number>();
+    const previous = counts[k - 1];
+    let read = 0;
+    for await (const batch of client.scroll<{ plate: string }>(names.passes, { query: queries[k], _source: ['plate'] }, { batchSize })) {
+      read += batch.length;
+      for (const hit of batch) {
+        const plate = hit._source.plate;
+        if (previous !== undefined && !previous.has(plate)) continue;
+        seen.set(plate, (seen.get(plate) ?? 0) + 1);
+      }
+    }
+    scanned.push(read);
+    counts.push(seen);
+    if (seen.size === 0) break;
+  }
+  const last = counts[counts.length - 1]!;
+  const plates: CollisionPlate[] = [];
+  if (counts.length === queries.length) {
+    for (const plate of last.keys()) plates.push({ plate, counts: counts.map((m) => m.get(plate) ?? 0) });
+  }
+  const sum = (p: CollisionPlate): number => p.counts.reduce((a, b) => a + b, 0);
+  plates.sort((a, b) => sum(b) - sum(a) || (a.plate < b.plate ? -1 : a.plate > b.plate ? 1 : 0));
+  while (scanned.length < queries.length) scanned.push(0);
+  return { total: plates.length, plates: plates.slice(0, size), scanned };
+}

@@ -1,0 +1,172 @@
+/**
+ * The serving side of the shard RPCs: runs a remote coordinator's query,
+ * fetch, free-context, get, wait-for-applied and node-status requests against
+ * this node's own shard copies. Searches go through LocalShardClient over the
+ * node's SearchContexts, so a remote copy answers exactly as a local one.
+ */
+import { EsError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
+import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
+import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
+import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
+import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
+import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
+import type { ParsedSearch } from '../../../shared/engine/search/types.ts';
+import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import type { ShardCopy } from '../indexer/shard-copy.ts';
+import { LocalShardClient } from '../search/local-shard-client.ts';
+import type { SearchContexts } from '../search/search-contexts.ts';
+import { emptyMapping } from '../search/empty-mapping.ts';
+import {
+  FREE_CONTEXT,
+  NODE_STATUS,
+  SHARD_FETCH,
+  SHARD_GET,
+  SHARD_QUERY,
+  WAIT_APPLIED,
+  type CopyState,
+  type FreeContextWireRequest,
+  type FreeContextWireResponse,
+  type GetWireRequest,
+  type GetWireResponse,
+  type NodeStatusWireResponse,
+  type ShardFetchWireRequest,
+  type ShardFetchWireResponse,
+  type ShardQueryWireRequest,
+  type ShardQueryWireResponse,
+  type WaitAppliedWireRequest,
+  type WaitAppliedWireResponse,
+} from './rpc-messages.ts';
+import { fetchRequestFromWire, queryRequestFromWire, queryResponseToWire } from './shard-messages.ts';
+import type { TransportServer } from './transport-server.ts';
+
+/** A copy this node holds, with its allocation state (initializing while it catches up). */
+export interface HeldCopy {
+  readonly uuid: string;
+  readonly shard: number;
+  readonly copy: ShardCopy;
+  readonly state: CopyState;
+}
+
+/** How the service finds this node's copies (the indices service, in the node). */
+export interface LocalCopies {
+  copy(uuid: string, shard: number): ShardCopy | undefined;
+  meta(uuid: string): IndexMetadata | undefined;
+  held(): readonly HeldCopy[];
+}
+
+/** ShardNotFoundException: this node holds no copy of that shard (any more). */
+export function shardNotFound(uuid: string, shard: number, index = uuid): EsError {
+  return new EsError('shard_not_found_exception', 'no such shard', 404, { index_uuid: uuid, shard: String(shard), index });
+}
+
+export class ShardService {
+  private readonly filterCaches = new WeakMap<ShardCopy, FilterCache>();
+
+  constructor(
+    private readonly copies: LocalCopies,
+    private readonly contexts: SearchContexts,
+    private readonly nodeName: string,
+  ) {}
+
+  /** Registers every shard RPC on the node's transport server. */
+  register(server: TransportServer): void {
+    server
+      .handle(SHARD_QUERY, (r) => this.query(r))
+      .handle(SHARD_FETCH, (r) => this.fetch(r))
+      .handle(FREE_CONTEXT, (r) => this.freeContext(r))
+      .handle(SHARD_GET, (r) => this.get(r))
+      .handle(WAIT_APPLIED, (r) => this.waitApplied(r))
+      .handle(NODE_STATUS, () => this.status());
+  }
+
+  private resolve(uuid: string, shard: number): { meta: IndexMetadata; copy: ShardCopy } {
+    const meta = this.copies.meta(uuid);
+    const copy = meta ? this.copies.copy(uuid, shard) : undefined;
+    if (!meta || !copy) throw shardNotFound(uuid, shard, meta?.name);
+    return { meta, copy };
+  }
+
+  private filterCacheFor(copy: ShardCopy): FilterCache {
+    let c = this.filterCaches.get(copy);
+    if (!c) {
+      c = new FilterCache();
+      this.filterCaches.set(copy, c);
+    }
+    return c;
+  }
+
+  private localClient(meta: IndexMetadata, copy: ShardCopy, aggs: AggSpec[] | null): LocalShardClient {
+    return new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, (q, view, ctx) => evaluateFilterBits(q, view, ctx));
+  }
+
+  async query(w: ShardQueryWireRequest): Promise<ShardQueryWireResponse> {
+    const { meta, copy } = this.resolve(w.index_uuid, w.shard);
+    const req = queryRequestFromWire(w);
+    let search: ParsedSearch;
+    let aggs: AggSpec[] | null = null;
+    if (req.source === null) {
+      // A continuation: the search its context was opened with.
+      const ctx = req.contextId === null ? undefined : this.contexts.get(req.contextId);
+      if (!ctx) throw searchContextMissing(req.contextId ?? -1);
+      search = ctx.search;
+    } else {
+      // The coordinator validated this body already: its deprecation warnings are reported there.
+      search = parseSearchBody(req.source.body, req.source.url);
+      if (search.aggregations) aggs = parseAggregations(search.aggregations, meta.mapping ?? emptyMapping);
+    }
+    const res = await this.localClient(meta, copy, aggs).query({
+      search,
+      size: req.size,
+      after: req.after,
+      nowMillis: req.nowMillis,
+      keepAliveMs: req.keepAliveMs,
+      contextId: req.contextId,
+    });
+    return queryResponseToWire(res);
+  }
+
+  async fetch(w: ShardFetchWireRequest): Promise<ShardFetchWireResponse> {
+    const { meta, copy } = this.resolve(w.index_uuid, w.shard);
+    const hits = await this.localClient(meta, copy, null).fetch(fetchRequestFromWire(w));
+    return { hits };
+  }
+
+  freeContext(w: FreeContextWireRequest): FreeContextWireResponse {
+    return { freed: this.contexts.free(w.context_id) };
+  }
+
+  async get(w: GetWireRequest): Promise<GetWireResponse> {
+    const { copy } = this.resolve(w.index_uuid, w.shard);
+    const doc = await copy.get(w.id);
+    return {
+      doc: doc ? { version: doc.version, seq_no: doc.seqNo, deleted: doc.deleted, routing: doc.routing, source: doc.source } : null,
+      applied_offset: copy.appliedOffset,
+      refreshed_offset: copy.refreshedOffset,
+    };
+  }
+
+  async waitApplied(w: WaitAppliedWireRequest): Promise<WaitAppliedWireResponse> {
+    const { copy } = this.resolve(w.index_uuid, w.shard);
+    let timer: NodeJS.Timeout | undefined;
+    const applied = await Promise.race([
+      copy.waitForApplied(w.offset).then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), Math.max(0, w.timeout_ms));
+      }),
+    ]).finally(() => clearTimeout(timer));
+    return { applied, applied_offset: copy.appliedOffset };
+  }
+
+  status(): NodeStatusWireResponse {
+    return {
+      node_name: this.nodeName,
+      copies: this.copies.held().map((h) => ({
+        index_uuid: h.uuid,
+        shard: h.shard,
+        state: h.state,
+        applied_offset: h.copy.appliedOffset,
+        doc_count: h.copy.index.docCount,
+      })),
+    };
+  }
+}

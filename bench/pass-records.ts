@@ -46,6 +46,12 @@ export interface GeneratorOptions {
   readonly days?: number;
   /** First day, `yyyy-MM-dd` (local time of the data, no zone). */
   readonly startDay?: string;
+  /**
+   * Pass times in ascending order, as a live stream of checkpoints delivers
+   * them (the producer); same plates, checkpoints and day/night shape, only
+   * the times differ from the default (random order, what a bulk load sees).
+   */
+  readonly ordered?: boolean;
 }
 
 const pad2 = (n: number) => (n < 10 ? '0' : '') + n;
@@ -85,11 +91,23 @@ export function* generatePassRecords(opts: GeneratorOptions): Generator<PassReco
       plate = plateOf(pi, seed);
       if (plateCache.size < 200_000) plateCache.set(pi, plate);
     }
-    const day = Math.floor(r() * days);
-    const u = r();
+    let day = Math.floor(r() * days);
+    let u = r();
     let hour = 0;
     while (HOUR_CDF[hour] < u) hour++;
-    const t = new Date(start + day * 86_400_000 + hour * 3_600_000 + Math.floor(r() * 3_600_000));
+    let withinHour = Math.floor(r() * 3_600_000);
+    if (opts.ordered) {
+      // The i-th of count records sits at fraction (i + jitter) / count of the whole span,
+      // mapped through the inverse of the hourly distribution: ascending, same shape.
+      const span = ((i + (withinHour / 3_600_000) * 0.999) / opts.count) * days;
+      day = Math.floor(span);
+      u = span - day;
+      hour = 0;
+      while (HOUR_CDF[hour] < u) hour++;
+      const below = hour === 0 ? 0 : HOUR_CDF[hour - 1];
+      withinHour = Math.floor(((u - below) / (HOUR_CDF[hour] - below)) * 3_599_999);
+    }
+    const t = new Date(start + day * 86_400_000 + hour * 3_600_000 + withinHour);
     const passTime = `${t.getUTCFullYear()}-${pad2(t.getUTCMonth() + 1)}-${pad2(t.getUTCDate())} ${pad2(t.getUTCHours())}:${pad2(t.getUTCMinutes())}:${pad2(t.getUTCSeconds())}`;
     // Each plate frequents a few checkpoints near its "home".
     const home = (pi * 7919) % checkpoints;

@@ -19,7 +19,7 @@ import { formatPassTime } from './pass-time.ts';
 import { intParam, normalisePlate, parseRange, requireRange, type TimeRange } from './query-params.ts';
 import type { SearchClient } from './search-client.ts';
 import { visitsOf, type Visit } from './trajectory.ts';
-import { trajectorySimilarity } from './trajectory-similarity.ts';
+import { trajectorySimilarity, type Similarity } from './trajectory-similarity.ts';
 
 export interface CompanionParams extends TimeRange {
   readonly plate: string;
@@ -136,7 +136,11 @@ export interface SimilarityParams extends TimeRange {
 }
 
 /** Query 8's second half: the similarity of two plates' trajectories over a time range. */
-export async function plateSimilarity(client: SearchClient, names: IndexNames, params: SimilarityParams) {
+export async function plateSimilarity(
+  client: SearchClient,
+  names: IndexNames,
+  params: SimilarityParams,
+): Promise<Similarity & { plate_a: string; plate_b: string; tolerance: number }> {
   const a = normalisePlate(params.plate_a, 'plate_a');
   const b = normalisePlate(params.plate_b, 'plate_b');
   if (a === b) throw invalidParameter('plate_b', 'must differ from plate_a');

@@ -1,0 +1,304 @@
+/**
+ * The pass-record application's command line:
+ *
+ *   tsx services/passinfo/cli.ts <command> [flags]
+ *
+ *   setup            create the indices and aliases (idempotent)
+ *   produce          stream generated pass records to Kafka as Avro
+ *   ingest           consume the topic into the search service
+ *   import FILE      load an NDJSON or CSV file (no Kafka needed)
+ *   serve            the HTTP API of the nine queries
+ *   plates | passes | trajectory | traffic | landing-points | collision |
+ *   first-entries | companions | similarity | day-night
+ *                    run one query and print its JSON answer
+ *
+ * Common flags: --es http://127.0.0.1:9200 (the search service), and for
+ * Kafka --brokers host:9092[,host:9092] --topic passinfo. See docs/passinfo.md.
+ */
+import { parseArgs } from 'node:util';
+import { createKafka, type KafkaLogLevel } from './kafka-client.ts';
+import { designation, DEFAULT_LOOK_BACK_DAYS } from './entry-designation.ts';
+import { asPassinfoError } from './errors.ts';
+import { importFile } from './file-import.ts';
+import { buildHttpApi, DEFAULT_HOST, DEFAULT_PORT } from './http-api.ts';
+import { DEFAULT_INDEX_NAMES, ensureIndices, type IndexOptions } from './index-setup.ts';
+import { DEFAULT_GROUP, IngestService } from './ingest.ts';
+import { produce, progressLine, realisticRecords } from './producer.ts';
+import { PassinfoQueries } from './queries.ts';
+import type { Region } from './region-collision.ts';
+import type { PlateSort } from './plate-search.ts';
+import type { TrafficGrouping } from './traffic-counts.ts';
+import { SearchClient } from './search-client.ts';
+
+const FLAGS = {
+  es: { type: 'string', default: process.env.PASSINFO_ES ?? 'http://127.0.0.1:9200' },
+  brokers: { type: 'string', default: process.env.PASSINFO_BROKERS ?? '127.0.0.1:9092' },
+  topic: { type: 'string', default: process.env.PASSINFO_TOPIC ?? 'passinfo' },
+  group: { type: 'string', default: DEFAULT_GROUP },
+  'dead-letter-topic': { type: 'string' },
+  'entry-checkpoints': { type: 'string', default: process.env.PASSINFO_ENTRY_CHECKPOINTS },
+  'look-back-days': { type: 'string', default: String(DEFAULT_LOOK_BACK_DAYS) },
+  'session-timeout': { type: 'string' },
+  'kafka-log': { type: 'string', default: 'error' },
+  shards: { type: 'string' },
+  replicas: { type: 'string' },
+  // producer
+  count: { type: 'string' },
+  duration: { type: 'string' },
+  rate: { type: 'string' },
+  seed: { type: 'string' },
+  plates: { type: 'string' },
+  checkpoints: { type: 'string' },
+  days: { type: 'string' },
+  'start-day': { type: 'string' },
+  // import
+  format: { type: 'string' },
+  rejects: { type: 'string' },
+  // serve
+  host: { type: 'string', default: DEFAULT_HOST },
+  port: { type: 'string', default: String(DEFAULT_PORT) },
+  // queries
+  q: { type: 'string' },
+  plate: { type: 'string' },
+  'plate-a': { type: 'string' },
+  'plate-b': { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  sort: { type: 'string' },
+  size: { type: 'string' },
+  'from-hit': { type: 'string' },
+  after: { type: 'string' },
+  by: { type: 'string' },
+  'land-id': { type: 'string' },
+  'plate-category': { type: 'string' },
+  'plate-color': { type: 'string' },
+  'vehicle-color': { type: 'string' },
+  tolerance: { type: 'string' },
+  'min-checkpoints': { type: 'string' },
+  night: { type: 'string' },
+  day: { type: 'string' },
+  'min-night-passes': { type: 'string' },
+  region: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Flags = ReturnType<typeof parse>['values'];
+const parse = (argv: string[]) => parseArgs({ args: argv, options: FLAGS, allowPositionals: true });
+
+const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+const csv = (v: string | undefined): string[] | undefined => v?.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+const nums = (v: string | undefined): number[] | undefined => csv(v)?.map(Number);
+
+/** `30s`, `5m`, `2h` or seconds. */
+function durationMs(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v);
+  if (m === null) throw new Error(`--duration [${v}] is not a duration like 30s, 5m, 2h`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Number(m[1]) * unit;
+}
+
+/** `--region L0001,L0002@2026-10-01 08:00:00/2026-10-01 10:00:00` */
+function region(v: string): Region {
+  const m = /^([^@]+)@([^/]+)\/(.+)$/.exec(v);
+  if (m === null) throw new Error(`--region [${v}] must look like L0001,L0002@FROM/TO`);
+  return { land_id: csv(m[1]) ?? [], from: m[2]!.trim(), to: m[3]!.trim() };
+}
+
+const indexOptions = (f: Flags): IndexOptions => ({ shards: num(f.shards), replicas: num(f.replicas) });
+const entryDesignation = (f: Flags) => {
+  const list = csv(f['entry-checkpoints']);
+  return list && list.length > 0 ? designation(list, Number(f['look-back-days'])) : undefined;
+};
+const kafkaOf = (f: Flags, clientId: string) =>
+  createKafka({ brokers: csv(f.brokers) ?? [], clientId, logLevel: f['kafka-log'] as KafkaLogLevel });
+const print = (v: unknown): void => void process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+
+async function runQuery(command: string, f: Flags): Promise<boolean> {
+  const queries = new PassinfoQueries(f.es);
+  const range = { from: f.from, to: f.to };
+  const page = { sort: f.sort as PlateSort | undefined, size: num(f.size), from_hit: num(f['from-hit']), after: f.after };
+  try {
+    switch (command) {
+      case 'plates':
+        print(await queries.plates({ q: f.q ?? '', ...page, ...range }));
+        return true;
+      case 'passes':
+        print(
+          await queries.passes({
+            q: f.q ?? '',
+            ...page,
+            ...range,
+            plate_category: nums(f['plate-category']),
+            plate_color: nums(f['plate-color']),
+            vehicle_color: nums(f['vehicle-color']),
+            land_id: csv(f['land-id']),
+          }),
+        );
+        return true;
+      case 'trajectory':
+        print(await queries.trajectory({ plate: f.plate ?? '', ...range }));
+        return true;
+      case 'traffic':
+        print(await queries.traffic({ by: f.by as TrafficGrouping | undefined, land_id: csv(f['land-id']), ...range }));
+        return true;
+      case 'landing-points':
+        print(await queries.landingPoints({ plate: f.plate ?? '', ...range }));
+        return true;
+      case 'collision':
+        print(await queries.regionCollision({ regions: (f.region ?? []).map(region), size: num(f.size) }));
+        return true;
+      case 'first-entries':
+        print(await queries.firstEntries({ land_id: csv(f['land-id']), size: num(f.size), from_hit: num(f['from-hit']), ...range }));
+        return true;
+      case 'companions':
+        print(
+          await queries.companions({ plate: f.plate ?? '', tolerance: num(f.tolerance), min_checkpoints: num(f['min-checkpoints']), size: num(f.size), ...range }),
+        );
+        return true;
+      case 'similarity':
+        print(await queries.similarity({ plate_a: f['plate-a'] ?? '', plate_b: f['plate-b'] ?? '', tolerance: num(f.tolerance), ...range }));
+        return true;
+      case 'day-night':
+        print(
+          await queries.dayNight({
+            from: f.from ?? '',
+            to: f.to ?? '',
+            night: f.night,
+            day: f.day,
+            land_id: csv(f['land-id']),
+            min_night_passes: num(f['min-night-passes']),
+            size: num(f.size),
+          }),
+        );
+        return true;
+      default:
+        return false;
+    }
+  } finally {
+    await queries.close();
+  }
+}
+
+const USAGE = `usage: passinfo <setup|produce|ingest|import FILE|serve|plates|passes|trajectory|traffic|landing-points|collision|first-entries|companions|similarity|day-night> [flags]
+see docs/passinfo.md`;
+
+export async function main(argv: string[]): Promise<number> {
+  const { values: f, positionals } = parse(argv);
+  const command = positionals[0];
+  if (f.help || command === undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined && !f.help ? 2 : 0;
+  }
+  switch (command) {
+    case 'setup': {
+      const client = new SearchClient(f.es);
+      await ensureIndices(client, DEFAULT_INDEX_NAMES, indexOptions(f));
+      await client.close();
+      print({ acknowledged: true, ...DEFAULT_INDEX_NAMES });
+      return 0;
+    }
+    case 'produce': {
+      const rate = num(f.rate) ?? 0;
+      const duration = durationMs(f.duration);
+      const count = num(f.count) ?? (duration !== undefined && rate > 0 ? Math.ceil((rate * duration) / 1000) : undefined);
+      if (count === undefined) throw new Error('produce needs --count, or --rate with --duration');
+      const records = realisticRecords({
+        count,
+        seed: num(f.seed),
+        plates: num(f.plates),
+        checkpoints: num(f.checkpoints),
+        days: num(f.days),
+        startDay: f['start-day'],
+      });
+      const controller = new AbortController();
+      process.once('SIGINT', () => controller.abort());
+      const tty = process.stderr.isTTY;
+      const result = await produce(kafkaOf(f, 'passinfo-producer'), f.topic, records, {
+        rate,
+        durationMs: duration,
+        signal: controller.signal,
+        progress: (p) => process.stderr.write(tty ? `\r${progressLine(p)}   ${p.done ? '\n' : ''}` : `${progressLine(p)}\n`),
+      });
+      return result.produced > 0 || count === 0 ? 0 : 1;
+    }
+    case 'ingest': {
+      const client = new SearchClient(f.es);
+      let fatal: (err: Error) => void = () => undefined;
+      const failed = new Promise<Error>((resolve) => (fatal = resolve));
+      const service = await IngestService.start({
+        kafka: kafkaOf(f, 'passinfo-ingest'),
+        client,
+        names: DEFAULT_INDEX_NAMES,
+        topic: f.topic,
+        groupId: f.group,
+        deadLetterTopic: f['dead-letter-topic'],
+        designation: entryDesignation(f),
+        index: indexOptions(f),
+        sessionTimeoutMs: num(f['session-timeout']),
+        report: (s) => process.stderr.write(`${JSON.stringify({ msg: 'ingest status', ...s })}\n`),
+        onFatal: (err) => fatal(err),
+      });
+      process.stderr.write(`${JSON.stringify({ msg: 'ingest started', topic: f.topic, group: service.groupId })}\n`);
+      const stop = new Promise<string>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+      });
+      const why = await Promise.race([stop, failed]);
+      await service.stop();
+      await client.close();
+      if (why instanceof Error) {
+        process.stderr.write(`${JSON.stringify({ msg: 'ingest failed', error: why.message })}\n`);
+        return 1;
+      }
+      return 0;
+    }
+    case 'import': {
+      const file = positionals[1];
+      if (file === undefined) throw new Error('import needs a file: passinfo import records.ndjson');
+      const client = new SearchClient(f.es);
+      const summary = await importFile({
+        client,
+        names: DEFAULT_INDEX_NAMES,
+        file,
+        format: f.format as 'ndjson' | 'csv' | undefined,
+        rejectsFile: f.rejects,
+        designation: entryDesignation(f),
+        index: indexOptions(f),
+        progress: (s) => process.stderr.write(`\rimported ${s.indexed} (duplicates ${s.duplicates}, rejected ${s.rejected}) of ${s.lines} lines`),
+      });
+      process.stderr.write('\n');
+      await client.close();
+      print(summary);
+      return summary.rejected > 0 ? 3 : 0;
+    }
+    case 'serve': {
+      const queries = new PassinfoQueries(f.es);
+      const app = buildHttpApi(queries, { logger: true });
+      await app.listen({ host: f.host, port: Number(f.port) });
+      const signal = await new Promise<string>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+      });
+      app.log.info({ signal }, 'stopping');
+      await app.close();
+      await queries.close();
+      return 0;
+    }
+    default:
+      if (await runQuery(command, f)) return 0;
+      process.stderr.write(`unknown command [${command}]\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      const e = asPassinfoError(err);
+      process.stderr.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
+      process.exit(e.status === 400 ? 2 : 1);
+    },
+  );
+}

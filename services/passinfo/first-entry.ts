@@ -17,6 +17,13 @@
  *   whether the plate passed anywhere in [t - window, t) other than this pass.
  *   Those questions are batched into one `filters` aggregation per request.
  *
+ * Records that arrive out of time order (a plate's pass older than one this
+ * process already saw: a file import, a producer that was behind) may also
+ * prove earlier decisions wrong: a first entry in (t, t + window] of that
+ * plate has this pass in its look-back window. Such first entries are
+ * deleted again ("late arrival correction"), so the stored set converges to
+ * the answer the time-ordered stream would give.
+ *
  * The cache is a bounded LRU (a Map in insertion order) and is emptied when
  * the consumer group rebalances: after partitions move, another process may
  * have seen this process's plates. Before asking, the passes index is
@@ -49,6 +56,8 @@ export interface FirstEntryStats {
   firstEntries: number;
   cacheAnswers: number;
   searchAnswers: number;
+  /** First entries deleted because an older pass of the plate arrived later. */
+  corrected: number;
 }
 
 interface Question {
@@ -62,7 +71,7 @@ export class FirstEntryDetector {
   private readonly windowMs: number;
   private readonly lastSeen = new Map<string, number>();
   private refreshBeforeAsking = true;
-  readonly stats: FirstEntryStats = { decided: 0, firstEntries: 0, cacheAnswers: 0, searchAnswers: 0 };
+  readonly stats: FirstEntryStats = { decided: 0, firstEntries: 0, cacheAnswers: 0, searchAnswers: 0, corrected: 0 };
 
   constructor(
     private readonly client: SearchClient,
@@ -96,8 +105,10 @@ export class FirstEntryDetector {
       .sort((a, b) => a.t - b.t || (a.record.event_id < b.record.event_id ? -1 : 1));
     const found: FirstEntryDoc[] = [];
     const questions: Question[] = [];
+    const late: { plate: string; t: number }[] = [];
     for (const { record, t } of timed) {
       const m = this.lastSeen.get(record.plate);
+      if (m !== undefined && m > t) late.push({ plate: record.plate, t });
       if (this.entryPoints.has(record.land_id)) {
         this.stats.decided++;
         if (m === undefined || m >= t) {
@@ -118,8 +129,37 @@ export class FirstEntryDetector {
         found.push(...(await this.ask(questions.slice(i, i + QUESTIONS_PER_REQUEST))));
       }
     }
+    if (late.length > 0) await this.correct(late);
     this.stats.firstEntries += found.length;
     return found;
+  }
+
+  /** Deletes stored first entries of these plates in (t, t + window]: the late pass precedes them. */
+  private async correct(late: readonly { plate: string; t: number }[]): Promise<void> {
+    await this.client.refresh(this.names.firstEntries);
+    for (let i = 0; i < late.length; i += QUESTIONS_PER_REQUEST) {
+      const should = late.slice(i, i + QUESTIONS_PER_REQUEST).map((l) => ({
+        bool: {
+          filter: [
+            { term: { plate: l.plate } },
+            { range: { pass_time: { gt: formatPassTime(l.t), lte: formatPassTime(l.t + this.windowMs) } } },
+          ],
+        },
+      }));
+      const res = await this.client.search<FirstEntryDoc>(
+        this.names.firstEntries,
+        { size: 10_000, _source: false, query: { bool: { should, minimum_should_match: 1 } } },
+        'first-entry correction',
+      );
+      if (res.hits.hits.length === 0) continue;
+      const lines = res.hits.hits.map((h) => JSON.stringify({ delete: { _index: h._index, _type: FIRST_ENTRY_TYPE, _id: h._id } }));
+      const del = await this.client.bulk(lines);
+      for (const item of del.items) {
+        const r = item.delete;
+        if (r !== undefined && r.status >= 300 && r.status !== 404) throw new Error(`deleting first entry [${r._id}] failed: ${r.error?.reason ?? r.status}`);
+      }
+      this.stats.corrected += res.hits.hits.length;
+    }
   }
 
   private doc(record: PassRecord, previous: string | null): FirstEntryDoc {

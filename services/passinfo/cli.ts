@@ -39,6 +39,8 @@ const FLAGS = {
   'entry-checkpoints': { type: 'string', default: process.env.PASSINFO_ENTRY_CHECKPOINTS },
   'look-back-days': { type: 'string', default: String(DEFAULT_LOOK_BACK_DAYS) },
   'session-timeout': { type: 'string' },
+  'bulk-size': { type: 'string' },
+  'status-interval': { type: 'string' },
   'kafka-log': { type: 'string', default: 'error' },
   shards: { type: 'string' },
   replicas: { type: 'string' },
@@ -236,6 +238,8 @@ export async function main(argv: string[]): Promise<number> {
         designation: entryDesignation(f),
         index: indexOptions(f),
         sessionTimeoutMs: num(f['session-timeout']),
+        bulkSize: num(f['bulk-size']),
+        statusIntervalMs: num(f['status-interval']),
         report: (s) => process.stderr.write(`${JSON.stringify({ msg: 'ingest status', ...s })}\n`),
         onFatal: (err) => fatal(err),
       });

@@ -84,6 +84,8 @@ export class IngestService {
       groupId: this.groupId,
       allowAutoTopicCreation: false,
       sessionTimeout: options.sessionTimeoutMs ?? 30_000,
+      // How long a rebalance waits for members to rejoin; a killed member is dropped after its session timeout.
+      rebalanceTimeout: Math.max(options.sessionTimeoutMs ?? 30_000, 10_000),
       heartbeatInterval: Math.max(500, Math.floor((options.sessionTimeoutMs ?? 30_000) / 10)),
       maxWaitTimeInMs: 500,
       metadataMaxAge: 5000,

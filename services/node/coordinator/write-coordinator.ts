@@ -23,6 +23,8 @@ import type { MetaService } from '../cluster/meta-service.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { IndicesService } from '../indexer/indices-service.ts';
 import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
+import type { ParsedHandoff } from '../indexer/shard-copy.ts';
+import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import type { RequestIds } from '../request-ids.ts';
 import { resolveWriteIndex, validateNewIndexName } from './index-resolver.ts';
 import type { IndexAdmin } from './index-admin.ts';
@@ -112,7 +114,7 @@ export class WriteCoordinator {
     const results: (WriteItemResult | undefined)[] = new Array(reqs.length);
     const now = Date.now();
     const targets = await this.resolveTargets(reqs, results);
-    await this.applyDynamicMappings(reqs, targets, results);
+    const handoffs = await this.applyDynamicMappings(reqs, targets, results);
 
     const prepared: Prepared[] = [];
     for (let i = 0; i < reqs.length; i++) {
@@ -129,7 +131,7 @@ export class WriteCoordinator {
         results[i] = failure(reqs[i], err, meta.name);
       }
     }
-    await this.appendAndAwait(prepared, results, opts);
+    await this.appendAndAwait(prepared, results, opts, handoffs);
     return results.map((r, i) => r ?? failure(reqs[i], illegalArgument('write was not executed')));
   }
 
@@ -173,8 +175,8 @@ export class WriteCoordinator {
     reqs: readonly WriteRequest[],
     targets: readonly ({ uuid: string } | null)[],
     results: (WriteItemResult | undefined)[],
-  ): Promise<void> {
-    const working = new Map<string, { type: string; mapping: Mapping; changed: boolean }>();
+  ): Promise<Map<string, ParsedHandoff>> {
+    const working = new Map<string, { type: string; mapping: Mapping; changed: boolean; versionBefore: number; docs: Map<number, ParsedDocument> }>();
     for (let i = 0; i < reqs.length; i++) {
       const t = targets[i];
       const r = reqs[i];
@@ -185,28 +187,44 @@ export class WriteCoordinator {
       if (!meta) continue;
       let w = working.get(t.uuid);
       if (!w) {
-        w = { type: r.type, mapping: meta.mapping ?? Mapping.empty(r.type), changed: meta.mapping === null };
+        w = {
+          type: r.type,
+          mapping: meta.mapping ?? Mapping.empty(r.type),
+          changed: meta.mapping === null,
+          versionBefore: meta.mappingVersion,
+          docs: new Map(),
+        };
         working.set(t.uuid, w);
       }
       try {
         for (const doc of docs) {
-          const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
+          let parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
           if (parsed.dynamicUpdate) {
             w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, { analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined });
             w.changed = true;
+            // Parse again so the handed-off fields carry the merged mappings.
+            parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
           }
+          if (doc === r.source && (r.op === 'index' || r.op === 'create')) w.docs.set(i, parsed);
         }
       } catch (err) {
         if (!isEsError(err)) throw err;
         results[i] = failure(r, err, meta.name);
       }
     }
+    const handoffs = new Map<string, ParsedHandoff>();
     for (const [uuid, w] of working) {
-      if (!w.changed) continue;
-      await this.meta.submit({
-        'logsearch.PutMapping': { indices: [uuid], type: w.type, mapping_json: JSON.stringify(w.mapping.toJSON()), dynamic: true },
-      });
+      if (w.changed) {
+        await this.meta.submit({
+          'logsearch.PutMapping': { indices: [uuid], type: w.type, mapping_json: JSON.stringify(w.mapping.toJSON()), dynamic: true },
+        });
+      }
+      // The parsed documents are valid only for the mapping they were parsed against:
+      // ours alone, with no other change in between.
+      const after = this.meta.state.indexByUuid(uuid)?.mappingVersion;
+      if (after === w.versionBefore + (w.changed ? 1 : 0)) handoffs.set(uuid, { docs: w.docs, mappingVersion: after });
     }
+    return handoffs;
   }
 
   private prepare(item: number, r: WriteRequest, meta: IndexMetadata, aliasRouting: string | null, now: number): Prepared {
@@ -235,7 +253,12 @@ export class WriteCoordinator {
     return { item, meta, shard, op };
   }
 
-  private async appendAndAwait(prepared: readonly Prepared[], results: (WriteItemResult | undefined)[], opts: WriteOptions): Promise<void> {
+  private async appendAndAwait(
+    prepared: readonly Prepared[],
+    results: (WriteItemResult | undefined)[],
+    opts: WriteOptions,
+    handoffs: ReadonlyMap<string, ParsedHandoff>,
+  ): Promise<void> {
     const groups = new Map<string, Prepared[]>();
     for (const p of prepared) {
       const key = `${p.meta.uuid}/${p.shard}`;
@@ -244,11 +267,16 @@ export class WriteCoordinator {
       else groups.set(key, [p]);
     }
     await Promise.all(
-      [...groups.values()].map((group) => this.appendGroup(group, results, opts)),
+      [...groups.values()].map((group) => this.appendGroup(group, results, opts, handoffs.get(group[0].meta.uuid))),
     );
   }
 
-  private async appendGroup(group: readonly Prepared[], results: (WriteItemResult | undefined)[], opts: WriteOptions): Promise<void> {
+  private async appendGroup(
+    group: readonly Prepared[],
+    results: (WriteItemResult | undefined)[],
+    opts: WriteOptions,
+    handoff: ParsedHandoff | undefined,
+  ): Promise<void> {
     const { meta, shard } = group[0];
     const copies = await this.indices.copiesOf(meta);
     const copy = copies[shard];
@@ -264,7 +292,7 @@ export class WriteCoordinator {
       results[item] = toResult(p, outcome, meta);
       lastOffset = Math.max(lastOffset, offset);
       if (--remaining === 0) done();
-    });
+    }, handoff);
     try {
       const records = group.map((p) => ({ value: docOpCodec.encode({ ...p.op, request_id: requestId }) }));
       await this.log.append(this.indices.topicOf(meta), shard, records);

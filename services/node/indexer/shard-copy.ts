@@ -17,6 +17,17 @@ import { applyDocOp, type DocOutcome } from './apply-doc-op.ts';
 
 export type OutcomeListener = (item: number, outcome: DocOutcome, offset: number) => void;
 
+/**
+ * Documents the coordinator in this process already parsed against the
+ * mapping of `mappingVersion`, by item. Parsing is a pure function of the
+ * source and the mapping, so reusing them gives what parsing again would,
+ * without doing the work twice.
+ */
+export interface ParsedHandoff {
+  readonly docs: ReadonlyMap<number, ParsedDocument>;
+  readonly mappingVersion: number;
+}
+
 interface OffsetWaiter {
   readonly offset: number;
   readonly resolve: () => void;
@@ -40,7 +51,7 @@ export class ShardCopy {
   appliedOffset = 0;
   /** Every op below this offset is visible to searches. */
   refreshedOffset = 0;
-  private readonly listeners = new Map<string, OutcomeListener>();
+  private readonly listeners = new Map<string, { listener: OutcomeListener; handoff: ParsedHandoff | undefined }>();
   private appliedWaiters: OffsetWaiter[] = [];
   private refreshWaiters: OffsetWaiter[] = [];
   private subscription: Subscription | null = null;
@@ -91,8 +102,8 @@ export class ShardCopy {
   }
 
   /** Listens for outcomes of the ops appended under `requestId`; returns the unsubscribe function. */
-  listen(requestId: string, listener: OutcomeListener): () => void {
-    this.listeners.set(requestId, listener);
+  listen(requestId: string, listener: OutcomeListener, handoff?: ParsedHandoff): () => void {
+    this.listeners.set(requestId, { listener, handoff });
     return () => this.listeners.delete(requestId);
   }
 
@@ -105,6 +116,7 @@ export class ShardCopy {
     ids.forEach((id, i) => current.set(id, stored[i]));
 
     const changes: DocChange[] = [];
+    const changeOps: number[] = [];
     const outcomes: DocOutcome[] = new Array(ops.length);
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i];
@@ -114,27 +126,37 @@ export class ShardCopy {
       if (outcome.ok && outcome.next) {
         current.set(op.id, outcome.next);
         changes.push({ id: op.id, state: outcome.next });
+        changeOps.push(i);
       }
     }
     const next = records[records.length - 1].offset + 1;
     await this.store.commit(changes, next);
 
-    for (const c of changes) {
+    for (let k = 0; k < changes.length; k++) {
+      const c = changes[k];
       if (c.state.deleted) this.index.delete(c.id);
-      else this.indexDoc(meta, c.id, c.state);
+      else this.indexDoc(meta, c.id, c.state, this.handedOff(meta, ops[changeOps[k]]));
     }
     this.appliedOffset = next;
     for (let i = 0; i < ops.length; i++) {
-      const listener = this.listeners.get(ops[i].request_id);
-      if (listener) listener(ops[i].item, outcomes[i], records[i].offset);
+      const l = this.listeners.get(ops[i].request_id);
+      if (l) l.listener(ops[i].item, outcomes[i], records[i].offset);
     }
     this.appliedWaiters = resolveUpTo(this.appliedWaiters, this.appliedOffset);
   }
 
-  private indexDoc(meta: IndexMetadata, id: string, state: DocState): void {
+  /** The coordinator's parse of an INDEX/CREATE op's source, when still valid for the current mapping. */
+  private handedOff(meta: IndexMetadata, op: DocOp): ParsedDocument | undefined {
+    if (op.op !== 'INDEX' && op.op !== 'CREATE') return undefined;
+    const h = this.listeners.get(op.request_id)?.handoff;
+    if (!h || h.mappingVersion !== meta.mappingVersion) return undefined;
+    return h.docs.get(op.item);
+  }
+
+  private indexDoc(meta: IndexMetadata, id: string, state: DocState, handedOff?: ParsedDocument): void {
     const source = state.source ?? Buffer.from('{}');
-    let parsed = EMPTY_DOC;
-    if (meta.mapping) {
+    let parsed = handedOff ?? EMPTY_DOC;
+    if (!handedOff && meta.mapping) {
       try {
         parsed = meta.mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>);
       } catch {

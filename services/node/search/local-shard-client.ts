@@ -56,7 +56,8 @@ export class LocalShardClient implements ShardClient {
     }
     const shardCtx = this.shardContext(req.nowMillis);
     const wantAggs = this.aggs !== null && req.contextId === null;
-    const result = executeQueryPhase(ctx.snapshot, req.search, shardCtx, {
+    // A continuation runs the search its context was opened with (alias filters included).
+    const result = executeQueryPhase(ctx.snapshot, ctx.search, shardCtx, {
       size: req.size,
       after: req.after,
       collectMatches: wantAggs,

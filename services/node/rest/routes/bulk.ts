@@ -32,18 +32,33 @@ function str(v: unknown): string | null {
 }
 
 /** Splits an NDJSON bulk body into items, as Elasticsearch's BulkRequest.add does. */
+/** The [start, end) byte ranges of the body's lines (the body ends with a newline). */
+function lineRanges(body: Buffer): number[] {
+  const out: number[] = [];
+  let start = 0;
+  for (;;) {
+    const nl = body.indexOf(10, start);
+    if (nl < 0) break;
+    out.push(start, nl);
+    start = nl + 1;
+  }
+  return out;
+}
+
+/** Splits an NDJSON bulk body into items, as Elasticsearch's BulkRequest.add does. */
 export function parseBulk(body: Buffer, defaults: { index?: string; type?: string }, q: Query): ParsedItem[] {
-  const text = body.toString('utf8');
-  if (!text.endsWith('\n')) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
-  const lines = text.split('\n');
+  if (body[body.length - 1] !== 10) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
+  const ranges = lineRanges(body);
+  const lineCount = ranges.length / 2;
+  const lineText = (i: number) => body.toString('utf8', ranges[2 * i], ranges[2 * i + 1]);
   const items: ParsedItem[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const lineText = lines[i].trim();
-    if (lineText === '') continue;
+  for (let i = 0; i < lineCount; i++) {
+    const actionText = lineText(i).trim();
+    if (actionText === '') continue;
     const lineNo = i + 1;
     let actionObj: unknown;
     try {
-      actionObj = JSON.parse(lineText);
+      actionObj = JSON.parse(actionText);
     } catch {
       throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
     }
@@ -59,13 +74,14 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     const meta = ((actionObj as Record<string, unknown>)[action] ?? {}) as Record<string, unknown>;
     if (typeof meta !== 'object' || Array.isArray(meta)) throw malformed(lineNo, 'expected START_OBJECT');
     let source: Buffer | null = null;
+    let sourceText = '';
     if (action !== 'delete') {
       i++;
-      while (i < lines.length && lines[i].trim() === '' && i < lines.length - 1) i++;
-      if (i >= lines.length || lines[i].trim() === '') {
-        throw illegalArgument(`Validation Failed: 1: source is missing;`);
-      }
-      source = Buffer.from(lines[i], 'utf8');
+      while (i < lineCount - 1 && lineText(i).trim() === '') i++;
+      sourceText = i < lineCount ? lineText(i) : '';
+      if (sourceText.trim() === '') throw illegalArgument(`Validation Failed: 1: source is missing;`);
+      // A view of the request body, not a copy: the source goes to the log exactly as sent.
+      source = body.subarray(ranges[2 * i], ranges[2 * i + 1]);
     }
     const index = str(meta._index) ?? defaults.index ?? null;
     const type = str(meta._type) ?? defaults.type ?? null;
@@ -76,7 +92,7 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     }
     if (action === 'update' && source) {
       try {
-        const b = JSON.parse(source.toString('utf8')) as { _source?: unknown };
+        const b = JSON.parse(sourceText) as { _source?: unknown };
         if (b && b._source !== undefined) sourceSpec = b._source;
       } catch {
         // reported when the item is built
@@ -95,7 +111,7 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
       continue;
     }
     try {
-      items.push({ ...base, req: toWriteRequest(action, index!, type!, id, meta, source, q), error: null });
+      items.push({ ...base, req: toWriteRequest(action, index!, type!, id, meta, source, sourceText, q), error: null });
     } catch (err) {
       if (!isEsError(err)) throw err;
       items.push({ ...base, req: null, error: err });
@@ -111,6 +127,7 @@ function toWriteRequest(
   id: string | null,
   meta: Record<string, unknown>,
   source: Buffer | null,
+  sourceText: string,
   q: Query,
 ): WriteRequest {
   const version = meta.version ?? meta._version;
@@ -129,7 +146,7 @@ function toWriteRequest(
   if (action === 'update') {
     let body: unknown;
     try {
-      body = JSON.parse(source!.toString('utf8'));
+      body = JSON.parse(sourceText);
     } catch (err) {
       throw new EsError('json_parse_exception', (err as Error).message, 400);
     }
@@ -137,7 +154,7 @@ function toWriteRequest(
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(source!.toString('utf8'));
+    parsed = JSON.parse(sourceText);
   } catch (err) {
     throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, new EsError('json_parse_exception', (err as Error).message, 400));
   }

@@ -52,7 +52,6 @@ after(async () => {
   await server?.stop();
 });
 
-const ms = P.ms;
 const inRange = (r: PassRecord, from: string, to: string): boolean => r.pass_time >= from && r.pass_time < to;
 
 describe('index setup and file import', () => {

@@ -49,7 +49,7 @@ describe('official client: the seed flows', () => {
       (err: { statusCode?: number; body?: { error?: { type?: string } } }) =>
         err.statusCode === 409 && err.body?.error?.type === 'version_conflict_engine_exception',
     );
-    const external = await client.index({ index: 'passinfo', type: 'passinfo', id: 'ext', version: 100, versionType: 'external', body: rec });
+    const external = await client.index({ index: 'passinfo', type: 'passinfo', id: 'ext', version: 100, version_type: 'external', body: rec });
     assert.equal(external.body._version, 100);
     const deleted = await client.delete({ index: 'passinfo', type: 'passinfo', id: rec.event_id });
     assert.equal(deleted.body.result, 'deleted');
@@ -70,5 +70,66 @@ describe('official client: the seed flows', () => {
     await client.indices.refresh({ index: 'passinfo' });
     const { body: count } = await client.count({ index: 'passinfo' });
     assert.equal(count.count, 501);
+  });
+});
+
+describe('official client: search and scroll', () => {
+  const COUNT = 100_000;
+
+  test(`a scroll loop reads a ${COUNT}-document index in full, with no loss or duplicate`, async () => {
+    await client.indices.create({
+      index: 'scrolled',
+      body: { settings: { number_of_shards: 5, number_of_replicas: 0, refresh_interval: -1 }, mappings: { _doc: { properties: { n: { type: 'long' } } } } },
+    });
+    for (let start = 0; start < COUNT; start += 10_000) {
+      const body: unknown[] = [];
+      for (let n = start; n < start + 10_000; n++) body.push({ index: { _index: 'scrolled', _type: '_doc', _id: `d${n}` } }, { n });
+      const { body: res } = await client.bulk({ body });
+      assert.equal(res.errors, false);
+    }
+    await client.indices.refresh({ index: 'scrolled' });
+
+    const seen = new Uint8Array(COUNT);
+    let duplicates = 0;
+    let read = 0;
+    let { body } = await client.search({ index: 'scrolled', scroll: '1m', size: 2000, body: { sort: ['_doc'] } });
+    assert.equal(body.hits.total, COUNT);
+    while (body.hits.hits.length > 0) {
+      for (const h of body.hits.hits as { _source: { n: number } }[]) {
+        if (seen[h._source.n]) duplicates++;
+        seen[h._source.n] = 1;
+        read++;
+      }
+      ({ body } = await client.scroll({ scroll_id: body._scroll_id, scroll: '1m' }));
+    }
+    await client.clearScroll({ body: { scroll_id: body._scroll_id } });
+    assert.equal(duplicates, 0);
+    assert.equal(read, COUNT);
+    assert.equal(seen.reduce((a, b) => a + b, 0), COUNT);
+  });
+
+  test('match, bool filters and sorting through the client', async () => {
+    const { body } = await client.search({
+      index: 'scrolled',
+      body: { query: { bool: { filter: [{ range: { n: { gte: 10, lt: 20 } } }] } }, sort: [{ n: 'desc' }], size: 3 },
+    });
+    assert.equal(body.hits.total, 10);
+    assert.deepEqual(
+      body.hits.hits.map((h: { _id: string }) => h._id),
+      ['d19', 'd18', 'd17'],
+    );
+  });
+
+  test('aggregations through the client', async () => {
+    const { body } = await client.search({
+      index: 'scrolled',
+      body: { size: 0, query: { range: { n: { lt: 1000 } } }, aggs: { s: { stats: { field: 'n' } }, big: { range: { field: 'n', ranges: [{ to: 500 }, { from: 500 }] } } } },
+    });
+    assert.equal(body.aggregations.s.count, 1000);
+    assert.equal(body.aggregations.s.sum, (999 * 1000) / 2);
+    assert.deepEqual(
+      body.aggregations.big.buckets.map((b: { doc_count: number }) => b.doc_count),
+      [500, 500],
+    );
   });
 });

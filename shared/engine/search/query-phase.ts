@@ -64,6 +64,10 @@ export function executeQueryPhase(
     collector.hasAfter = true;
   }
 
+  if (isDocOrderStream(fields, search, needScores, opts)) {
+    return streamInDocOrder(snapshot, search, ctx, query, opts.size, after === null ? -1 : after.doc);
+  }
+
   const stats = new ShardTermStats(snapshot);
   const matches: MatchSet[] | null = opts.collectMatches === true ? [] : null;
   const minScore = search.minScore;
@@ -189,4 +193,66 @@ export function executeQueryPhase(
     terminatedEarly: terminateAfter > 0 ? terminated : null,
     matches,
   };
+}
+
+/**
+ * `sort: ["_doc"]` without scores, post filter, min_score or terminate_after:
+ * the hits are simply the first `size` matches after the cursor in doc
+ * order. Counting is a popcount and collecting stops once the page is full,
+ * so a scroll reads each page in time proportional to the page, not to the
+ * shard (the cheap path DESIGN.md promises for scroll with `_doc`).
+ */
+function isDocOrderStream(fields: readonly ResolvedSortField[], search: ParsedSearch, needScores: boolean, opts: QueryPhaseOptions): boolean {
+  return (
+    fields.length === 1 &&
+    fields[0]!.kind === 'doc' &&
+    !fields[0]!.reverse &&
+    !needScores &&
+    search.postFilter === null &&
+    search.minScore === null &&
+    search.terminateAfter === 0 &&
+    search.searchAfter === null &&
+    opts.collectMatches !== true
+  );
+}
+
+function streamInDocOrder(
+  snapshot: SearcherSnapshot,
+  search: ParsedSearch,
+  ctx: ShardSearchContext,
+  query: ReturnType<ParsedSearch['query']['toQuery']>,
+  size: number,
+  afterDoc: number,
+): ShardQueryResult {
+  const stats = new ShardTermStats(snapshot);
+  const out: number[] = [];
+  let total = 0;
+  const arena = acquireArena();
+  try {
+    for (const view of snapshot.views) {
+      if (view.numDocs === 0) continue;
+      arena.reset();
+      const seg = view.segment;
+      const set = evaluate(query, { view, segment: seg, stats, filterCache: ctx.filterCache, arena }, false);
+      const bits = set.mutable ? set.bits : set.bits.slice();
+      if (view.liveDocs !== null) andInto(bits, view.liveDocs);
+      total += cardinality(bits);
+      if (out.length >= size || afterDoc >= view.docBase + seg.maxDoc) continue;
+      const from = Math.max(0, afterDoc + 1 - view.docBase);
+      for (let w = from >>> 5; w < bits.length && out.length < size; w++) {
+        let word = bits[w]!;
+        if (w === from >>> 5) word &= ~((1 << (from & 31)) - 1);
+        while (word !== 0 && out.length < size) {
+          const d = (w << 5) + lowestBit(word);
+          word &= word - 1;
+          out.push(view.docBase + d);
+        }
+      }
+    }
+  } finally {
+    releaseArena(arena);
+  }
+  const docs = Int32Array.from(out);
+  const sortValues: SortValue[][] = out.map((d) => [d]);
+  return { totalHits: total, maxScore: NaN, docs, scores: new Float32Array(docs.length).fill(NaN), sortValues, terminatedEarly: null, matches: null };
 }

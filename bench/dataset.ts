@@ -44,7 +44,8 @@ export async function openDataset(count: number, opts: { fresh?: boolean } = {})
   if (opts.fresh) await rm(dir, { recursive: true, force: true });
   const existed = existsSync(join(dir, 'node.json'));
   await mkdir(dir, { recursive: true });
-  const server = await spawnServer(dir);
+  // A restart rebuilds segments from the doc store (docs/decisions/001): allow for it.
+  const server = await spawnServer(dir, [], 15 * 60_000);
   let loadSeconds = 0;
   const have = existed ? ((await http(server.url, 'GET', '/passinfo/_count')).body as { count?: number }).count : undefined;
   if (have !== count) {

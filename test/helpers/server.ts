@@ -47,9 +47,9 @@ export interface ChildServer {
 /**
  * Starts `services/node/main.ts` in a child process; resolves once it logs
  * that it listens (its JSON log lines are read from stdout, so do not raise
- * `logger.level` above info), or rejects after 60 s.
+ * `logger.level` above info), or rejects after `startTimeoutMs`.
  */
-export async function spawnServer(dataDir: string, flags: readonly string[] = []): Promise<ChildServer> {
+export async function spawnServer(dataDir: string, flags: readonly string[] = [], startTimeoutMs = 60_000): Promise<ChildServer> {
   const root = new URL('../../', import.meta.url).pathname;
   const child = spawn(
     process.execPath,
@@ -68,7 +68,7 @@ export async function spawnServer(dataDir: string, flags: readonly string[] = []
       }
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)));
-    setTimeout(() => reject(new Error('server did not start within 60 s')), 60_000).unref();
+    setTimeout(() => reject(new Error(`server did not start within ${startTimeoutMs / 1000} s`)), startTimeoutMs).unref();
   });
   return { url: `http://127.0.0.1:${port}`, child, exited };
 }

@@ -38,6 +38,8 @@ export interface IngestOptions {
   /** Entry checkpoints for first entries; none: first entries are not recorded. */
   readonly designation?: EntryDesignation;
   readonly index?: IndexOptions;
+  /** Partitions processed at the same time (each its own bulk requests). Default 2. */
+  readonly concurrency?: number;
   /** Records per bulk request. Default 2000. */
   readonly bulkSize?: number;
   /** Consumer group session timeout: how soon a killed instance's partitions move. Default 30 s. */
@@ -117,7 +119,7 @@ export class IngestService {
     await c.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
+      partitionsConsumedConcurrently: this.options.concurrency ?? 2,
       eachBatch: (payload) => this.onBatch(payload),
     });
     const interval = this.options.statusIntervalMs ?? 5000;

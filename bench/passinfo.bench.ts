@@ -1,0 +1,149 @@
+/**
+ * The pass-record application end to end: N generated records (default
+ * 1,000,000) produced to Kafka (librdkafka's mock cluster) as Avro, consumed
+ * by the ingest service into a search node in its own process, then each of
+ * the nine business queries timed against the loaded data.
+ *
+ *   npm run bench:passinfo                  # 1,000,000 records
+ *   npm run bench:passinfo -- --count 200000 --runs 10
+ *
+ * Prints the produce rate, the ingest rate from Kafka to searchable (first
+ * record consumed to the last one counted by a search), and p50/p90 per query.
+ */
+import { parseArgs } from 'node:util';
+import { rm } from 'node:fs/promises';
+import { http, spawnServer, tempDir } from '../test/helpers/server.ts';
+import { startMockKafka } from '../test/helpers/mock-kafka.ts';
+import { plateOf } from './pass-records.ts';
+import { percentile, printTable } from './report.ts';
+import { createKafka } from '../services/passinfo/kafka-client.ts';
+import { produce, realisticRecords } from '../services/passinfo/producer.ts';
+import { IngestService } from '../services/passinfo/ingest.ts';
+import { DEFAULT_INDEX_NAMES } from '../services/passinfo/index-setup.ts';
+import { PassinfoQueries } from '../services/passinfo/queries.ts';
+import { SearchClient } from '../services/passinfo/search-client.ts';
+
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '10' }, partitions: { type: 'string', default: '4' } },
+});
+const COUNT = Number(values.count);
+const RUNS = Number(values.runs);
+const SEED = 42;
+const ENTRY_CHECKPOINTS = Array.from({ length: 10 }, (_, i) => `L${String(i + 1).padStart(4, '0')}`);
+const TOPIC = 'passinfo.bench';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const log = (msg: string): void => void process.stderr.write(`${msg}\n`);
+
+async function main(): Promise<void> {
+  const dir = await tempDir('passinfo-bench-');
+  const kafkaMock = await startMockKafka(1);
+  const server = await spawnServer(dir);
+  const client = new SearchClient(server.url, { requestTimeoutMs: 300_000 });
+  const kafka = createKafka({ brokers: kafkaMock.bootstrap, clientId: 'passinfo-bench', logLevel: 'nothing' });
+  let service: IngestService | null = null;
+  try {
+    await kafkaMock.createTopic(TOPIC, Number(values.partitions), 1);
+    await kafkaMock.createTopic(`${TOPIC}.dead-letter`, 1, 1);
+
+    log(`producing ${COUNT} records to Kafka ...`);
+    const produced = await produce(kafka, TOPIC, realisticRecords({ count: COUNT, seed: SEED }), { batchSize: 2000 });
+
+    log('ingesting ...');
+    const t0 = performance.now();
+    service = await IngestService.start({
+      kafka,
+      client,
+      names: DEFAULT_INDEX_NAMES,
+      topic: TOPIC,
+      groupId: 'bench',
+      sessionTimeoutMs: 10_000,
+      bulkSize: 5000,
+      designation: { entry_checkpoints: ENTRY_CHECKPOINTS, look_back_days: 30 },
+      index: { shards: 5, replicas: 0 },
+    });
+    let searchable = 0;
+    let lastLog = 0;
+    while (searchable < COUNT) {
+      await sleep(250);
+      const res = await http(server.url, 'GET', '/passinfo/_count');
+      searchable = (res.body as { count?: number }).count ?? 0;
+      if (performance.now() - lastLog > 5000) {
+        lastLog = performance.now();
+        const s = await service.status();
+        log(`  searchable ${searchable}, lag ${s.total_lag}, first entries ${s.first_entries}`);
+      }
+    }
+    const ingestSeconds = (performance.now() - t0) / 1000;
+    const status = await service.status();
+    await service.stop();
+    service = null;
+    await client.refresh('passinfo,passinfo-first-entry');
+
+    const q = new PassinfoQueries(client);
+    const busiest = plateOf(0, SEED);
+    const other = plateOf(5, SEED);
+    const lands = (from: number, n: number) => Array.from({ length: n }, (_, i) => `L${String(from + i).padStart(4, '0')}`);
+    const cases: [string, number, () => Promise<number>][] = [
+      ['1 fuzzy plate (inner fragment, newest 20)', RUNS, async () => (await q.plates({ q: other.slice(2, 5), size: 20 })).total],
+      ['1 fuzzy plate (2 fragments, relevance)', RUNS, async () => (await q.plates({ q: `${other.slice(0, 2)} ${other.slice(4)}`, sort: 'relevance', size: 20 })).total],
+      [
+        '2 fragment + filters + 7 days',
+        RUNS,
+        async () =>
+          (await q.passes({ q: other.slice(3, 5), plate_color: [0, 1], land_id: lands(1, 50), from: '2026-10-05', to: '2026-10-12', size: 20 })).total,
+      ],
+      ['3 trajectory (busiest plate, 30 days)', RUNS, async () => (await q.trajectory({ plate: busiest, from: '2026-10-01', to: '2026-10-31' })).total],
+      ['4 traffic per checkpoint per day (30 days)', RUNS, async () => (await q.traffic({ by: 'checkpoint_day', from: '2026-10-01', to: '2026-10-31' })).rows.length],
+      ['5 landing points (busiest plate)', RUNS, async () => (await q.landingPoints({ plate: busiest })).points.length],
+      [
+        '6 region collision (2 x 100 checkpoints x 3 days)',
+        Math.max(3, Math.floor(RUNS / 2)),
+        async () =>
+          (
+            await q.regionCollision({
+              regions: [
+                { land_id: lands(1, 100), from: '2026-10-05', to: '2026-10-08' },
+                { land_id: lands(101, 100), from: '2026-10-08', to: '2026-10-11' },
+              ],
+            })
+          ).total,
+      ],
+      ['7 first entries (one checkpoint, 30 days)', RUNS, async () => (await q.firstEntries({ land_id: ['L0001'], from: '2026-10-01', to: '2026-10-31' })).total],
+      [
+        '8 companions (busiest plate, 3 days, 60 s)',
+        Math.max(3, Math.floor(RUNS / 2)),
+        async () => (await q.companions({ plate: busiest, from: '2026-10-10', to: '2026-10-13', tolerance: 60, min_checkpoints: 2 })).candidates,
+      ],
+      ['8 similarity of two plates (30 days)', RUNS, async () => (await q.similarity({ plate_a: busiest, plate_b: plateOf(1, SEED), from: '2026-10-01', to: '2026-10-31' })).lcs],
+      ['9 day-hidden/night-out (3 days)', Math.max(3, Math.floor(RUNS / 2)), async () => (await q.dayNight({ from: '2026-10-10', to: '2026-10-13' })).days.reduce((a, d) => a + d.total, 0)],
+    ];
+    const rows: string[][] = [['query', 'p50 ms', 'p90 ms', 'runs', 'result']];
+    for (const [name, runs, fn] of cases) {
+      let result = await fn(); // warm-up
+      const samples: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const s = performance.now();
+        result = await fn();
+        samples.push(performance.now() - s);
+      }
+      rows.push([name, percentile(samples, 50).toFixed(1), percentile(samples, 90).toFixed(1), String(runs), String(result)]);
+    }
+    printTable(`passinfo: ${COUNT} records, ${values.partitions} partitions, 5 shards, one node`, [
+      ['stage', 'records', 'seconds', 'records/s'],
+      ['produce to Kafka (Avro)', String(produced.produced), produced.seconds.toFixed(1), Math.round(produced.rate).toString()],
+      ['ingest: Kafka to searchable', String(COUNT), ingestSeconds.toFixed(1), Math.round(COUNT / ingestSeconds).toString()],
+    ]);
+    process.stdout.write(`first entries ${status.first_entries}, dead-lettered ${status.dead_lettered}, duplicates ${status.duplicates}, bench RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
+    printTable('queries', rows);
+  } finally {
+    await service?.stop();
+    await client.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await kafkaMock.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -18,7 +18,7 @@
 import { parseArgs } from 'node:util';
 import { createKafka, type KafkaLogLevel } from './kafka-client.ts';
 import { designation, DEFAULT_LOOK_BACK_DAYS } from './entry-designation.ts';
-import { asPassinfoError } from './errors.ts';
+import { PassinfoError, asPassinfoError } from './errors.ts';
 import { importFile } from './file-import.ts';
 import { buildHttpApi, DEFAULT_HOST, DEFAULT_PORT } from './http-api.ts';
 import { DEFAULT_INDEX_NAMES, ensureIndices, type IndexOptions } from './index-setup.ts';
@@ -300,9 +300,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: unknown) => {
-      const e = asPassinfoError(err);
-      process.stderr.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
-      process.exit(e.status === 400 ? 2 : 1);
+      if (err instanceof PassinfoError || err instanceof RangeError) {
+        const e = asPassinfoError(err);
+        process.stderr.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
+        process.exit(e.status === 400 ? 2 : 1);
+      }
+      process.stderr.write(`passinfo: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
     },
   );
 }

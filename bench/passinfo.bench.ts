@@ -24,9 +24,16 @@ import { PassinfoQueries } from '../services/passinfo/queries.ts';
 import { SearchClient } from '../services/passinfo/search-client.ts';
 
 const { values } = parseArgs({
-  options: { count: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '10' }, partitions: { type: 'string', default: '4' } },
+  options: { count: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '10' }, partitions: { type: 'string' } },
 });
 const COUNT = Number(values.count);
+/**
+ * librdkafka's mock keeps at most 5 MB (or 100,000 records) per partition and
+ * drops the oldest beyond that, like retention. A pass record is about 190
+ * bytes of Avro with its batch overhead, so the topic gets enough partitions
+ * to hold the whole run: 4 MB of records per partition.
+ */
+const PARTITIONS = Number(values.partitions ?? Math.max(4, Math.ceil((COUNT * 190) / 4_000_000)));
 const RUNS = Number(values.runs);
 const SEED = 42;
 const ENTRY_CHECKPOINTS = Array.from({ length: 10 }, (_, i) => `L${String(i + 1).padStart(4, '0')}`);
@@ -43,11 +50,17 @@ async function main(): Promise<void> {
   const kafka = createKafka({ brokers: kafkaMock.bootstrap, clientId: 'passinfo-bench', logLevel: 'nothing' });
   let service: IngestService | null = null;
   try {
-    await kafkaMock.createTopic(TOPIC, Number(values.partitions), 1);
+    await kafkaMock.createTopic(TOPIC, PARTITIONS, 1);
     await kafkaMock.createTopic(`${TOPIC}.dead-letter`, 1, 1);
 
     log(`producing ${COUNT} records to Kafka ...`);
     const produced = await produce(kafka, TOPIC, realisticRecords({ count: COUNT, seed: SEED }), { batchSize: 2000 });
+    const admin = kafka.admin();
+    await admin.connect();
+    const offsets = await admin.fetchTopicOffsets(TOPIC);
+    await admin.disconnect();
+    const held = offsets.reduce((a, o) => a + Number(o.high) - Number(o.low), 0);
+    if (held !== COUNT) throw new Error(`the topic holds ${held} of ${COUNT} records (mock retention): use more --partitions`);
 
     log('ingesting ...');
     const t0 = performance.now();
@@ -72,6 +85,7 @@ async function main(): Promise<void> {
         lastLog = performance.now();
         const s = await service.status();
         log(`  searchable ${searchable}, lag ${s.total_lag}, first entries ${s.first_entries}`);
+        if (s.lost_to_retention > 0) throw new Error(`${s.lost_to_retention} records lost to the mock's retention`);
       }
     }
     const ingestSeconds = (performance.now() - t0) / 1000;
@@ -129,7 +143,7 @@ async function main(): Promise<void> {
       }
       rows.push([name, percentile(samples, 50).toFixed(1), percentile(samples, 90).toFixed(1), String(runs), String(result)]);
     }
-    printTable(`passinfo: ${COUNT} records, ${values.partitions} partitions, 5 shards, one node`, [
+    printTable(`passinfo: ${COUNT} records, ${PARTITIONS} partitions, 5 shards, one node`, [
       ['stage', 'records', 'seconds', 'records/s'],
       ['produce to Kafka (Avro)', String(produced.produced), produced.seconds.toFixed(1), Math.round(produced.rate).toString()],
       ['ingest: Kafka to searchable', String(COUNT), ingestSeconds.toFixed(1), Math.round(COUNT / ingestSeconds).toString()],

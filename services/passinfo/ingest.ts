@@ -59,6 +59,11 @@ export interface IngestStatus {
   /** Records produced and not yet committed by the group, per partition. */
   lag: Record<string, number>;
   total_lag: number;
+  /**
+   * Records the group never read because Kafka's retention deleted them first
+   * (the partition's start offset is past the group's committed offset).
+   */
+  lost_to_retention: number;
   records_per_second: number;
 }
 
@@ -196,6 +201,7 @@ export class IngestService {
   /** Counters and the group's committed lag per partition (asked from Kafka). */
   async status(): Promise<IngestStatus> {
     const lag: Record<string, number> = {};
+    let lost = 0;
     try {
       const [ends, committed] = await Promise.all([
         this.admin.fetchTopicOffsets(this.options.topic),
@@ -203,8 +209,9 @@ export class IngestService {
       ]);
       const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
       for (const e of ends) {
-        const c = done.get(e.partition) ?? -1;
+        const c = Math.max(0, done.get(e.partition) ?? 0);
         lag[e.partition] = Math.max(0, Number(e.high) - Math.max(c, Number(e.low)));
+        lost += Math.max(0, Number(e.low) - c);
       }
     } catch {
       for (const [p, n] of this.partitionLag) lag[p] = n;
@@ -212,7 +219,7 @@ export class IngestService {
     const now = Date.now();
     const rate = ((this.counters.consumed - this.lastReport.consumed) * 1000) / Math.max(1, now - this.lastReport.at);
     this.lastReport = { at: now, consumed: this.counters.consumed };
-    return { ...this.counters, lag, total_lag: Object.values(lag).reduce((a, b) => a + b, 0), records_per_second: Math.round(rate) };
+    return { ...this.counters, lag, total_lag: Object.values(lag).reduce((a, b) => a + b, 0), lost_to_retention: lost, records_per_second: Math.round(rate) };
   }
 
   stop(): Promise<void> {

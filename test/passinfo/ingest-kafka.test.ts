@@ -175,6 +175,7 @@ describe('ingest from Kafka', { skip: unavailable ?? false }, () => {
         return s.indexed === records.length && s.total_lag === 0 ? s : undefined;
       });
       assert.equal(status.dead_lettered, 0);
+      assert.equal(status.lost_to_retention, 0);
       assert.ok(status.first_entries > 0);
       await client.refresh(names.firstEntries);
       assert.equal(await client.count(names.firstEntries, { match_all: {} }), status.first_entries);

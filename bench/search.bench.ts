@@ -41,7 +41,8 @@ async function main(): Promise<void> {
           size: 10,
         }),
       ],
-      ['trajectory of a frequent plate, by time', post({ query: { term: { 'plate.keyword': plate } }, sort: [{ pass_time: 'asc' }], size: 1000 })],
+      ['trajectory of a frequent plate, by time, first 10', post({ query: { term: { 'plate.keyword': plate } }, sort: [{ pass_time: 'asc' }] })],
+      ['trajectory of a frequent plate, by time, 1000 hits', post({ query: { term: { 'plate.keyword': plate } }, sort: [{ pass_time: 'asc' }], size: 1000 })],
       ['term filter on land_id, size 0', post({ query: { bool: { filter: { term: { land_id: 'L0042' } } } }, size: 0 })],
     ];
     const rows: string[][] = [['query', 'p50 ms', 'p99 ms']];

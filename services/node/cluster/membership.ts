@@ -65,6 +65,11 @@ export type MembershipEvents = {
 /** Kafka's default `session.timeout.ms` (2.x clients). */
 const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
 const DEFAULT_VIEW_TIMEOUT_MS = 30_000;
+/**
+ * How many times in a row a member's consumer is rejoined after kafkajs gave
+ * up on it, without a join in between, before the membership stops for good.
+ */
+const MAX_REJOINS = 10;
 const PROTOCOL = 'logsearch-members';
 const PROTOCOL_VERSION = 1;
 
@@ -114,6 +119,9 @@ export class Membership {
   private pokeQueued: Promise<void> | null = null;
   private pokeChain: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Crashes of each consumer since its last join (see `rejoin`). */
+  private readonly crashes = new Map<Consumer, number>();
+  private readonly rejoinTimers = new Set<NodeJS.Timeout>();
   private readonly sessionTimeoutMs: number;
   private readonly heartbeatIntervalMs: number;
   private readonly viewTimeoutMs: number;
@@ -234,6 +242,9 @@ export class Membership {
     const consumers = [...this.pokes, ...(this.consumer === null ? [] : [this.consumer])];
     this.pokes.clear();
     this.consumer = null;
+    for (const t of this.rejoinTimers) clearTimeout(t);
+    this.rejoinTimers.clear();
+    this.crashes.clear();
     await Promise.all(consumers.map((c) => c.disconnect().catch(() => undefined)));
     dropAssignments(this.group, this.memberIds);
     for (const w of this.waiters) w.resolve();
@@ -254,20 +265,54 @@ export class Membership {
       retry: kafkaRetry(this.options.retry),
     });
     consumer.on(consumer.events.GROUP_JOIN, (event: ConsumerGroupJoinEvent) => {
+      this.crashes.delete(consumer);
       this.memberIds.add(event.payload.memberId);
       const view = takeAssignment(this.group, event.payload.memberId);
       if (view !== null) this.accept(view);
     });
-    if (!poke) {
-      consumer.on(consumer.events.CRASH, (event: ConsumerCrashEvent) => {
-        if (event.payload.restart || this.stopped) return;
-        const err = new Error(`membership of node [${this.node.name}] in group [${this.group}] stopped: ${event.payload.error.message}`, {
-          cause: event.payload.error,
-        });
-        for (const l of this.listeners.error) l(err);
-      });
-    }
+    consumer.on(consumer.events.CRASH, (event: ConsumerCrashEvent) => {
+      if (event.payload.restart || this.stopped) return;
+      this.rejoin(consumer, poke, event.payload.error);
+    });
     return consumer;
+  }
+
+  /**
+   * kafkajs does not restart a consumer after an error it deems permanent,
+   * and a group member must not die of one rebalance that went wrong. The
+   * librdkafka mock answers a member's SyncGroup with INVALID_REQUEST when
+   * the leader's SyncGroup (which carries every member's assignment) got
+   * there first: another process, or a busy event loop, loses that race.
+   * Real Kafka hands the late member its assignment. So the member joins
+   * again, as a new member, after the retry backoff; a node that keeps
+   * failing stops with an `error` event.
+   */
+  private rejoin(consumer: Consumer, poke: boolean, error: Error): void {
+    const live = (): boolean => !this.stopped && (poke ? this.pokes.has(consumer) : this.consumer === consumer);
+    if (!live()) return;
+    const crashes = (this.crashes.get(consumer) ?? 0) + 1;
+    this.crashes.set(consumer, crashes);
+    if (crashes > MAX_REJOINS) {
+      // A poke gives up through its own timeout in `poke`.
+      if (poke) return;
+      const err = new Error(`membership of node [${this.node.name}] in group [${this.group}] stopped after ${MAX_REJOINS} failed rejoins: ${error.message}`, {
+        cause: error,
+      });
+      for (const l of this.listeners.error) l(err);
+      return;
+    }
+    const type = (error as { type?: unknown }).type;
+    this.warn(`node [${this.node.name}] dropped out of group [${this.group}] and joins again: ${typeof type === 'string' ? `${type}: ` : ''}${error.message}`);
+    const timer = setTimeout(() => {
+      this.rejoinTimers.delete(timer);
+      if (!live()) return;
+      this.run(consumer).then(
+        // stop() may have disconnected it while it was joining.
+        () => (live() ? undefined : consumer.disconnect().catch(() => undefined)),
+        (err: unknown) => this.rejoin(consumer, poke, asError(err)),
+      );
+    }, kafkaRetry(this.options.retry).initialRetryTime);
+    this.rejoinTimers.add(timer);
   }
 
   private async run(consumer: Consumer): Promise<void> {

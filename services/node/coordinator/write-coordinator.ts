@@ -14,6 +14,8 @@ import {
   mapperParsing,
   indexNotFound,
   javaCause,
+  internalError,
+  timeoutException,
 } from '../../../shared/errors/es-errors.ts';
 import { docOpCodec, type DocOp, type OpType, type UpdateBody, type VersionType } from '../../../shared/records/doc-op.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
@@ -132,7 +134,7 @@ export class WriteCoordinator {
       }
     }
     await this.appendAndAwait(prepared, results, opts, handoffs);
-    return results.map((r, i) => r ?? failure(reqs[i], illegalArgument('write was not executed')));
+    return results.map((r, i) => r ?? failure(reqs[i], internalError('the write was neither appended nor refused')));
   }
 
   /** Index of each item (auto-creating missing ones); failures are recorded in `results`. */
@@ -300,6 +302,14 @@ export class WriteCoordinator {
     } finally {
       unlisten();
     }
+    for (const p of group) {
+      // Appended but not applied in time: the op will still be applied; only its outcome is unknown here.
+      results[p.item] ??= failure(
+        { index: meta.name, type: p.op.type, id: p.op.id },
+        timeoutException(`[${meta.name}][${shard}] the operation is in the log but was not applied within [${opts.timeoutMs}ms]`),
+        meta.name,
+      );
+    }
     if (opts.refresh === 'true') {
       copy.refresh();
     } else if (opts.refresh === 'wait_for') {
@@ -344,7 +354,7 @@ function toResult(p: Prepared, outcome: DocOutcome, meta: IndexMetadata): WriteI
   };
 }
 
-function failure(r: WriteRequest, error: EsError, index = r.index): WriteFailure {
+function failure(r: Pick<WriteRequest, 'index' | 'type' | 'id'>, error: EsError, index = r.index): WriteFailure {
   return { ok: false, index, type: r.type, id: r.id, error };
 }
 

@@ -302,3 +302,23 @@ describe('indices, mappings, aliases, health', () => {
     assert.match(text.text, /^health status index/);
   });
 });
+
+describe('active shard counts', () => {
+  test('wait_for_active_shards=all on one node with a replica answers 503 after the timeout', async () => {
+    await req('PUT', '/wfas', { settings: { number_of_replicas: 1 } });
+    const r = await req('PUT', '/wfas/_doc/1?wait_for_active_shards=all&timeout=100ms', { a: 1 });
+    assert.equal(r.status, 503);
+    const err = (r.body as { error: { type: string; reason: string } }).error;
+    assert.equal(err.type, 'unavailable_shards_exception');
+    assert.match(err.reason, /Not enough active copies to meet shard count of \[ALL\] \(have 1, needed 2\)/);
+    assert.equal((await req('GET', '/wfas/_doc/1')).status, 404);
+    assert.equal((await req('PUT', '/wfas/_doc/1?wait_for_active_shards=1', { a: 1 })).status, 201);
+  });
+
+  test('consistency=quorum needs a majority once an index has more than two copies', async () => {
+    await req('PUT', '/quorum', { settings: { number_of_replicas: 2 } });
+    assert.equal((await req('PUT', '/quorum/_doc/1?consistency=quorum&timeout=50ms', { a: 1 })).status, 503);
+    await req('PUT', '/quorum1', { settings: { number_of_replicas: 1 } });
+    assert.equal((await req('PUT', '/quorum1/_doc/1?consistency=quorum', { a: 1 })).status, 201);
+  });
+});

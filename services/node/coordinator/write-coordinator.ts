@@ -16,6 +16,7 @@ import {
   javaCause,
   internalError,
   timeoutException,
+  unavailableShards,
 } from '../../../shared/errors/es-errors.ts';
 import { docOpCodec, type DocOp, type OpType, type UpdateBody, type VersionType } from '../../../shared/records/doc-op.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
@@ -79,7 +80,16 @@ export interface WriteOptions {
   readonly refresh: RefreshPolicy;
   /** Milliseconds to wait for the outcome. */
   readonly timeoutMs: number;
+  /**
+   * `wait_for_active_shards` (or the 5.x `consistency`): copies that must be
+   * started before the write is appended; `all` = number_of_replicas + 1.
+   * Default 1.
+   */
+  readonly waitForActiveShards?: number | 'all' | 'quorum';
 }
+
+/** Started copies of a shard on this node: one, the node's own (replicas stay unassigned on one node). */
+const ACTIVE_COPIES_ON_ONE_NODE = 1;
 
 /** Elasticsearch's generated ids are 20 URL-safe base64 characters; ours lead with time for locality. */
 export function generateId(now = Date.now()): string {
@@ -280,6 +290,22 @@ export class WriteCoordinator {
     handoff: ParsedHandoff | undefined,
   ): Promise<void> {
     const { meta, shard } = group[0];
+    const needed = requiredActiveCopies(opts.waitForActiveShards, meta.settings.numberOfReplicas + 1);
+    if (needed > ACTIVE_COPIES_ON_ONE_NODE) {
+      // No copy can start while we wait on one node: fail after the timeout, as Elasticsearch does.
+      await new Promise((r) => setTimeout(r, Math.max(0, opts.timeoutMs)));
+      const label = typeof opts.waitForActiveShards === 'string' ? opts.waitForActiveShards.toUpperCase() : String(needed);
+      for (const p of group) {
+        results[p.item] = failure(
+          { index: meta.name, type: p.op.type, id: p.op.id },
+          unavailableShards(
+            `[${meta.name}][${shard}] Not enough active copies to meet shard count of [${label}] (have ${ACTIVE_COPIES_ON_ONE_NODE}, needed ${needed}). Timeout: [${opts.timeoutMs}ms]`,
+          ),
+          meta.name,
+        );
+      }
+      return;
+    }
     const copies = await this.indices.copiesOf(meta);
     const copy = copies[shard];
     const requestId = this.ids.next();
@@ -322,6 +348,13 @@ export class WriteCoordinator {
       }
     }
   }
+}
+
+/** Copies that must be started: `all`, a number, or (5.x `consistency=quorum`) a majority once there are more than two copies. */
+function requiredActiveCopies(spec: WriteOptions['waitForActiveShards'], copies: number): number {
+  if (spec === 'all') return copies;
+  if (spec === 'quorum') return copies > 2 ? Math.floor(copies / 2) + 1 : 1;
+  return spec ?? 1;
 }
 
 function withTimeout(p: Promise<void>, ms: number): Promise<void> {

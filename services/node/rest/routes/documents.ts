@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, actionRequestValidation, illegalArgument, parsingException, versionConflictInternal } from '../../../../shared/errors/es-errors.ts';
 import type { UpdateBody, VersionType } from '../../../../shared/records/doc-op.ts';
 import type { Node } from '../../node.ts';
-import type { RefreshPolicy, WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
+import type { RefreshPolicy, WriteItemResult, WriteOptions, WriteRequest } from '../../coordinator/write-coordinator.ts';
 import type { GetResult } from '../../coordinator/doc-reader.ts';
 import { jsonError, longParam, params, query, rawBody, timeParam, type Query } from '../params.ts';
 import { renderSource, sourceFilterFromParams } from '../source-params.ts';
@@ -86,8 +86,19 @@ function baseWrite(q: Query, p: Record<string, string>): Pick<WriteRequest, 'ind
   };
 }
 
-export function writeOptions(q: Query) {
-  return { refresh: refreshPolicy(q), timeoutMs: timeParam(q, 'timeout', DEFAULT_WRITE_TIMEOUT_MS) };
+/** `wait_for_active_shards` (6.x) or `consistency` (5.x: one, quorum, all). */
+function activeShards(q: Query): number | 'all' | 'quorum' | undefined {
+  const v = q.wait_for_active_shards ?? q.consistency;
+  if (v === undefined || v === '' || v === 'one') return undefined;
+  if (v === 'all') return 'all';
+  if (v === 'quorum') return 'quorum';
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw illegalArgument(`Invalid wait_for_active_shards value [${v}]`);
+  return n;
+}
+
+export function writeOptions(q: Query): WriteOptions {
+  return { refresh: refreshPolicy(q), timeoutMs: timeParam(q, 'timeout', DEFAULT_WRITE_TIMEOUT_MS), waitForActiveShards: activeShards(q) };
 }
 
 export function getResponse(r: GetResult, q: Query): Record<string, unknown> {

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile, readFile } from 'node:fs/promises';
+import { writeFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer, tempDir, type TestServer } from '../helpers/server.ts';
 import { SearchClient } from '../../services/passinfo/search-client.ts';
@@ -24,6 +24,7 @@ let queries: PassinfoQueries;
 let records: PassRecord[];
 let summary: ImportSummary;
 let rejectsFile: string;
+const dirs: string[] = [];
 
 before(async () => {
   server = await startServer();
@@ -31,6 +32,7 @@ before(async () => {
   queries = new PassinfoQueries(client);
   records = P.dataset();
   const dir = await tempDir('passinfo-import-');
+  dirs.push(dir);
   const file = join(dir, 'passes.ndjson');
   rejectsFile = join(dir, 'rejects.ndjson');
   const bad = ['{"event_id":"BAD-1","plate":"京A1"}', 'not json at all'];
@@ -50,6 +52,7 @@ before(async () => {
 after(async () => {
   await queries?.close();
   await server?.stop();
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
 const inRange = (r: PassRecord, from: string, to: string): boolean => r.pass_time >= from && r.pass_time < to;
@@ -79,6 +82,7 @@ describe('index setup and file import', () => {
 
   test('importing the same file again indexes nothing new', async () => {
     const dir = await tempDir('passinfo-again-');
+    dirs.push(dir);
     const file = join(dir, 'again.csv');
     const fields = Object.keys(records[0]!);
     const csvLine = (r: PassRecord) => fields.map((f) => JSON.stringify(String((r as unknown as Record<string, unknown>)[f] ?? ''))).join(',');

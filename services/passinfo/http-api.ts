@@ -13,7 +13,7 @@ import type { PlateSort } from './plate-search.ts';
 import type { TrafficGrouping } from './traffic-counts.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 9300;
+export const DEFAULT_PORT = 9280;
 
 type Query = Record<string, string | string[] | undefined>;
 

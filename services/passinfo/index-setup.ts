@@ -13,7 +13,7 @@
  * Everything here is idempotent: running it against a set-up cluster changes
  * nothing, and two processes racing to create an index both succeed.
  */
-import { PASSINFO_INDEX_BODY } from '../../bench/pass-records.ts';
+import { PASSINFO_INDEX_BODY } from './pass-record-generator.ts';
 import { PassinfoError } from './errors.ts';
 import { statusOf, type SearchClient } from './search-client.ts';
 

@@ -20,7 +20,7 @@ import type { PassRecord } from './pass-record.ts';
 import { MAX_RESULT_WINDOW, intParam, parseRange, rangeClause, type TimeRange } from './query-params.ts';
 import type { SearchClient } from './search-client.ts';
 
-/** The plate analyzer's max_gram (bench/pass-records.ts, PASSINFO_INDEX_BODY). */
+/** The plate analyzer's max_gram (pass-record-generator.ts, PASSINFO_INDEX_BODY). */
 const MAX_GRAM = 8;
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 1000;

@@ -6,7 +6,7 @@
  * reports progress.
  */
 import type { Kafka } from 'kafkajs';
-import { generatePassRecords, type GeneratorOptions } from '../../bench/pass-records.ts';
+import { generatePassRecords, type GeneratorOptions } from './pass-record-generator.ts';
 import { passRecordCodec } from './pass-record-codec.ts';
 import type { PassRecord } from './pass-record.ts';
 

@@ -265,16 +265,36 @@ export class Membership {
       retry: kafkaRetry(this.options.retry),
     });
     consumer.on(consumer.events.GROUP_JOIN, (event: ConsumerGroupJoinEvent) => {
+      if (!this.isLive(consumer, poke)) {
+        this.bury(consumer);
+        return;
+      }
       this.crashes.delete(consumer);
       this.memberIds.add(event.payload.memberId);
       const view = takeAssignment(this.group, event.payload.memberId);
       if (view !== null) this.accept(view);
     });
     consumer.on(consumer.events.CRASH, (event: ConsumerCrashEvent) => {
-      if (event.payload.restart || this.stopped) return;
-      this.rejoin(consumer, poke, event.payload.error);
+      if (!this.isLive(consumer, poke)) this.bury(consumer);
+      else if (!event.payload.restart) this.rejoin(consumer, poke, event.payload.error);
     });
     return consumer;
+  }
+
+  private isLive(consumer: Consumer, poke: boolean): boolean {
+    return !this.stopped && (poke ? this.pokes.has(consumer) : this.consumer === consumer);
+  }
+
+  /**
+   * Disconnects a consumer this membership let go of that still joins or
+   * restarts: kafkajs's disconnect does not stop a consumer that is still
+   * joining the group (it joins and runs anyway), nor a restart it schedules
+   * right after a CRASH event, so such a consumer would heartbeat, or retry,
+   * forever. Deferred past the event, so that the restart timer is set and
+   * gets cleared.
+   */
+  private bury(consumer: Consumer): void {
+    setImmediate(() => void consumer.disconnect().catch(() => undefined));
   }
 
   /**
@@ -288,7 +308,7 @@ export class Membership {
    * failing stops with an `error` event.
    */
   private rejoin(consumer: Consumer, poke: boolean, error: Error): void {
-    const live = (): boolean => !this.stopped && (poke ? this.pokes.has(consumer) : this.consumer === consumer);
+    const live = (): boolean => this.isLive(consumer, poke);
     if (!live()) return;
     const crashes = (this.crashes.get(consumer) ?? 0) + 1;
     this.crashes.set(consumer, crashes);
@@ -308,8 +328,8 @@ export class Membership {
       if (!live()) return;
       this.run(consumer).then(
         // stop() may have disconnected it while it was joining.
-        () => (live() ? undefined : consumer.disconnect().catch(() => undefined)),
-        (err: unknown) => this.rejoin(consumer, poke, asError(err)),
+        () => (live() ? undefined : this.bury(consumer)),
+        (err: unknown) => (live() ? this.rejoin(consumer, poke, asError(err)) : this.bury(consumer)),
       );
     }, kafkaRetry(this.options.retry).initialRetryTime);
     this.rejoinTimers.add(timer);

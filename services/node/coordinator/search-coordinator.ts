@@ -141,9 +141,7 @@ export class SearchCoordinator {
       const boost = boostFor(boosts, r);
       for (const s of shards) {
         const copy = copies[s];
-        const client = new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, (q, view, ctx) =>
-          evaluateFilterBits(q, view, ctx),
-        );
+        const client = new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, evaluateFilterBits);
         targets.push({ client, search, meta, boost });
       }
     }

@@ -78,6 +78,29 @@ function selectTop<T>(items: T[], n: number, cmp: (a: T, b: T) => number): T[] {
   return Array.from(idx, (i) => items[i]!);
 }
 
+/**
+ * The best n under a count-descending order: find the n-th largest count
+ * from a histogram of counts, keep everything at or above it and sort only
+ * that. Counts repeat a lot, so a heap over all merged buckets spends most of
+ * its comparisons on ties.
+ */
+function topByCount<T extends { readonly docCount: number }>(items: T[], n: number, cmp: (a: T, b: T) => number): T[] {
+  if (items.length <= n) return items.sort(cmp);
+  const freq = new Map<number, number>();
+  for (const it of items) freq.set(it.docCount, (freq.get(it.docCount) ?? 0) + 1);
+  const countsDesc = [...freq.keys()].sort((a, b) => b - a);
+  let threshold = countsDesc[countsDesc.length - 1]!;
+  let seen = 0;
+  for (const c of countsDesc) {
+    seen += freq.get(c)!;
+    if (seen >= n) {
+      threshold = c;
+      break;
+    }
+  }
+  return items.filter((it) => it.docCount >= threshold).sort(cmp).slice(0, n);
+}
+
 export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], reduceLevel: LevelReducer): ReducedTerms {
   const mapped = states.filter((s) => s.valueType !== 'unmapped');
   const base = { kind: 'terms' as const, name: spec.name, meta: spec.meta, showDocCountError: spec.showTermDocCountError };
@@ -144,7 +167,7 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
     for (let i = spec.size; i < all.length; i++) otherDocCount += all[i]!.docCount;
   } else {
     const cmp = simpleComparator(order);
-    const top = selectTop(eligible, spec.size, cmp);
+    const top = isCountDesc(order) ? topByCount(eligible, spec.size, cmp) : selectTop(eligible, spec.size, cmp);
     const keptSet = new Set(top);
     for (const m of eligible) if (!keptSet.has(m)) otherDocCount += m.docCount;
     kept = top.map((m) => toBucket(m, reduceLevel(spec.subs, m.subs)));

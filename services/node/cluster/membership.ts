@@ -122,6 +122,8 @@ export class Membership {
   /** Crashes of each consumer since its last join (see `rejoin`). */
   private readonly crashes = new Map<Consumer, number>();
   private readonly rejoinTimers = new Set<NodeJS.Timeout>();
+  /** Rejoins under way, with their consumer: `stop` waits for them (see `bury`). */
+  private readonly rejoining = new Map<Promise<void>, Consumer>();
   private readonly sessionTimeoutMs: number;
   private readonly heartbeatIntervalMs: number;
   private readonly viewTimeoutMs: number;
@@ -246,6 +248,10 @@ export class Membership {
     this.rejoinTimers.clear();
     this.crashes.clear();
     await Promise.all(consumers.map((c) => c.disconnect().catch(() => undefined)));
+    // A consumer that was joining again is still joining: disconnect it once it is done.
+    const rejoining = [...this.rejoining];
+    this.rejoining.clear();
+    await Promise.all(rejoining.map(([run, c]) => run.then(() => c.disconnect().catch(() => undefined))));
     dropAssignments(this.group, this.memberIds);
     for (const w of this.waiters) w.resolve();
     this.waiters.clear();
@@ -326,11 +332,16 @@ export class Membership {
     const timer = setTimeout(() => {
       this.rejoinTimers.delete(timer);
       if (!live()) return;
-      this.run(consumer).then(
-        // stop() may have disconnected it while it was joining.
-        () => (live() ? undefined : this.bury(consumer)),
-        (err: unknown) => (live() ? this.rejoin(consumer, poke, asError(err)) : this.bury(consumer)),
+      const run: Promise<void> = this.run(consumer).then(
+        () => {
+          this.rejoining.delete(run);
+        },
+        (err: unknown) => {
+          this.rejoining.delete(run);
+          if (live()) this.rejoin(consumer, poke, asError(err));
+        },
       );
+      this.rejoining.set(run, consumer);
     }, kafkaRetry(this.options.retry).initialRetryTime);
     this.rejoinTimers.add(timer);
   }

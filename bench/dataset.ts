@@ -17,6 +17,21 @@ export interface Dataset {
   stop(): Promise<void>;
 }
 
+/**
+ * A bulk request, retried on a reset connection (a keep-alive socket closed
+ * under the client): indexing the same ids again changes nothing.
+ */
+async function bulkWithRetry(url: string, body: string, attempts = 3): ReturnType<typeof http> {
+  for (let i = 1; ; i++) {
+    try {
+      return await http(url, 'POST', '/passinfo/_bulk', body);
+    } catch (err) {
+      if (i >= attempts) throw err;
+      process.stderr.write(`bulk request failed (${(err as Error).message}), retrying\n`);
+    }
+  }
+}
+
 export async function bulkLoad(url: string, count: number, opts: { batch?: number; concurrency?: number; seed?: number } = {}): Promise<number> {
   const batch = opts.batch ?? 5000;
   const gen = generatePassRecords({ count, seed: opts.seed });
@@ -30,7 +45,7 @@ export async function bulkLoad(url: string, count: number, opts: { batch?: numbe
         lines.push(`{"index":{"_type":"passinfo","_id":"${n.value.event_id}"}}`, JSON.stringify(n.value));
       }
       if (lines.length === 0) return;
-      const res = await http(url, 'POST', '/passinfo/_bulk', lines.join('\n') + '\n');
+      const res = await bulkWithRetry(url, lines.join('\n') + '\n');
       if (res.status !== 200 || (res.body as { errors?: boolean }).errors) throw new Error(`bulk failed: ${res.status} ${res.text.slice(0, 300)}`);
       sent += lines.length / 2;
     }

@@ -17,6 +17,7 @@ import type { FieldMapping, FieldType, MappingLookup } from '../shared/engine/ma
 import type { DocValues, Segment, SegmentView } from '../shared/engine/segment/types.ts';
 import { generatePassRecords } from './pass-records.ts';
 import { percentile, printTable } from './report.ts';
+import { fieldMapping } from '../test/helpers/field-mapping.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 30);
 const SEGMENTS = Number(process.argv[3] ?? 1);
@@ -24,20 +25,7 @@ const SHARDS = 5;
 const TOTAL = 1_000_000;
 
 function field(path: string, type: FieldType): FieldMapping {
-  return {
-    path,
-    type,
-    index: true,
-    docValues: type !== 'text',
-    analyzer: null,
-    searchAnalyzer: null,
-    ignoreAbove: null,
-    dateFormat: null,
-    scalingFactor: null,
-    nullValue: null,
-    boost: 1,
-    parent: null,
-  };
+  return fieldMapping(path, type, { docValues: type !== 'text' });
 }
 
 const fields = new Map<string, FieldMapping>([

@@ -29,6 +29,7 @@ import type { ShardSearchContext } from '../shared/engine/search/types.ts';
 import { parseSearchBody } from '../shared/dsl/query/search-body.ts';
 import { PASSINFO_INDEX_BODY, generatePassRecords, prng } from './pass-records.ts';
 import { percentile, printTable } from './report.ts';
+import { fieldMapping } from '../test/helpers/field-mapping.ts';
 
 const docCount = Number(process.argv[2] ?? 200_000);
 const iterations = Number(process.argv[3] ?? 200);
@@ -39,21 +40,7 @@ const analyzers = AnalysisRegistry.fromIndexSettings(PASSINFO_INDEX_BODY.setting
 const PASS_TIME_FORMAT = dateFormatter('yyyy-MM-dd HH:mm:ss');
 
 function mapping(path: string, type: FieldType, opts: Partial<FieldMapping> = {}): FieldMapping {
-  return {
-    path,
-    type,
-    index: true,
-    docValues: type !== 'text',
-    analyzer: null,
-    searchAnalyzer: null,
-    ignoreAbove: null,
-    dateFormat: null,
-    scalingFactor: null,
-    nullValue: null,
-    boost: 1,
-    parent: null,
-    ...opts,
-  };
+  return fieldMapping(path, type, { docValues: type !== 'text', ...opts });
 }
 
 const FIELDS = {

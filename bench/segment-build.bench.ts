@@ -10,6 +10,7 @@ import { AnalysisRegistry } from '../shared/engine/analysis/registry.ts';
 import type { FieldMapping, FieldType, ParsedField } from '../shared/engine/mapping/types.ts';
 import { SegmentBuilder, type BufferedDoc } from '../shared/engine/segment/segment-builder.ts';
 import type { Segment } from '../shared/engine/segment/types.ts';
+import { fieldMapping } from '../test/helpers/field-mapping.ts';
 
 const docCount = Number(process.argv[2] ?? 200_000);
 const runs = Number(process.argv[3] ?? 3);
@@ -23,20 +24,7 @@ const analyzers = AnalysisRegistry.fromIndexSettings(
 );
 
 function mapping(path: string, type: FieldType, analyzer: string | null = null): FieldMapping {
-  return {
-    path,
-    type,
-    index: true,
-    docValues: type !== 'text',
-    analyzer,
-    searchAnalyzer: null,
-    ignoreAbove: null,
-    dateFormat: null,
-    scalingFactor: null,
-    nullValue: null,
-    boost: 1,
-    parent: null,
-  };
+  return fieldMapping(path, type, { docValues: type !== 'text', analyzer });
 }
 
 const fields = {

@@ -14,6 +14,7 @@ import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import type { DateFormatter, FieldMapping, FieldType, MappingLookup } from '../../../shared/engine/mapping/types.ts';
 import { dateFormatter, DEFAULT_DATE_FORMAT } from '../../../shared/engine/mapping/date-format.ts';
 import type { DocValues, Segment, SegmentView } from '../../../shared/engine/segment/types.ts';
+import { fieldMapping as baseFieldMapping } from '../../helpers/field-mapping.ts';
 
 export type Value = string | number | boolean;
 export type Doc = Record<string, Value | Value[] | null>;
@@ -21,20 +22,11 @@ export type Doc = Record<string, Value | Value[] | null>;
 const ISO_FORMAT: DateFormatter = dateFormatter(DEFAULT_DATE_FORMAT);
 
 export function fieldMapping(path: string, type: FieldType): FieldMapping {
-  return {
-    path,
-    type,
-    index: true,
-    docValues: type !== 'text' && type !== 'object',
+  return baseFieldMapping(path, type, {
     analyzer: type === 'text' ? 'standard' : null,
-    searchAnalyzer: null,
-    ignoreAbove: null,
     dateFormat: type === 'date' ? ISO_FORMAT : null,
-    scalingFactor: null,
-    nullValue: null,
-    boost: 1,
     parent: path.endsWith('.keyword') ? path.slice(0, -'.keyword'.length) : null,
-  };
+  });
 }
 
 export function mappingOf(types: Record<string, FieldType>): MappingLookup {

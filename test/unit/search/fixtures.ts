@@ -14,6 +14,7 @@ import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts'
 import type { ShardCursor, ShardQueryResult, ShardSearchContext } from '../../../shared/engine/search/types.ts';
 import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
+import { fieldMapping } from '../../helpers/field-mapping.ts';
 
 // ---- analyzers -------------------------------------------------------------------
 
@@ -60,21 +61,12 @@ export const analyzers: AnalyzerLookup = (() => {
 // ---- mapping ---------------------------------------------------------------------
 
 export function field(path: string, type: FieldType, opts: Partial<FieldMapping> = {}): FieldMapping {
-  return {
-    path,
-    type,
-    index: true,
+  return fieldMapping(path, type, {
     docValues: type !== 'text',
     analyzer: type === 'text' ? 'standard' : null,
-    searchAnalyzer: null,
-    ignoreAbove: null,
     dateFormat: type === 'date' ? dateFormatter('strict_date_optional_time||epoch_millis') : null,
-    scalingFactor: null,
-    nullValue: null,
-    boost: 1,
-    parent: null,
     ...opts,
-  };
+  });
 }
 
 export function mappingOf(fields: readonly FieldMapping[]): MappingLookup {

@@ -3,26 +3,10 @@
  * stub analyzers (until shared/engine/analysis has real ones).
  */
 import type { Analyzer, AnalyzerLookup, Token, TokenSink } from '../../../shared/engine/analysis/types.ts';
-import type { FieldMapping, FieldType, ParsedDocument } from '../../../shared/engine/mapping/types.ts';
+import type { FieldMapping, ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import type { BufferedDoc } from '../../../shared/engine/segment/segment-builder.ts';
 
-export function fieldMapping(path: string, type: FieldType, overrides: Partial<FieldMapping> = {}): FieldMapping {
-  return {
-    path,
-    type,
-    index: true,
-    docValues: type !== 'text' && type !== 'object',
-    analyzer: null,
-    searchAnalyzer: null,
-    ignoreAbove: null,
-    dateFormat: null,
-    scalingFactor: null,
-    nullValue: null,
-    boost: 1,
-    parent: null,
-    ...overrides,
-  };
-}
+export { fieldMapping } from '../../helpers/field-mapping.ts';
 
 export type Values = readonly (string | number | boolean)[];
 

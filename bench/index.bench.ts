@@ -24,6 +24,17 @@ const batch = arg('batch', 5000);
 const concurrency = arg('concurrency', 3);
 const getSamples = arg('gets', 2000);
 
+/** CPU seconds (user + system, all threads) the process has used: steadier than wall time on shared cores. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields, in clock ticks.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** USER_HZ, 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const m = /VmHWM:\s+(\d+) kB/.exec(status);
@@ -40,6 +51,7 @@ async function main(): Promise<void> {
     const ids: string[] = [];
     let sent = 0;
     const start = performance.now();
+    const cpuStart = cpuSeconds(server.child.pid!);
     const worker = async () => {
       for (;;) {
         const lines: string[] = [];
@@ -59,6 +71,7 @@ async function main(): Promise<void> {
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
     const elapsed = (performance.now() - start) / 1000;
+    const serverCpu = cpuSeconds(server.child.pid!) - cpuStart;
     await http(server.url, 'POST', '/passinfo/_refresh');
     const cnt = (await http(server.url, 'GET', '/passinfo/_count')).body as { count: number };
 
@@ -76,6 +89,8 @@ async function main(): Promise<void> {
       ['searchable (count)', String(cnt.count)],
       ['seconds', elapsed.toFixed(1)],
       ['documents/s', Math.round(sent / elapsed).toString()],
+      ['server CPU s', serverCpu.toFixed(1)],
+      ['server CPU µs/document', ((serverCpu * 1e6) / sent).toFixed(0)],
       ['server peak RSS (MB)', peakRssMb(server.child.pid!).toFixed(0)],
       ['data on disk (MB)', du],
       ['realtime GET p50 (ms)', percentile(lat, 50).toFixed(3)],

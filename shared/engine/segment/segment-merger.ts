@@ -4,6 +4,7 @@
  * again), keyword dictionaries keep only values some live doc still has.
  */
 import { hasBit, newBitset, setBit } from './bitset.ts';
+import { mergeDictionaries } from './dictionary-merge.ts';
 import { termIdsOfSorted } from './term-dictionary.ts';
 import type { DocValues, InvertedField, NumericDocValues, Segment, SortedDocValues } from './types.ts';
 
@@ -144,44 +145,90 @@ function mergeStoredColumns(
 function mergeInverted(parts: readonly FieldPart<InvertedField>[], maxDoc: number): InvertedField {
   const withPositions = parts.every((p) => p.field.positions !== null && p.field.positionStarts !== null);
   const withNorms = parts.some((p) => p.field.norms !== null);
-  let postingBound = 0;
-  let positionBound = 0;
-  for (const { field } of parts) {
-    postingBound += field.postingDocs.length;
-    positionBound += field.positions?.length ?? 0;
-  }
-  const out = {
-    docs: new Int32Array(postingBound),
-    freqs: new Uint32Array(postingBound),
-    positionStarts: withPositions ? new Uint32Array(postingBound + 1) : null,
-    positions: withPositions ? new Int32Array(positionBound) : null,
-    count: 0,
-    positionCount: 0,
-    sumTotalTermFreq: 0,
-  };
-  const terms: string[] = [];
-  const termStarts: number[] = [0];
 
-  // Sources whose current term is smallest come out first; equal terms in source order, so docs stay ascending.
-  const queue = new TermQueue(parts.map((p) => p.field.terms));
-  while (queue.size > 0) {
-    const term = queue.topTerm();
-    const before = out.count;
-    do {
-      const i = queue.topSource();
-      copyPostings(parts[i].field, queue.cursor(i), parts[i].docMap, out);
-      queue.advanceTop();
-    } while (queue.size > 0 && queue.topTerm() === term);
-    // A term whose every doc was deleted leaves the dictionary.
-    if (out.count > before) {
-      terms.push(term);
-      termStarts.push(out.count);
+  // Terms whose every posting is on a deleted doc leave the dictionary; a part without deletes keeps all.
+  const keep = parts.map(({ field, docMap }) => (allLive(docMap) ? null : termsWithLivePostings(field, docMap)));
+  const { terms, ordMaps } = mergeDictionaries(
+    parts.map((p) => p.field.terms),
+    keep,
+  );
+
+  // Live postings and positions of each merged term, then their starts.
+  const termCount = terms.length;
+  const postingStarts = new Uint32Array(termCount + 1);
+  const positionBases = withPositions ? new Float64Array(termCount + 1) : null;
+  parts.forEach(({ field, docMap }, i) => {
+    const map = ordMaps[i];
+    const live = keep[i] === null;
+    const starts = field.postingStarts;
+    const positionStarts = field.positionStarts;
+    for (let t = 0; t < map.length; t++) {
+      const u = map[t];
+      if (u < 0) continue;
+      if (live) {
+        postingStarts[u + 1] += starts[t + 1] - starts[t];
+        if (positionBases !== null) positionBases[u + 1] += positionStarts![starts[t + 1]] - positionStarts![starts[t]];
+        continue;
+      }
+      for (let p = starts[t]; p < starts[t + 1]; p++) {
+        if (docMap[field.postingDocs[p]] < 0) continue;
+        postingStarts[u + 1]++;
+        if (positionBases !== null) positionBases[u + 1] += positionStarts![p + 1] - positionStarts![p];
+      }
     }
+  });
+  for (let u = 0; u < termCount; u++) {
+    postingStarts[u + 1] += postingStarts[u];
+    if (positionBases !== null) positionBases[u + 1] += positionBases[u];
   }
+  const count = postingStarts[termCount];
+  const positionCount = positionBases === null ? 0 : positionBases[termCount];
+  const docs = new Int32Array(count);
+  const freqs = new Uint32Array(count);
+  const positionStarts = withPositions ? new Uint32Array(count + 1) : null;
+  const positions = withPositions ? new Int32Array(positionCount) : null;
 
-  const n = out.count;
-  const trim = n < postingBound;
-  const positions = out.positions !== null && out.positionCount < out.positions.length ? out.positions.slice(0, out.positionCount) : out.positions;
+  // Parts in order, so each term's docs come out ascending; a term's postings land at its cursor.
+  const cursors = postingStarts.slice(0, termCount);
+  const positionCursors = positionBases === null ? null : positionBases.subarray(0, termCount);
+  let sumTotalTermFreq = 0;
+  parts.forEach(({ field, docMap }, i) => {
+    const map = ordMaps[i];
+    const { postingStarts: starts, postingDocs, postingFreqs } = field;
+    const fromStarts = field.positionStarts;
+    const fromPositions = field.positions;
+    for (let t = 0; t < map.length; t++) {
+      const u = map[t];
+      if (u < 0) continue;
+      let n = cursors[u];
+      const end = starts[t + 1];
+      if (positionCursors === null || positionStarts === null || positions === null || fromStarts === null || fromPositions === null) {
+        for (let p = starts[t]; p < end; p++) {
+          const nd = docMap[postingDocs[p]];
+          if (nd < 0) continue;
+          docs[n] = nd;
+          freqs[n++] = postingFreqs[p];
+          sumTotalTermFreq += postingFreqs[p];
+        }
+      } else {
+        let np = positionCursors[u];
+        for (let p = starts[t]; p < end; p++) {
+          const nd = docMap[postingDocs[p]];
+          if (nd < 0) continue;
+          docs[n] = nd;
+          freqs[n] = postingFreqs[p];
+          sumTotalTermFreq += postingFreqs[p];
+          positionStarts[n++] = np;
+          const fromEnd = fromStarts[p + 1];
+          for (let q = fromStarts[p]; q < fromEnd; q++) positions[np++] = fromPositions[q];
+        }
+        positionCursors[u] = np;
+      }
+      cursors[u] = n;
+    }
+  });
+  if (positionStarts !== null) positionStarts[count] = positionCount;
+
   let norms: Uint8Array | null = null;
   if (withNorms) {
     norms = new Uint8Array(maxDoc);
@@ -193,54 +240,36 @@ function mergeInverted(parts: readonly FieldPart<InvertedField>[], maxDoc: numbe
   return {
     terms,
     termIds: termIdsOfSorted(terms),
-    postingStarts: Uint32Array.from(termStarts),
-    postingDocs: trim ? out.docs.slice(0, n) : out.docs,
-    postingFreqs: trim ? out.freqs.slice(0, n) : out.freqs,
-    positionStarts: trim && out.positionStarts !== null ? out.positionStarts.slice(0, n + 1) : out.positionStarts,
+    postingStarts,
+    postingDocs: docs,
+    postingFreqs: freqs,
+    positionStarts,
     positions,
     norms,
-    docCount: countDocsWithPostings(out.docs, n, maxDoc),
-    sumTotalTermFreq: out.sumTotalTermFreq,
+    docCount: countDocsWithPostings(docs, count, maxDoc),
+    sumTotalTermFreq,
   };
 }
 
-interface PostingsOut {
-  readonly docs: Int32Array;
-  readonly freqs: Uint32Array;
-  readonly positionStarts: Uint32Array | null;
-  readonly positions: Int32Array | null;
-  count: number;
-  positionCount: number;
-  sumTotalTermFreq: number;
+/** True when no doc of the part was deleted. */
+function allLive(docMap: Int32Array): boolean {
+  for (let d = 0; d < docMap.length; d++) if (docMap[d] < 0) return false;
+  return true;
 }
 
-/** Appends the live postings of term `t` of `field`, renumbered. */
-function copyPostings(field: InvertedField, t: number, docMap: Int32Array, out: PostingsOut): void {
-  const { postingDocs, postingFreqs } = field;
-  const end = field.postingStarts[t + 1];
-  const fromStarts = field.positionStarts;
-  const fromPositions = field.positions;
-  const { docs, freqs, positionStarts, positions } = out;
-  let n = out.count;
-  let np = out.positionCount;
-  let sum = 0;
-  for (let p = field.postingStarts[t]; p < end; p++) {
-    const nd = docMap[postingDocs[p]];
-    if (nd < 0) continue;
-    const freq = postingFreqs[p];
-    docs[n] = nd;
-    freqs[n] = freq;
-    sum += freq;
-    if (positionStarts !== null && positions !== null && fromStarts !== null && fromPositions !== null) {
-      const fromEnd = fromStarts[p + 1];
-      for (let q = fromStarts[p]; q < fromEnd; q++) positions[np++] = fromPositions[q];
-      positionStarts[n + 1] = np;
+/** Per term: 1 when at least one of its postings is on a live doc. */
+function termsWithLivePostings(field: InvertedField, docMap: Int32Array): Uint8Array {
+  const out = new Uint8Array(field.terms.length);
+  const { postingStarts, postingDocs } = field;
+  for (let t = 0; t < out.length; t++) {
+    for (let p = postingStarts[t]; p < postingStarts[t + 1]; p++) {
+      if (docMap[postingDocs[p]] >= 0) {
+        out[t] = 1;
+        break;
+      }
     }
-    n++;
   }
-  out.count = n;
-  out.positionCount = np;
-  out.sumTotalTermFreq += sum;
+  return out;
 }
 
 function countDocsWithPostings(docs: Int32Array, n: number, maxDoc: number): number {
@@ -253,83 +282,6 @@ function countDocsWithPostings(docs: Int32Array, n: number, maxDoc: number): num
     }
   }
   return count;
-}
-
-/**
- * A binary min-heap of sources keyed by (current term, source index): the
- * k-way merge of sorted term lists with log k comparisons per term.
- */
-class TermQueue {
-  private readonly heap: Int32Array;
-  private readonly cursors: Int32Array;
-  /** Current term of each source. */
-  private readonly current: string[];
-  size = 0;
-
-  constructor(private readonly lists: readonly (readonly string[])[]) {
-    this.heap = new Int32Array(lists.length);
-    this.cursors = new Int32Array(lists.length);
-    this.current = lists.map((list) => list[0] ?? '');
-    lists.forEach((list, i) => {
-      if (list.length > 0) this.push(i);
-    });
-  }
-
-  topSource(): number {
-    return this.heap[0];
-  }
-
-  topTerm(): string {
-    return this.current[this.heap[0]];
-  }
-
-  cursor(source: number): number {
-    return this.cursors[source];
-  }
-
-  /** Moves the top source to its next term, or drops it when it has none left. */
-  advanceTop(): void {
-    const source = this.heap[0];
-    const next = ++this.cursors[source];
-    if (next < this.lists[source].length) this.current[source] = this.lists[source][next];
-    else this.heap[0] = this.heap[--this.size];
-    if (this.size > 0) this.siftDown(0);
-  }
-
-  private push(source: number): void {
-    let at = this.size++;
-    this.heap[at] = source;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!this.less(this.heap[at], this.heap[parent])) break;
-      this.swap(at, parent);
-      at = parent;
-    }
-  }
-
-  private siftDown(at: number): void {
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= this.size) return;
-      const right = left + 1;
-      const child = right < this.size && this.less(this.heap[right], this.heap[left]) ? right : left;
-      if (!this.less(this.heap[child], this.heap[at])) return;
-      this.swap(at, child);
-      at = child;
-    }
-  }
-
-  private less(a: number, b: number): boolean {
-    const ta = this.current[a];
-    const tb = this.current[b];
-    return ta < tb || (ta === tb && a < b);
-  }
-
-  private swap(i: number, j: number): void {
-    const t = this.heap[i];
-    this.heap[i] = this.heap[j];
-    this.heap[j] = t;
-  }
 }
 
 /** Number of values of doc d in a single- or multi-valued column. */
@@ -381,8 +333,9 @@ function mergeNumeric(parts: readonly FieldPart<NumericDocValues>[], maxDoc: num
 }
 
 function mergeSorted(parts: readonly FieldPart<SortedDocValues>[], maxDoc: number): SortedDocValues | null {
-  // Values still used by a live doc, per part.
+  // Values still used by a live doc, per part; every value of a part without deletes is (a dictionary holds only values some doc has).
   const used = parts.map(({ field, docMap }) => {
+    if (allLive(docMap)) return null;
     const inUse = new Uint8Array(field.dict.length);
     for (let d = 0; d < docMap.length; d++) {
       if (docMap[d] < 0) continue;
@@ -396,26 +349,10 @@ function mergeSorted(parts: readonly FieldPart<SortedDocValues>[], maxDoc: numbe
   });
 
   // Merge the used parts of the sorted dictionaries; ordMaps take old ords to new ones.
-  const dict: string[] = [];
-  const ordMaps = parts.map(({ field }) => new Int32Array(field.dict.length).fill(-1));
-  const cursors = new Int32Array(parts.length);
-  for (;;) {
-    let min: string | undefined;
-    for (let i = 0; i < parts.length; i++) {
-      const partDict = parts[i].field.dict;
-      while (cursors[i] < partDict.length && used[i][cursors[i]] === 0) cursors[i]++;
-      if (cursors[i] < partDict.length) {
-        const value = partDict[cursors[i]];
-        if (min === undefined || value < min) min = value;
-      }
-    }
-    if (min === undefined) break;
-    for (let i = 0; i < parts.length; i++) {
-      const partDict = parts[i].field.dict;
-      if (cursors[i] < partDict.length && partDict[cursors[i]] === min) ordMaps[i][cursors[i]++] = dict.length;
-    }
-    dict.push(min);
-  }
+  const { terms: dict, ordMaps } = mergeDictionaries(
+    parts.map((p) => p.field.dict),
+    used,
+  );
   if (dict.length === 0) return null;
 
   let total = 0;

@@ -23,11 +23,13 @@ export function sortTerms(hash: TermHash): SortedTerms {
   return { terms, order, slotToTerm, termIds: new TermIdMap(hash, slotToTerm, terms) };
 }
 
-/** `termIds` for terms already in ascending order (a merge produces them so). */
+/**
+ * `termIds` for terms already in ascending order (a merge produces them so).
+ * The hash is built on the first lookup: most merged segments are merged
+ * again before anything looks a term up in them.
+ */
 export function termIdsOfSorted(terms: readonly string[]): ReadonlyMap<string, number> {
-  const hash = new TermHash(terms.length);
-  for (const term of terms) hash.addDistinct(term);
-  return new TermIdMap(hash, null, terms);
+  return new TermIdMap(null, null, terms);
 }
 
 /**
@@ -35,25 +37,36 @@ export function termIdsOfSorted(terms: readonly string[]): ReadonlyMap<string, n
  * distinct term would cost as much again as the whole dictionary.
  */
 export class TermIdMap implements ReadonlyMap<string, number> {
-  /** `slotToTerm` null: slots are term ids (terms were hashed in sorted order). */
+  /**
+   * `slotToTerm` null: slots are term ids (terms were hashed in sorted order).
+   * `hash` null: built from `terms`, in order, on the first lookup.
+   */
   constructor(
-    private readonly hash: TermHash,
+    private hash: TermHash | null,
     private readonly slotToTerm: Int32Array | null,
     private readonly terms: readonly string[],
   ) {}
+
+  private lookup(): TermHash {
+    if (this.hash !== null) return this.hash;
+    const hash = new TermHash(this.terms.length);
+    for (const term of this.terms) hash.addDistinct(term);
+    this.hash = hash;
+    return hash;
+  }
 
   get size(): number {
     return this.terms.length;
   }
 
   get(term: string): number | undefined {
-    const slot = this.hash.find(term);
+    const slot = this.lookup().find(term);
     if (slot < 0) return undefined;
     return this.slotToTerm === null ? slot : this.slotToTerm[slot];
   }
 
   has(term: string): boolean {
-    return this.hash.find(term) >= 0;
+    return this.lookup().find(term) >= 0;
   }
 
   forEach(visit: (termId: number, term: string, map: ReadonlyMap<string, number>) => void, thisArg?: unknown): void {

@@ -1,0 +1,87 @@
+/**
+ * The indexing side of one shard copy as a bulk load drives it: pass records
+ * parsed against the passinfo mapping (as the coordinator hands them off),
+ * buffered in a ShardIndex, refreshed every `perRefresh` docs (one shard's
+ * share of a one-second refresh) and merged as the policy asks after each
+ * refresh. Prints CPU µs per document for parsing, buffering, refreshing and
+ * merging, docs/s, and the segments left.
+ *
+ *   node --expose-gc --import tsx bench/shard-index.bench.ts [docs=200000] [perRefresh=1000] [runs=3]
+ */
+import { AnalysisRegistry } from '../shared/engine/analysis/registry.ts';
+import { Mapping } from '../shared/engine/mapping/mapping.ts';
+import { ShardIndex } from '../shared/engine/segment/shard-index.ts';
+import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
+
+const docCount = Number(process.argv[2] ?? 200_000);
+const perRefresh = Number(process.argv[3] ?? 1000);
+const runs = Number(process.argv[4] ?? 3);
+
+const analyzers = AnalysisRegistry.fromIndexSettings(PASSINFO_INDEX_BODY.settings.analysis, { maxNgramDiff: 7 });
+const mapping = Mapping.fromJSON('passinfo', PASSINFO_INDEX_BODY.mappings.passinfo, { analyzerExists: (n) => analyzers.get(n) !== undefined });
+
+/** CPU time (all threads, GC helpers included) since `start`: steadier than wall time on shared cores. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+console.log(`shard index: ${docCount} pass records, refresh every ${perRefresh} docs, merges after each refresh`);
+console.log('run  parse µs/doc  index µs/doc  refresh µs/doc  merge µs/doc  total µs/doc   docs/s  segments  rss MB');
+const totals: number[] = [];
+for (let run = 1; run <= runs; run++) {
+  const records = generatePassRecords({ count: docCount, seed: 42 + run });
+  const index = new ShardIndex(analyzers);
+  let parseMs = 0;
+  let indexMs = 0;
+  let refreshMs = 0;
+  let mergeMs = 0;
+  const wall = performance.now();
+  let seqNo = 0;
+  for (;;) {
+    const batch: { id: string; text: string }[] = [];
+    for (let n = records.next(); !n.done; n = batch.length < perRefresh ? records.next() : { done: true, value: undefined }) {
+      batch.push({ id: n.value.event_id, text: JSON.stringify(n.value) });
+      if (batch.length === perRefresh) break;
+    }
+    if (batch.length === 0) break;
+    let cpu = process.cpuUsage();
+    const docs = batch.map(({ id, text }) => ({
+      id,
+      source: Buffer.from(text),
+      parsed: mapping.parse(JSON.parse(text) as Record<string, unknown>),
+    }));
+    parseMs += cpuMsSince(cpu);
+    cpu = process.cpuUsage();
+    for (const doc of docs) index.index({ id: doc.id, version: 1, seqNo: seqNo++, routing: null, source: doc.source, parsed: doc.parsed });
+    indexMs += cpuMsSince(cpu);
+    cpu = process.cpuUsage();
+    index.refresh();
+    refreshMs += cpuMsSince(cpu);
+    cpu = process.cpuUsage();
+    index.maybeMerge();
+    mergeMs += cpuMsSince(cpu);
+  }
+  const cpu = process.cpuUsage();
+  index.refresh();
+  refreshMs += cpuMsSince(cpu);
+  const wallMs = performance.now() - wall;
+  const perDoc = (ms: number): string => ((ms * 1000) / docCount).toFixed(1);
+  const engineMs = indexMs + refreshMs + mergeMs;
+  totals.push(engineMs);
+  console.log(
+    [
+      String(run).padStart(3),
+      perDoc(parseMs).padStart(13),
+      perDoc(indexMs).padStart(13),
+      perDoc(refreshMs).padStart(15),
+      perDoc(mergeMs).padStart(13),
+      perDoc(parseMs + engineMs).padStart(13),
+      Math.round(docCount / (wallMs / 1000)).toString().padStart(8),
+      String(index.segmentCount).padStart(9),
+      (process.memoryUsage().rss / 2 ** 20).toFixed(0).padStart(7),
+    ].join(' '),
+  );
+}
+totals.sort((a, b) => a - b);
+console.log(`median index+refresh+merge: ${((totals[Math.floor(totals.length / 2)] * 1000) / docCount).toFixed(1)} µs/doc CPU`);

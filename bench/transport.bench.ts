@@ -44,11 +44,11 @@ async function main(): Promise<void> {
     }
     await http(server.url, 'POST', '/passinfo/_refresh');
     const meta = server.node.cluster.index('passinfo')!;
-    const [copy] = await server.node.indices.copiesOf(meta);
+    const copy = (await server.node.indices.copiesOf(meta)).get(0)!;
 
     new ShardService(
       {
-        copy: (uuid, shard) => server.node.indices.copiesNow(uuid)?.[shard],
+        copy: (uuid, shard) => server.node.indices.held(uuid, shard)?.copy,
         meta: (uuid) => server.node.cluster.indexByUuid(uuid),
         held: () => [],
       },

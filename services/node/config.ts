@@ -31,6 +31,16 @@ export interface NodeConfig {
   /** fsync every log append (off: an acknowledged write survives a process crash, not a power loss). */
   readonly logFsync: boolean;
   readonly logLevel: string;
+  /** `transport.port`: the node-to-node transport (cluster only; 0 = any free port). */
+  readonly transportPort: number;
+  /** How long a silent node stays a member (Kafka group session timeout). */
+  readonly sessionTimeoutMs: number;
+  /**
+   * `kafka.topic_provisioner`: a URL that creates a topic on
+   * `POST {"topic","partitions"}`, for brokers that refuse CreateTopics
+   * (librdkafka's mock cluster in the tests). Empty = none.
+   */
+  readonly topicProvisioner: string;
 }
 
 const DEFAULTS: Record<string, string> = {
@@ -48,6 +58,9 @@ const DEFAULTS: Record<string, string> = {
   'search.max_open_scroll_context': '500',
   'log.fsync': 'false',
   'logger.level': 'info',
+  'transport.port': '9300',
+  'cluster.session_timeout': '10s',
+  'kafka.topic_provisioner': '',
 };
 
 const KNOWN = new Set(Object.keys(DEFAULTS).concat(['config']));
@@ -97,6 +110,19 @@ export function parseByteSize(value: string, setting: string): number {
   return Math.round(Number(m[1]) * mult);
 }
 
+function parsePort(value: string, setting: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid ${setting} [${value}]`);
+  return port;
+}
+
+/** `500ms`, `10s`, `1m` or a number of milliseconds. */
+function parseDuration(value: string, setting: string): number {
+  const m = /^\s*(\d+)\s*(ms|s|m)?\s*$/.exec(value);
+  if (!m) throw new Error(`failed to parse setting [${setting}] with value [${value}] as a time value`);
+  return Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? 'ms'] ?? 1);
+}
+
 function parseBool(value: string, setting: string): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -113,8 +139,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   for (const key of Object.keys(s)) {
     if (!KNOWN.has(key)) throw new Error(`unknown setting [${key}]`);
   }
-  const port = Number(s['http.port']);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid http.port [${s['http.port']}]`);
+  const port = parsePort(s['http.port'], 'http.port');
   const log = s.log;
   if (log !== 'embedded' && log !== 'kafka') throw new Error(`log must be [embedded] or [kafka], got [${log}]`);
   return {
@@ -132,5 +157,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     maxOpenScrollContexts: Number(s['search.max_open_scroll_context']),
     logFsync: parseBool(s['log.fsync'], 'log.fsync'),
     logLevel: s['logger.level'],
+    transportPort: parsePort(s['transport.port'], 'transport.port'),
+    sessionTimeoutMs: parseDuration(s['cluster.session_timeout'], 'cluster.session_timeout'),
+    topicProvisioner: s['kafka.topic_provisioner'],
   };
 }

@@ -1,6 +1,11 @@
 /**
  * A search node: wires the commit log, the cluster-state machine, the
  * indexer (shard copies), the coordinators and the REST API together.
+ *
+ * On one machine (`log: embedded`) the node hosts every shard. In a cluster
+ * (`log: kafka`) it also joins the membership group, hosts the copies the
+ * master's allocation table gives it, serves them to the other nodes over
+ * the transport, and coordinates requests over every node's copies.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -8,19 +13,29 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { CommitLog } from '../../shared/log/commit-log.ts';
 import { EmbeddedLog } from '../../shared/log/embedded-log.ts';
+import { KafkaLog, type TopicProvisioner } from '../../shared/log/kafka-log.ts';
 import type { NodeConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { MetaService } from './cluster/meta-service.ts';
 import type { ClusterState } from './cluster/cluster-state.ts';
+import type { IndexMetadata } from './cluster/index-metadata.ts';
+import { Membership, type NodeInfo } from './cluster/membership.ts';
+import { EMPTY_TABLE } from './cluster/allocation.ts';
+import { ShardDirectory } from './cluster/shard-directory.ts';
+import { CopyAccess } from './cluster/copy-access.ts';
 import { IndicesService } from './indexer/indices-service.ts';
 import { IndexAdmin } from './coordinator/index-admin.ts';
 import { WriteCoordinator } from './coordinator/write-coordinator.ts';
 import { DocReader } from './coordinator/doc-reader.ts';
 import { SearchCoordinator } from './coordinator/search-coordinator.ts';
+import { SearchContexts } from './search/search-contexts.ts';
 import { RequestIds } from './request-ids.ts';
 import { resolveIndices } from './coordinator/index-resolver.ts';
 import { createHttpServer } from './rest/http-server.ts';
 import { registerRoutes } from './rest/routes/index.ts';
+import { TransportServer } from './transport/transport-server.ts';
+import { TransportClient } from './transport/transport-client.ts';
+import { ShardService } from './transport/shard-service.ts';
 
 interface NodeIdentity {
   readonly nodeId: string;
@@ -39,14 +54,29 @@ async function loadIdentity(dataDir: string): Promise<NodeIdentity> {
   }
 }
 
+/** `kafka.topic_provisioner`: creates topics through a URL where the brokers refuse CreateTopics. */
+function urlProvisioner(url: string): TopicProvisioner {
+  return async (topic, partitions) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ topic, partitions }) });
+    if (!res.ok) throw new Error(`topic provisioner [${url}] answered ${res.status}: ${await res.text()}`);
+  };
+}
+
+/** The parts of a cluster node that a single node does without. */
+interface ClusterParts {
+  readonly transportServer: TransportServer;
+  readonly transportClient: TransportClient;
+  membership: Membership | null;
+}
+
 export interface NodeStartOptions {
   /** Log to this logger instead of stdout + path.logs (tests). */
   readonly logger?: Logger;
 }
 
 export class Node {
-  readonly numberOfNodes = 1;
   httpPort = 0;
+  transportPort = 0;
   private http: FastifyInstance | null = null;
 
   private constructor(
@@ -56,10 +86,13 @@ export class Node {
     readonly log: CommitLog,
     readonly meta: MetaService,
     readonly indices: IndicesService,
+    readonly directory: ShardDirectory,
+    readonly access: CopyAccess,
     readonly admin: IndexAdmin,
     readonly writes: WriteCoordinator,
     readonly reader: DocReader,
     readonly search: SearchCoordinator,
+    private readonly clusterParts: ClusterParts | null,
   ) {}
 
   get cluster(): ClusterState {
@@ -74,32 +107,120 @@ export class Node {
     return this.identity.clusterUuid;
   }
 
+  /** This node as the membership group and `_nodes` describe it. */
+  get info(): NodeInfo {
+    const host = this.config.networkHost;
+    return {
+      id: this.nodeId,
+      name: this.config.nodeName,
+      httpAddress: `${host}:${this.httpPort}`,
+      transportAddress: `${host}:${this.transportPort}`,
+      data: this.config.nodeData,
+    };
+  }
+
   static async start(config: NodeConfig, opts: NodeStartOptions = {}): Promise<Node> {
     const logger =
       opts.logger ?? createLogger({ level: config.logLevel, pathLogs: config.pathLogs, clusterName: config.clusterName, nodeName: config.nodeName });
     await mkdir(config.pathData, { recursive: true });
     const identity = await loadIdentity(config.pathData);
-    if (config.log !== 'embedded') throw new Error('the kafka log is not available yet; start with --log embedded');
-    const log = await EmbeddedLog.open(join(config.pathData, 'log'), { fsync: config.logFsync });
+    const clustered = config.log === 'kafka';
+    const provisioner = config.topicProvisioner ? urlProvisioner(config.topicProvisioner) : undefined;
+    let log: CommitLog;
+    if (clustered) {
+      if (config.brokers.length === 0) throw new Error('log [kafka] needs --brokers host:port[,host:port...]');
+      log = await KafkaLog.open({ brokers: config.brokers, clientId: `${config.clusterName}.${config.nodeName}`, provisioner });
+    } else {
+      log = await EmbeddedLog.open(join(config.pathData, 'log'), { fsync: config.logFsync });
+    }
+    const parts: ClusterParts | null = clustered
+      ? {
+          transportServer: new TransportServer({ onError: (err, context) => logger.warn({ err, context }, 'transport error') }),
+          transportClient: new TransportClient(),
+          membership: null,
+        }
+      : null;
     const ids = new RequestIds(identity.nodeId);
     const meta = new MetaService(log, config.clusterName, ids);
+    // The node is built last; the directory only asks for it once the node runs.
+    const built: { node: Node | null } = { node: null };
+    const self = (): NodeInfo => built.node!.info;
     const indices = new IndicesService({
       log,
       state: meta.state,
       dataDir: config.pathData,
       clusterName: config.clusterName,
       onError: (err, context) => logger.error({ err, context }, 'indexer error'),
+      hosted: parts ? (m) => hostedShards(parts.membership, identity.nodeId, m) : undefined,
     });
+    const directory = new ShardDirectory({
+      self,
+      indices,
+      view: parts ? () => parts.membership?.view ?? { members: [self()], master: null, table: EMPTY_TABLE } : undefined,
+      transport: parts?.transportClient,
+      onError: (err, context) => logger.warn({ err, context }, 'shard directory'),
+    });
+    const access = new CopyAccess(parts?.transportClient ?? null, (err) => logger.debug({ err }, 'releasing a remote search context failed'));
     meta.state.onApplied(() => void indices.reconcile());
     await meta.start();
     await indices.reconcile();
-    const admin = new IndexAdmin(meta, indices);
-    const writes = new WriteCoordinator(log, meta, indices, admin, ids);
-    const reader = new DocReader(meta.state, indices);
-    const search = new SearchCoordinator(meta.state, indices, { maxOpenScrollContexts: config.maxOpenScrollContexts });
-    const node = new Node(config, logger, identity, log, meta, indices, admin, writes, reader, search);
+    const contexts = new SearchContexts(config.maxOpenScrollContexts);
+    const admin = new IndexAdmin(meta, indices, directory);
+    const writes = new WriteCoordinator(log, meta, indices, admin, ids, directory, access);
+    const reader = new DocReader(meta.state, directory, access);
+    const search = new SearchCoordinator(meta.state, directory, access, { maxOpenScrollContexts: config.maxOpenScrollContexts, contexts });
+    const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, parts);
+    built.node = node;
+    if (parts) await node.joinCluster(parts, contexts);
     await node.listen();
+    if (parts) await node.startMembership(parts, provisioner);
     return node;
+  }
+
+  /** Serves this node's copies to the others (before joining, so it answers as soon as it gets copies). */
+  private async joinCluster(parts: ClusterParts, contexts: SearchContexts): Promise<void> {
+    const copies = {
+      copy: (uuid: string, shard: number) => this.indices.held(uuid, shard)?.copy,
+      meta: (uuid: string) => this.cluster.indexByUuid(uuid),
+      held: () => this.indices.allHeld().map((h) => ({ uuid: h.meta.uuid, shard: h.shard, copy: h.copy, state: h.state })),
+    };
+    new ShardService(copies, contexts, this.config.nodeName).register(parts.transportServer);
+    this.transportPort = await parts.transportServer.listen(this.config.networkHost, this.config.transportPort);
+  }
+
+  /**
+   * Joins the membership group. The master rebalances whenever the index
+   * list changes (an index created or deleted, replicas changed), so the
+   * table always covers every index; every node reconciles its copies with
+   * each new table.
+   */
+  private async startMembership(parts: ClusterParts, provisioner: TopicProvisioner | undefined): Promise<void> {
+    const membership = await Membership.start({
+      brokers: this.config.brokers,
+      clusterName: this.config.clusterName,
+      node: this.info,
+      indices: () =>
+        this.cluster.indices().map((m) => ({ uuid: m.uuid, name: m.name, numberOfShards: m.settings.numberOfShards, numberOfReplicas: m.settings.numberOfReplicas })),
+      provisioner,
+      sessionTimeoutMs: this.config.sessionTimeoutMs,
+    });
+    parts.membership = membership;
+    membership.on('change', () => {
+      void this.indices.reconcile();
+      void this.directory.poll();
+    });
+    membership.on('error', (err) => this.logger.error({ err }, 'membership stopped'));
+    let signature = indexSignature(this.cluster.indices());
+    this.cluster.onApplied(() => {
+      const next = indexSignature(this.cluster.indices());
+      if (next === signature) return;
+      signature = next;
+      if (membership.isMaster) membership.requestRebalance().catch((err: Error) => this.logger.warn({ err }, 'rebalance request failed'));
+    });
+    // Indices created before this node became master (or while no master ran) get allocated now.
+    if (membership.isMaster) await membership.requestRebalance().catch((err: Error) => this.logger.warn({ err }, 'rebalance request failed'));
+    await this.indices.reconcile();
+    this.directory.start();
   }
 
   private async listen(): Promise<void> {
@@ -109,22 +230,58 @@ export class Node {
     const addr = app.server.address();
     this.httpPort = typeof addr === 'object' && addr ? addr.port : this.config.httpPort;
     this.http = app;
-    this.logger.info({ host: this.config.networkHost, port: this.httpPort }, 'started');
+    this.logger.info({ host: this.config.networkHost, port: this.httpPort, transportPort: this.transportPort || undefined }, 'started');
+  }
+
+  /** Refreshes every started copy of the indices; `_shards` as Elasticsearch counts them. */
+  async refresh(metas: readonly IndexMetadata[]): Promise<{ total: number; successful: number }> {
+    let total = 0;
+    const pending: Promise<boolean>[] = [];
+    for (const meta of metas) {
+      await this.directory.ready(meta);
+      total += meta.settings.numberOfShards * (meta.settings.numberOfReplicas + 1);
+      for (let s = 0; s < meta.settings.numberOfShards; s++) {
+        for (const route of this.directory.started(meta, s)) pending.push(this.access.refresh(route, meta, s).catch(() => false));
+      }
+    }
+    const done = await Promise.all(pending);
+    return { total, successful: done.filter(Boolean).length };
   }
 
   /** Refreshes every shard copy of the indices an expression names (`refresh` on reads). */
   async refreshFor(expr: string): Promise<void> {
-    for (const { meta } of resolveIndices(this.cluster, expr, { ignoreUnavailable: true })) {
-      for (const c of await this.indices.copiesOf(meta)) c.refresh();
-    }
+    await this.refresh(resolveIndices(this.cluster, expr, { ignoreUnavailable: true }).map((r) => r.meta));
   }
 
   async stop(): Promise<void> {
     await this.http?.close();
+    this.directory.stop();
+    // Leave the group first, so the others take over this node's copies without waiting for the session timeout.
+    await this.clusterParts?.membership?.stop();
     this.search.close();
+    await this.clusterParts?.transportServer.close();
+    await this.clusterParts?.transportClient.close();
     await this.meta.stop();
     await this.indices.close();
     await this.log.close();
     this.logger.info('stopped');
   }
+}
+
+/** The shards of an index the current allocation table gives this node. */
+function hostedShards(membership: Membership | null, nodeId: string, meta: IndexMetadata): number[] {
+  const shards = membership?.table.indices[meta.uuid] ?? [];
+  const out: number[] = [];
+  shards.forEach((copies, s) => {
+    if (copies.some((c) => c.nodeId === nodeId)) out.push(s);
+  });
+  return out;
+}
+
+/** What allocation depends on: which indices exist with how many shards and replicas. */
+function indexSignature(metas: readonly IndexMetadata[]): string {
+  return metas
+    .map((m) => `${m.uuid}/${m.settings.numberOfShards}/${m.settings.numberOfReplicas}`)
+    .sort()
+    .join(',');
 }

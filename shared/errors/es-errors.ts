@@ -188,6 +188,11 @@ export function unavailableShards(reason: string): EsError {
   return new EsError('unavailable_shards_exception', reason, 503);
 }
 
+/** NoShardAvailableActionException: no started copy of the shard can serve a read. */
+export function noShardAvailable(index: string, shard: number): EsError {
+  return new EsError('no_shard_available_action_exception', `No shard available for [${index}][${shard}]`, 503, { index, shard: String(shard) });
+}
+
 export function timeoutException(reason: string): EsError {
   return new EsError('timeout_exception', reason, 504);
 }

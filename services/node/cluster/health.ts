@@ -1,12 +1,12 @@
 /**
  * Cluster health from shard copy states (DESIGN.md 2): green when every copy
- * is started, yellow when every shard has a started copy but some copy is
- * not, red when some shard has no started copy. On one node the replicas of
- * an index with number_of_replicas > 0 stay unassigned: yellow, as in
- * Elasticsearch.
+ * is started, yellow when every primary is started but some copy is not
+ * (initializing, or unassigned for want of data nodes), red when some
+ * shard's primary is not started. On one node the replicas of an index with
+ * number_of_replicas > 0 stay unassigned: yellow, as in Elasticsearch.
  */
 import type { IndexMetadata } from './index-metadata.ts';
-import type { IndicesService } from '../indexer/indices-service.ts';
+import type { ShardDirectory } from './shard-directory.ts';
 
 export type HealthStatus = 'green' | 'yellow' | 'red';
 
@@ -18,8 +18,7 @@ export function healthRank(s: string): number {
 
 interface HealthSource {
   readonly config: { readonly clusterName: string };
-  readonly indices: IndicesService;
-  readonly numberOfNodes: number;
+  readonly directory: ShardDirectory;
 }
 
 interface ShardHealth {
@@ -50,7 +49,6 @@ export function clusterHealth(
   for (const m of metas) {
     // Closed indices have no active shards and are left out, as in Elasticsearch 6.x.
     if (m.closed) continue;
-    const copies = src.indices.copiesNow(m.uuid);
     let iStatus: HealthStatus = 'green';
     let iActive = 0;
     let iPrimaries = 0;
@@ -58,23 +56,24 @@ export function clusterHealth(
     let iInit = 0;
     const shards: Record<string, ShardHealth> = {};
     for (let s = 0; s < m.settings.numberOfShards; s++) {
-      const started = copies?.[s] !== undefined;
-      const replicasUnassigned = m.settings.numberOfReplicas;
-      const sStatus: HealthStatus = started ? (replicasUnassigned > 0 ? 'yellow' : 'green') : 'red';
-      if (!started) iInit++;
-      if (started) {
-        iActive++;
-        iPrimaries++;
-      }
-      iUnassigned += replicasUnassigned;
+      const routes = src.directory.routes(m, s);
+      const started = routes.filter((r) => r.state === 'STARTED').length;
+      const primaryActive = routes.some((r) => r.primary && r.state === 'STARTED');
+      const init = routes.length - started;
+      const missing = src.directory.unassigned(m, s);
+      const sStatus: HealthStatus = !primaryActive ? 'red' : init > 0 || missing > 0 ? 'yellow' : 'green';
+      iActive += started;
+      if (primaryActive) iPrimaries++;
+      iInit += init;
+      iUnassigned += missing;
       iStatus = worst(iStatus, sStatus);
       shards[String(s)] = {
         status: sStatus,
-        primary_active: started,
-        active_shards: started ? 1 : 0,
+        primary_active: primaryActive,
+        active_shards: started,
         relocating_shards: 0,
-        initializing_shards: started ? 0 : 1,
-        unassigned_shards: replicasUnassigned,
+        initializing_shards: init,
+        unassigned_shards: missing,
       };
     }
     totalCopies += m.settings.numberOfShards * (m.settings.numberOfReplicas + 1);
@@ -102,8 +101,8 @@ export function clusterHealth(
     cluster_name: src.config.clusterName,
     status,
     timed_out: false,
-    number_of_nodes: src.numberOfNodes,
-    number_of_data_nodes: src.numberOfNodes,
+    number_of_nodes: src.directory.nodes().length,
+    number_of_data_nodes: src.directory.nodes().filter((n) => n.data).length,
     active_primary_shards: activePrimaries,
     active_shards: active,
     relocating_shards: 0,

@@ -1,13 +1,15 @@
 /**
  * Realtime document reads (GET, HEAD, _source, _mget): route to the shard
- * that owns the id and read its doc store, which sees every applied op.
+ * that owns the id and read a started copy's doc store, which sees every
+ * op that copy applied.
  */
-import { illegalArgument, indexNotFound } from '../../../shared/errors/es-errors.ts';
+import { illegalArgument, indexNotFound, noShardAvailable } from '../../../shared/errors/es-errors.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import type { DocState } from '../../../shared/engine/store/doc-store.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { IndicesService } from '../indexer/indices-service.ts';
+import type { ShardDirectory } from '../cluster/shard-directory.ts';
+import type { CopyAccess, CopyRead } from '../cluster/copy-access.ts';
 import { resolveIndices } from './index-resolver.ts';
 
 export interface GetRequest {
@@ -23,6 +25,8 @@ export interface GetRequest {
    * after the last refresh is not visible yet. Default true.
    */
   readonly realtime?: boolean;
+  /** Which copies to read (`preference`); default: rotate over the started copies. */
+  readonly preference?: string | null;
 }
 
 export interface GetResult {
@@ -36,8 +40,24 @@ export interface GetResult {
 export class DocReader {
   constructor(
     private readonly state: ClusterState,
-    private readonly indices: IndicesService,
+    private readonly directory: ShardDirectory,
+    private readonly access: CopyAccess,
   ) {}
+
+  /** Reads from the started copies in read order; a copy that fails is retried on the next. */
+  private async readFromSomeCopy(meta: IndexMetadata, shard: number, id: string, preference: string | null): Promise<CopyRead> {
+    const order = this.directory.readOrder(meta, shard, preference);
+    if (order.length === 0) throw noShardAvailable(meta.name, shard);
+    let last: unknown;
+    for (const route of order) {
+      try {
+        return await this.access.get(route, meta, shard, id);
+      } catch (err) {
+        last = err;
+      }
+    }
+    throw last;
+  }
 
   /** The single index a GET addresses (an alias must point to exactly one). */
   resolveOne(index: string): { meta: IndexMetadata; aliasRouting: string | null } {
@@ -61,13 +81,12 @@ export class DocReader {
     }
     const routing = req.routing ?? aliasRouting;
     const shard = shardForDocument(req.id, routing, meta.settings);
-    const copies = await this.indices.copiesOf(meta);
-    const copy = copies[shard];
-    const state = await copy.get(req.id);
-    let doc = state && !state.deleted ? state : null;
+    await this.directory.ready(meta);
+    const read = await this.readFromSomeCopy(meta, shard, req.id, req.preference ?? null);
+    let doc = read.doc && !read.doc.deleted ? read.doc : null;
     // The refreshed view does not hold earlier versions of a changed document,
     // so a document changed since the last refresh reads as not found.
-    if (doc && req.realtime === false && doc.seqNo >= copy.refreshedOffset) doc = null;
+    if (doc && req.realtime === false && doc.seqNo >= read.refreshedOffset) doc = null;
     return { meta, type, id: req.id, doc };
   }
 }

@@ -10,6 +10,10 @@ import type { AliasAction } from '../../../shared/records/meta-event.ts';
 import type { MetaService } from '../cluster/meta-service.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { IndicesService } from '../indexer/indices-service.ts';
+import type { ShardDirectory } from '../cluster/shard-directory.ts';
+
+/** How long index creation waits for its primaries to start (Elasticsearch's default `timeout`). */
+const CREATE_WAIT_MS = 30_000;
 import { globToRegExp, isWildcard, resolveIndices, splitExpression, validateNewIndexName } from './index-resolver.ts';
 
 export interface CreateIndexBody {
@@ -48,6 +52,7 @@ export class IndexAdmin {
   constructor(
     private readonly meta: MetaService,
     private readonly indices: IndicesService,
+    private readonly directory: ShardDirectory,
   ) {}
 
   async createIndex(name: string, body: CreateIndexBody): Promise<IndexMetadata> {
@@ -65,7 +70,8 @@ export class IndexAdmin {
       },
     });
     const meta = outcome.index!;
-    await this.indices.copiesOf(meta);
+    // As Elasticsearch's `wait_for_active_shards=1` on create: answer once every primary started.
+    await this.directory.waitForPrimaries(meta, CREATE_WAIT_MS);
     return meta;
   }
 

@@ -5,7 +5,7 @@
  * keep each shard's point-in-time context and continue after the last hit
  * each shard contributed.
  */
-import { EsError, illegalArgument, indexNotFound, isEsError, renderError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
+import { EsError, illegalArgument, indexNotFound, isEsError, noShardAvailable, renderError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
@@ -18,7 +18,9 @@ import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import { shardsForSearchRouting } from '../../../shared/routing/shard-routing.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { IndicesService } from '../indexer/indices-service.ts';
+import type { ShardDirectory } from '../cluster/shard-directory.ts';
+import type { CopyAccess } from '../cluster/copy-access.ts';
+import { FailoverShardClient } from '../search/failover-shard-client.ts';
 import { LocalShardClient } from '../search/local-shard-client.ts';
 import { SearchContexts } from '../search/search-contexts.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
@@ -81,10 +83,11 @@ export class SearchCoordinator {
 
   constructor(
     private readonly state: ClusterState,
-    private readonly indices: IndicesService,
-    opts: { maxOpenScrollContexts: number },
+    private readonly directory: ShardDirectory,
+    private readonly access: CopyAccess,
+    opts: { maxOpenScrollContexts: number; contexts?: SearchContexts },
   ) {
-    this.contexts = new SearchContexts(opts.maxOpenScrollContexts);
+    this.contexts = opts.contexts ?? new SearchContexts(opts.maxOpenScrollContexts);
   }
 
   close(): void {
@@ -134,18 +137,26 @@ export class SearchCoordinator {
       // Deprecation warnings are the same for every index: report the first index's.
       const aggs: AggSpec[] | null = search.aggregations ? parseAggregations(search.aggregations, meta.mapping ?? emptyMapping, firstAggs === null ? warn : () => {}) : null;
       if (firstAggs === null && aggs) firstAggs = aggs;
-      const copies = await this.indices.copiesOf(meta);
+      await this.directory.ready(meta);
       const routings = req.routing ?? aliasSearchRouting(r);
-      let shards = routings ? shardsForSearchRouting(routings, meta.settings) : copies.map((_, i) => i);
+      let shards = routings ? shardsForSearchRouting(routings, meta.settings) : Array.from({ length: meta.settings.numberOfShards }, (_, i) => i);
       if (slice) shards = shardsOfSlice(meta, slice, shards);
       const boost = boostFor(boosts, r);
       for (const s of shards) {
-        const copy = copies[s];
-        const client = new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, evaluateFilterBits);
-        targets.push({ client, search, meta, boost });
+        targets.push({ client: this.shardClient(meta, s, aggs, req.preference), search, meta, boost });
       }
     }
     return { targets, aggs: firstAggs };
+  }
+
+  /** The copies of a shard this search may use, in the order it tries them (retrying a failed copy on the next). */
+  private shardClient(meta: IndexMetadata, shard: number, aggs: AggSpec[] | null, preference: string | null): ShardClient {
+    const order = this.directory.readOrder(meta, shard, preference);
+    const clients = order.map((route) =>
+      this.access.searchClient(route, meta, shard, (copy) => new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, evaluateFilterBits)),
+    );
+    if (clients.length === 0) return unavailableShard(meta, shard);
+    return clients.length === 1 ? clients[0] : new FailoverShardClient(meta.name, shard, clients);
   }
 
   /**
@@ -444,4 +455,10 @@ function allShardsFailed(failures: readonly ShardFailure[], phase = 'query'): Es
   }
   const failedShards = failures.map((f) => ({ shard: f.shard, index: f.index, node: null, reason: renderError(f.error).error }));
   return new EsError('search_phase_execution_exception', 'all shards failed', first.status, { phase, grouped: true, failed_shards: failedShards }, first, roots);
+}
+
+/** A shard with no started copy: every phase fails as Elasticsearch reports it. */
+function unavailableShard(meta: IndexMetadata, shard: number): ShardClient {
+  const fail = () => Promise.reject(noShardAvailable(meta.name, shard));
+  return { index: meta.name, shard, query: fail, fetch: fail, release: () => {} };
 }

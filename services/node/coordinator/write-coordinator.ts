@@ -25,6 +25,8 @@ import type { CommitLog } from '../../../shared/log/commit-log.ts';
 import type { MetaService } from '../cluster/meta-service.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { IndicesService } from '../indexer/indices-service.ts';
+import type { CopyRoute, ShardDirectory } from '../cluster/shard-directory.ts';
+import type { CopyAccess } from '../cluster/copy-access.ts';
 import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
 import type { ParsedHandoff } from '../indexer/shard-copy.ts';
 import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
@@ -86,10 +88,12 @@ export interface WriteOptions {
    * Default 1.
    */
   readonly waitForActiveShards?: number | 'all' | 'quorum';
+  /** `sync` (default): answer once every started copy applied the write; `async`: once the first did. */
+  readonly replication?: 'sync' | 'async';
 }
 
-/** Started copies of a shard on this node: one, the node's own (replicas stay unassigned on one node). */
-const ACTIVE_COPIES_ON_ONE_NODE = 1;
+/** How often a write that waits for enough started copies looks again. */
+const ACTIVE_COPIES_POLL_MS = 100;
 
 /** Elasticsearch's generated ids are 20 URL-safe base64 characters; ours lead with time for locality. */
 export function generateId(now = Date.now()): string {
@@ -115,6 +119,8 @@ export class WriteCoordinator {
     private readonly indices: IndicesService,
     private readonly admin: IndexAdmin,
     private readonly ids: RequestIds,
+    private readonly directory: ShardDirectory,
+    private readonly access: CopyAccess,
   ) {}
 
   async write(req: WriteRequest, opts: WriteOptions): Promise<WriteItemResult> {
@@ -290,41 +296,54 @@ export class WriteCoordinator {
     handoff: ParsedHandoff | undefined,
   ): Promise<void> {
     const { meta, shard } = group[0];
-    const needed = requiredActiveCopies(opts.waitForActiveShards, meta.settings.numberOfReplicas + 1);
-    if (needed > ACTIVE_COPIES_ON_ONE_NODE) {
-      // No copy can start while we wait on one node: fail after the timeout, as Elasticsearch does.
-      await new Promise((r) => setTimeout(r, Math.max(0, opts.timeoutMs)));
-      const label = typeof opts.waitForActiveShards === 'string' ? opts.waitForActiveShards.toUpperCase() : String(needed);
+    const total = meta.settings.numberOfReplicas + 1;
+    // In a cluster, more than one replica means a quorum of copies by default (DESIGN.md 2, "Writes").
+    const spec = opts.waitForActiveShards ?? (this.directory.clustered && total > 2 ? 'quorum' : undefined);
+    const needed = requiredActiveCopies(spec, total);
+    await this.directory.ready(meta);
+    const started = await this.startedCopies(meta, shard, needed, opts.timeoutMs);
+    if (started.length < needed || started.length === 0) {
+      const label = typeof spec === 'string' ? spec.toUpperCase() : String(needed);
       for (const p of group) {
         results[p.item] = failure(
           { index: meta.name, type: p.op.type, id: p.op.id },
           unavailableShards(
-            `[${meta.name}][${shard}] Not enough active copies to meet shard count of [${label}] (have ${ACTIVE_COPIES_ON_ONE_NODE}, needed ${needed}). Timeout: [${opts.timeoutMs}ms]`,
+            `[${meta.name}][${shard}] Not enough active copies to meet shard count of [${label}] (have ${started.length}, needed ${needed}). Timeout: [${opts.timeoutMs}ms]`,
           ),
           meta.name,
         );
       }
       return;
     }
-    const copies = await this.indices.copiesOf(meta);
-    const copy = copies[shard];
+    // The outcome comes from one copy: this node's own when it holds one (no round trip), else the primary.
+    const first = started.find((r) => r.local !== null) ?? started[0];
     const requestId = this.ids.next();
     const byItem = new Map(group.map((p) => [p.item, p]));
     let remaining = group.length;
-    let lastOffset = -1;
     let done!: () => void;
     const allApplied = new Promise<void>((r) => (done = r));
-    const unlisten = copy.listen(requestId, (item, outcome, offset) => {
-      const p = byItem.get(item);
-      if (!p) return;
-      results[item] = toResult(p, outcome, meta);
-      lastOffset = Math.max(lastOffset, offset);
-      if (--remaining === 0) done();
-    }, handoff);
+    const unlisten = first.local
+      ? first.local.listen(requestId, (item, outcome) => {
+          const p = byItem.get(item);
+          if (!p) return;
+          results[item] = toResult(p, outcome, meta);
+          if (--remaining === 0) done();
+        }, handoff)
+      : () => {};
+    let end: number;
     try {
       const records = group.map((p) => ({ value: docOpCodec.encode({ ...p.op, request_id: requestId }) }));
-      await this.log.append(this.indices.topicOf(meta), shard, records);
-      await withTimeout(allApplied, opts.timeoutMs);
+      const { baseOffset } = await this.log.append(this.indices.topicOf(meta), shard, records);
+      end = baseOffset + records.length;
+      if (first.local) {
+        await withTimeout(allApplied, opts.timeoutMs);
+      } else {
+        const outcomes = await this.access.outcomes(first, meta, shard, baseOffset, end, opts.timeoutMs).catch(() => []);
+        group.forEach((p, k) => {
+          const o = outcomes[k];
+          if (o) results[p.item] = toResult(p, o, meta);
+        });
+      }
     } finally {
       unlisten();
     }
@@ -336,17 +355,57 @@ export class WriteCoordinator {
         meta.name,
       );
     }
-    if (opts.refresh === 'true') {
-      copy.refresh();
-    } else if (opts.refresh === 'wait_for') {
-      await copy.waitForRefresh(lastOffset + 1);
+    const successful = await this.confirmCopies(meta, shard, started, first, end, opts);
+    for (const p of group) {
+      const r = results[p.item];
+      if (!r || !r.ok) continue;
+      results[p.item] = { ...r, shardsSuccessful: r.result === 'noop' ? 0 : successful, forcedRefresh: opts.refresh === 'true' };
     }
-    if (opts.refresh === 'true') {
-      for (const p of group) {
-        const r = results[p.item];
-        if (r && r.ok) results[p.item] = { ...r, forcedRefresh: true };
+  }
+
+  /**
+   * The started copies of a shard, once there are `needed` of them or
+   * `timeoutMs` passed (then fewer: the caller refuses the write).
+   */
+  private async startedCopies(meta: IndexMetadata, shard: number, needed: number, timeoutMs: number): Promise<CopyRoute[]> {
+    const deadline = Date.now() + Math.max(0, timeoutMs);
+    for (;;) {
+      const started = this.directory.started(meta, shard);
+      if (started.length >= Math.max(1, needed) || Date.now() >= deadline) return started;
+      await new Promise((r) => setTimeout(r, Math.min(ACTIVE_COPIES_POLL_MS, Math.max(1, deadline - Date.now()))));
+    }
+  }
+
+  /**
+   * Replication and refresh after the first copy applied the ops below
+   * `end`: with `replication=sync` waits for every other started copy too,
+   * and refreshes the copies `refresh` asks for. Returns the copies that
+   * applied the write (`_shards.successful`).
+   */
+  private async confirmCopies(meta: IndexMetadata, shard: number, started: readonly CopyRoute[], first: CopyRoute, end: number, opts: WriteOptions): Promise<number> {
+    const refresh = opts.refresh !== 'false';
+    const others = started.filter((r) => r !== first);
+    const sync = opts.replication !== 'async';
+    const confirm = async (route: CopyRoute): Promise<boolean> => {
+      try {
+        if (route.local && opts.refresh === 'wait_for') {
+          await route.local.waitForRefresh(end);
+          return true;
+        }
+        return await this.access.waitApplied(route, meta, shard, end, opts.timeoutMs, refresh);
+      } catch {
+        return false;
       }
+    };
+    const firstDone = refresh ? confirm(first) : Promise.resolve(true);
+    if (!sync) {
+      if (refresh) for (const r of others) void confirm(r);
+      await firstDone;
+      return 1;
     }
+    const confirmed = await Promise.all(others.map(confirm));
+    await firstDone;
+    return 1 + confirmed.filter(Boolean).length;
   }
 }
 
@@ -381,6 +440,7 @@ function toResult(p: Prepared, outcome: DocOutcome, meta: IndexMetadata): WriteI
     result: outcome.result,
     seqNo: outcome.seqNo,
     shardsTotal: noop ? 0 : meta.settings.numberOfReplicas + 1,
+    // Raised to the copies that confirmed it once replication is done (confirmCopies).
     shardsSuccessful: noop ? 0 : 1,
     source: outcome.source,
     forcedRefresh: false,

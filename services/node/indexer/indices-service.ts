@@ -1,7 +1,15 @@
 /**
- * Keeps this node's shard copies in step with the cluster state: opens the
- * copies of new indices (creating their topics), closes and removes the
- * copies of deleted ones, and re-arms refresh when settings change.
+ * Keeps this node's shard copies in step with the cluster state and the
+ * allocation: opens the copies this node hosts (creating the index topic),
+ * closes and removes the copies of deleted indices and of shards moved to
+ * other nodes, and re-arms refresh when settings change.
+ *
+ * On one node (embedded log) a node hosts every shard of every index. In a
+ * cluster, `hosted` says which shards the allocation table gives this node.
+ *
+ * A copy is INITIALIZING from the moment it opens until it has applied
+ * every record its partition held then (DESIGN.md 2, "copy states"), and
+ * STARTED after: only started copies serve reads or count for writes.
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,18 +18,38 @@ import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import { ShardCopy } from './shard-copy.ts';
 
+export type CopyState = 'INITIALIZING' | 'STARTED';
+
 export interface IndicesServiceOptions {
   readonly log: CommitLog;
   readonly state: ClusterState;
   readonly dataDir: string;
   readonly clusterName: string;
   readonly onError: (err: Error, context: string) => void;
+  /** The shard numbers of an index this node hosts; absent = all of them (one node). */
+  readonly hosted?: (meta: IndexMetadata) => readonly number[];
+  /** A local copy changed state (opened, started, closed). */
+  readonly onCopyState?: () => void;
+}
+
+/** One copy this node holds. */
+export interface HeldCopy {
+  readonly meta: IndexMetadata;
+  readonly shard: number;
+  readonly copy: ShardCopy;
+  readonly state: CopyState;
+}
+
+interface Entry {
+  readonly copy: ShardCopy;
+  state: CopyState;
 }
 
 export class IndicesService {
-  private readonly copies = new Map<string, ShardCopy[]>();
-  private readonly opening = new Map<string, Promise<ShardCopy[]>>();
+  /** By index uuid, then shard number. */
+  private readonly copies = new Map<string, Map<number, Entry>>();
   private reconciling: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(private readonly opts: IndicesServiceOptions) {}
 
@@ -33,58 +61,74 @@ export class IndicesService {
     return join(this.opts.dataDir, 'indices', uuid);
   }
 
-  /** Brings local copies in line with the cluster state; calls are serialised. */
+  private hostedShards(meta: IndexMetadata): readonly number[] {
+    if (this.opts.hosted) return this.opts.hosted(meta);
+    return Array.from({ length: meta.settings.numberOfShards }, (_, i) => i);
+  }
+
+  /** Brings local copies in line with the cluster state and allocation; calls are serialised. */
   reconcile(): Promise<void> {
     this.reconciling = this.reconciling.then(() => this.doReconcile()).catch((err: Error) => this.opts.onError(err, 'reconcile'));
     return this.reconciling;
   }
 
   private async doReconcile(): Promise<void> {
+    if (this.closed) return;
     const wanted = new Map(this.opts.state.indices().map((m) => [m.uuid, m]));
-    for (const [uuid, copies] of [...this.copies]) {
-      if (wanted.has(uuid)) continue;
-      this.copies.delete(uuid);
-      await Promise.all(copies.map((c) => c.close()));
-      await rm(this.indexDir(uuid), { recursive: true, force: true });
+    for (const [uuid, shards] of [...this.copies]) {
+      const meta = wanted.get(uuid);
+      const keep = new Set(meta ? this.hostedShards(meta) : []);
+      for (const [s, e] of [...shards]) {
+        if (keep.has(s)) continue;
+        shards.delete(s);
+        await e.copy.close();
+        await rm(join(this.indexDir(uuid), String(s)), { recursive: true, force: true });
+        this.opts.onCopyState?.();
+      }
+      if (!meta) {
+        this.copies.delete(uuid);
+        await rm(this.indexDir(uuid), { recursive: true, force: true });
+      }
     }
     for (const meta of wanted.values()) {
       const have = this.copies.get(meta.uuid);
-      if (have) {
-        for (const c of have) c.scheduleRefresh();
-      } else {
-        await this.open(meta);
-      }
+      for (const e of have?.values() ?? []) e.copy.scheduleRefresh();
+      const missing = this.hostedShards(meta).filter((s) => !have?.has(s));
+      if (missing.length > 0 || !have) await this.open(meta, missing);
     }
     await this.removeOrphans(wanted);
   }
 
-  private open(meta: IndexMetadata): Promise<ShardCopy[]> {
-    const pending = this.opening.get(meta.uuid);
-    if (pending) return pending;
-    const p = (async () => {
-      const topic = this.topicOf(meta);
-      const shards = meta.settings.numberOfShards;
-      await this.opts.log.ensureTopic(topic, shards);
-      const copies: ShardCopy[] = [];
-      for (let s = 0; s < shards; s++) {
-        copies.push(
-          await ShardCopy.open({
-            dir: join(this.indexDir(meta.uuid), String(s)),
-            log: this.opts.log,
-            topic,
-            shard: s,
-            meta: () => this.opts.state.indexByUuid(meta.uuid) ?? meta,
-            onError: (err) => this.opts.onError(err, `[${meta.name}][${s}] apply`),
-          }),
-        );
+  private async open(meta: IndexMetadata, shards: readonly number[]): Promise<void> {
+    const topic = this.topicOf(meta);
+    await this.opts.log.ensureTopic(topic, meta.settings.numberOfShards);
+    let byShard = this.copies.get(meta.uuid);
+    if (!byShard) {
+      byShard = new Map();
+      this.copies.set(meta.uuid, byShard);
+    }
+    for (const s of shards) {
+      const copy = await ShardCopy.open({
+        dir: join(this.indexDir(meta.uuid), String(s)),
+        log: this.opts.log,
+        topic,
+        shard: s,
+        meta: () => this.opts.state.indexByUuid(meta.uuid) ?? meta,
+        onError: (err) => this.opts.onError(err, `[${meta.name}][${s}] apply`),
+      });
+      // Caught up = applied everything the partition held when the copy opened.
+      const target = await this.opts.log.highWatermark(topic, s);
+      const entry: Entry = { copy, state: copy.appliedOffset >= target ? 'STARTED' : 'INITIALIZING' };
+      byShard.set(s, entry);
+      copy.start();
+      if (entry.state === 'INITIALIZING') {
+        void copy.waitForApplied(target).then(() => {
+          entry.state = 'STARTED';
+          this.opts.onCopyState?.();
+        });
       }
-      for (const c of copies) c.start();
-      this.copies.set(meta.uuid, copies);
-      this.opening.delete(meta.uuid);
-      return copies;
-    })();
-    this.opening.set(meta.uuid, p);
-    return p;
+    }
+    this.opts.onCopyState?.();
   }
 
   /** Data directories of indices the cluster no longer has (deleted while this node was down). */
@@ -100,16 +144,35 @@ export class IndicesService {
     }
   }
 
-  /** The copies of an index, once open (waits for an index being opened). */
-  async copiesOf(meta: IndexMetadata): Promise<ShardCopy[]> {
-    const have = this.copies.get(meta.uuid);
-    if (have) return have;
-    await this.reconcile();
-    return this.copies.get(meta.uuid) ?? this.open(meta);
+  /**
+   * This node's copies of an index by shard number, once open (waits for a
+   * reconcile in progress). Sparse in a cluster: only hosted shards.
+   */
+  async copiesOf(meta: IndexMetadata): Promise<ReadonlyMap<number, ShardCopy>> {
+    if (!this.copies.has(meta.uuid)) await this.reconcile();
+    return this.copiesNow(meta.uuid);
   }
 
-  copiesNow(uuid: string): ShardCopy[] | undefined {
-    return this.copies.get(uuid);
+  copiesNow(uuid: string): ReadonlyMap<number, ShardCopy> {
+    const out = new Map<number, ShardCopy>();
+    for (const [s, e] of this.copies.get(uuid) ?? []) out.set(s, e.copy);
+    return out;
+  }
+
+  /** This node's copy of a shard and its state, if it holds one. */
+  held(uuid: string, shard: number): { copy: ShardCopy; state: CopyState } | undefined {
+    return this.copies.get(uuid)?.get(shard);
+  }
+
+  /** Every copy this node holds. */
+  allHeld(): HeldCopy[] {
+    const out: HeldCopy[] = [];
+    for (const [uuid, shards] of this.copies) {
+      const meta = this.opts.state.indexByUuid(uuid);
+      if (!meta) continue;
+      for (const [shard, e] of shards) out.push({ meta, shard, copy: e.copy, state: e.state });
+    }
+    return out;
   }
 
   async deleteTopics(metas: readonly IndexMetadata[]): Promise<void> {
@@ -117,8 +180,9 @@ export class IndicesService {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.reconciling;
-    for (const copies of this.copies.values()) await Promise.all(copies.map((c) => c.close()));
+    for (const shards of this.copies.values()) await Promise.all([...shards.values()].map((e) => e.copy.close()));
     this.copies.clear();
   }
 }

@@ -14,6 +14,7 @@ import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
 import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import { applyDocOp, type DocOutcome } from './apply-doc-op.ts';
+import { OutcomeRing } from './outcome-ring.ts';
 
 export type OutcomeListener = (item: number, outcome: DocOutcome, offset: number) => void;
 
@@ -51,6 +52,8 @@ export class ShardCopy {
   appliedOffset = 0;
   /** Every op below this offset is visible to searches. */
   refreshedOffset = 0;
+  /** Outcomes of recent ops, for coordinators on other nodes (WAIT_OUTCOMES). */
+  readonly outcomes = new OutcomeRing();
   private readonly listeners = new Map<string, { listener: OutcomeListener; handoff: ParsedHandoff | undefined }>();
   private appliedWaiters: OffsetWaiter[] = [];
   private refreshWaiters: OffsetWaiter[] = [];
@@ -139,6 +142,7 @@ export class ShardCopy {
     }
     this.appliedOffset = next;
     for (let i = 0; i < ops.length; i++) {
+      this.outcomes.record(records[i].offset, outcomes[i]);
       const l = this.listeners.get(ops[i].request_id);
       if (l) l.listener(ops[i].item, outcomes[i], records[i].offset);
     }

@@ -5,7 +5,9 @@
  */
 import type { DocState } from '../../../shared/engine/store/doc-store.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import { SHARD_GET, WAIT_APPLIED } from './rpc-messages.ts';
+import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
+import { SHARD_GET, WAIT_APPLIED, WAIT_OUTCOMES, type WireDocOutcome } from './rpc-messages.ts';
+import { errorFromWire } from './transport-errors.ts';
 import type { NodeAddress, TransportClient } from './transport-client.ts';
 
 /**
@@ -48,13 +50,32 @@ export class RemoteShardCopy {
   }
 
   /** Resolves true once the copy applied every op below `offset`, false if `timeoutMs` passed first. */
-  async waitForApplied(offset: number, timeoutMs: number): Promise<boolean> {
+  async waitForApplied(offset: number, timeoutMs: number, refresh = false): Promise<boolean> {
     const res = await this.transport.call(
       this.node,
       WAIT_APPLIED,
-      { index_uuid: this.uuid, shard: this.shard, offset, timeout_ms: timeoutMs },
+      { index_uuid: this.uuid, shard: this.shard, offset, timeout_ms: timeoutMs, refresh },
       { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
     );
     return res.applied;
   }
+
+  /**
+   * The outcomes of the ops at offsets [from, to), once applied; an entry is
+   * undefined when the copy did not apply it within `timeoutMs` (or forgot it).
+   */
+  async outcomes(from: number, to: number, timeoutMs: number): Promise<(DocOutcome | undefined)[]> {
+    const res = await this.transport.call(
+      this.node,
+      WAIT_OUTCOMES,
+      { index_uuid: this.uuid, shard: this.shard, from_offset: from, to_offset: to, timeout_ms: timeoutMs },
+      { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
+    );
+    return res.outcomes.map((o) => (o ? outcomeFromWire(o) : undefined));
+  }
+}
+
+function outcomeFromWire(o: WireDocOutcome): DocOutcome {
+  if (o.error || o.result === null) return { ok: false, error: errorFromWire(o.error!) };
+  return { ok: true, result: o.result as WriteResult, version: o.version, seqNo: o.seq_no, next: null, source: o.source };
 }

@@ -4,6 +4,7 @@
  * an Elasticsearch operator expects.
  */
 import { rpcMethod } from './envelope.ts';
+import type { RemoteError } from './transport-errors.ts';
 
 /** A sort value on the wire: bigints (Long.MIN/MAX_VALUE) as decimal text so they stay exact. */
 export type WireSortValue = number | string | null | { decimal: string };
@@ -84,11 +85,34 @@ export interface WaitAppliedWireRequest {
   shard: number;
   offset: number;
   timeout_ms: number;
+  /** Make every applied op searchable once applied (absent = false). */
+  refresh?: boolean;
 }
 
 export interface WaitAppliedWireResponse {
   applied: boolean;
   applied_offset: number;
+}
+
+export interface WaitOutcomesWireRequest {
+  index_uuid: string;
+  shard: number;
+  from_offset: number;
+  to_offset: number;
+  timeout_ms: number;
+}
+
+export interface WireDocOutcome {
+  result: string | null;
+  version: number;
+  seq_no: number;
+  source: Buffer | null;
+  error: RemoteError | null;
+}
+
+export interface WaitOutcomesWireResponse {
+  applied: boolean;
+  outcomes: (WireDocOutcome | null)[];
 }
 
 export type NodeStatusWireRequest = Record<string, never>;
@@ -132,6 +156,12 @@ export const WAIT_APPLIED = rpcMethod<WaitAppliedWireRequest, WaitAppliedWireRes
   'internal:logsearch/shard/wait_applied',
   'rpc/wait-applied-request.avsc',
   'rpc/wait-applied-response.avsc',
+);
+
+export const WAIT_OUTCOMES = rpcMethod<WaitOutcomesWireRequest, WaitOutcomesWireResponse>(
+  'internal:logsearch/shard/wait_outcomes',
+  'rpc/wait-outcomes-request.avsc',
+  'rpc/wait-outcomes-response.avsc',
 );
 
 export const NODE_STATUS = rpcMethod<NodeStatusWireRequest, NodeStatusWireResponse>(

@@ -23,6 +23,7 @@ import {
   SHARD_GET,
   SHARD_QUERY,
   WAIT_APPLIED,
+  WAIT_OUTCOMES,
   type CopyState,
   type FreeContextWireRequest,
   type FreeContextWireResponse,
@@ -35,7 +36,13 @@ import {
   type ShardQueryWireResponse,
   type WaitAppliedWireRequest,
   type WaitAppliedWireResponse,
+  type WaitOutcomesWireRequest,
+  type WaitOutcomesWireResponse,
+  type WireDocOutcome,
 } from './rpc-messages.ts';
+import { errorToWire } from './transport-errors.ts';
+import { appliedWithin } from '../cluster/copy-access.ts';
+import type { DocOutcome } from '../indexer/apply-doc-op.ts';
 import { fetchRequestFromWire, queryRequestFromWire, queryResponseToWire } from './shard-messages.ts';
 import type { TransportServer } from './transport-server.ts';
 
@@ -76,6 +83,7 @@ export class ShardService {
       .handle(FREE_CONTEXT, (r) => this.freeContext(r))
       .handle(SHARD_GET, (r) => this.get(r))
       .handle(WAIT_APPLIED, (r) => this.waitApplied(r))
+      .handle(WAIT_OUTCOMES, (r) => this.waitOutcomes(r))
       .handle(NODE_STATUS, () => this.status());
   }
 
@@ -147,14 +155,20 @@ export class ShardService {
 
   async waitApplied(w: WaitAppliedWireRequest): Promise<WaitAppliedWireResponse> {
     const { copy } = this.resolve(w.index_uuid, w.shard);
-    let timer: NodeJS.Timeout | undefined;
-    const applied = await Promise.race([
-      copy.waitForApplied(w.offset).then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), Math.max(0, w.timeout_ms));
-      }),
-    ]).finally(() => clearTimeout(timer));
+    const applied = await appliedWithin(copy, w.offset, w.timeout_ms);
+    if (applied && w.refresh) copy.refresh();
     return { applied, applied_offset: copy.appliedOffset };
+  }
+
+  async waitOutcomes(w: WaitOutcomesWireRequest): Promise<WaitOutcomesWireResponse> {
+    const { copy } = this.resolve(w.index_uuid, w.shard);
+    const applied = await appliedWithin(copy, w.to_offset, w.timeout_ms);
+    const outcomes: (WireDocOutcome | null)[] = [];
+    for (let o = w.from_offset; o < w.to_offset; o++) {
+      const outcome = copy.outcomes.get(o);
+      outcomes.push(outcome ? outcomeToWire(outcome) : null);
+    }
+    return { applied, outcomes };
   }
 
   status(): NodeStatusWireResponse {
@@ -169,4 +183,9 @@ export class ShardService {
       })),
     };
   }
+}
+
+function outcomeToWire(o: DocOutcome): WireDocOutcome {
+  if (!o.ok) return { result: null, version: 0, seq_no: 0, source: null, error: errorToWire(o.error) };
+  return { result: o.result, version: o.version, seq_no: o.seqNo, source: o.source, error: null };
 }

@@ -56,12 +56,11 @@ before(async () => {
   assert.equal((bulk.body as { errors: boolean }).errors, false);
 
   meta = server.node.cluster.index('passinfo')!;
-  copies = await server.node.indices.copiesOf(meta);
+  copies = [...(await server.node.indices.copiesOf(meta)).entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
   const local: LocalCopies = {
-    copy: (uuid, shard) => server.node.indices.copiesNow(uuid)?.[shard],
+    copy: (uuid, shard) => server.node.indices.held(uuid, shard)?.copy,
     meta: (uuid) => server.node.cluster.indexByUuid(uuid),
-    held: () =>
-      server.node.cluster.indices().flatMap((m) => (server.node.indices.copiesNow(m.uuid) ?? []).map((copy, shard) => ({ uuid: m.uuid, shard, copy, state: 'STARTED' as const }))),
+    held: () => server.node.indices.allHeld().map((h) => ({ uuid: h.meta.uuid, shard: h.shard, copy: h.copy, state: h.state })),
   };
   transportServer = new TransportServer();
   new ShardService(local, remoteContexts, 'data-node-1').register(transportServer);

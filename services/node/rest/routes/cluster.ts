@@ -78,10 +78,16 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
     const metas = p.index ? resolveIndices(node.cluster, p.index, {}).map((r) => r.meta) : node.cluster.indices();
     metas.sort((a, b) => (a.name < b.name ? -1 : 1));
     const rows = metas.map((m) => {
-      const copies = node.indices.copiesNow(m.uuid) ?? [];
-      const docs = copies.reduce((n, c) => n + c.index.docCount, 0);
-      const deleted = copies.reduce((n, c) => n + c.index.deletedCount, 0);
-      const bytes = copies.reduce((n, c) => n + c.index.sizeInBytes, 0);
+      // Sizes of the primaries this node can see: its own copies' exact figures, others' doc counts as last polled.
+      let docs = 0;
+      let deleted = 0;
+      let bytes = 0;
+      for (let sh = 0; sh < m.settings.numberOfShards; sh++) {
+        const primary = node.directory.started(m, sh)[0];
+        docs += primary?.docCount ?? 0;
+        deleted += primary?.local?.index.deletedCount ?? 0;
+        bytes += primary?.local?.index.sizeInBytes ?? 0;
+      }
       const h = clusterHealth(node, [m], 'cluster').body;
       return { m, docs, deleted, bytes, status: String(h.status) };
     });
@@ -114,24 +120,26 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
       state: string;
       docs: string;
       store: string;
+      ip: string;
       node: string;
     }
     const rows: ShardRow[] = [];
     for (const m of metas) {
-      const copies = node.indices.copiesNow(m.uuid) ?? [];
-      for (let s = 0; s < m.settings.numberOfShards; s++) {
-        const c = copies[s];
-        rows.push({
-          index: m.name,
-          shard: s,
-          prirep: 'p',
-          state: c ? 'STARTED' : 'INITIALIZING',
-          docs: c ? String(c.index.docCount) : '',
-          store: c ? formatBytes(c.index.sizeInBytes, query(req).bytes) : '',
-          node: node.config.nodeName,
-        });
-        for (let r = 0; r < m.settings.numberOfReplicas; r++) {
-          rows.push({ index: m.name, shard: s, prirep: 'r', state: 'UNASSIGNED', docs: '', store: '', node: '' });
+      for (let sh = 0; sh < m.settings.numberOfShards; sh++) {
+        for (const r of node.directory.routes(m, sh)) {
+          rows.push({
+            index: m.name,
+            shard: sh,
+            prirep: r.primary ? 'p' : 'r',
+            state: r.state,
+            docs: r.docCount === null ? '' : String(r.docCount),
+            store: r.local ? formatBytes(r.local.index.sizeInBytes, query(req).bytes) : '',
+            ip: hostOf(r.node.transportAddress),
+            node: r.node.name,
+          });
+        }
+        for (let u = node.directory.unassigned(m, sh); u > 0; u--) {
+          rows.push({ index: m.name, shard: sh, prirep: 'r', state: 'UNASSIGNED', docs: '', store: '', ip: '', node: '' });
         }
       }
     }
@@ -142,7 +150,7 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
       { name: 'state', value: (r) => r.state },
       { name: 'docs', value: (r) => r.docs },
       { name: 'store', value: (r) => r.store },
-      { name: 'ip', value: (r) => (r.node ? node.config.networkHost : '') },
+      { name: 'ip', value: (r) => r.ip },
       { name: 'node', value: (r) => r.node },
     ];
     return renderCat(reply, query(req), cols, rows);
@@ -151,48 +159,59 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
   app.get('/_cat/shards/:index', catShards);
 
   app.get('/_cat/master', async (req, reply) => {
+    const master = node.directory.master();
     const cols: CatColumn[] = [
-      { name: 'id', value: () => node.nodeId },
-      { name: 'host', value: () => node.config.networkHost },
-      { name: 'ip', value: () => node.config.networkHost },
-      { name: 'node', value: () => node.config.nodeName },
+      { name: 'id', value: () => master?.id ?? '-' },
+      { name: 'host', value: () => (master ? hostOf(master.transportAddress) : '-') },
+      { name: 'ip', value: () => (master ? hostOf(master.transportAddress) : '-') },
+      { name: 'node', value: () => master?.name ?? '-' },
     ];
     return renderCat(reply, query(req), cols, [null]);
   });
 
   app.get('/_cat/nodes', async (req, reply) => {
     const mem = process.memoryUsage();
-    const cols: CatColumn[] = [
-      { name: 'ip', value: () => node.config.networkHost },
-      { name: 'heap.percent', value: () => String(Math.round((mem.heapUsed / mem.heapTotal) * 100)) },
+    const masterId = node.directory.master()?.id;
+    const nodes = [...node.directory.nodes()].sort((a, b) => (a.name < b.name ? -1 : 1));
+    type N = (typeof nodes)[number];
+    const cols: CatColumn<N>[] = [
+      { name: 'ip', value: (n) => hostOf(n.transportAddress) },
+      // Only this node's heap is known here; the others' is not polled.
+      { name: 'heap.percent', value: (n) => (n.id === node.nodeId ? String(Math.round((mem.heapUsed / mem.heapTotal) * 100)) : '-') },
       { name: 'ram.percent', value: () => '-' },
       { name: 'cpu', value: () => '-' },
-      { name: 'node.role', value: () => (node.config.nodeData ? 'dim' : 'i') },
-      { name: 'master', value: () => '*' },
-      { name: 'name', value: () => node.config.nodeName },
+      { name: 'node.role', value: (n) => (n.data ? 'dim' : 'mi') },
+      { name: 'master', value: (n) => (n.id === masterId ? '*' : '-') },
+      { name: 'name', value: (n) => n.name },
     ];
-    return renderCat(reply, query(req), cols, [null]);
+    return renderCat(reply, query(req), cols, nodes);
   });
 
-  app.get('/_nodes', async (_req, reply) =>
-    sendJson(reply, 200, {
-      _nodes: { total: 1, successful: 1, failed: 0 },
-      cluster_name: node.config.clusterName,
-      nodes: {
-        [node.nodeId]: {
-          name: node.config.nodeName,
-          transport_address: `${node.config.networkHost}:9300`,
-          host: node.config.networkHost,
-          ip: node.config.networkHost,
-          version: ES_VERSION.number,
-          build_hash: ES_VERSION.build_hash,
-          roles: node.config.nodeData ? ['master', 'data', 'ingest'] : ['master', 'ingest'],
-          http: { publish_address: `${node.config.networkHost}:${node.httpPort}`, bound_address: [`${node.config.networkHost}:${node.httpPort}`] },
-        },
-      },
-    }),
-  );
+  app.get('/_nodes', async (_req, reply) => {
+    const nodes = node.directory.nodes();
+    const out: Record<string, unknown> = {};
+    for (const n of nodes) {
+      const host = hostOf(n.transportAddress);
+      out[n.id] = {
+        name: n.name,
+        transport_address: n.transportAddress,
+        host,
+        ip: host,
+        version: ES_VERSION.number,
+        build_hash: ES_VERSION.build_hash,
+        roles: n.data ? ['master', 'data', 'ingest'] : ['master', 'ingest'],
+        attributes: n.attributes ?? {},
+        http: { publish_address: n.httpAddress, bound_address: [n.httpAddress] },
+      };
+    }
+    return sendJson(reply, 200, { _nodes: { total: nodes.length, successful: nodes.length, failed: 0 }, cluster_name: node.config.clusterName, nodes: out });
+  });
+}
 
+/** The host part of `host:port`. */
+function hostOf(address: string): string {
+  const i = address.lastIndexOf(':');
+  return i < 0 ? address : address.slice(0, i);
 }
 
 function waitForNodesSatisfied(spec: string | undefined, nodes: number): boolean {

@@ -97,8 +97,21 @@ function activeShards(q: Query): number | 'all' | 'quorum' | undefined {
   return n;
 }
 
+/** `replication`: `sync` (default) answers once every started copy applied the write, `async` once the first did. */
+function replication(q: Query): 'sync' | 'async' {
+  const v = q.replication;
+  if (v === undefined || v === '' || v === 'sync') return 'sync';
+  if (v === 'async') return 'async';
+  throw illegalArgument(`No replication type match for [${v}]`);
+}
+
 export function writeOptions(q: Query): WriteOptions {
-  return { refresh: refreshPolicy(q), timeoutMs: timeParam(q, 'timeout', DEFAULT_WRITE_TIMEOUT_MS), waitForActiveShards: activeShards(q) };
+  return {
+    refresh: refreshPolicy(q),
+    timeoutMs: timeParam(q, 'timeout', DEFAULT_WRITE_TIMEOUT_MS),
+    waitForActiveShards: activeShards(q),
+    replication: replication(q),
+  };
 }
 
 export function getResponse(r: GetResult, q: Query): Record<string, unknown> {

@@ -180,15 +180,8 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
   const refresh = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
-    let total = 0;
-    for (const { meta } of resolved) {
-      const copies = await node.indices.copiesOf(meta);
-      for (const c of copies) {
-        c.refresh();
-        total++;
-      }
-    }
-    return sendJson(reply, 200, { _shards: { total: total * 2, successful: total, failed: 0 } });
+    const { total, successful } = await node.refresh(resolved.map((r) => r.meta));
+    return sendJson(reply, 200, { _shards: { total, successful, failed: 0 } });
   };
   for (const path of ['/_refresh', '/:index/_refresh']) {
     app.post(path, refresh);

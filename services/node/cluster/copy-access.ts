@@ -1,0 +1,77 @@
+/**
+ * The operations the coordinators run on one shard copy, wherever it is: on
+ * this node straight on the ShardCopy, on another node over the transport
+ * (RemoteShardCopy, RemoteShardClient). Callers pick copies from the
+ * ShardDirectory and never look at where they are.
+ */
+import type { DocState } from '../../../shared/engine/store/doc-store.ts';
+import type { IndexMetadata } from './index-metadata.ts';
+import type { CopyRoute } from './shard-directory.ts';
+import { transportAddress } from './shard-directory.ts';
+import type { DocOutcome } from '../indexer/apply-doc-op.ts';
+import type { ShardCopy } from '../indexer/shard-copy.ts';
+import type { ShardClient } from '../coordinator/shard-client.ts';
+import type { TransportClient } from '../transport/transport-client.ts';
+import { RemoteShardCopy } from '../transport/remote-shard-copy.ts';
+import { RemoteShardClient } from '../transport/remote-shard-client.ts';
+
+export interface CopyRead {
+  readonly doc: DocState | undefined;
+  /** Ops below this offset are visible to searches (for `realtime=false`). */
+  readonly refreshedOffset: number;
+}
+
+export class CopyAccess {
+  constructor(
+    private readonly transport: TransportClient | null,
+    private readonly onReleaseError: (err: Error) => void = () => {},
+  ) {}
+
+  private remote(route: CopyRoute, meta: IndexMetadata, shard: number): RemoteShardCopy {
+    if (!this.transport) throw new Error(`copy [${meta.name}][${shard}] on node [${route.node.name}] but this node has no transport`);
+    return new RemoteShardCopy(this.transport, transportAddress(route.node), meta, shard);
+  }
+
+  async get(route: CopyRoute, meta: IndexMetadata, shard: number, id: string): Promise<CopyRead> {
+    if (route.local) return { doc: await route.local.get(id), refreshedOffset: route.local.refreshedOffset };
+    const r = await this.remote(route, meta, shard).get(id);
+    return { doc: r.doc, refreshedOffset: r.refreshedOffset };
+  }
+
+  /** True once the copy applied every op below `offset` (then refreshed, if asked), false after `timeoutMs`. */
+  async waitApplied(route: CopyRoute, meta: IndexMetadata, shard: number, offset: number, timeoutMs: number, refresh = false): Promise<boolean> {
+    if (!route.local) return this.remote(route, meta, shard).waitForApplied(offset, timeoutMs, refresh);
+    const copy = route.local;
+    const applied = await appliedWithin(copy, offset, timeoutMs);
+    if (applied && refresh) copy.refresh();
+    return applied;
+  }
+
+  refresh(route: CopyRoute, meta: IndexMetadata, shard: number): Promise<boolean> {
+    return this.waitApplied(route, meta, shard, 0, 30_000, true);
+  }
+
+  /** Outcomes of the ops at offsets [from, to) from a copy on another node. */
+  outcomes(route: CopyRoute, meta: IndexMetadata, shard: number, from: number, to: number, timeoutMs: number): Promise<(DocOutcome | undefined)[]> {
+    return this.remote(route, meta, shard).outcomes(from, to, timeoutMs);
+  }
+
+  /** The search client of a copy; `local` builds the one for a copy in this process. */
+  searchClient(route: CopyRoute, meta: IndexMetadata, shard: number, local: (copy: ShardCopy) => ShardClient): ShardClient {
+    if (route.local) return local(route.local);
+    if (!this.transport) throw new Error(`copy [${meta.name}][${shard}] on node [${route.node.name}] but this node has no transport`);
+    return new RemoteShardClient(this.transport, transportAddress(route.node), meta, shard, { onReleaseError: this.onReleaseError });
+  }
+}
+
+/** True once the copy applied every op below `offset`, false if `timeoutMs` passed first. */
+export async function appliedWithin(copy: ShardCopy, offset: number, timeoutMs: number): Promise<boolean> {
+  if (copy.appliedOffset >= offset) return true;
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    copy.waitForApplied(offset).then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, timeoutMs));
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,202 @@
+/**
+ * Where every shard copy is and whether it is started (DESIGN.md 2): the one
+ * place the coordinators ask which copies may serve a read or must confirm a
+ * write. On one node every copy is local. In a cluster the allocation table
+ * (from the membership group) says which node holds which copy; each node
+ * reports the state of its own copies, and every node polls the others for
+ * theirs (NODE_STATUS), so any node can answer for the whole cluster.
+ */
+import type { IndexMetadata } from './index-metadata.ts';
+import type { NodeInfo } from './membership-protocol.ts';
+import type { AllocationTable } from './allocation.ts';
+import type { IndicesService, CopyState } from '../indexer/indices-service.ts';
+import type { ShardCopy } from '../indexer/shard-copy.ts';
+import type { NodeAddress, TransportClient } from '../transport/transport-client.ts';
+import { fetchNodeStatus } from '../transport/remote-node-status.ts';
+
+export interface CopyRoute {
+  readonly node: NodeInfo;
+  readonly primary: boolean;
+  readonly state: CopyState;
+  /** The copy itself when this node holds it. */
+  readonly local: ShardCopy | null;
+  readonly docCount: number | null;
+}
+
+/** What a cluster gives the directory; absent on one node. */
+export interface ClusterView {
+  readonly members: readonly NodeInfo[];
+  readonly master: NodeInfo | null;
+  readonly table: AllocationTable;
+}
+
+export interface ShardDirectoryOptions {
+  /** This node (its ports are known once it listens). */
+  readonly self: () => NodeInfo;
+  readonly indices: IndicesService;
+  /** The membership's current view; absent = a single node. */
+  readonly view?: () => ClusterView;
+  readonly transport?: TransportClient;
+  /** How often the other nodes' copy states are polled (default 1 s). */
+  readonly statusIntervalMs?: number;
+  readonly onError?: (err: Error, context: string) => void;
+}
+
+interface RemoteCopyStatus {
+  readonly state: CopyState;
+  readonly docCount: number;
+}
+
+export function transportAddress(node: NodeInfo): NodeAddress {
+  const i = node.transportAddress.lastIndexOf(':');
+  return { name: node.name, host: node.transportAddress.slice(0, i), port: Number(node.transportAddress.slice(i + 1)) };
+}
+
+/** Java's String.hashCode, as Elasticsearch hashes a custom `preference`. */
+function stringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+export class ShardDirectory {
+  private readonly remote = new Map<string, Map<string, RemoteCopyStatus>>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
+  private rotation = 0;
+
+  constructor(private readonly opts: ShardDirectoryOptions) {}
+
+  get self(): NodeInfo {
+    return this.opts.self();
+  }
+
+  get clustered(): boolean {
+    return this.opts.view !== undefined;
+  }
+
+  /** Starts polling the other nodes for their copy states (cluster only). */
+  start(): void {
+    if (!this.opts.view || this.timer) return;
+    this.timer = setInterval(() => void this.poll(), this.opts.statusIntervalMs ?? 1000);
+    this.timer.unref();
+    void this.poll();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Polls every other member now; resolves when all answered or failed. */
+  poll(): Promise<void> {
+    if (this.polling) return this.polling;
+    const view = this.opts.view?.();
+    const transport = this.opts.transport;
+    if (!view || !transport) return Promise.resolve();
+    this.polling = (async () => {
+      const others = view.members.filter((m) => m.id !== this.self.id && m.data);
+      await Promise.all(
+        others.map(async (m) => {
+          try {
+            const status = await fetchNodeStatus(transport, transportAddress(m), 5000);
+            const copies = new Map<string, RemoteCopyStatus>();
+            for (const c of status.copies) copies.set(`${c.index_uuid}:${c.shard}`, { state: c.state, docCount: c.doc_count });
+            this.remote.set(m.id, copies);
+          } catch {
+            // An unreachable node serves nothing until the group drops it.
+            this.remote.delete(m.id);
+          }
+        }),
+      );
+      for (const id of [...this.remote.keys()]) if (!others.some((m) => m.id === id)) this.remote.delete(id);
+    })().finally(() => {
+      this.polling = null;
+    });
+    return this.polling;
+  }
+
+  /** Resolves once this node opened its copies of a new index (one node; a cluster routes to whoever holds them). */
+  async ready(meta: IndexMetadata): Promise<void> {
+    if (!this.clustered) await this.opts.indices.copiesOf(meta);
+  }
+
+  /** Resolves true once every shard of the index has a started primary, false after `timeoutMs`. */
+  async waitForPrimaries(meta: IndexMetadata, timeoutMs: number): Promise<boolean> {
+    await this.ready(meta);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      let all = true;
+      for (let s = 0; s < meta.settings.numberOfShards && all; s++) all = this.routes(meta, s).some((r) => r.primary && r.state === 'STARTED');
+      if (all || !this.clustered) return all || !this.clustered;
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, 100));
+      await this.poll();
+    }
+  }
+
+  nodes(): readonly NodeInfo[] {
+    return this.opts.view?.().members ?? [this.self];
+  }
+
+  master(): NodeInfo | null {
+    return this.opts.view ? this.opts.view().master : this.self;
+  }
+
+  /** The assigned copies of a shard, primary first (unassigned ones are absent). */
+  routes(meta: IndexMetadata, shard: number): CopyRoute[] {
+    const view = this.opts.view?.();
+    if (!view) {
+      const held = this.opts.indices.held(meta.uuid, shard);
+      return held ? [{ node: this.self, primary: true, state: held.state, local: held.copy, docCount: held.copy.index.docCount }] : [];
+    }
+    const assigned = view.table.indices[meta.uuid]?.[shard] ?? [];
+    const out: CopyRoute[] = [];
+    for (const c of assigned) {
+      const node = view.members.find((m) => m.id === c.nodeId);
+      if (!node) continue;
+      if (node.id === this.self.id) {
+        const held = this.opts.indices.held(meta.uuid, shard);
+        out.push({ node, primary: c.primary, state: held?.state ?? 'INITIALIZING', local: held?.copy ?? null, docCount: held?.copy.index.docCount ?? null });
+      } else {
+        const st = this.remote.get(node.id)?.get(`${meta.uuid}:${shard}`);
+        out.push({ node, primary: c.primary, state: st?.state ?? 'INITIALIZING', local: null, docCount: st?.docCount ?? null });
+      }
+    }
+    return out.sort((a, b) => Number(b.primary) - Number(a.primary));
+  }
+
+  /**
+   * Copies that serve reads and count for writes. On one node that is the
+   * local copy even while it catches up on the log: it applies in order, so
+   * waiting on it is always right, and there is no other copy to prefer.
+   */
+  started(meta: IndexMetadata, shard: number): CopyRoute[] {
+    const routes = this.routes(meta, shard);
+    return this.clustered ? routes.filter((r) => r.state === 'STARTED') : routes;
+  }
+
+  /**
+   * Started copies in the order a read tries them: rotated over all copies
+   * by default; `_local`/`_only_local` and `_primary` as Elasticsearch
+   * defines them; any other preference string always picks the same order.
+   */
+  readOrder(meta: IndexMetadata, shard: number, preference: string | null): CopyRoute[] {
+    const started = this.started(meta, shard);
+    if (started.length <= 1) return started;
+    const pref = preference ?? '';
+    if (pref === '_primary' || pref === '_primary_first') return started;
+    if (pref === '_local' || pref === '_only_local' || pref === '_prefer_local') {
+      const local = started.filter((r) => r.local !== null);
+      return pref === '_only_local' ? local : [...local, ...started.filter((r) => r.local === null)];
+    }
+    const start = pref === '' ? this.rotation++ : stringHash(pref) + shard;
+    const k = ((start % started.length) + started.length) % started.length;
+    return [...started.slice(k), ...started.slice(0, k)];
+  }
+
+  /** Copies the index wants that no node holds (fewer data nodes than copies). */
+  unassigned(meta: IndexMetadata, shard: number): number {
+    return Math.max(0, meta.settings.numberOfReplicas + 1 - this.routes(meta, shard).length);
+  }
+}

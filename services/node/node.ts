@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { CommitLog } from '../../shared/log/commit-log.ts';
 import { EmbeddedLog } from '../../shared/log/embedded-log.ts';
-import { KafkaLog, type TopicProvisioner } from '../../shared/log/kafka-log.ts';
+import { KafkaLog, type KafkaLogEntry, type TopicProvisioner } from '../../shared/log/kafka-log.ts';
 import type { NodeConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { MetaService } from './cluster/meta-service.ts';
@@ -129,7 +129,7 @@ export class Node {
     let log: CommitLog;
     if (clustered) {
       if (config.brokers.length === 0) throw new Error('log [kafka] needs --brokers host:port[,host:port...]');
-      log = await KafkaLog.open({ brokers: config.brokers, clientId: `${config.clusterName}.${config.nodeName}`, provisioner });
+      log = await KafkaLog.open({ brokers: config.brokers, clientId: `${config.clusterName}.${config.nodeName}`, provisioner, logger: kafkaLogger(logger) });
     } else {
       log = await EmbeddedLog.open(join(config.pathData, 'log'), { fsync: config.logFsync });
     }
@@ -203,6 +203,7 @@ export class Node {
         this.cluster.indices().map((m) => ({ uuid: m.uuid, name: m.name, numberOfShards: m.settings.numberOfShards, numberOfReplicas: m.settings.numberOfReplicas })),
       provisioner,
       sessionTimeoutMs: this.config.sessionTimeoutMs,
+      logger: kafkaLogger(this.logger),
     });
     parts.membership = membership;
     membership.on('change', () => {
@@ -266,6 +267,15 @@ export class Node {
     await this.log.close();
     this.logger.info('stopped');
   }
+}
+
+/**
+ * kafkajs's own log lines, at debug: it reports routine group rebalances
+ * and retried requests as errors; what matters reaches our log through the
+ * failures the log and the membership raise.
+ */
+function kafkaLogger(logger: Logger): (entry: KafkaLogEntry) => void {
+  return (entry) => logger.debug({ kafka: entry }, 'kafkajs');
 }
 
 /** The shards of an index the current allocation table gives this node. */

@@ -37,7 +37,7 @@ export interface ShardDirectoryOptions {
   /** The membership's current view; absent = a single node. */
   readonly view?: () => ClusterView;
   readonly transport?: TransportClient;
-  /** How often the other nodes' copy states are polled (default 1 s). */
+  /** How often the other nodes' copy states are polled (default 500 ms). */
   readonly statusIntervalMs?: number;
   readonly onError?: (err: Error, context: string) => void;
 }
@@ -78,7 +78,7 @@ export class ShardDirectory {
   /** Starts polling the other nodes for their copy states (cluster only). */
   start(): void {
     if (!this.opts.view || this.timer) return;
-    this.timer = setInterval(() => void this.poll(), this.opts.statusIntervalMs ?? 1000);
+    this.timer = setInterval(() => void this.poll(), this.opts.statusIntervalMs ?? 500);
     this.timer.unref();
     void this.poll();
   }

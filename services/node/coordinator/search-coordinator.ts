@@ -26,7 +26,7 @@ import { SearchContexts } from '../search/search-contexts.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { RawJson } from '../rest/reply.ts';
 import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
-import type { ShardClient, ShardQueryResponse } from './shard-client.ts';
+import type { ShardClient, ShardQueryResponse, ShardSearchSource } from './shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
 import { checkSearchLimits, parseSlice, shardsOfSlice } from './search-limits.ts';
 
@@ -54,6 +54,8 @@ export interface SearchRequest {
 interface ShardTarget {
   readonly client: ShardClient;
   readonly search: ParsedSearch;
+  /** What `search` was parsed from, for a copy on another node to parse again. */
+  readonly source: ShardSearchSource;
   readonly meta: IndexMetadata;
   /** `indices_boost` factor for this shard's index (1 when none applies). */
   readonly boost: number;
@@ -133,7 +135,9 @@ export class SearchCoordinator {
     const boosts = this.indexBoosts(validated, req.body, req.ignoreUnavailable, warn);
     for (const r of resolved) {
       const meta = r.meta;
-      const search = r.direct || r.viaAliases.every((a) => a.filter === null) ? validated : parseSearchBody(this.bodyFor(req.body, r), req.url);
+      const unfiltered = r.direct || r.viaAliases.every((a) => a.filter === null);
+      const sourceBody = unfiltered ? (req.rawBody ?? req.body) : this.bodyFor(req.body, r);
+      const search = unfiltered ? validated : parseSearchBody(sourceBody, req.url);
       // Deprecation warnings are the same for every index: report the first index's.
       const aggs: AggSpec[] | null = search.aggregations ? parseAggregations(search.aggregations, meta.mapping ?? emptyMapping, firstAggs === null ? warn : () => {}) : null;
       if (firstAggs === null && aggs) firstAggs = aggs;
@@ -143,7 +147,7 @@ export class SearchCoordinator {
       if (slice) shards = shardsOfSlice(meta, slice, shards);
       const boost = boostFor(boosts, r);
       for (const s of shards) {
-        targets.push({ client: this.shardClient(meta, s, aggs, req.preference), search, meta, boost });
+        targets.push({ client: this.shardClient(meta, s, aggs, req.preference), search, source: { body: sourceBody, url: req.url }, meta, boost });
       }
     }
     return { targets, aggs: firstAggs };
@@ -198,6 +202,7 @@ export class SearchCoordinator {
     const window = scroll ? size : search.from + size;
     const { responses, failures, timedOut } = await this.queryPhase(targets, (i) => ({
       search: targets[i].search,
+      source: targets[i].source,
       size: window,
       after: null,
       nowMillis,

@@ -338,7 +338,7 @@ export class WriteCoordinator {
       if (first.local) {
         await withTimeout(allApplied, opts.timeoutMs);
       } else {
-        const outcomes = await this.access.outcomes(first, meta, shard, baseOffset, end, opts.timeoutMs).catch(() => []);
+        const outcomes = await this.remoteOutcomes(started, meta, shard, baseOffset, end, opts.timeoutMs);
         group.forEach((p, k) => {
           const o = outcomes[k];
           if (o) results[p.item] = toResult(p, o, meta);
@@ -361,6 +361,18 @@ export class WriteCoordinator {
       if (!r || !r.ok) continue;
       results[p.item] = { ...r, shardsSuccessful: r.result === 'noop' ? 0 : successful, forcedRefresh: opts.refresh === 'true' };
     }
+  }
+
+  /** Outcomes from the first started copy that answers (a copy whose node died is skipped). */
+  private async remoteOutcomes(started: readonly CopyRoute[], meta: IndexMetadata, shard: number, from: number, to: number, timeoutMs: number): Promise<(DocOutcome | undefined)[]> {
+    for (const route of started) {
+      try {
+        return await this.access.outcomes(route, meta, shard, from, to, timeoutMs);
+      } catch {
+        // try the next copy
+      }
+    }
+    return [];
   }
 
   /**

@@ -1,28 +1,33 @@
 /**
- * Aggregations on one 200,000-doc shard of the seed's pass records (a fifth
- * of 1,000,000 records over 100,000 plates, ~200 checkpoints, 30 days; doc
- * values built directly). For each aggregation: shard collect time (p50/p99
- * over the rounds) and the coordinator's reduce of five such shard states,
- * i.e. roughly what a 5-shard, 1,000,000-doc index costs per shard and at the
- * coordinator. Wall time suffers on a busy machine; the CPU column is the
- * process's own CPU time for the collect (GC threads included).
+ * Aggregations over the seed's pass records split into five shards
+ * round-robin (1,000,000 records over 100,000 plates, ~200 checkpoints,
+ * 30 days; doc values built directly, no HTTP). For each aggregation, p50/p99
+ * over the rounds of: the five shards' collect (one after the other, as one
+ * node runs them), the coordinator's reduce of the five partial states, and
+ * rendering the reduced tree to the response's JSON text; then the whole of
+ * it. Wall time suffers on a busy machine; the CPU columns are the process's
+ * own CPU time for the same phases (GC threads included), steadier when other
+ * processes compete for the cores.
  *
- *   npx tsx bench/aggs-engine.bench.ts [rounds] [segments]
+ *   npx tsx bench/aggs-engine.bench.ts [rounds] [segments per shard] [records] [scenario name part]
  */
 import { parseAggregations } from '../shared/dsl/aggs/parse.ts';
 import { collectShardAggs } from '../shared/engine/aggs/collect.ts';
 import { reduceAggs } from '../shared/engine/aggs/reduce.ts';
+import type { ShardAggState } from '../shared/engine/aggs/state.ts';
 import type { AggContext, MatchSet } from '../shared/engine/aggs/types.ts';
 import type { FieldMapping, FieldType, MappingLookup } from '../shared/engine/mapping/types.ts';
 import type { DocValues, Segment, SegmentView } from '../shared/engine/segment/types.ts';
 import { generatePassRecords } from './pass-records.ts';
 import { percentile, printTable } from './report.ts';
 import { fieldMapping } from '../test/helpers/field-mapping.ts';
+import { stringifyWithRaw } from '../services/node/rest/reply.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 30);
 const SEGMENTS = Number(process.argv[3] ?? 1);
 const SHARDS = 5;
-const TOTAL = 1_000_000;
+const TOTAL = Number(process.argv[4] ?? 1_000_000);
+const ONLY = process.argv[5] ?? '';
 
 function field(path: string, type: FieldType): FieldMapping {
   return fieldMapping(path, type, { docValues: type !== 'text' });
@@ -77,25 +82,30 @@ function segmentOf(rows: readonly Row[], id: number): Segment {
 
 const t0 = Date.now();
 export {};
-const rows: Row[] = [];
+const shardRows: Row[][] = Array.from({ length: SHARDS }, () => []);
 let i = 0;
 for (const r of generatePassRecords({ count: TOTAL, plates: 100_000, checkpoints: 200, days: 30 })) {
-  if (i++ % SHARDS !== 0) continue;
-  rows.push({ land: r.land_id, plate: r.plate, time: Date.parse(r.pass_time.replace(' ', 'T') + 'Z'), speed: r.speed });
+  shardRows[i++ % SHARDS]!.push({ land: r.land_id, plate: r.plate, time: Date.parse(r.pass_time.replace(' ', 'T') + 'Z'), speed: r.speed });
 }
-const per = Math.ceil(rows.length / SEGMENTS);
-let base = 0;
-const matches: MatchSet[] = [];
-for (let s = 0; s < SEGMENTS; s++) {
-  const part = rows.slice(s * per, (s + 1) * per);
-  const segment = segmentOf(part, s + 1);
-  const view: SegmentView = { segment, liveDocs: null, numDocs: part.length, docBase: base };
-  base += part.length;
-  const bits = new Uint32Array(Math.ceil(part.length / 32)).fill(0xffffffff);
-  if (part.length % 32 !== 0) bits[bits.length - 1] = (1 << part.length % 32) - 1;
-  matches.push({ view, bits, scores: null });
+let segmentId = 0;
+/** One shard's matches: every live doc of its segments. */
+function shardMatches(rows: readonly Row[]): MatchSet[] {
+  const per = Math.ceil(rows.length / SEGMENTS);
+  let base = 0;
+  const matches: MatchSet[] = [];
+  for (let s = 0; s < SEGMENTS; s++) {
+    const part = rows.slice(s * per, (s + 1) * per);
+    const segment = segmentOf(part, ++segmentId);
+    const view: SegmentView = { segment, liveDocs: null, numDocs: part.length, docBase: base };
+    base += part.length;
+    const bits = new Uint32Array(Math.ceil(part.length / 32)).fill(0xffffffff);
+    if (part.length % 32 !== 0) bits[bits.length - 1] = (1 << part.length % 32) - 1;
+    matches.push({ view, bits, scores: null });
+  }
+  return matches;
 }
-const distinctPlates = new Set(rows.map((r) => r.plate)).size;
+const shards = shardRows.map(shardMatches);
+const distinctPlates = new Set(shardRows.flatMap((rows) => rows.map((r) => r.plate))).size;
 const ctx: AggContext = {
   mapping,
   nowMillis: Date.now(),
@@ -105,8 +115,9 @@ const ctx: AggContext = {
   },
 };
 process.stdout.write(
-  `shard: ${rows.length} docs in ${SEGMENTS} segment(s), ${new Set(rows.map((r) => r.land)).size} land_id, ${distinctPlates} plates; built in ${Date.now() - t0} ms\n`,
-);
+  `${TOTAL} docs in ${SHARDS} shards of ${SEGMENTS} segment(s), ${new Set(shardRows[0]!.map((r) => r.land)).size} land_id, ${distinctPlates} plates; built in ${Date.now() - t0} ms\n`,
+)
+;
 
 const SCENARIOS: Record<string, unknown> = {
   'terms land_id': { by_land: { terms: { field: 'land_id', size: 200 } } },
@@ -124,35 +135,54 @@ const SCENARIOS: Record<string, unknown> = {
   'terms land_id + avg speed': { by_land: { terms: { field: 'land_id', size: 200 }, aggs: { s: { avg: { field: 'speed' } } } } },
 };
 
-const table: string[][] = [['aggregation', 'collect p50 ms', 'collect p99 ms', 'collect CPU p50 ms', 'reduce x5 p50 ms', 'shard docs/s', 'RSS MB']];
+const table: string[][] = [
+  ['aggregation', 'collect x5 p50', 'p99', 'reduce p50', 'render p50', 'total p50', 'p99', 'CPU: collect', 'reduce', 'render', 'total', 'JSON KB'],
+];
+const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 for (const [name, aggs] of Object.entries(SCENARIOS)) {
+  if (!name.includes(ONLY)) continue;
   const specs = parseAggregations(aggs, mapping);
-  const collect: number[] = [];
-  const collectCpu: number[] = [];
-  const reduce: number[] = [];
+  const wall = { collect: [] as number[], reduce: [] as number[], render: [] as number[], total: [] as number[] };
+  const cpu = { collect: [] as number[], reduce: [] as number[], render: [] as number[], total: [] as number[] };
+  let bytes = 0;
   for (let r = 0; r < ROUNDS + 3; r++) {
-    const cpu0 = process.cpuUsage();
+    const u0 = process.cpuUsage();
     const c0 = performance.now();
-    const state = collectShardAggs(specs, matches, ctx);
+    const states: ShardAggState[] = shards.map((matches) => collectShardAggs(specs, matches, ctx));
+    const u1 = process.cpuUsage();
     const c1 = performance.now();
-    const cpu = process.cpuUsage(cpu0);
-    reduceAggs(specs, [state, state, state, state, state], { typedKeys: false });
+    const reduced = reduceAggs(specs, states, { typedKeys: false });
+    const u2 = process.cpuUsage();
     const c2 = performance.now();
+    const text = stringifyWithRaw(reduced);
+    const u3 = process.cpuUsage();
+    const c3 = performance.now();
+    bytes = text.length;
     if (r >= 3) {
-      collect.push(c1 - c0);
-      collectCpu.push((cpu.user + cpu.system) / 1000);
-      reduce.push(c2 - c1);
+      wall.collect.push(c1 - c0);
+      wall.reduce.push(c2 - c1);
+      wall.render.push(c3 - c2);
+      wall.total.push(c3 - c0);
+      cpu.collect.push(cpuMs(u1) - cpuMs(u0));
+      cpu.reduce.push(cpuMs(u2) - cpuMs(u1));
+      cpu.render.push(cpuMs(u3) - cpuMs(u2));
+      cpu.total.push(cpuMs(u3) - cpuMs(u0));
     }
   }
-  const p50 = percentile(collect, 50);
+  const p50 = (xs: number[]): string => percentile(xs, 50).toFixed(1);
   table.push([
     name,
-    p50.toFixed(1),
-    percentile(collect, 99).toFixed(1),
-    percentile(collectCpu, 50).toFixed(1),
-    percentile(reduce, 50).toFixed(1),
-    Math.round(rows.length / (p50 / 1000)).toLocaleString('en-US'),
-    (process.memoryUsage().rss / 1048576).toFixed(0),
+    p50(wall.collect),
+    percentile(wall.collect, 99).toFixed(1),
+    p50(wall.reduce),
+    p50(wall.render),
+    p50(wall.total),
+    percentile(wall.total, 99).toFixed(1),
+    p50(cpu.collect),
+    p50(cpu.reduce),
+    p50(cpu.render),
+    p50(cpu.total),
+    (bytes / 1024).toFixed(0),
   ]);
 }
-printTable(`aggregations, ${ROUNDS} rounds (after 3 warm-up)`, table);
+printTable(`aggregations, ${ROUNDS} rounds (after 3 warm-up), ms; RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`, table);

@@ -12,7 +12,7 @@ import { BucketOrds, NumberIds } from './bucket-ords.ts';
 import { dateFormatterFor, resolveDateValue } from './date-formats.ts';
 import { createRounding, type Rounding } from './date-rounding.ts';
 import type { AggPathElement, DateHistogramSpec, HistogramSpec } from './spec.ts';
-import type { AggState, BucketState, HistogramState } from './state.ts';
+import type { AggState, HistogramState } from './state.ts';
 import { timeZone } from './time-zone.ts';
 import type { ResolvedSource } from './value-source.ts';
 import { numericValues } from './value-source.ts';
@@ -23,6 +23,8 @@ const DAY = 86_400_000;
 const FIXED_UNIT_MILLIS: Partial<Record<string, number>> = { second: 1000, minute: 60_000, hour: 3_600_000, day: DAY, week: 7 * DAY };
 /** Largest dense index window (keys beyond go through the hash only). */
 const MAX_DENSE = 1 << 20;
+/** Largest owner × bucket-index grid of a histogram below another bucket aggregation. */
+const MAX_GRID_CELLS = 1 << 22;
 
 /** Placeholder owner for "a bucket that collected nothing". */
 export const EMPTY_OWNER = 0x7fffffff;
@@ -53,6 +55,18 @@ export class HistogramAggregator implements Aggregator {
   private readonly shift: number = 0;
   private denseBase = 0;
   private dense = new Int32Array(0);
+  /**
+   * Below another bucket aggregation, with arithmetic rounding and no
+   * sub-aggregations (checkpoint × day): counts in one flat grid of owner ×
+   * bucket index, `grid[owner * gridWidth + index - gridBase]`, no bucket id
+   * per (owner, key). Emptied into the ords and turned off when it would grow
+   * past MAX_GRID_CELLS.
+   */
+  private gridOn: boolean;
+  private grid = new Int32Array(0);
+  private gridBase = 0;
+  private gridWidth = 0;
+  private gridRows = 0;
 
   constructor(
     private readonly spec: DateHistogramSpec | HistogramSpec,
@@ -94,21 +108,29 @@ export class HistogramAggregator implements Aggregator {
       this.boundsMin = spec.extendedBounds?.min ?? null;
       this.boundsMax = spec.extendedBounds?.max ?? null;
     }
+    this.gridOn = !singleOwner && subs.length === 0 && this.step !== 0;
   }
 
   /** Key id through the dense index table (arithmetic rounding only). */
   private denseKeyId(v: number): number {
-    const step = this.step;
-    const idx = Math.floor((v + this.shift) / step);
+    return this.indexKeyId(Math.floor((v + this.shift) / this.step));
+  }
+
+  /** Key id of bucket index idx (arithmetic rounding only). */
+  private indexKeyId(idx: number): number {
     const rel = idx - this.denseBase;
     if (rel >= 0 && rel < this.dense.length) {
       const id = this.dense[rel]!;
       if (id >= 0) return id;
     }
-    const key = this.rounding === null ? idx * step + this.offset : idx * step - this.shift;
-    const id = this.keys.add(key);
+    const id = this.keys.add(this.indexKey(idx));
     this.remember(idx, id);
     return id;
+  }
+
+  /** The key of bucket index idx (arithmetic rounding only). */
+  private indexKey(idx: number): number {
+    return this.rounding === null ? idx * this.step + this.offset : idx * this.step - this.shift;
   }
 
   private remember(idx: number, id: number): void {
@@ -190,6 +212,10 @@ export class HistogramAggregator implements Aggregator {
       ords.add(0, this.keys.size - 1);
       return;
     }
+    if (this.gridOn) {
+      this.collectGrid(docs, owners, n);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const doc = docs[i]!;
       const owner = owners[i]!;
@@ -220,6 +246,109 @@ export class HistogramAggregator implements Aggregator {
     flushToChildren(this.subs, buf);
   }
 
+  /** Grid collection (no sub-aggregations, arithmetic rounding). */
+  private collectGrid(docs: Int32Array, owners: Int32Array, n: number): void {
+    const dv = this.dv;
+    const missing = this.missing;
+    const step = this.step;
+    const shift = this.shift;
+    if (dv !== null && dv.starts === null) {
+      const values = dv.values;
+      for (let i = 0; i < n; i++) {
+        const owner = owners[i]!;
+        let v = values[docs[i]!]!;
+        if (v !== v) {
+          if (missing === null) continue;
+          v = missing;
+        }
+        const col = Math.floor((v + shift) / step) - this.gridBase;
+        if (owner < this.gridRows && col >= 0 && col < this.gridWidth) this.grid[owner * this.gridWidth + col]!++;
+        else this.gridAdd(owner, col + this.gridBase);
+      }
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i]!;
+      const owner = owners[i]!;
+      if (dv === null || dv.starts![doc] === dv.starts![doc + 1]) {
+        if (missing !== null) this.gridAdd(owner, Math.floor((missing + shift) / step));
+        continue;
+      }
+      // values ascend within a doc: a bucket repeats only next to itself
+      let prev = NaN;
+      for (let j = dv.starts![doc]!; j < dv.starts![doc + 1]!; j++) {
+        const idx = Math.floor((dv.values[j]! + shift) / step);
+        if (idx === prev) continue;
+        prev = idx;
+        this.gridAdd(owner, idx);
+      }
+    }
+  }
+
+  /** Counts one doc of owner in bucket index idx: in the grid while it fits, else through the ords. */
+  private gridAdd(owner: number, idx: number): void {
+    if (this.gridOn) {
+      if (this.growGrid(owner, idx)) {
+        this.grid[owner * this.gridWidth + idx - this.gridBase]!++;
+        return;
+      }
+      this.gridToOrds();
+    }
+    const b = this.ords.add(owner, this.indexKeyId(idx));
+    if (b >= this.counts.length) this.counts = growI32(this.counts, b + 1);
+    this.counts[b]!++;
+  }
+
+  /** Makes the grid cover (owner, idx); false when it would be too large. */
+  private growGrid(owner: number, idx: number): boolean {
+    let rows = this.gridRows;
+    let base = this.gridBase;
+    let width = this.gridWidth;
+    if (width === 0) {
+      base = idx - 8;
+      width = 64;
+      rows = 16;
+    }
+    while (rows <= owner) rows *= 2;
+    if (idx < base || idx >= base + width) {
+      const lo = Math.min(base, idx);
+      const hi = Math.max(base + width, idx + 1);
+      width = Math.max(width * 2, hi - lo);
+      // grow towards the side that needed it
+      base = idx < base ? hi - width : lo;
+    }
+    if (rows * width > MAX_GRID_CELLS) return false;
+    if (rows === this.gridRows && width === this.gridWidth && base === this.gridBase) return true;
+    const grid = new Int32Array(rows * width);
+    for (let r = 0; r < this.gridRows; r++) {
+      grid.set(this.grid.subarray(r * this.gridWidth, (r + 1) * this.gridWidth), r * width + this.gridBase - base);
+    }
+    this.grid = grid;
+    this.gridRows = rows;
+    this.gridWidth = width;
+    this.gridBase = base;
+    return true;
+  }
+
+  /** Moves the grid's counts into the ords and turns the grid off. */
+  private gridToOrds(): void {
+    const grid = this.grid;
+    const width = this.gridWidth;
+    for (let r = 0; r < this.gridRows; r++) {
+      for (let c = 0; c < width; c++) {
+        const n = grid[r * width + c]!;
+        if (n === 0) continue;
+        const b = this.ords.add(r, this.indexKeyId(c + this.gridBase));
+        if (b >= this.counts.length) this.counts = growI32(this.counts, b + 1);
+        this.counts[b]! += n;
+      }
+    }
+    this.gridOn = false;
+    this.grid = new Int32Array(0);
+    this.gridRows = 0;
+    this.gridWidth = 0;
+  }
+
   private collectKey(doc: number, owner: number, keyId: number, hasSubs: boolean): void {
     const b = this.ords.add(owner, keyId);
     if (b >= this.counts.length) this.counts = growI32(this.counts, b + 1);
@@ -232,28 +361,58 @@ export class HistogramAggregator implements Aggregator {
   }
 
   build(owner: number): AggState {
-    const buckets = owner === EMPTY_OWNER ? new Int32Array(0) : this.ords.bucketsOf(owner);
-    const list: { key: number; b: number }[] = [];
-    for (let i = 0; i < buckets.length; i++) {
-      const b = buckets[i]!;
-      const c = b < this.counts.length ? this.counts[b]! : 0;
-      if (c > 0) list.push({ key: this.keys.key(this.ords.keyIdOf(b)), b });
+    let keys: Float64Array;
+    let docCounts: Int32Array;
+    if (this.gridOn) {
+      // the grid row of the owner ascends by key already
+      const width = this.gridWidth;
+      let n = 0;
+      const at = owner * width;
+      if (owner < this.gridRows) for (let c = 0; c < width; c++) if (this.grid[at + c]! > 0) n++;
+      keys = new Float64Array(n);
+      docCounts = new Int32Array(n);
+      n = 0;
+      if (owner < this.gridRows) {
+        for (let c = 0; c < width; c++) {
+          const count = this.grid[at + c]!;
+          if (count === 0) continue;
+          keys[n] = this.indexKey(c + this.gridBase);
+          docCounts[n++] = count;
+        }
+      }
+    } else {
+      const buckets = owner === EMPTY_OWNER ? new Int32Array(0) : this.ords.bucketsOf(owner);
+      const withDocs: number[] = [];
+      for (let i = 0; i < buckets.length; i++) {
+        const b = buckets[i]!;
+        if (b < this.counts.length && this.counts[b]! > 0) withDocs.push(b);
+      }
+      withDocs.sort((x, y) => this.keys.key(this.ords.keyIdOf(x)) - this.keys.key(this.ords.keyIdOf(y)));
+      keys = new Float64Array(withDocs.length);
+      docCounts = new Int32Array(withDocs.length);
+      for (let i = 0; i < withDocs.length; i++) {
+        keys[i] = this.keys.key(this.ords.keyIdOf(withDocs[i]!));
+        docCounts[i] = this.counts[withDocs[i]!]!;
+      }
+      if (this.subs.length > 0) {
+        const subs = withDocs.map((b) => this.subs.map((s) => s.build(b)));
+        return this.state(keys, docCounts, subs);
+      }
     }
-    list.sort((x, y) => x.key - y.key);
-    const out: BucketState[] = list.map(({ key, b }) => ({
-      key,
-      docCount: this.counts[b]!,
-      subs: this.subs.map((s) => s.build(b)),
-    }));
-    const state: HistogramState = {
+    return this.state(keys, docCounts, null);
+  }
+
+  private state(keys: Float64Array, docCounts: Int32Array, subs: (readonly AggState[])[] | null): HistogramState {
+    return {
       kind: 'histogram',
       format: this.spec.type === 'date_histogram' ? this.source.format : RAW_FORMAT,
-      buckets: out,
+      keys,
+      docCounts,
+      subs,
       emptySubs: this.subs.map((s) => s.build(EMPTY_OWNER)),
       boundsMin: this.boundsMin,
       boundsMax: this.boundsMax,
     };
-    return state;
   }
 
   sortValue(owner: number, path: readonly AggPathElement[], at: number, metric: string | null): number {
@@ -267,6 +426,6 @@ export class HistogramAggregator implements Aggregator {
 
 /** The state of a histogram over a field this shard does not map. */
 export function emptyHistogramState(subs: readonly AggState[]): HistogramState {
-  return { kind: 'histogram', format: RAW_FORMAT, buckets: [], emptySubs: subs, boundsMin: null, boundsMax: null };
+  return { kind: 'histogram', format: RAW_FORMAT, keys: new Float64Array(0), docCounts: new Int32Array(0), subs: null, emptySubs: subs, boundsMin: null, boundsMax: null };
 }
 

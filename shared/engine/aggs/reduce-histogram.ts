@@ -15,6 +15,8 @@ import type { AggState, HistogramState, ValueFormat } from './state.ts';
 import { timeZone } from './time-zone.ts';
 import { formatValue, RAW_FORMAT } from './value-format.ts';
 
+const NO_SUBS: readonly AggState[] = [];
+
 /** Guards against runaway empty-bucket filling (search.max_buckets default in 7.x is 10000; 6.8 warns). */
 const MAX_EMPTY_BUCKETS = 1_000_000;
 
@@ -24,32 +26,34 @@ export function reduceHistogram(
   reduceLevel: LevelReducer,
 ): ReducedHistogram {
   const isDate = spec.type === 'date_histogram';
-  const format: ValueFormat = states.find((s) => s.buckets.length > 0)?.format ?? states[0]?.format ?? RAW_FORMAT;
-  const merged = new Map<number, { docCount: number; subs: (readonly AggState[])[] }>();
-  for (const s of states) {
-    for (const b of s.buckets) {
-      const key = b.key as number;
-      let m = merged.get(key);
-      if (m === undefined) {
-        m = { docCount: 0, subs: [] };
-        merged.set(key, m);
-      }
-      m.docCount += b.docCount;
-      m.subs.push(b.subs);
-    }
-  }
+  const format: ValueFormat = states.find((s) => s.keys.length > 0)?.format ?? states[0]?.format ?? RAW_FORMAT;
   const keyAsString = (key: number): string | null => (isDate || format.kind !== 'raw' ? formatValue(format, key) : null);
-  const keyText = (key: number): string | undefined => (isDate ? undefined : javaDoubleToString(key));
-  const makeBucket = (key: number, docCount: number, aggs: ReducedAgg[]): ReducedBucket => {
-    const text = keyText(key);
-    return { key, keyAsString: keyAsString(key), ...(text === undefined ? {} : { keyText: text }), docCount, aggs };
-  };
-  const keys = [...merged.keys()].sort((a, b) => a - b);
+  const makeBucket = (key: number, docCount: number, aggs: ReducedAgg[]): ReducedBucket =>
+    isDate ? { key, keyAsString: keyAsString(key), docCount, aggs } : { key, keyAsString: keyAsString(key), keyText: javaDoubleToString(key), docCount, aggs };
+  // Every shard's keys ascend: merge them in one pass.
+  const reduceSubs = spec.subs.length > 0;
+  const at = new Int32Array(states.length);
   let buckets: ReducedBucket[] = [];
-  for (const key of keys) {
-    const m = merged.get(key)!;
-    if (m.docCount < spec.minDocCount) continue;
-    buckets.push(makeBucket(key, m.docCount, reduceLevel(spec.subs, m.subs)));
+  for (;;) {
+    let key = NaN;
+    for (let s = 0; s < states.length; s++) {
+      const keys = states[s]!.keys;
+      if (at[s]! < keys.length && !(keys[at[s]!]! >= key)) key = keys[at[s]!]!;
+    }
+    if (Number.isNaN(key)) break;
+    let docCount = 0;
+    const subs: (readonly AggState[])[] = [];
+    for (let s = 0; s < states.length; s++) {
+      const st = states[s]!;
+      const i = at[s]!;
+      if (i < st.keys.length && st.keys[i] === key) {
+        docCount += st.docCounts[i]!;
+        if (reduceSubs) subs.push(st.subs?.[i] ?? NO_SUBS);
+        at[s] = i + 1;
+      }
+    }
+    if (docCount < spec.minDocCount) continue;
+    buckets.push(makeBucket(key, docCount, reduceSubs ? reduceLevel(spec.subs, subs) : []));
   }
 
   if (spec.minDocCount === 0) {

@@ -12,7 +12,8 @@ import { aggValue } from './buckets-path.ts';
 import { javaDoubleToString } from './java-double.ts';
 import type { ReducedAgg, ReducedBucket, ReducedTerms } from './reduced.ts';
 import type { AggSpec, TermsSpec } from './spec.ts';
-import type { AggState, BucketState, TermsState } from './state.ts';
+import { isParentPipeline } from './spec.ts';
+import type { AggState, TermsState } from './state.ts';
 import { topN } from './top-n.ts';
 import { formatValue } from './value-format.ts';
 
@@ -59,35 +60,45 @@ export function bucketComparator(order: TermsSpec['order']): (a: ReducedBucket, 
   };
 }
 
-/** Count and key orders over merged buckets (no sub-aggregation reads). */
-function simpleComparator(order: TermsSpec['order']): (a: { docCount: number; key: string | number }, b: { docCount: number; key: string | number }) => number {
+/**
+ * Count and key orders over merged buckets by merged index; the index
+ * ascends with the key, so no key is compared.
+ */
+function indexComparator(order: TermsSpec['order'], docCounts: Float64Array): (a: number, b: number) => number {
   const full = withKeyTieBreak(order);
+  if (full.length === 2 && full[0]!.kind === 'count' && full[1]!.kind === 'key') {
+    const countSign = full[0]!.asc ? 1 : -1;
+    const keySign = full[1]!.asc ? 1 : -1;
+    return (a, b) => (docCounts[a]! - docCounts[b]!) * countSign || (a - b) * keySign;
+  }
   return (a, b) => {
     for (const o of full) {
-      const c = o.kind === 'count' ? (a.docCount - b.docCount) * (o.asc ? 1 : -1) : compareKeys(a.key, b.key) * (o.asc ? 1 : -1);
+      const c = (o.kind === 'count' ? docCounts[a]! - docCounts[b]! : a - b) * (o.asc ? 1 : -1);
       if (c !== 0) return c;
     }
     return 0;
   };
 }
 
-/** The best n items under cmp, sorted (partial selection when n is much smaller than the input). */
-function selectTop<T>(items: T[], n: number, cmp: (a: T, b: T) => number): T[] {
-  if (items.length <= n * 4) return items.sort(cmp).slice(0, n);
-  const idx = topN(Int32Array.from(items.keys()), n, (a, b) => cmp(items[a]!, items[b]!));
-  return Array.from(idx, (i) => items[i]!);
+/** The best n of ids under cmp, sorted (partial selection when n is much smaller than the input). */
+function selectTop(ids: Int32Array, n: number, cmp: (a: number, b: number) => number): Int32Array {
+  if (ids.length <= n * 4) return ids.sort(cmp).subarray(0, n);
+  return topN(ids, n, cmp);
 }
 
 /**
  * The best n under a count-descending order: find the n-th largest count
- * from a histogram of counts, keep everything at or above it and sort only
+ * from the counts' frequencies, keep everything at or above it and sort only
  * that. Counts repeat a lot, so a heap over all merged buckets spends most of
  * its comparisons on ties.
  */
-function topByCount<T extends { readonly docCount: number }>(items: T[], n: number, cmp: (a: T, b: T) => number): T[] {
-  if (items.length <= n) return items.sort(cmp);
+function topByCount(ids: Int32Array, docCounts: Float64Array, n: number, cmp: (a: number, b: number) => number): Int32Array {
+  if (ids.length <= n) return ids.sort(cmp);
   const freq = new Map<number, number>();
-  for (const it of items) freq.set(it.docCount, (freq.get(it.docCount) ?? 0) + 1);
+  for (let i = 0; i < ids.length; i++) {
+    const c = docCounts[ids[i]!]!;
+    freq.set(c, (freq.get(c) ?? 0) + 1);
+  }
   const countsDesc = [...freq.keys()].sort((a, b) => b - a);
   let threshold = countsDesc[countsDesc.length - 1]!;
   let seen = 0;
@@ -98,7 +109,19 @@ function topByCount<T extends { readonly docCount: number }>(items: T[], n: numb
       break;
     }
   }
-  return items.filter((it) => it.docCount >= threshold).sort(cmp).slice(0, n);
+  const kept = new Int32Array(seen);
+  let k = 0;
+  for (let i = 0; i < ids.length; i++) if (docCounts[ids[i]!]! >= threshold) kept[k++] = ids[i]!;
+  return kept.subarray(0, k).sort(cmp).subarray(0, n);
+}
+
+const NO_SUBS: readonly AggState[] = [];
+
+/** The smallest count: the last bucket a shard returned under count-descending order. */
+function lastByCount(docCounts: Int32Array): number {
+  let min = Infinity;
+  for (let i = 0; i < docCounts.length; i++) if (docCounts[i]! < min) min = docCounts[i]!;
+  return min;
 }
 
 export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], reduceLevel: LevelReducer): ReducedTerms {
@@ -113,64 +136,93 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
   const format = valueType === 'double' ? { kind: 'raw' as const } : mapped[0]!.format;
   const shardSize = Math.max(...mapped.map((s) => s.shardSize));
   const order = spec.order;
+  // Only parent pipelines below (bucket_selector on _count): nothing to reduce per bucket.
+  const reduceSubs = spec.subs.some((s) => !isParentPipeline(s));
 
+  // Every shard's keys ascend: merge them in one pass into columns, ascending by key.
   let sumDocCountError = 0;
   let otherDocCount = 0;
-  interface Merged {
-    key: string | number;
-    docCount: number;
-    /** Sum of the error bounds of the shards that returned this key. */
-    presentError: number;
-    subs: (readonly AggState[])[];
-  }
-  const merged = new Map<string | number, Merged>();
-  for (const s of states) {
-    otherDocCount += s.sumOtherDocCount;
+  const errs = new Float64Array(states.length);
+  let total = 0;
+  for (let s = 0; s < states.length; s++) {
+    const st = states[s]!;
+    otherDocCount += st.sumOtherDocCount;
+    const n = st.keys.length;
+    total += n;
     let err: number;
-    if (s.buckets.length < shardSize || isKeyOrder(order)) err = 0;
-    else if (isCountDesc(order)) err = s.buckets[s.buckets.length - 1]!.docCount;
+    if (n < shardSize || isKeyOrder(order)) err = 0;
+    else if (isCountDesc(order)) err = lastByCount(st.docCounts);
     else err = -1;
+    errs[s] = err;
     if (sumDocCountError !== -1) sumDocCountError = err === -1 ? -1 : sumDocCountError + err;
-    for (const b of s.buckets as readonly BucketState[]) {
-      let m = merged.get(b.key);
-      if (m === undefined) {
-        m = { key: b.key, docCount: 0, presentError: 0, subs: [] };
-        merged.set(b.key, m);
-      }
-      m.docCount += b.docCount;
-      if (err > 0) m.presentError += err;
-      m.subs.push(b.subs);
+  }
+  const keys: (string | number)[] = [];
+  const docCounts = new Float64Array(total);
+  /** Sum of the error bounds of the shards that returned the key. */
+  const presentError = new Float64Array(total);
+  const subs: (readonly AggState[])[][] | null = reduceSubs ? [] : null;
+  const at = new Int32Array(states.length);
+  for (;;) {
+    let key: string | number | undefined;
+    for (let s = 0; s < states.length; s++) {
+      const ks = states[s]!.keys;
+      const i = at[s]!;
+      if (i < ks.length && (key === undefined || ks[i]! < key)) key = ks[i]!;
     }
+    if (key === undefined) break;
+    const m = keys.length;
+    keys.push(key);
+    const bucketSubs: (readonly AggState[])[] | null = subs === null ? null : [];
+    for (let s = 0; s < states.length; s++) {
+      const st = states[s]!;
+      const i = at[s]!;
+      if (i >= st.keys.length || st.keys[i] !== key) continue;
+      docCounts[m] += st.docCounts[i]!;
+      if (errs[s]! > 0) presentError[m] += errs[s]!;
+      if (bucketSubs !== null) bucketSubs.push(st.subs?.[i] ?? NO_SUBS);
+      at[s] = i + 1;
+    }
+    if (subs !== null) subs.push(bucketSubs!);
   }
 
-  const toBucket = (m: Merged, aggs: ReducedAgg[]): ReducedBucket => {
-    const key = m.key;
+  const toBucket = (m: number, aggs: ReducedAgg[]): ReducedBucket => {
+    const key = keys[m]!;
     const keyAsString = format.kind === 'raw' ? null : formatValue(format, key as number);
     const keyText = valueType === 'double' ? javaDoubleToString(key as number) : valueType === 'long' ? String(key) : undefined;
-    return {
-      key,
-      keyAsString,
-      ...(keyText === undefined ? {} : { keyText }),
-      docCount: m.docCount,
-      docCountError: sumDocCountError === -1 ? -1 : sumDocCountError - m.presentError,
-      aggs,
-    };
+    const docCountError = sumDocCountError === -1 ? -1 : sumDocCountError - presentError[m]!;
+    return keyText === undefined
+      ? { key, keyAsString, docCount: docCounts[m]!, docCountError, aggs }
+      : { key, keyAsString, keyText, docCount: docCounts[m]!, docCountError, aggs };
   };
+  const subAggs = (m: number): ReducedAgg[] => (subs === null ? [] : reduceLevel(spec.subs, subs[m]!));
 
+  const eligible = new Int32Array(keys.length);
+  let ne = 0;
+  let eligibleDocs = 0;
+  for (let m = 0; m < keys.length; m++) {
+    if (docCounts[m]! < spec.minDocCount) continue;
+    eligible[ne++] = m;
+    eligibleDocs += docCounts[m]!;
+  }
   let kept: ReducedBucket[];
-  const eligible = [...merged.values()].filter((m) => m.docCount >= spec.minDocCount);
   if (order.some((o) => o.kind === 'path')) {
     // ordering reads the sub-aggregations: reduce them for every bucket first
-    const all = eligible.map((m) => toBucket(m, reduceLevel(spec.subs, m.subs)));
+    const all = Array.from(eligible.subarray(0, ne), (m) => toBucket(m, subAggs(m)));
     all.sort(bucketComparator(order));
     kept = all.slice(0, spec.size);
     for (let i = spec.size; i < all.length; i++) otherDocCount += all[i]!.docCount;
   } else {
-    const cmp = simpleComparator(order);
-    const top = isCountDesc(order) ? topByCount(eligible, spec.size, cmp) : selectTop(eligible, spec.size, cmp);
-    const keptSet = new Set(top);
-    for (const m of eligible) if (!keptSet.has(m)) otherDocCount += m.docCount;
-    kept = top.map((m) => toBucket(m, reduceLevel(spec.subs, m.subs)));
+    const cmp = indexComparator(order, docCounts);
+    const pool = eligible.subarray(0, ne);
+    const top = isCountDesc(order) ? topByCount(pool, docCounts, spec.size, cmp) : selectTop(pool, spec.size, cmp);
+    kept = new Array<ReducedBucket>(top.length);
+    let keptDocs = 0;
+    for (let i = 0; i < top.length; i++) {
+      const m = top[i]!;
+      keptDocs += docCounts[m]!;
+      kept[i] = toBucket(m, subAggs(m));
+    }
+    otherDocCount += eligibleDocs - keptDocs;
   }
   const docCountError = sumDocCountError === -1 ? -1 : states.length === 1 ? 0 : sumDocCountError;
   return {

@@ -27,8 +27,18 @@ export interface TermsState {
   /** sterms / lterms (long, date, boolean) / dterms / umterms. */
   readonly valueType: 'string' | 'long' | 'double' | 'unmapped';
   readonly format: ValueFormat;
-  /** Best buckets of this shard, in the aggregation's order. */
-  readonly buckets: readonly BucketState[];
+  /**
+   * Keys of this shard's best buckets (by the aggregation's order), ascending
+   * by key so the reduce merges shards in one pass; columns, no object per bucket.
+   */
+  readonly keys: readonly (string | number)[];
+  /** Doc count of each returned bucket. */
+  readonly docCounts: Int32Array;
+  /**
+   * States of each returned bucket's sub-aggregations, aligned with the spec's
+   * collected sub-aggregations; null when it has none.
+   */
+  readonly subs: readonly (readonly AggState[])[] | null;
   /** Docs counted in buckets this shard did not return. */
   readonly sumOtherDocCount: number;
   /** The shard_size this shard used (the reduce's error bound depends on it). */
@@ -38,8 +48,11 @@ export interface TermsState {
 export interface HistogramState {
   readonly kind: 'histogram';
   readonly format: ValueFormat;
-  /** Buckets with a doc, ascending by key. */
-  readonly buckets: readonly BucketState[];
+  /** Keys of the buckets with a doc, ascending (columns, no object per bucket). */
+  readonly keys: Float64Array;
+  readonly docCounts: Int32Array;
+  /** Sub-aggregation states per bucket; null when there are no collected sub-aggregations. */
+  readonly subs: readonly (readonly AggState[])[] | null;
   /** Sub-aggregation states of a bucket without docs (for empty-bucket filling). */
   readonly emptySubs: readonly AggState[];
   /** extended_bounds resolved and rounded, or null. */

@@ -13,7 +13,7 @@ import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
 import { keywordAcceptor, numericAcceptor } from './include-exclude.ts';
 import type { AggPathElement, BucketOrder, TermsSpec } from './spec.ts';
-import type { AggState, BucketState, TermsState } from './state.ts';
+import type { AggState, TermsState } from './state.ts';
 import { topN } from './top-n.ts';
 import type { ResolvedSource } from './value-source.ts';
 import { numericValues, sortedValues } from './value-source.ts';
@@ -21,6 +21,9 @@ import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
 import { RAW_FORMAT } from './value-format.ts';
 
 /** BucketUtils.suggestShardSideQueueSize. */
+/** Largest doc count the count-histogram top selection handles (beyond, a heap). */
+const MAX_COUNT_HISTOGRAM = 1 << 24;
+
 export function suggestShardSize(size: number, numberOfShards: number): number {
   if (numberOfShards === 1) return size;
   return Math.min(Math.floor(size * 1.5 + 10), 2147483647);
@@ -93,46 +96,79 @@ abstract class TermsAggregatorBase implements Aggregator {
       otherDocCount += c;
       if (c >= this.shardMinDocCount) candidates[nc++] = b;
     }
-    const cmp = this.comparator(owner);
     const pool = candidates.subarray(0, nc);
-    const best = topN(this.countDescKeyOrdered() ? this.preselectByCount(pool) : pool, this.shardSize, cmp);
-    const out: BucketState[] = [];
+    const best = this.countDescKeyOrdered() ? this.topByCount(pool, owner) : topN(pool, this.shardSize, this.comparator(owner));
+    // The reduce merges shards by key: return the best buckets in key order.
+    if (this.ords.singleOwner && this.keyIdsInKeyOrder()) best.sort();
+    else best.sort((x, y) => this.compareKeyIds(this.ords.keyIdOf(x), this.ords.keyIdOf(y)));
+    const keys: (string | number)[] = new Array<string | number>(best.length);
+    const docCounts = new Int32Array(best.length);
+    const subs: AggState[][] | null = this.subs.length > 0 ? new Array<AggState[]>(best.length) : null;
     for (let i = 0; i < best.length; i++) {
       const b = best[i]!;
       const docCount = this.docCount(b);
       otherDocCount -= docCount;
-      out.push({ key: this.keyOf(this.ords.keyIdOf(b)), docCount, subs: this.subs.map((s) => s.build(b)) });
+      keys[i] = this.keyOf(this.ords.keyIdOf(b));
+      docCounts[i] = docCount;
+      if (subs !== null) subs[i] = this.subs.map((s) => s.build(b));
     }
-    return { kind: 'terms', ...this.stateHeader(), buckets: out, sumOtherDocCount: otherDocCount, shardSize: this.shardSize };
+    return { kind: 'terms', ...this.stateHeader(), keys, docCounts, subs, sumOtherDocCount: otherDocCount, shardSize: this.shardSize };
   }
 
-  /** Count descending, then key ids in key order: the top can be cut by count alone first. */
-  protected countDescKeyOrdered(): boolean {
+  /** Key ids ascend with the keys (global ordinals). */
+  protected keyIdsInKeyOrder(): boolean {
     return false;
   }
 
+  /** Count descending, then key ascending, with key ids in key order: the top can be cut by count alone. */
+  private countDescKeyOrdered(): boolean {
+    const o = this.order;
+    return this.keyIdsInKeyOrder() && o.length === 2 && o[0]!.kind === 'count' && !o[0]!.asc && o[1]!.kind === 'key' && o[1]!.asc;
+  }
+
   /**
-   * The candidates that can make the top shard_size under count-descending
-   * order: all with a count above the cut-off count, plus those at it
-   * (a counting pass instead of comparisons).
+   * The best shard_size buckets under count descending, key ascending, in no
+   * particular order: the cut-off count from a histogram of counts, then
+   * (buckets numbered in key order, i.e. a single owner) every bucket above
+   * it and the first ones at it, no comparisons; otherwise a comparison
+   * selection among the buckets at or above the cut-off.
    */
-  private preselectByCount(pool: Int32Array): Int32Array {
-    if (pool.length <= this.shardSize * 2) return pool;
+  private topByCount(pool: Int32Array, owner: number): Int32Array {
+    const n = this.shardSize;
     let maxCount = 0;
     for (let i = 0; i < pool.length; i++) maxCount = Math.max(maxCount, this.docCount(pool[i]!));
-    if (maxCount > 1 << 24) return pool;
+    if (maxCount > MAX_COUNT_HISTOGRAM) return topN(pool, n, this.comparator(owner));
     const hist = new Int32Array(maxCount + 1);
     for (let i = 0; i < pool.length; i++) hist[this.docCount(pool[i]!)]!++;
     let kept = 0;
     let cut = maxCount;
-    for (; cut >= 0; cut--) {
+    for (; cut > 0; cut--) {
       kept += hist[cut]!;
-      if (kept >= this.shardSize) break;
+      if (kept >= n) break;
     }
-    const out = new Int32Array(kept);
-    let n = 0;
-    for (let i = 0; i < pool.length; i++) if (this.docCount(pool[i]!) >= cut) out[n++] = pool[i]!;
-    return out.subarray(0, n);
+    if (cut === 0) kept += hist[0]!;
+    if (!this.ords.singleOwner) {
+      const above = new Int32Array(kept);
+      let k = 0;
+      for (let i = 0; i < pool.length; i++) if (this.docCount(pool[i]!) >= cut) above[k++] = pool[i]!;
+      return topN(above.subarray(0, k), n, this.comparator(owner));
+    }
+    // single owner: bucket id = key id, and the pool ascends by key, so the
+    // buckets at the cut-off count that make it are the first ones
+    const above = kept - hist[cut]!;
+    let atCut = Math.min(hist[cut]!, n - above);
+    const out = new Int32Array(above + atCut);
+    let k = 0;
+    for (let i = 0; i < pool.length; i++) {
+      const b = pool[i]!;
+      const c = this.docCount(b);
+      if (c > cut) out[k++] = b;
+      else if (c === cut && atCut > 0) {
+        out[k++] = b;
+        atCut--;
+      }
+    }
+    return out;
   }
 
   private comparator(owner: number): (a: number, b: number) => number {
@@ -213,20 +249,37 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     const accept = this.accept;
     const hasSubs = this.subs.length > 0;
     const ords = this.ords;
-    if (dv !== null && dv.starts === null && map !== null && ords.singleOwner && !hasSubs && accept === null) {
-      // Hot path: top-level counting on single-valued ordinals.
-      const segOrds = dv.ords;
-      const counts = this.counts;
-      for (let i = 0; i < n; i++) {
-        const o = segOrds[docs[i]!]!;
-        if (o >= 0) counts[map[o]!]!++;
-        else if (missingOrd >= 0) counts[missingOrd]!++;
-      }
-      ords.add(0, this.globals.terms.length - 1);
-      return;
-    }
     const buf = this.buf;
     if (hasSubs) buf.ensure(n);
+    if (dv !== null && dv.starts === null && map !== null && ords.singleOwner && accept === null) {
+      // Hot path: top-level counting on single-valued ordinals (bucket id = global ordinal).
+      const segOrds = dv.ords;
+      const counts = this.counts;
+      if (!hasSubs) {
+        for (let i = 0; i < n; i++) {
+          const o = segOrds[docs[i]!]!;
+          if (o >= 0) counts[map[o]!]!++;
+          else if (missingOrd >= 0) counts[missingOrd]!++;
+        }
+      } else {
+        const bufDocs = buf.docs;
+        const bufOwners = buf.owners;
+        let k = buf.n;
+        for (let i = 0; i < n; i++) {
+          const doc = docs[i]!;
+          const o = segOrds[doc]!;
+          const g = o >= 0 ? map[o]! : missingOrd;
+          if (g < 0) continue;
+          counts[g]!++;
+          bufDocs[k] = doc;
+          bufOwners[k++] = g;
+        }
+        buf.n = k;
+      }
+      ords.add(0, this.globals.terms.length - 1);
+      flushToChildren(this.subs, buf);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const doc = docs[i]!;
       const owner = owners[i]!;
@@ -271,9 +324,8 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     return a - b;
   }
 
-  protected override countDescKeyOrdered(): boolean {
-    const o = this.order;
-    return o.length === 2 && o[0]!.kind === 'count' && !o[0]!.asc && o[1]!.kind === 'key' && o[1]!.asc;
+  protected override keyIdsInKeyOrder(): boolean {
+    return true;
   }
 
   protected allKeyIds(): Int32Array {
@@ -425,5 +477,5 @@ export class NumericTermsAggregator extends TermsAggregatorBase {
 
 /** Terms on a field this shard does not map. */
 export function unmappedTermsState(): TermsState {
-  return { kind: 'terms', valueType: 'unmapped', format: RAW_FORMAT, buckets: [], sumOtherDocCount: 0, shardSize: 0 };
+  return { kind: 'terms', valueType: 'unmapped', format: RAW_FORMAT, keys: [], docCounts: new Int32Array(0), subs: null, sumOtherDocCount: 0, shardSize: 0 };
 }

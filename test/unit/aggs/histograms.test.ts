@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mappingOf, runAggs, split, type Doc } from './fixtures.ts';
+import { mappingOf, rng, runAggs, split, type Doc } from './fixtures.ts';
 
 const mapping = mappingOf({ ts: 'date', v: 'long', land: 'keyword' });
 type Buckets = { buckets: { key: number; key_as_string?: string; doc_count: number; [k: string]: unknown }[] };
@@ -139,5 +139,52 @@ describe('range and date_range', () => {
       ['2024-01-08T00:00:00.000Z-*', 2],
     ]);
     assert.equal(out.buckets[1]!.from_as_string, '2024-01-08T00:00:00.000Z');
+  });
+});
+
+describe('histogram below a bucket aggregation', () => {
+  type Nested = { buckets: { key: string; doc_count: number; h: { buckets: { key: number; doc_count: number }[] } }[] };
+
+  /** Per term, per bucket key (floor of value / interval × interval), the docs: computed from the docs alone. */
+  function expected(docs: readonly Doc[], interval: number): Map<string, [number, number][]> {
+    const out = new Map<string, Map<number, number>>();
+    for (const d of docs) {
+      const values = d.v === undefined || d.v === null ? [] : Array.isArray(d.v) ? d.v : [d.v];
+      const keys = new Set(values.map((v) => Math.floor((v as number) / interval) * interval));
+      const m = out.get(d.str as string) ?? new Map<number, number>();
+      out.set(d.str as string, m);
+      for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+    }
+    return new Map([...out].map(([t, m]) => [t, [...m].sort((a, b) => a[0] - b[0])]));
+  }
+
+  function check(docs: readonly Doc[], interval: number): void {
+    const mapping = mappingOf({ str: 'keyword', v: 'long' });
+    const out = runAggs(
+      { t: { terms: { field: 'str', size: 100 }, aggs: { h: { histogram: { field: 'v', interval, min_doc_count: 1 } } } } },
+      split(docs, 3, 2),
+      mapping,
+    ).t as Nested;
+    const want = expected(docs, interval);
+    assert.equal(out.buckets.length, want.size);
+    for (const b of out.buckets) assert.deepEqual(b.h.buckets.map((x) => [x.key, x.doc_count]), want.get(b.key), b.key);
+  }
+
+  it('counts per parent bucket and key, single- and multi-valued', () => {
+    const r = rng(3);
+    const single: Doc[] = [];
+    for (let i = 0; i < 4000; i++) single.push({ str: `t${Math.floor(r() * 40)}`, v: Math.floor(r() * 1000) - 300 });
+    check(single, 50);
+    const multi: Doc[] = [];
+    for (let i = 0; i < 2000; i++) multi.push({ str: `t${Math.floor(r() * 40)}`, v: i % 7 === 0 ? [] : [Math.floor(r() * 500), Math.floor(r() * 500), 7] });
+    check(multi, 25);
+  });
+
+  it('keys too spread for one table of parent × key still count right', () => {
+    // 64 parents × a million one-wide keys is past the flat table's size
+    const r = rng(5);
+    const docs: Doc[] = [];
+    for (let i = 0; i < 3000; i++) docs.push({ str: `t${Math.floor(r() * 64)}`, v: i < 1500 ? Math.floor(r() * 100) : Math.floor(r() * 1_000_000) });
+    check(docs, 1);
   });
 });

@@ -155,4 +155,41 @@ describe('terms', () => {
       },
     });
   });
+
+  it('a shard cut at shard_size keeps every bucket above the cut-off count and the lowest keys at it', () => {
+    // 400 keys, counts 1..4 with many ties: one shard, so the buckets are exact
+    const docs: Doc[] = [];
+    const r = rng(7);
+    for (let k = 0; k < 400; k++) {
+      const n = 1 + Math.floor(r() * 4);
+      for (let i = 0; i < n; i++) docs.push({ str: `k${String(Math.floor(r() * 1e6)).padStart(6, '0')}-${k}` });
+    }
+    const counts = new Map<string, number>();
+    for (const d of docs) counts.set(d.str as string, (counts.get(d.str as string) ?? 0) + 1);
+    const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    for (const size of [1, 37, 150, 399, 400, 500]) {
+      const out = runAggs({ t: { terms: { field: 'str', size } } }, split(docs, 1, 3), mapping, { ctx: { numberOfShards: 1 } }).t as Terms;
+      const want = ranked.slice(0, size);
+      assert.deepEqual(out.buckets.map((b) => [b.key, b.doc_count]), want, `size ${size}`);
+      assert.equal(out.sum_other_doc_count, docs.length - want.reduce((a, [, c]) => a + c, 0));
+      assert.equal(out.doc_count_error_upper_bound, 0);
+    }
+  });
+
+  it('terms below terms cut each parent bucket at its own shard_size, ties by key', () => {
+    const docs: Doc[] = [];
+    const r = rng(11);
+    for (let i = 0; i < 3000; i++) docs.push({ num: Math.floor(r() * 4), str: `v${Math.floor(r() * 60)}` });
+    const out = runAggs({ t: { terms: { field: 'num' }, aggs: { s: { terms: { field: 'str', size: 7 } } } } }, split(docs, 1, 2), mapping, {
+      ctx: { numberOfShards: 1 },
+    }).t as { buckets: { key: number; doc_count: number; s: Terms }[] };
+    assert.equal(out.buckets.length, 4);
+    for (const b of out.buckets) {
+      const counts = new Map<string, number>();
+      for (const d of docs) if (d.num === b.key) counts.set(d.str as string, (counts.get(d.str as string) ?? 0) + 1);
+      const want = [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 7);
+      assert.deepEqual(b.s.buckets.map((x) => [x.key, x.doc_count]), want, `num ${b.key}`);
+      assert.equal(b.s.sum_other_doc_count, b.doc_count - want.reduce((a, [, c]) => a + c, 0));
+    }
+  });
 });

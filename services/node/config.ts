@@ -18,6 +18,8 @@ export interface NodeConfig {
   readonly pathData: string;
   readonly pathLogs: string;
   readonly networkHost: string;
+  /** `network.publish_host`: the address other nodes reach this one at (default: network.host). */
+  readonly publishHost: string;
   readonly httpPort: number;
   /** `http.max_content_length` in bytes (Elasticsearch default 100mb). */
   readonly maxContentLength: number;
@@ -49,6 +51,7 @@ const DEFAULTS: Record<string, string> = {
   'path.data': './data',
   'path.logs': './logs',
   'network.host': '127.0.0.1',
+  'network.publish_host': '',
   'http.port': '9200',
   'http.max_content_length': '100mb',
   log: 'embedded',
@@ -148,6 +151,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     pathData: s['path.data'],
     pathLogs: s['path.logs'],
     networkHost: s['network.host'],
+    publishHost: s['network.publish_host'] || s['network.host'],
     httpPort: port,
     maxContentLength: parseByteSize(s['http.max_content_length'], 'http.max_content_length'),
     log,

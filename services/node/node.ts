@@ -109,7 +109,7 @@ export class Node {
 
   /** This node as the membership group and `_nodes` describe it. */
   get info(): NodeInfo {
-    const host = this.config.networkHost;
+    const host = this.config.publishHost;
     return {
       id: this.nodeId,
       name: this.config.nodeName,

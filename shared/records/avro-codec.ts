@@ -46,13 +46,30 @@ function longHook(schema: avro.Schema): avro.Type | undefined {
     : undefined;
 }
 
+/**
+ * A hand-written encoder and decoder of the current schema's Avro body, for a
+ * record on a hot path; it must write exactly the bytes avsc writes (its tests
+ * compare them).
+ */
+export interface CompiledBody<T> {
+  /** A buffer with `prefix` bytes left for the caller, then the body of `value`. */
+  encode(value: T, prefix: number): Buffer;
+  /** The value whose body starts at `start` and runs to the end of `buf`. */
+  decode(buf: Buffer, start: number): T;
+}
+
 /** Encodes and decodes one record kind; `history` holds older writer schemas by version. */
 export class RecordCodec<T> {
   readonly version: number;
   private readonly type: avro.Type;
   private readonly resolvers = new Map<number, avro.Resolver>();
 
-  constructor(schema: avro.Schema, version: number, history: ReadonlyMap<number, avro.Schema> = new Map()) {
+  constructor(
+    schema: avro.Schema,
+    version: number,
+    history: ReadonlyMap<number, avro.Schema> = new Map(),
+    private readonly compiled: CompiledBody<T> | null = null,
+  ) {
     this.type = avroType(schema);
     this.version = version;
     for (const [v, writerSchema] of history) {
@@ -61,6 +78,12 @@ export class RecordCodec<T> {
   }
 
   encode(value: T): Buffer {
+    if (this.compiled !== null) {
+      const framed = this.compiled.encode(value, 2);
+      framed[0] = MAGIC;
+      framed[1] = this.version;
+      return framed;
+    }
     const body = this.type.toBuffer(value);
     const out = Buffer.allocUnsafe(body.length + 2);
     out[0] = MAGIC;
@@ -72,6 +95,7 @@ export class RecordCodec<T> {
   decode(buf: Buffer): T {
     if (buf.length < 2 || buf[0] !== MAGIC) throw new Error(`not a framed Avro record (first byte ${buf[0]})`);
     const v = buf[1];
+    if (v === this.version && this.compiled !== null) return this.compiled.decode(buf, 2);
     const body = buf.subarray(2);
     if (v === this.version) return this.type.fromBuffer(body) as T;
     const resolver = this.resolvers.get(v);

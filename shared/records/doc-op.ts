@@ -1,5 +1,6 @@
 /** The DocOp record (schemas/doc-op.avsc) as TypeScript sees it. */
 import { RecordCodec, loadSchema } from './avro-codec.ts';
+import { decodeDocOp, encodeDocOp } from './doc-op-binary.ts';
 
 export type OpType = 'INDEX' | 'CREATE' | 'UPDATE' | 'DELETE';
 export type VersionType = 'INTERNAL' | 'EXTERNAL' | 'EXTERNAL_GTE' | 'FORCE';
@@ -28,4 +29,4 @@ export interface DocOp {
   timestamp: number;
 }
 
-export const docOpCodec = new RecordCodec<DocOp>(loadSchema('doc-op.avsc'), 1);
+export const docOpCodec = new RecordCodec<DocOp>(loadSchema('doc-op.avsc'), 1, new Map(), { encode: encodeDocOp, decode: decodeDocOp });

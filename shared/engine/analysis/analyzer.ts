@@ -7,7 +7,7 @@
 import { applyCharFilters, buildStages, runTokenizer } from './analysis-chain.ts';
 import { IDENTITY_CORRECTION, type OffsetCorrection } from './offset-correction.ts';
 import { TermMappingFilterFactory, type CharFilter, type TokenConsumer, type TokenFilterFactory, type Tokenizer } from './token-stream.ts';
-import type { Analyzer, Token, TokenSink } from './types.ts';
+import type { Analyzer, RangeSink, Token, TokenSink } from './types.ts';
 
 /** TextFieldMapper.Defaults.POSITION_INCREMENT_GAP: positions between values of an index analyzer. */
 export const DEFAULT_POSITION_INCREMENT_GAP = 100;
@@ -102,6 +102,8 @@ export class ComposedAnalyzer implements Analyzer {
    */
   private readonly textMaps: readonly ((text: string) => string)[];
   private readonly fusedFilters: readonly TokenFilterFactory[];
+  /** Every token is a slice of the (case-mapped) text: see analyzeRangesInto. */
+  private readonly slicesText: boolean;
   /** Reused stages for analyzeInto (built on first use): all filters, and the fused remainder. */
   private readonly terminal = new SinkTerminal();
   private fullHead: TokenConsumer | null = null;
@@ -127,6 +129,7 @@ export class ComposedAnalyzer implements Analyzer {
     }
     this.textMaps = maps;
     this.fusedFilters = this.filters.slice(fused);
+    this.slicesText = this.charFilters.length === 0 && this.fusedFilters.length === 0 && this.tokenizer.tokenizeRanges !== undefined;
   }
 
   /** The same chain under another name and gaps (Elasticsearch's NamedAnalyzer around a shared analyzer). */
@@ -156,6 +159,20 @@ export class ComposedAnalyzer implements Analyzer {
       this.busy = false;
       this.terminal.sink = noSink;
     }
+  }
+
+  analyzeRangesInto(text: string, sink: RangeSink, positionBase = 0): number {
+    if (!this.slicesText) return -1;
+    let input = text;
+    for (const map of this.textMaps) input = map(input);
+    // A case mapping that changes the length (e.g. 'İ') moves offsets: the token path handles that.
+    if (input.length !== text.length) return -1;
+    let position = positionBase - 1;
+    this.tokenizer.tokenizeRanges!(input, (start, end, posInc) => {
+      position += posInc;
+      sink(input, start, end, position);
+    });
+    return position + 1;
   }
 
   private runInto(

@@ -9,7 +9,7 @@
  * start at the beginning of a run. Grams count code points, offsets are UTF-16.
  *
  * This is the indexing hot path for plate numbers: no allocation per token but
- * the term string itself.
+ * the term string itself, and not even that through tokenizeRanges.
  */
 
 import type { CharClassSet } from './char-classes.ts';
@@ -44,10 +44,19 @@ export class NGramTokenizer implements Tokenizer {
   }
 
   tokenize(text: string, out: TokenConsumer): void {
+    this.forEachRun(text, (start, end, surrogates) => this.emitRun(text, start, end, surrogates, out));
+  }
+
+  tokenizeRanges(text: string, emit: (start: number, end: number, posInc: number) => void): void {
+    this.forEachRun(text, (start, end, surrogates) => this.emitRunRanges(start, end, surrogates, text, emit));
+  }
+
+  /** Calls `run` for each run of token characters, with whether it holds surrogate pairs. */
+  private forEachRun(text: string, run: (start: number, end: number, surrogates: boolean) => void): void {
     const n = text.length;
     const bmp = this.bmp;
     if (bmp === null) {
-      this.emitRun(text, 0, n, hasSurrogate(text, 0, n), out);
+      run(0, n, hasSurrogate(text, 0, n));
       return;
     }
     const set = this.tokenChars!;
@@ -85,22 +94,33 @@ export class NGramTokenizer implements Tokenizer {
           }
         }
       }
-      this.emitRun(text, start, i, surrogates, out);
+      run(start, i, surrogates);
     }
   }
 
-  private emitRun(text: string, start: number, end: number, surrogates: boolean, out: TokenConsumer): void {
+  /** The grams of one run as ranges, in emitRun's order. */
+  private emitRunRanges(start: number, end: number, surrogates: boolean, text: string, emit: (start: number, end: number, posInc: number) => void): void {
     const min = this.minGram;
     const max = this.maxGram;
     if (!surrogates) {
       const lastStart = this.edgesOnly ? Math.min(start, end - min) : end - min;
       for (let s = start; s <= lastStart; s++) {
         const last = s + max < end ? s + max : end;
-        for (let e = s + min; e <= last; e++) out.token(text.substring(s, e), 1, s, e, TYPE_WORD);
+        for (let e = s + min; e <= last; e++) emit(s, e, 1);
       }
       return;
     }
-    // Grams count code points: index the run's code point boundaries first.
+    const count = this.codePointOffsets(text, start, end);
+    const offs = this.cpOffsets;
+    const lastStart = this.edgesOnly ? Math.min(0, count - min) : count - min;
+    for (let s = 0; s <= lastStart; s++) {
+      const last = s + max < count ? s + max : count;
+      for (let e = s + min; e <= last; e++) emit(offs[s]!, offs[e]!, 1);
+    }
+  }
+
+  /** Fills cpOffsets with the UTF-16 offsets of the run's code points (and `end` after them); returns their number. */
+  private codePointOffsets(text: string, start: number, end: number): number {
     let count = 0;
     let offs = this.cpOffsets;
     for (let i = start; i < end; ) {
@@ -115,6 +135,23 @@ export class NGramTokenizer implements Tokenizer {
       i += c >= 0xd800 && c <= 0xdbff && i + 1 < end ? 2 : 1;
     }
     offs[count] = end;
+    return count;
+  }
+
+  private emitRun(text: string, start: number, end: number, surrogates: boolean, out: TokenConsumer): void {
+    const min = this.minGram;
+    const max = this.maxGram;
+    if (!surrogates) {
+      const lastStart = this.edgesOnly ? Math.min(start, end - min) : end - min;
+      for (let s = start; s <= lastStart; s++) {
+        const last = s + max < end ? s + max : end;
+        for (let e = s + min; e <= last; e++) out.token(text.substring(s, e), 1, s, e, TYPE_WORD);
+      }
+      return;
+    }
+    // Grams count code points: index the run's code point boundaries first.
+    const count = this.codePointOffsets(text, start, end);
+    const offs = this.cpOffsets;
     const lastStart = this.edgesOnly ? Math.min(0, count - min) : count - min;
     for (let s = 0; s <= lastStart; s++) {
       const last = s + max < count ? s + max : count;

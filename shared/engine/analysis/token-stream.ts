@@ -32,6 +32,11 @@ export interface Tokenizer {
   readonly caseIndependent?: boolean;
   /** Pushes every token of `text` into `out` (without begin/end: the analyzer calls those). */
   tokenize(text: string, out: TokenConsumer): void;
+  /**
+   * For tokenizers whose every term is `text.substring(start, end)`: the same
+   * tokens as `tokenize`, as ranges with their position increments.
+   */
+  tokenizeRanges?(text: string, emit: (start: number, end: number, posInc: number) => void): void;
 }
 
 /** What a chain-aware filter (synonyms) needs to analyze its own rules the way the text is analyzed. */

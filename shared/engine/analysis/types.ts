@@ -19,10 +19,25 @@ export interface Token {
  */
 export type TokenSink = (term: string, position: number, startOffset: number, endOffset: number) => void;
 
+/**
+ * Receives tokens that are slices of a text: the term is
+ * `text.substring(start, end)` and its offsets are `start` and `end`. The
+ * segment writer hashes the term's characters where they are, so an n-gram
+ * field makes no string per gram.
+ */
+export type RangeSink = (text: string, start: number, end: number, position: number) => void;
+
 export interface Analyzer {
   readonly name: string;
   /** Streams the tokens of `text` into `sink`. Returns the number of positions used (last position + 1). */
   analyzeInto(text: string, sink: TokenSink, positionBase?: number): number;
+  /**
+   * As analyzeInto, with every token as a slice of one text, when this
+   * analyzer's tokens are slices (no char filter, no token filter but case
+   * mapping folded into the text, a tokenizer that cuts ranges). Returns -1,
+   * having emitted nothing, when they are not: use analyzeInto then.
+   */
+  analyzeRangesInto?(text: string, sink: RangeSink, positionBase?: number): number;
   /** Convenience for `_analyze` and tests: the full token objects. */
   analyze(text: string): Token[];
   /**

@@ -56,7 +56,12 @@ export class TermHash {
 
   /** The slot of `term`, adding it (as slot `size`) when new. Slots number terms by first appearance. */
   add(term: string): number {
-    const hash = hashOf(term);
+    return this.addRange(term, 0, term.length);
+  }
+
+  /** add() of `text.substring(start, end)`, reading the characters in place: no string is made for the term. */
+  addRange(text: string, start: number, end: number): number {
+    const hash = hashOfRange(text, start, end);
     const table = this.table;
     const shift = this.slotBits;
     const tag = hash >>> shift;
@@ -66,12 +71,12 @@ export class TermHash {
       if (entry === EMPTY) break;
       if (entry >>> shift === tag) {
         const slot = (entry & this.slotMask) - 1;
-        if (this.equals(slot, term)) return slot;
+        if (this.equalsRange(slot, text, start, end)) return slot;
       }
       i = (i + 1) & this.mask;
     }
     const slot = this.count++;
-    this.append(slot, term, hash);
+    this.append(slot, text, start, end, hash);
     table[i] = (tag << shift) | (slot + 1);
     if (this.count * 2 > this.mask + 1) this.grow();
     return slot;
@@ -84,7 +89,7 @@ export class TermHash {
     let i = hash & this.mask;
     while (table[i] !== EMPTY) i = (i + 1) & this.mask;
     const slot = this.count++;
-    this.append(slot, term, hash);
+    this.append(slot, term, 0, term.length, hash);
     table[i] = ((hash >>> this.slotBits) << this.slotBits) | (slot + 1);
     if (this.count * 2 > this.mask + 1) this.grow();
     return slot;
@@ -217,15 +222,19 @@ export class TermHash {
   }
 
   private equals(slot: number, term: string): boolean {
+    return this.equalsRange(slot, term, 0, term.length);
+  }
+
+  private equalsRange(slot: number, text: string, from: number, to: number): boolean {
     const start = this.starts[slot];
-    if (this.starts[slot + 1] - start !== term.length) return false;
+    if (this.starts[slot + 1] - start !== to - from) return false;
     const chars = this.chars;
-    for (let k = 0; k < term.length; k++) if (chars[start + k] !== term.charCodeAt(k)) return false;
+    for (let k = from, at = start; k < to; k++, at++) if (chars[at] !== text.charCodeAt(k)) return false;
     return true;
   }
 
-  private append(slot: number, term: string, hash: number): void {
-    const needed = this.charCount + term.length;
+  private append(slot: number, text: string, from: number, to: number, hash: number): void {
+    const needed = this.charCount + (to - from);
     if (needed > this.chars.length) {
       const grown = new Uint16Array(Math.max(needed, this.chars.length * 2));
       grown.set(this.chars.subarray(0, this.charCount));
@@ -233,7 +242,7 @@ export class TermHash {
     }
     const chars = this.chars;
     let at = this.charCount;
-    for (let k = 0; k < term.length; k++) chars[at++] = term.charCodeAt(k);
+    for (let k = from; k < to; k++) chars[at++] = text.charCodeAt(k);
     this.charCount = at;
     if (slot === this.hashes.length) {
       const grownHashes = new Int32Array(slot * 2);
@@ -270,10 +279,14 @@ export class TermHash {
   }
 }
 
-/** FNV-1a over UTF-16 code units, with a final avalanche so the low bits index the table well. */
 function hashOf(term: string): number {
+  return hashOfRange(term, 0, term.length);
+}
+
+/** FNV-1a over UTF-16 code units, with a final avalanche so the low bits index the table well. */
+function hashOfRange(text: string, start: number, end: number): number {
   let h = 0x811c9dc5;
-  for (let k = 0; k < term.length; k++) h = Math.imul(h ^ term.charCodeAt(k), 0x01000193);
+  for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   return h ^ (h >>> 13);

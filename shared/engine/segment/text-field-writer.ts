@@ -7,7 +7,7 @@
  * does). Building walks the terms in sorted order and reads each one's streams,
  * so the segment's columns are written front to back.
  */
-import type { Analyzer, TokenSink } from '../analysis/types.ts';
+import type { Analyzer, RangeSink, TokenSink } from '../analysis/types.ts';
 import { ByteList } from './growable-arrays.ts';
 import { SlicePool } from './slice-pool.ts';
 import { intToByte4 } from './small-float.ts';
@@ -56,6 +56,18 @@ export class TextFieldWriter {
     const known = this.termSlots.size;
     const slot = this.termSlots.add(term);
     if (slot === known) this.slotAdded(slot);
+    this.addPosting(slot, position);
+  };
+
+  /** Tokens as slices of the text: the term's characters are hashed in place. */
+  private readonly rangeSink: RangeSink = (text, start, end, position) => {
+    const known = this.termSlots.size;
+    const slot = this.termSlots.addRange(text, start, end);
+    if (slot === known) this.slotAdded(slot);
+    this.addPosting(slot, position);
+  };
+
+  private addPosting(slot: number, position: number): void {
     const state = this.slotState;
     const at = slot * SLOT_STRIDE;
     if (state[at + LAST_DOC] !== this.doc) {
@@ -78,7 +90,7 @@ export class TextFieldWriter {
     this.tokensInDoc++;
     if (position === this.position) this.overlaps++;
     this.position = position;
-  };
+  }
 
   startDoc(doc: number): void {
     this.doc = doc;
@@ -95,7 +107,10 @@ export class TextFieldWriter {
       const base = this.position + 1;
       // A value that yields no token leaves the position where it was, as in Lucene.
       this.position = base - 1;
-      analyzer.analyzeInto(typeof value === 'string' ? value : String(value), this.sink, base);
+      const text = typeof value === 'string' ? value : String(value);
+      if (analyzer.analyzeRangesInto === undefined || analyzer.analyzeRangesInto(text, this.rangeSink, base) < 0) {
+        analyzer.analyzeInto(text, this.sink, base);
+      }
     }
   }
 

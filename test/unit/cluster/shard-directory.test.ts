@@ -1,0 +1,53 @@
+/**
+ * ShardDirectory's read order: rotation over started copies, `preference`
+ * pinning, `_local` and `_primary`, and copies that are not started yet.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ShardDirectory, type ClusterView } from '../../../services/node/cluster/shard-directory.ts';
+import type { NodeInfo } from '../../../services/node/cluster/membership-protocol.ts';
+import type { IndicesService } from '../../../services/node/indexer/indices-service.ts';
+import type { IndexMetadata } from '../../../services/node/cluster/index-metadata.ts';
+
+const node = (id: string): NodeInfo => ({ id, name: `node-${id}`, httpAddress: `127.0.0.1:920${id}`, transportAddress: `127.0.0.1:930${id}`, data: true });
+const nodes = ['1', '2', '3'].map(node);
+const meta = { uuid: 'u1', name: 'idx', settings: { numberOfShards: 1, numberOfReplicas: 2 } } as unknown as IndexMetadata;
+const view: ClusterView = {
+  members: nodes,
+  master: nodes[0],
+  table: { indices: { u1: [[{ nodeId: '2', primary: true }, { nodeId: '1', primary: false }, { nodeId: '3', primary: false }]] } },
+};
+
+/** Node 1 is "this" node; it holds its copy of shard 0 as STARTED. The other nodes' states come from `remote`. */
+function directory(remote: Record<string, 'STARTED' | 'INITIALIZING'>): ShardDirectory {
+  const localCopy = { index: { docCount: 5 } };
+  const indices = { held: () => ({ copy: localCopy, state: 'STARTED' }) } as unknown as IndicesService;
+  const d = new ShardDirectory({ self: () => nodes[0], indices, view: () => view });
+  const statuses = (d as unknown as { remote: Map<string, Map<string, { state: string; docCount: number }>> }).remote;
+  for (const [id, state] of Object.entries(remote)) statuses.set(id, new Map([['u1:0', { state, docCount: 5 }]]));
+  return d;
+}
+
+test('reads rotate over every started copy, primary listed first', () => {
+  const d = directory({ '2': 'STARTED', '3': 'STARTED' });
+  assert.deepEqual(d.routes(meta, 0).map((r) => [r.node.id, r.primary]), [['2', true], ['1', false], ['3', false]]);
+  const firsts = Array.from({ length: 6 }, () => d.readOrder(meta, 0, null)[0].node.id);
+  assert.deepEqual(firsts, ['2', '1', '3', '2', '1', '3']);
+  for (const order of [d.readOrder(meta, 0, null), d.readOrder(meta, 0, null)]) assert.equal(new Set(order.map((r) => r.node.id)).size, 3, 'every copy stays as a fallback');
+});
+
+test('a preference string always picks the same order; _local and _primary as Elasticsearch defines them', () => {
+  const d = directory({ '2': 'STARTED', '3': 'STARTED' });
+  const pinned = d.readOrder(meta, 0, 'user-42').map((r) => r.node.id);
+  for (let i = 0; i < 5; i++) assert.deepEqual(d.readOrder(meta, 0, 'user-42').map((r) => r.node.id), pinned);
+  assert.equal(d.readOrder(meta, 0, '_local')[0].node.id, '1');
+  assert.deepEqual(d.readOrder(meta, 0, '_only_local').map((r) => r.node.id), ['1']);
+  assert.equal(d.readOrder(meta, 0, '_primary')[0].node.id, '2');
+});
+
+test('copies that are initializing or not yet reported serve no reads and count as initializing', () => {
+  const d = directory({ '2': 'INITIALIZING' });
+  assert.deepEqual(d.started(meta, 0).map((r) => r.node.id), ['1']);
+  assert.deepEqual(d.routes(meta, 0).map((r) => r.state), ['INITIALIZING', 'STARTED', 'INITIALIZING']);
+  assert.equal(d.unassigned(meta, 0), 0);
+});

@@ -52,6 +52,14 @@ export class SegmentBuilder {
   private readonly sourceBytes = new ByteList(64 * 1024);
   private readonly sourceOffsets = new Uint32List(1024);
   private readonly touched: FieldState[] = [];
+  /**
+   * The state (and analyzer) of the field at each position of the last doc's
+   * field list, by mapping object: documents of one mapping list the same
+   * fields in the same order, so most lookups are an identity check.
+   */
+  private readonly recentMappings: (FieldMapping | null)[] = [];
+  private readonly recentStates: FieldState[] = [];
+  private readonly recentAnalyzers: (Analyzer | null)[] = [];
   private built = false;
 
   constructor(private readonly analyzers: AnalyzerLookup) {
@@ -67,21 +75,27 @@ export class SegmentBuilder {
   add(doc: BufferedDoc): number {
     if (this.built) throw new Error('SegmentBuilder.add after build()');
     const local = this.ids.length;
+    const fields = doc.parsed.fields;
     // Refuse a document before any column has taken part of it: a half-added doc would corrupt the segment.
-    for (const field of doc.parsed.fields) {
-      if (field.values.length === 0 || field.mapping.type === 'object') continue;
-      this.fieldState(field.mapping);
-      if (field.mapping.type === 'text' && field.mapping.index) this.analyzerFor(field.mapping);
+    for (let k = 0; k < fields.length; k++) {
+      const mapping = fields[k].mapping;
+      if (fields[k].values.length === 0 || mapping.type === 'object' || this.recentMappings[k] === mapping) continue;
+      const state = this.fieldState(mapping);
+      const analyzer = mapping.type === 'text' && mapping.index ? this.analyzerFor(mapping) : null;
+      this.recentMappings[k] = mapping;
+      this.recentStates[k] = state;
+      this.recentAnalyzers[k] = analyzer;
     }
-    for (const field of doc.parsed.fields) {
+    for (let k = 0; k < fields.length; k++) {
+      const field = fields[k];
       if (field.values.length === 0 || field.mapping.type === 'object') continue;
-      const state = this.fieldState(field.mapping);
+      const state = this.recentStates[k];
       if (state.lastDoc !== local) {
         state.lastDoc = local;
         state.column.writer?.startDoc(local);
         this.touched.push(state);
       }
-      this.addValues(state, field);
+      this.addValues(state, field, this.recentAnalyzers[k]);
     }
     for (const state of this.touched) {
       const present = state.column.writer === null ? true : state.column.writer.finishDoc();
@@ -142,11 +156,11 @@ export class SegmentBuilder {
     };
   }
 
-  private addValues(state: FieldState, field: ParsedField): void {
+  private addValues(state: FieldState, field: ParsedField, analyzer: Analyzer | null): void {
     const column = state.column;
     switch (column.kind) {
       case 'text':
-        column.writer.addValues(field.values, this.analyzerFor(field.mapping));
+        column.writer.addValues(field.values, analyzer ?? this.analyzerFor(field.mapping));
         return;
       case 'keyword':
         column.writer.addValues(field.values);

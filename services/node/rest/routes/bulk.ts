@@ -147,8 +147,32 @@ function toWriteRequest(
   const vType = versionType(vt ?? undefined);
   const ifSeqNo = meta.if_seq_no === undefined ? null : Number(meta.if_seq_no);
   const ifPrimaryTerm = meta.if_primary_term === undefined ? null : Number(meta.if_primary_term);
-  const request = (op: WriteRequest['op'], src: Buffer | null, update: WriteRequest['update'], parsedSource?: Record<string, unknown>): WriteRequest => ({
-    op,
+  let src: Buffer | null = null;
+  let update: WriteRequest['update'] = null;
+  let parsedSource: Record<string, unknown> | undefined;
+  if (action === 'update') {
+    let body: unknown;
+    try {
+      body = JSON.parse(sourceText);
+    } catch (err) {
+      throw new EsError('json_parse_exception', (err as Error).message, 400);
+    }
+    update = updateBody(body as Record<string, unknown>);
+  } else if (action !== 'delete') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(sourceText);
+    } catch (err) {
+      throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, new EsError('json_parse_exception', (err as Error).message, 400));
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new EsError('mapper_parsing_exception', 'failed to parse', 400);
+    }
+    src = source;
+    parsedSource = parsed as Record<string, unknown>;
+  }
+  return {
+    op: action,
     index,
     type,
     id,
@@ -160,27 +184,7 @@ function toWriteRequest(
     ifPrimaryTerm,
     update,
     parsedSource,
-  });
-  if (action === 'delete') return request('delete', null, null);
-  if (action === 'update') {
-    let body: unknown;
-    try {
-      body = JSON.parse(sourceText);
-    } catch (err) {
-      throw new EsError('json_parse_exception', (err as Error).message, 400);
-    }
-    return request('update', null, updateBody(body as Record<string, unknown>));
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(sourceText);
-  } catch (err) {
-    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, new EsError('json_parse_exception', (err as Error).message, 400));
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new EsError('mapper_parsing_exception', 'failed to parse', 400);
-  }
-  return request(action, source, null, parsed as Record<string, unknown>);
+  };
 }
 
 function itemResponse(node: Node, item: ParsedItem, r: WriteItemResult): Record<string, unknown> {

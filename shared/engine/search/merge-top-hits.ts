@@ -29,41 +29,89 @@ function compareSortValue(a: SortValue, b: SortValue, spec: SortSpec): number {
   return 0;
 }
 
+/** < 0 when hit `i` of shard `sa` sorts before hit `j` of shard `sb`. */
+function compareHits(
+  specs: readonly SortSpec[] | null,
+  a: ShardQueryResult,
+  sa: number,
+  i: number,
+  b: ShardQueryResult,
+  sb: number,
+  j: number,
+): number {
+  const va = a.sortValues === null ? null : a.sortValues[i]!;
+  const vb = b.sortValues === null ? null : b.sortValues[j]!;
+  if (specs === null || va === null || vb === null) {
+    const x = a.scores[i]!;
+    const y = b.scores[j]!;
+    if (x !== y) return x > y ? -1 : 1;
+  } else {
+    for (let k = 0; k < specs.length; k++) {
+      const c = compareSortValue(va[k] ?? null, vb[k] ?? null, specs[k]!);
+      if (c !== 0) return c;
+    }
+  }
+  if (sa !== sb) return sa - sb;
+  return i - j;
+}
+
+/**
+ * Each shard's hits are already in sort order, so the global order is a k-way
+ * merge of the shard lists (a heap of shard heads): only the hits up to
+ * `from + size` are visited and only the page becomes objects.
+ */
 export function mergeTopHits(
   search: ParsedSearch,
   shards: readonly (ShardQueryResult | null)[],
   from: number,
   size: number,
 ): MergedHit[] {
-  const entries: MergedHit[] = [];
-  const positions: number[] = [];
-  shards.forEach((shard, shardIndex) => {
-    if (shard === null) return;
-    for (let i = 0; i < shard.docs.length; i++) {
-      entries.push({
-        shardIndex,
+  const specs = search.sort !== null && search.sort.length > 0 ? search.sort : null;
+  const next = new Int32Array(shards.length);
+  // Heap of shard indices with hits left, the shard whose next hit sorts first at the root.
+  const heap: number[] = [];
+  const before = (s: number, t: number): boolean => compareHits(specs, shards[s]!, s, next[s]!, shards[t]!, t, next[t]!) < 0;
+  const siftDown = (at: number): void => {
+    const n = heap.length;
+    const s = heap[at]!;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(heap[child + 1]!, heap[child]!)) child++;
+      if (!before(heap[child]!, s)) break;
+      heap[at] = heap[child]!;
+      at = child;
+    }
+    heap[at] = s;
+  };
+  shards.forEach((shard, s) => {
+    if (shard !== null && shard.docs.length > 0) heap.push(s);
+  });
+  for (let at = (heap.length >>> 1) - 1; at >= 0; at--) siftDown(at);
+
+  const out: MergedHit[] = [];
+  const end = from + size;
+  for (let rank = 0; rank < end && heap.length > 0; rank++) {
+    const s = heap[0]!;
+    const shard = shards[s]!;
+    const i = next[s]!;
+    if (rank >= from) {
+      out.push({
+        shardIndex: s,
         doc: shard.docs[i]!,
         score: shard.scores[i]!,
         sortValues: shard.sortValues === null ? null : shard.sortValues[i]!,
       });
-      positions.push(i);
     }
-  });
-  const order = entries.map((_, i) => i);
-  const specs = search.sort !== null && search.sort.length > 0 ? search.sort : null;
-  order.sort((i, j) => {
-    const a = entries[i]!;
-    const b = entries[j]!;
-    if (specs === null || a.sortValues === null || b.sortValues === null) {
-      if (a.score !== b.score) return a.score > b.score ? -1 : 1;
-    } else {
-      for (let k = 0; k < specs.length; k++) {
-        const c = compareSortValue(a.sortValues[k] ?? null, b.sortValues[k] ?? null, specs[k]!);
-        if (c !== 0) return c;
+    next[s] = i + 1;
+    if (i + 1 < shard.docs.length) siftDown(0);
+    else {
+      const last = heap.pop()!;
+      if (heap.length > 0) {
+        heap[0] = last;
+        siftDown(0);
       }
     }
-    if (a.shardIndex !== b.shardIndex) return a.shardIndex - b.shardIndex;
-    return positions[i]! - positions[j]!;
-  });
-  return order.slice(from, from + size).map((i) => entries[i]!);
+  }
+  return out;
 }

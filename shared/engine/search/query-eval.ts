@@ -26,9 +26,11 @@ const f = Math.fround;
 /**
  * Evaluates `q` on one segment. `boost` is the product of the ancestors' boosts;
  * `needScores` false evaluates in filter context (no scores, cacheable leaves
- * consult the filter cache).
+ * consult the filter cache). `restrict`, when given, is a set the caller ANDs
+ * the result with: docs outside it may be left out (a bool's filters narrow
+ * the term conjunctions of its required clauses before they are probed).
  */
-export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean, boost = 1): DocSet {
+export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean, boost = 1, restrict: Uint32Array | null = null): DocSet {
   if (!needScores && ctx.filterCache !== null && isCacheableFilter(q) && worthCaching(q, ctx.segment)) {
     const key = filterKey(q);
     const cached = ctx.filterCache.get(ctx.segment, key);
@@ -37,6 +39,7 @@ export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean,
     ctx.filterCache.put(ctx.segment, key, fresh.bits);
     return constantSet(fresh.bits, false, 0, false);
   }
+  if (restrict !== null && q.kind === 'bool') return boolSet(q, ctx, needScores, f(boost * q.boost), restrict);
   return evaluateUncached(q, ctx, needScores, boost);
 }
 
@@ -113,7 +116,7 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
   }
 }
 
-function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
+function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number, restrict: Uint32Array | null = null): DocSet {
   const seg = ctx.segment;
   const maxDoc = seg.maxDoc;
   const hasRequired = q.must.length > 0 || q.filter.length > 0;
@@ -129,27 +132,31 @@ function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boo
   }
 
   const scoring: DocSet[] = [];
-  let bits: Uint32Array | null = null;
+  // Filters first (usually cached bitsets), so a term conjunction only probes the docs they keep.
+  let filterBits: Uint32Array | null = null;
+  for (const c of q.filter) {
+    const s = evaluate(c, ctx, false);
+    if (filterBits === null) filterBits = mutableCopy(s);
+    else andInto(filterBits, s.bits);
+  }
+  if (filterBits !== null && restrict !== null) andInto(filterBits, restrict);
+  const narrow = filterBits ?? restrict;
+  let bits: Uint32Array | null = filterBits;
 
   // Required scoring clauses: term-at-a-time conjunction when they are all terms.
   if (q.must.length > 0) {
     if (q.must.length > 1 && q.must.every(isPostingsLeaf)) {
-      const conj = termConjunction(q.must as readonly TermQuery[], ctx, needScores, boost);
+      const conj = termConjunction(q.must as readonly TermQuery[], ctx, needScores, boost, narrow);
       scoring.push(conj);
       bits = conj.bits;
     } else {
       for (const c of q.must) {
-        const s = evaluate(c, ctx, needScores, boost);
+        const s = evaluate(c, ctx, needScores, boost, narrow);
         scoring.push(s);
         if (bits === null) bits = mutableCopy(s);
         else andInto(bits, s.bits);
       }
     }
-  }
-  for (const c of q.filter) {
-    const s = evaluate(c, ctx, false);
-    if (bits === null) bits = mutableCopy(s);
-    else andInto(bits, s.bits);
   }
 
   // Optional clauses.

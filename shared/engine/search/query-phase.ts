@@ -14,7 +14,8 @@ import type { ResolvedSortField, SegmentKeyReader } from './sort-keys.ts';
 import { acquireArena, releaseArena } from './scratch-arena.ts';
 import { ShardTermStats } from './term-stats.ts';
 import { TopDocsCollector } from './top-docs.ts';
-import type { ParsedSearch, QueryPhaseOptions, ShardQueryResult, ShardSearchContext, SortValue } from './types.ts';
+import type { Query } from './query.ts';
+import type { ParsedSearch, QueryPhaseOptions, QuerySource, ShardQueryResult, ShardSearchContext, SortValue } from './types.ts';
 
 /** Sorting by score (the default): `_score` descending. */
 const BY_SCORE: readonly ResolvedSortField[] = [{ kind: 'score', reverse: true }];
@@ -22,6 +23,33 @@ const BY_SCORE: readonly ResolvedSortField[] = [{ kind: 'score', reverse: true }
 export function resolveShardSort(search: ParsedSearch, ctx: ShardSearchContext): readonly ResolvedSortField[] {
   if (search.sort === null || search.sort.length === 0) return BY_SCORE;
   return resolveSort(search.sort, ctx);
+}
+
+/**
+ * The engine query a parsed query becomes on a shard, built once per request
+ * and index: the shards of one index share mapping, analyzers, type and "now",
+ * so analysis and date parsing run for the first shard and the others reuse
+ * the (immutable) result. Failures are not kept: every shard reports its own.
+ */
+const builtQueries = new WeakMap<QuerySource, { readonly ctx: ShardSearchContext; readonly query: Query }>();
+
+function engineQuery(source: QuerySource, ctx: ShardSearchContext): Query {
+  const built = builtQueries.get(source);
+  if (built !== undefined && sameQueryContext(built.ctx, ctx)) return built.query;
+  const query = source.toQuery(ctx);
+  builtQueries.set(source, { ctx, query });
+  return query;
+}
+
+function sameQueryContext(a: ShardSearchContext, b: ShardSearchContext): boolean {
+  return (
+    a.mapping === b.mapping &&
+    a.analyzers === b.analyzers &&
+    a.nowMillis === b.nowMillis &&
+    a.typeName === b.typeName &&
+    a.index === b.index &&
+    a.indexUuid === b.indexUuid
+  );
 }
 
 function sortNeedsScores(fields: readonly ResolvedSortField[]): boolean {
@@ -34,8 +62,8 @@ export function executeQueryPhase(
   ctx: ShardSearchContext,
   opts: QueryPhaseOptions,
 ): ShardQueryResult {
-  const query = search.query.toQuery(ctx);
-  const postFilter = search.postFilter === null ? null : search.postFilter.toQuery(ctx);
+  const query = engineQuery(search.query, ctx);
+  const postFilter = search.postFilter === null ? null : engineQuery(search.postFilter, ctx);
   const fields = resolveShardSort(search, ctx);
   const sortedByField = search.sort !== null && search.sort.length > 0;
   const needScores = sortNeedsScores(fields) || search.trackScores || search.minScore !== null;
@@ -77,6 +105,8 @@ export function executeQueryPhase(
   let maxScore = -Infinity;
   let terminated = false;
   const stage = collector.stage;
+  const first = fields[0]!;
+  const firstNumeric = first.kind === 'score' || first.kind === 'doc' || first.kind === 'numeric';
   const arena = acquireArena();
 
   try {
@@ -150,7 +180,17 @@ export function executeQueryPhase(
           const score = scores === null ? constant : scores[d]!;
           total++;
           if (needScores && score > maxScore) maxScore = score;
-          for (let i = 0; i < nFields; i++) {
+          if (collector.cap === 0) continue;
+          if (firstNumeric) {
+            // A doc whose first key sorts strictly after the worst kept one cannot enter a full queue.
+            const k = first.kind === 'score' ? score : first.kind === 'doc' ? docBase + d : readers[0]!.numeric(d);
+            if (collector.isFull()) {
+              const worst = collector.worstNum(0);
+              if (first.reverse ? k < worst : k > worst) continue;
+            }
+            collector.setNum(stage, 0, k);
+          }
+          for (let i = firstNumeric ? 1 : 0; i < nFields; i++) {
             const field = fields[i]!;
             if (field.kind === 'score') collector.setNum(stage, i, score);
             else if (field.kind === 'doc') collector.setNum(stage, i, docBase + d);
@@ -220,7 +260,7 @@ function streamInDocOrder(
   snapshot: SearcherSnapshot,
   search: ParsedSearch,
   ctx: ShardSearchContext,
-  query: ReturnType<ParsedSearch['query']['toQuery']>,
+  query: Query,
   size: number,
   afterDoc: number,
 ): ShardQueryResult {

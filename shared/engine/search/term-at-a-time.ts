@@ -38,14 +38,35 @@ function advance(docs: Int32Array, from: number, end: number, target: number): n
   return hi;
 }
 
+/** What scoring one term's postings needs (zeros when not scoring). */
+function termScoring(
+  ctx: SegmentEvalContext,
+  q: TermQuery,
+  norms: Uint8Array | null,
+  boost: number,
+  needScores: boolean,
+): { wv: number; normCache: Float32Array | null; constScore: number } {
+  if (!needScores) return { wv: 0, normCache: null, constScore: 0 };
+  const wv = termWeightValue(ctx, q.field, q.term, f(boost * q.boost));
+  return { wv, normCache: ctx.stats.field(q.field).normCache, constScore: norms === null ? bm25Score(wv, 1, BM25_K1) : 0 };
+}
+
 /**
  * Conjunction of term queries, rarest term first: its docs are the candidates,
  * and each further term (in increasing postings length) keeps the candidates it
  * also contains, found by galloping through its postings, adding its score.
  * The cost follows the rarest term, not the commonest: an n-gram fragment's
- * single characters have huge postings but are only probed.
+ * single characters have huge postings but are only probed. `restrict` (the
+ * bool's filters, when it has some) drops candidates before any probing: the
+ * result is the conjunction ANDed with it.
  */
-export function termConjunction(terms: readonly TermQuery[], ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
+export function termConjunction(
+  terms: readonly TermQuery[],
+  ctx: SegmentEvalContext,
+  needScores: boolean,
+  boost: number,
+  restrict: Uint32Array | null = null,
+): DocSet {
   const seg = ctx.segment;
   const ranges: { q: TermQuery; inv: InvertedField; start: number; end: number }[] = [];
   for (const q of terms) {
@@ -56,31 +77,30 @@ export function termConjunction(terms: readonly TermQuery[], ctx: SegmentEvalCon
   }
   ranges.sort((a, b) => a.end - a.start - (b.end - b.start));
   const lead = ranges[0]!;
-  let n = lead.end - lead.start;
-  const cand = lead.inv.postingDocs.slice(lead.start, lead.end);
-  const acc = needScores ? new Float64Array(n) : null;
-  for (let i = 0; i < ranges.length; i++) {
+  const cand = new Int32Array(lead.end - lead.start);
+  const acc = needScores ? new Float64Array(lead.end - lead.start) : null;
+  let n = 0;
+  {
+    const { q, inv, start, end } = lead;
+    const docs = inv.postingDocs;
+    const norms = inv.norms;
+    const freqs = inv.postingFreqs;
+    const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
+    for (let p = start; p < end; p++) {
+      const d = docs[p]!;
+      if (restrict !== null && (restrict[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+      cand[n] = d;
+      if (acc !== null) acc[n] = norms === null ? constScore : f(f(wv * freqs[p]!) / f(freqs[p]! + normCache![norms[d]!]!));
+      n++;
+    }
+    if (n === 0) return emptySet(ctx);
+  }
+  for (let i = 1; i < ranges.length; i++) {
     const { q, inv, start, end } = ranges[i]!;
     const docs = inv.postingDocs;
     const norms = inv.norms;
     const freqs = inv.postingFreqs;
-    let wv = 0;
-    let normCache: Float32Array | null = null;
-    let constScore = 0;
-    if (acc !== null) {
-      wv = termWeightValue(ctx, q.field, q.term, f(boost * q.boost));
-      normCache = ctx.stats.field(q.field).normCache;
-      constScore = norms === null ? bm25Score(wv, 1, BM25_K1) : 0;
-    }
-    if (i === 0) {
-      if (acc !== null) {
-        for (let k = 0; k < n; k++) {
-          const p = start + k;
-          acc[k] = norms === null ? constScore : f(f(wv * freqs[p]!) / f(freqs[p]! + normCache![norms[cand[k]!]!]!));
-        }
-      }
-      continue;
-    }
+    const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
     let kept = 0;
     let p = start;
     for (let k = 0; k < n; k++) {

@@ -10,7 +10,7 @@ import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
-import type { ParsedSearch, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
+import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
@@ -26,7 +26,7 @@ import { SearchContexts } from '../search/search-contexts.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { RawJson } from '../rest/reply.ts';
 import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
-import type { ShardClient, ShardQueryResponse, ShardSearchSource } from './shard-client.ts';
+import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from './shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
 import { checkSearchLimits, parseSlice, shardsOfSlice } from './search-limits.ts';
 
@@ -234,7 +234,7 @@ export class SearchCoordinator {
     body.hits = {
       total,
       max_score: Number.isNaN(maxScore) ? null : maxScore,
-      hits: hits.map((h) => new RawJson(h)),
+      hits,
     };
     if (aggs) {
       const states = responses.map((r) => r?.aggs).filter((s): s is ShardAggState => s !== null && s !== undefined);
@@ -271,36 +271,58 @@ export class SearchCoordinator {
     return { responses, failures, timedOut };
   }
 
+  /**
+   * Fetches the final page from the shards that own it and returns the
+   * `hits.hits` array as JSON bytes: each shard renders its hits into one
+   * buffer and the page is spliced together in merged order.
+   */
   private async fetchPhase(
     targets: readonly ShardTarget[],
     responses: readonly (ShardQueryResponse | null)[],
     merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[],
     release: boolean,
-  ): Promise<string[]> {
+  ): Promise<RawJson> {
     const byShard = new Map<number, number[]>();
     merged.forEach((h, pos) => {
       const list = byShard.get(h.shardIndex);
       if (list) list.push(pos);
       else byShard.set(h.shardIndex, [pos]);
     });
-    const out: string[] = new Array(merged.length);
+    const renderedOf: RenderedHits[] = new Array<RenderedHits>(merged.length);
+    const indexIn = new Int32Array(merged.length);
     await Promise.all(
       [...byShard].map(async ([shardIndex, positions]) => {
         const resp = responses[shardIndex]!;
         const search = targets[shardIndex].search;
-        const scoreShown = (h: (typeof merged)[number]) =>
-          search.sort === null || search.trackScores || search.sort.some((s) => s.kind === 'score') ? h.score : null;
-        const texts = await targets[shardIndex].client.fetch({
+        const scoreShown = search.sort === null || search.trackScores || search.sort.some((s) => s.kind === 'score');
+        const rendered = await fetchRendered(targets[shardIndex].client, {
           contextId: resp.contextId,
           docs: positions.map((p) => merged[p].doc),
-          scores: positions.map((p) => scoreShown(merged[p]) ?? NaN),
+          scores: positions.map((p) => (scoreShown ? merged[p].score : NaN)),
           sortValues: positions.map((p) => merged[p].sortValues),
           release,
         });
-        positions.forEach((p, i) => (out[p] = texts[i]));
+        positions.forEach((p, i) => {
+          renderedOf[p] = rendered;
+          indexIn[p] = i;
+        });
       }),
     );
-    return out;
+    let length = 2 + Math.max(0, merged.length - 1);
+    for (let p = 0; p < merged.length; p++) {
+      const { starts } = renderedOf[p]!;
+      length += starts[indexIn[p]! + 1]! - starts[indexIn[p]!]!;
+    }
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    out[at++] = 0x5b; // [
+    for (let p = 0; p < merged.length; p++) {
+      if (p > 0) out[at++] = 0x2c; // ,
+      const { bytes, starts } = renderedOf[p]!;
+      at += bytes.copy(out, at, starts[indexIn[p]!]!, starts[indexIn[p]! + 1]!);
+    }
+    out[at] = 0x5d; // ]
+    return new RawJson(out);
   }
 
   /** Frees the contexts of shards that contributed no hit to the page (plain searches). */
@@ -380,7 +402,7 @@ export class SearchCoordinator {
       took: Date.now() - start,
       timed_out: false,
       _shards: shardsHeader(st.targets.length, failures),
-      hits: { total: st.total, max_score: st.search.sort === null && merged.length > 0 && maxScore > -Infinity ? maxScore : null, hits: hits.map((h) => new RawJson(h)) },
+      hits: { total: st.total, max_score: st.search.sort === null && merged.length > 0 && maxScore > -Infinity ? maxScore : null, hits },
     };
   }
 

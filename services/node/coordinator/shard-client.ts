@@ -5,7 +5,7 @@
  * final page. One interface for a copy in this process or on another node,
  * so the coordinator cannot tell them apart.
  */
-import type { ParsedSearch, ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
+import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 
@@ -56,5 +56,21 @@ export interface ShardClient {
   query(req: ShardQueryRequest): Promise<ShardQueryResponse>;
   /** Hit JSON texts, in the order of `docs`. */
   fetch(req: ShardFetchRequest): Promise<string[]>;
+  /**
+   * The same hits as UTF-8 bytes in one buffer (optional: a copy in this
+   * process renders them so, and the coordinator splices them into the
+   * response without decoding; other clients answer through `fetch`).
+   */
+  fetchRendered?(req: ShardFetchRequest): Promise<RenderedHits>;
   release(contextId: number): void;
+}
+
+/** The fetch phase of `client` as bytes, through `fetchRendered` when it has it. */
+export async function fetchRendered(client: ShardClient, req: ShardFetchRequest): Promise<RenderedHits> {
+  if (client.fetchRendered !== undefined) return client.fetchRendered(req);
+  const texts = await client.fetch(req);
+  const parts = texts.map((t) => Buffer.from(t, 'utf8'));
+  const starts = new Uint32Array(parts.length + 1);
+  for (let i = 0; i < parts.length; i++) starts[i + 1] = starts[i]! + parts[i]!.length;
+  return { bytes: Buffer.concat(parts), starts };
 }

@@ -58,8 +58,10 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     const wantsPretty = q.pretty !== undefined && q.pretty !== 'false';
     const fp = q.filter_path;
     const type = String(reply.getHeader('content-type') ?? '');
-    if ((!wantsPretty && !fp) || !type.startsWith('application/json') || typeof payload !== 'string') return payload;
-    let body = JSON.parse(payload) as unknown;
+    if ((!wantsPretty && !fp) || !type.startsWith('application/json')) return payload;
+    // JSON bodies are strings, or bytes when they embed rendered hits (reply.ts).
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    let body = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8')) as unknown;
     if (fp) body = filterPath(body, fp.split(','));
     return wantsPretty ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body);
   });

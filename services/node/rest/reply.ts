@@ -5,12 +5,12 @@
  */
 import type { FastifyReply } from 'fastify';
 
-/** JSON text to be embedded verbatim in a response. */
+/** JSON text (or its UTF-8 bytes, e.g. rendered hits) to be embedded verbatim in a response. */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
-function write(value: unknown, out: string[]): void {
+function write(value: unknown, out: (string | Buffer)[]): void {
   if (value instanceof RawJson) {
     out.push(value.text);
   } else if (Array.isArray(value)) {
@@ -43,13 +43,37 @@ function write(value: unknown, out: string[]): void {
   }
 }
 
+/**
+ * JSON of `body` with every RawJson inserted as it is: a string, or UTF-8
+ * bytes when some RawJson holds bytes (they are copied once into the
+ * response, never decoded).
+ */
+export function serializeWithRaw(body: unknown): string | Buffer {
+  const out: (string | Buffer)[] = [];
+  write(body, out);
+  let texts: string[] = [];
+  let chunks: Buffer[] | null = null;
+  for (const part of out) {
+    if (typeof part === 'string') {
+      texts.push(part);
+      continue;
+    }
+    chunks ??= [];
+    if (texts.length > 0) chunks.push(Buffer.from(texts.join(''), 'utf8'));
+    texts = [];
+    chunks.push(part);
+  }
+  if (chunks === null) return texts.join('');
+  if (texts.length > 0) chunks.push(Buffer.from(texts.join(''), 'utf8'));
+  return Buffer.concat(chunks);
+}
+
 /** JSON text of `body`, with every RawJson inserted as its text. */
 export function stringifyWithRaw(body: unknown): string {
-  const out: string[] = [];
-  write(body, out);
-  return out.join('');
+  const json = serializeWithRaw(body);
+  return typeof json === 'string' ? json : json.toString('utf8');
 }
 
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type('application/json; charset=UTF-8').send(stringifyWithRaw(body));
+  return reply.code(status).type('application/json; charset=UTF-8').send(serializeWithRaw(body));
 }

@@ -5,7 +5,8 @@
  * failed. The fetch phase and the release go to the copy that answered the
  * query, since only it holds the search context.
  */
-import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse } from '../coordinator/shard-client.ts';
+import { fetchRendered, type ShardClient, type ShardFetchRequest, type ShardQueryRequest, type ShardQueryResponse } from '../coordinator/shard-client.ts';
+import type { RenderedHits } from '../../../shared/engine/search/types.ts';
 
 export class FailoverShardClient implements ShardClient {
   private chosen: ShardClient | null = null;
@@ -36,6 +37,10 @@ export class FailoverShardClient implements ShardClient {
 
   fetch(req: ShardFetchRequest): Promise<string[]> {
     return (this.chosen ?? this.candidates[0]).fetch(req);
+  }
+
+  fetchRendered(req: ShardFetchRequest): Promise<RenderedHits> {
+    return fetchRendered(this.chosen ?? this.candidates[0], req);
   }
 
   release(contextId: number): void {

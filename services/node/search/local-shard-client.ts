@@ -5,9 +5,9 @@
  */
 import { searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts';
-import { renderHit } from '../../../shared/engine/search/render-hit.ts';
+import { renderHits } from '../../../shared/engine/search/render-hit.ts';
 import type { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
-import type { ShardSearchContext } from '../../../shared/engine/search/types.ts';
+import type { RenderedHits, ShardSearchContext } from '../../../shared/engine/search/types.ts';
 import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { AggContext } from '../../../shared/engine/aggs/types.ts';
@@ -78,21 +78,27 @@ export class LocalShardClient implements ShardClient {
   }
 
   async fetch(req: ShardFetchRequest): Promise<string[]> {
+    const { bytes, starts } = this.render(req);
+    const out: string[] = new Array<string>(req.docs.length);
+    for (let i = 0; i < out.length; i++) out[i] = bytes.toString('utf8', starts[i], starts[i + 1]);
+    return out;
+  }
+
+  async fetchRendered(req: ShardFetchRequest): Promise<RenderedHits> {
+    return this.render(req);
+  }
+
+  private render(req: ShardFetchRequest): RenderedHits {
     const ctx = this.contexts.get(req.contextId);
     if (!ctx) throw searchContextMissing(req.contextId);
-    const type = this.meta.mapping?.typeName ?? '_doc';
-    const out = req.docs.map((doc, i) =>
-      renderHit(ctx.snapshot, doc, {
-        index: this.meta.name,
-        type,
-        score: req.scores[i],
-        sortValues: req.sortValues[i] ?? null,
-        search: ctx.search,
-        mapping: this.meta.mapping ?? emptyMapping,
-      }),
-    );
+    const rendered = renderHits(ctx.snapshot, req, {
+      index: this.meta.name,
+      type: this.meta.mapping?.typeName ?? '_doc',
+      search: ctx.search,
+      mapping: this.meta.mapping ?? emptyMapping,
+    });
     if (req.release) this.contexts.free(req.contextId);
-    return out;
+    return rendered;
   }
 
   release(contextId: number): void {

@@ -7,7 +7,7 @@
 import type { MappingLookup } from '../mapping/types.ts';
 import type { Segment, SearcherSnapshot, SegmentView } from '../segment/types.ts';
 import { filterSource } from './source-filter.ts';
-import type { ParsedSearch, SortValue } from './types.ts';
+import type { ParsedSearch, RenderedHits, SortValue } from './types.ts';
 
 /** The view holding global doc `doc` (views are ordered by docBase). */
 export function viewOfDoc(snapshot: SearcherSnapshot, doc: number): SegmentView {
@@ -84,35 +84,119 @@ function docValueFields(seg: Segment, d: number, fields: readonly string[], mapp
   return out;
 }
 
-export function renderHit(snapshot: SearcherSnapshot, doc: number, opts: RenderHitOptions): string {
-  const view = viewOfDoc(snapshot, doc);
-  const seg = view.segment;
-  const d = doc - view.docBase;
-  let out = `{"_index":${JSON.stringify(opts.index)},"_type":${JSON.stringify(opts.type)},"_id":${JSON.stringify(seg.ids[d])}`;
-  if (opts.search.version) out += `,"_version":${seg.versions[d]}`;
-  out += `,"_score":${opts.score === null || Number.isNaN(opts.score) ? 'null' : formatFloat(opts.score)}`;
-  const routing = seg.routings[d];
-  if (routing !== null && routing !== undefined) out += `,"_routing":${JSON.stringify(routing)}`;
-  const src = opts.search.source;
-  if (src.fetch) {
-    const start = seg.source.offsets[d]!;
-    const end = seg.source.offsets[d + 1]!;
-    if (end > start) {
-      const bytes = seg.source.bytes.subarray(start, end);
-      const text = src.includes.length === 0 && src.excludes.length === 0 ? bytes.toString('utf8') : filterSource(bytes, src.includes, src.excludes);
-      out += `,"_source":${text}`;
+/** The hits of one fetch, as a shard renders them: `docs[i]` with `scores[i]` (NaN: not shown) and `sortValues[i]`. */
+export interface HitsToRender {
+  readonly docs: readonly number[];
+  readonly scores: readonly number[];
+  readonly sortValues: readonly (readonly SortValue[] | null)[];
+}
+
+export interface RenderHitsOptions {
+  readonly index: string;
+  readonly type: string;
+  readonly search: ParsedSearch;
+  /** Lets `docvalue_fields` print booleans as true/false (doc values hold 0/1). */
+  readonly mapping?: MappingLookup;
+}
+
+/** Bytes reserved per hit beyond its source for the fields around it; a longer hit grows the buffer. */
+const HIT_OVERHEAD_BYTES = 160;
+
+/**
+ * Renders hits into one buffer, each hit a JSON object; the stored source
+ * bytes are copied in as they are (no decode and re-encode) unless the
+ * request filters them.
+ */
+export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts: RenderHitsOptions): RenderedHits {
+  const n = hits.docs.length;
+  const views: SegmentView[] = new Array<SegmentView>(n);
+  let estimate = 0;
+  for (let i = 0; i < n; i++) {
+    const view = viewOfDoc(snapshot, hits.docs[i]!);
+    views[i] = view;
+    const d = hits.docs[i]! - view.docBase;
+    estimate += view.segment.source.offsets[d + 1]! - view.segment.source.offsets[d]! + HIT_OVERHEAD_BYTES;
+  }
+  const out = new ByteSink(estimate);
+  const starts = new Uint32Array(n + 1);
+  const head = `{"_index":${JSON.stringify(opts.index)},"_type":${JSON.stringify(opts.type)},"_id":`;
+  const search = opts.search;
+  const src = search.source;
+  const filtered = src.includes.length > 0 || src.excludes.length > 0;
+  for (let i = 0; i < n; i++) {
+    starts[i] = out.length;
+    const view = views[i]!;
+    const seg = view.segment;
+    const d = hits.docs[i]! - view.docBase;
+    let text = head + JSON.stringify(seg.ids[d]);
+    if (search.version) text += `,"_version":${seg.versions[d]}`;
+    const score = hits.scores[i]!;
+    text += `,"_score":${Number.isNaN(score) ? 'null' : formatFloat(score)}`;
+    const routing = seg.routings[d];
+    if (routing !== null && routing !== undefined) text += `,"_routing":${JSON.stringify(routing)}`;
+    if (src.fetch) {
+      const from = seg.source.offsets[d]!;
+      const to = seg.source.offsets[d + 1]!;
+      if (to > from) {
+        if (filtered) {
+          text += `,"_source":${filterSource(seg.source.bytes.subarray(from, to), src.includes, src.excludes)}`;
+        } else {
+          out.text(text + ',"_source":');
+          out.bytes(seg.source.bytes, from, to);
+          text = '';
+        }
+      }
     }
+    if (search.docvalueFields.length > 0) {
+      const fields = docValueFields(seg, d, search.docvalueFields, opts.mapping);
+      if (fields.length > 0) text += `,"fields":{${fields.join(',')}}`;
+    }
+    const sortValues = hits.sortValues[i] ?? null;
+    if (sortValues !== null) {
+      const specs = search.sort;
+      const parts = sortValues.map((v, k) => (specs?.[k]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v)));
+      text += `,"sort":[${parts.join(',')}]`;
+    }
+    out.text(text + '}');
   }
-  if (opts.search.docvalueFields.length > 0) {
-    const fields = docValueFields(seg, d, opts.search.docvalueFields, opts.mapping);
-    if (fields.length > 0) out += `,"fields":{${fields.join(',')}}`;
+  starts[n] = out.length;
+  return { bytes: out.result(), starts };
+}
+
+/** A growable output buffer for UTF-8 text and raw bytes. */
+class ByteSink {
+  private buf: Buffer;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(64, capacity));
   }
-  if (opts.sortValues !== null) {
-    const specs = opts.search.sort;
-    const parts = opts.sortValues.map((v, i) =>
-      specs?.[i]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v),
-    );
-    out += `,"sort":[${parts.join(',')}]`;
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + extra));
+    this.buf.copy(next, 0, 0, this.length);
+    this.buf = next;
   }
-  return out + '}';
+
+  text(s: string): void {
+    // At most 3 bytes per UTF-16 code unit.
+    this.reserve(s.length * 3);
+    this.length += this.buf.write(s, this.length, 'utf8');
+  }
+
+  bytes(b: Buffer, from: number, to: number): void {
+    this.reserve(to - from);
+    this.length += b.copy(this.buf, this.length, from, to);
+  }
+
+  result(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/** One hit's JSON text (the fetch phase of a copy served to another node). */
+export function renderHit(snapshot: SearcherSnapshot, doc: number, opts: RenderHitOptions): string {
+  const { bytes } = renderHits(snapshot, { docs: [doc], scores: [opts.score ?? NaN], sortValues: [opts.sortValues] }, opts);
+  return bytes.toString('utf8');
 }

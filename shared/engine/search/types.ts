@@ -115,6 +115,16 @@ export interface ShardQueryResult {
   readonly matches: MatchSet[] | null;
 }
 
+/**
+ * Hits rendered by a fetch phase as UTF-8 JSON, one object per hit, back to
+ * back: hit i is bytes[starts[i], starts[i + 1]).
+ */
+export interface RenderedHits {
+  readonly bytes: Buffer;
+  /** Length hits + 1. */
+  readonly starts: Uint32Array;
+}
+
 /** Continue strictly after this hit (scroll over a pinned snapshot, search_after). */
 export interface ShardCursor {
   readonly sortValues: readonly SortValue[] | null;

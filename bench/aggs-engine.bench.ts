@@ -13,7 +13,7 @@
  */
 import { parseAggregations } from '../shared/dsl/aggs/parse.ts';
 import { collectShardAggs } from '../shared/engine/aggs/collect.ts';
-import { reduceAggs } from '../shared/engine/aggs/reduce.ts';
+import { reduceAggTree, renderAggsJson } from '../shared/engine/aggs/reduce.ts';
 import type { ShardAggState } from '../shared/engine/aggs/state.ts';
 import type { AggContext, MatchSet } from '../shared/engine/aggs/types.ts';
 import type { FieldMapping, FieldType, MappingLookup } from '../shared/engine/mapping/types.ts';
@@ -21,7 +21,6 @@ import type { DocValues, Segment, SegmentView } from '../shared/engine/segment/t
 import { generatePassRecords } from './pass-records.ts';
 import { percentile, printTable } from './report.ts';
 import { fieldMapping } from '../test/helpers/field-mapping.ts';
-import { stringifyWithRaw } from '../services/node/rest/reply.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 30);
 const SEGMENTS = Number(process.argv[3] ?? 1);
@@ -151,10 +150,10 @@ for (const [name, aggs] of Object.entries(SCENARIOS)) {
     const states: ShardAggState[] = shards.map((matches) => collectShardAggs(specs, matches, ctx));
     const u1 = process.cpuUsage();
     const c1 = performance.now();
-    const reduced = reduceAggs(specs, states, { typedKeys: false });
+    const reduced = reduceAggTree(specs, states);
     const u2 = process.cpuUsage();
     const c2 = performance.now();
-    const text = stringifyWithRaw(reduced);
+    const text = renderAggsJson(reduced, false);
     const u3 = process.cpuUsage();
     const c3 = performance.now();
     bytes = text.length;

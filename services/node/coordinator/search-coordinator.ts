@@ -8,11 +8,12 @@
 import { EsError, illegalArgument, indexNotFound, isEsError, noShardAvailable, renderError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
+import { plainBytes } from '../../../shared/engine/search/render-hit.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
 import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
-import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
+import { reduceAggsToJson } from '../../../shared/engine/aggs/reduce.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import { shardsForSearchRouting } from '../../../shared/routing/shard-routing.ts';
@@ -238,7 +239,8 @@ export class SearchCoordinator {
     };
     if (aggs) {
       const states = responses.map((r) => r?.aggs).filter((s): s is ShardAggState => s !== null && s !== undefined);
-      body.aggregations = reduceAggs(aggs, states, { typedKeys: req.typedKeys });
+      // Rendered to JSON text here: the response writer embeds it instead of walking thousands of buckets.
+      body.aggregations = new RawJson(reduceAggsToJson(aggs, states, { typedKeys: req.typedKeys }));
     }
     return body;
   }
@@ -314,14 +316,18 @@ export class SearchCoordinator {
       length += starts[indexIn[p]! + 1]! - starts[indexIn[p]!]!;
     }
     const out = Buffer.allocUnsafe(length);
+    const u8 = plainBytes(out);
     let at = 0;
-    out[at++] = 0x5b; // [
+    u8[at++] = 0x5b; // [
     for (let p = 0; p < merged.length; p++) {
-      if (p > 0) out[at++] = 0x2c; // ,
+      if (p > 0) u8[at++] = 0x2c; // ,
       const { bytes, starts } = renderedOf[p]!;
-      at += bytes.copy(out, at, starts[indexIn[p]!]!, starts[indexIn[p]! + 1]!);
+      const from = starts[indexIn[p]!]!;
+      const to = starts[indexIn[p]! + 1]!;
+      u8.set(plainBytes(bytes).subarray(from, to), at);
+      at += to - from;
     }
-    out[at] = 0x5d; // ]
+    u8[at] = 0x5d; // ]
     return new RawJson(out);
   }
 

@@ -31,6 +31,25 @@ function ensureScratch(n: number): void {
   ownersScratch = new Int32Array(cap);
 }
 
+/** 0, 1, 2, ...: the doc ids of a segment whose every doc matched (a query over all docs, no deletes). */
+let identity = new Int32Array(0);
+
+function identityDocs(n: number): Int32Array {
+  if (identity.length < n) {
+    identity = new Int32Array(Math.max(n, identity.length * 2));
+    for (let i = 0; i < identity.length; i++) identity[i] = i;
+  }
+  return identity;
+}
+
+/** Every doc of the segment is set. */
+function allSet(bits: Uint32Array, maxDoc: number): boolean {
+  const full = maxDoc >>> 5;
+  for (let w = 0; w < full; w++) if (bits[w] !== 0xffffffff) return false;
+  const mask = 2 ** (maxDoc & 31) - 1;
+  return mask === 0 || (bits[full]! & mask) === mask;
+}
+
 /** Set bits → doc ids in docsScratch; returns the count. */
 function bitsToDocs(bits: Uint32Array, maxDoc: number): number {
   ensureScratch(maxDoc);
@@ -68,12 +87,14 @@ export function collectShardAggs(specs: AggSpec[], matches: readonly MatchSet[],
     const seg = { view: m.view, viewIndex: i, scores: m.scores, agg: ctx };
     ensureScratch(m.view.segment.maxDoc);
     if (others.length > 0) {
-      const n = bitsToDocs(m.bits, m.view.segment.maxDoc);
-      if (ownersScratch.length < n) ensureScratch(n);
+      const maxDoc = m.view.segment.maxDoc;
+      const all = allSet(m.bits, maxDoc);
+      const n = all ? maxDoc : bitsToDocs(m.bits, maxDoc);
+      const docs = all ? identityDocs(maxDoc) : docsScratch;
       ownersScratch.fill(0, 0, n);
       for (const a of others) {
         a.setSegment(seg);
-        if (n > 0) a.collect(docsScratch, ownersScratch, n);
+        if (n > 0) a.collect(docs, ownersScratch, n);
       }
     }
     if (globals.length > 0) {

@@ -9,6 +9,7 @@ import type { NumericDocValues } from '../segment/types.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32 } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
+import { countGridRun, countHistogramRun } from './counting-loops.ts';
 import { dateFormatterFor, resolveDateValue } from './date-formats.ts';
 import { createRounding, type Rounding } from './date-rounding.ts';
 import type { AggPathElement, DateHistogramSpec, HistogramSpec } from './spec.ts';
@@ -191,23 +192,28 @@ export class HistogramAggregator implements Aggregator {
       let counts = this.counts;
       const step = this.step;
       const shift = this.shift;
-      for (let i = 0; i < n; i++) {
-        let v = values[docs[i]!]!;
-        if (v !== v) {
-          if (missing === null) continue;
-          v = missing;
+      if (step !== 0) {
+        // one division and a table read per doc; a new key is numbered here
+        const miss = missing ?? NaN;
+        for (let i = 0; i < n; i++) {
+          i = countHistogramRun(docs, i, n, values, miss, step, shift, this.denseBase, this.dense, this.counts);
+          if (i === n) break;
+          const v = values[docs[i]!]!;
+          const id = this.denseKeyId(v === v ? v : miss);
+          if (id >= this.counts.length) this.counts = growI32(this.counts, id + 1);
+          this.counts[id]!++;
         }
-        let id: number;
-        if (step !== 0) {
-          // inlined denseKeyId: one division and a table read per doc
-          const rel = Math.floor((v + shift) / step) - this.denseBase;
-          id = rel >= 0 && rel < this.dense.length ? this.dense[rel]! : -1;
-          if (id < 0) id = this.denseKeyId(v);
-        } else {
-          id = this.keyIdOf(v);
+      } else {
+        for (let i = 0; i < n; i++) {
+          let v = values[docs[i]!]!;
+          if (v !== v) {
+            if (missing === null) continue;
+            v = missing;
+          }
+          const id = this.keyIdOf(v);
+          if (id >= counts.length) counts = this.counts = growI32(counts, id + 1);
+          counts[id]!++;
         }
-        if (id >= counts.length) counts = this.counts = growI32(counts, id + 1);
-        counts[id]!++;
       }
       ords.add(0, this.keys.size - 1);
       return;
@@ -254,16 +260,15 @@ export class HistogramAggregator implements Aggregator {
     const shift = this.shift;
     if (dv !== null && dv.starts === null) {
       const values = dv.values;
+      const miss = missing ?? NaN;
       for (let i = 0; i < n; i++) {
-        const owner = owners[i]!;
-        let v = values[docs[i]!]!;
-        if (v !== v) {
-          if (missing === null) continue;
-          v = missing;
+        if (this.gridOn) {
+          i = countGridRun(docs, owners, i, n, values, miss, step, shift, this.grid, this.gridBase, this.gridWidth, this.gridRows);
+          if (i === n) break;
         }
-        const col = Math.floor((v + shift) / step) - this.gridBase;
-        if (owner < this.gridRows && col >= 0 && col < this.gridWidth) this.grid[owner * this.gridWidth + col]!++;
-        else this.gridAdd(owner, col + this.gridBase);
+        const v = values[docs[i]!]!;
+        if (v !== v && missing === null) continue;
+        this.gridAdd(owners[i]!, Math.floor(((v === v ? v : miss) + shift) / step));
       }
       return;
     }

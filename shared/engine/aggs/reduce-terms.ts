@@ -10,6 +10,7 @@ import { EsError } from '../../errors/es-errors.ts';
 import { compareKeys, compareMetric, isCountDesc, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { aggValue } from './buckets-path.ts';
 import { javaDoubleToString } from './java-double.ts';
+import { mergeSortedKeys } from './key-merge.ts';
 import type { ReducedAgg, ReducedBucket, ReducedTerms } from './reduced.ts';
 import type { AggSpec, TermsSpec } from './spec.ts';
 import { isParentPipeline } from './spec.ts';
@@ -143,12 +144,10 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
   let sumDocCountError = 0;
   let otherDocCount = 0;
   const errs = new Float64Array(states.length);
-  let total = 0;
   for (let s = 0; s < states.length; s++) {
     const st = states[s]!;
     otherDocCount += st.sumOtherDocCount;
     const n = st.keys.length;
-    total += n;
     let err: number;
     if (n < shardSize || isKeyOrder(order)) err = 0;
     else if (isCountDesc(order)) err = lastByCount(st.docCounts);
@@ -156,33 +155,21 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
     errs[s] = err;
     if (sumDocCountError !== -1) sumDocCountError = err === -1 ? -1 : sumDocCountError + err;
   }
-  const keys: (string | number)[] = [];
-  const docCounts = new Float64Array(total);
+  const { keys, positions } = mergeSortedKeys(states.map((st) => st.keys));
+  const docCounts = new Float64Array(keys.length);
   /** Sum of the error bounds of the shards that returned the key. */
-  const presentError = new Float64Array(total);
-  const subs: (readonly AggState[])[][] | null = reduceSubs ? [] : null;
-  const at = new Int32Array(states.length);
-  for (;;) {
-    let key: string | number | undefined;
-    for (let s = 0; s < states.length; s++) {
-      const ks = states[s]!.keys;
-      const i = at[s]!;
-      if (i < ks.length && (key === undefined || ks[i]! < key)) key = ks[i]!;
-    }
-    if (key === undefined) break;
-    const m = keys.length;
-    keys.push(key);
-    const bucketSubs: (readonly AggState[])[] | null = subs === null ? null : [];
-    for (let s = 0; s < states.length; s++) {
-      const st = states[s]!;
-      const i = at[s]!;
-      if (i >= st.keys.length || st.keys[i] !== key) continue;
+  const presentError = new Float64Array(keys.length);
+  const subs: (readonly AggState[])[][] | null = reduceSubs ? Array.from({ length: keys.length }, () => []) : null;
+  for (let s = 0; s < states.length; s++) {
+    const st = states[s]!;
+    const pos = positions[s]!;
+    const err = errs[s]!;
+    for (let i = 0; i < pos.length; i++) {
+      const m = pos[i]!;
       docCounts[m] += st.docCounts[i]!;
-      if (errs[s]! > 0) presentError[m] += errs[s]!;
-      if (bucketSubs !== null) bucketSubs.push(st.subs?.[i] ?? NO_SUBS);
-      at[s] = i + 1;
+      if (err > 0) presentError[m] += err;
+      if (subs !== null) subs[m]!.push(st.subs?.[i] ?? NO_SUBS);
     }
-    if (subs !== null) subs.push(bucketSubs!);
   }
 
   const toBucket = (m: number, aggs: ReducedAgg[]): ReducedBucket => {

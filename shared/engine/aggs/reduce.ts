@@ -108,10 +108,27 @@ function reduceLevel(specs: readonly AggSpec[], perShard: (readonly AggState[])[
   return out;
 }
 
-export function reduceAggs(specs: AggSpec[], states: readonly ShardAggState[], opts: { typedKeys: boolean }): Record<string, unknown> {
-  const reduced = reduceLevel(
+/** The reduced tree of a search's aggregations (pipelines applied), before rendering. */
+export function reduceAggTree(specs: AggSpec[], states: readonly ShardAggState[]): ReducedAgg[] {
+  return reduceLevel(
     specs,
     states.map((s) => s.aggs),
   );
-  return renderAggs(reduced, opts.typedKeys);
+}
+
+export function reduceAggs(specs: AggSpec[], states: readonly ShardAggState[], opts: { typedKeys: boolean }): Record<string, unknown> {
+  return renderAggs(reduceAggTree(specs, states), opts.typedKeys);
+}
+
+/**
+ * The response's `aggregations` as JSON text, for the REST layer to embed as
+ * is: plain data only (no bigint, nothing raw inside), so it is written in
+ * one native pass.
+ */
+export function renderAggsJson(reduced: readonly ReducedAgg[], typedKeys: boolean): string {
+  return JSON.stringify(renderAggs(reduced, typedKeys));
+}
+
+export function reduceAggsToJson(specs: AggSpec[], states: readonly ShardAggState[], opts: { typedKeys: boolean }): string {
+  return renderAggsJson(reduceAggTree(specs, states), opts.typedKeys);
 }

@@ -8,6 +8,7 @@
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
+import { countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
@@ -77,6 +78,10 @@ abstract class TermsAggregatorBase implements Aggregator {
   }
 
   build(owner: number): AggState {
+    if (this.ords.singleOwner && this.countDescKeyOrdered() && this.spec.minDocCount > 0) {
+      const top = topKeyIdsByCount(this.counts, Math.min(this.ords.bucketCount, this.counts.length), this.shardSize, this.shardMinDocCount);
+      if (top !== null) return this.state(top.ids, top.docs);
+    }
     let buckets = this.ords.bucketsOf(owner);
     if (this.spec.minDocCount === 0) {
       const extra = this.allKeyIds();
@@ -101,6 +106,12 @@ abstract class TermsAggregatorBase implements Aggregator {
     // The reduce merges shards by key: return the best buckets in key order.
     if (this.ords.singleOwner && this.keyIdsInKeyOrder()) best.sort();
     else best.sort((x, y) => this.compareKeyIds(this.ords.keyIdOf(x), this.ords.keyIdOf(y)));
+    return this.state(best, otherDocCount);
+  }
+
+  /** The shard state of the best buckets (in key order); `docs` counts every bucket's docs, returned or not. */
+  private state(best: Int32Array, docs: number): TermsState {
+    let otherDocCount = docs;
     const keys: (string | number)[] = new Array<string | number>(best.length);
     const docCounts = new Int32Array(best.length);
     const subs: AggState[][] | null = this.subs.length > 0 ? new Array<AggState[]>(best.length) : null;
@@ -215,6 +226,45 @@ abstract class TermsAggregatorBase implements Aggregator {
   }
 }
 
+/**
+ * The best `size` key ids by count (descending; ties to the lower id) among
+ * those counted at least max(minCount, 1) times, ascending by id, with the
+ * docs counted under every id; one pass for a histogram of the counts, one
+ * to pick. Null when a count is too large for the histogram.
+ */
+function topKeyIdsByCount(counts: Int32Array, n: number, size: number, minCount: number): { ids: Int32Array; docs: number } | null {
+  let maxCount = 0;
+  let docs = 0;
+  for (let i = 0; i < n; i++) {
+    const c = counts[i]!;
+    docs += c;
+    if (c > maxCount) maxCount = c;
+  }
+  if (maxCount > MAX_COUNT_HISTOGRAM) return null;
+  const from = Math.max(1, minCount);
+  const hist = new Int32Array(maxCount + 1);
+  for (let i = 0; i < n; i++) hist[counts[i]!]!++;
+  // the cut-off: every id above it makes the top, the lowest ids at it fill the rest
+  let above = 0;
+  let cut = maxCount;
+  for (; cut > from; cut--) {
+    if (above + hist[cut]! >= size) break;
+    above += hist[cut]!;
+  }
+  let atCut = cut >= from ? Math.min(hist[cut]!, size - above) : 0;
+  const ids = new Int32Array(above + atCut);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const c = counts[i]!;
+    if (c > cut) ids[k++] = i;
+    else if (c === cut && atCut > 0) {
+      ids[k++] = i;
+      atCut--;
+    }
+  }
+  return { ids, docs };
+}
+
 /** Terms over keyword doc values (global ordinals). */
 export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private readonly globals: GlobalOrdinals;
@@ -255,27 +305,9 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
       // Hot path: top-level counting on single-valued ordinals (bucket id = global ordinal).
       const segOrds = dv.ords;
       const counts = this.counts;
-      if (!hasSubs) {
-        for (let i = 0; i < n; i++) {
-          const o = segOrds[docs[i]!]!;
-          if (o >= 0) counts[map[o]!]!++;
-          else if (missingOrd >= 0) counts[missingOrd]!++;
-        }
-      } else {
-        const bufDocs = buf.docs;
-        const bufOwners = buf.owners;
-        let k = buf.n;
-        for (let i = 0; i < n; i++) {
-          const doc = docs[i]!;
-          const o = segOrds[doc]!;
-          const g = o >= 0 ? map[o]! : missingOrd;
-          if (g < 0) continue;
-          counts[g]!++;
-          bufDocs[k] = doc;
-          bufOwners[k++] = g;
-        }
-        buf.n = k;
-      }
+      if (!hasSubs && n * 4 >= dv.dict.length) countOrdinalsBySegment(docs, n, segOrds, dv.dict.length, map, missingOrd, counts);
+      else if (!hasSubs) countOrdinals(docs, n, segOrds, map, missingOrd, counts);
+      else buf.n = countOrdinalsForSubs(docs, n, segOrds, map, missingOrd, counts, buf.docs, buf.owners, buf.n);
       ords.add(0, this.globals.terms.length - 1);
       flushToChildren(this.subs, buf);
       return;

@@ -123,12 +123,17 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   const search = opts.search;
   const src = search.source;
   const filtered = src.includes.length > 0 || src.excludes.length > 0;
+  const specs = search.sort;
+  // Text known to be ASCII (so its byte length is its length) is carried into
+  // the next write: one write and one copy per hit.
+  let carry = '';
   for (let i = 0; i < n; i++) {
-    starts[i] = out.length;
+    starts[i] = out.length + carry.length;
     const view = views[i]!;
     const seg = view.segment;
     const d = hits.docs[i]! - view.docBase;
     let text = head + JSON.stringify(seg.ids[d]);
+    let flushed = false;
     if (search.version) text += `,"_version":${seg.versions[d]}`;
     const score = hits.scores[i]!;
     text += `,"_score":${Number.isNaN(score) ? 'null' : formatFloat(score)}`;
@@ -141,9 +146,11 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
         if (filtered) {
           text += `,"_source":${filterSource(seg.source.bytes.subarray(from, to), src.includes, src.excludes)}`;
         } else {
-          out.text(text + ',"_source":');
+          out.text(carry + text + ',"_source":');
           out.bytes(seg.source.bytes, from, to);
+          carry = '';
           text = '';
+          flushed = true;
         }
       }
     }
@@ -152,13 +159,26 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
       if (fields.length > 0) text += `,"fields":{${fields.join(',')}}`;
     }
     const sortValues = hits.sortValues[i] ?? null;
+    let ascii = flushed && search.docvalueFields.length === 0;
     if (sortValues !== null) {
-      const specs = search.sort;
-      const parts = sortValues.map((v, k) => (specs?.[k]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v)));
-      text += `,"sort":[${parts.join(',')}]`;
+      let sort = ',"sort":[';
+      for (let k = 0; k < sortValues.length; k++) {
+        const v = sortValues[k]!;
+        if (k > 0) sort += ',';
+        sort += specs?.[k]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v);
+        if (typeof v === 'string') ascii = false;
+      }
+      text += sort + ']';
     }
-    out.text(text + '}');
+    text += '}';
+    if (ascii) {
+      carry += text;
+    } else {
+      out.text(carry + text);
+      carry = '';
+    }
   }
+  if (carry.length > 0) out.text(carry);
   starts[n] = out.length;
   return { bytes: out.result(), starts };
 }
@@ -166,10 +186,13 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
 /** A growable output buffer for UTF-8 text and raw bytes. */
 class ByteSink {
   private buf: Buffer;
+  /** The same memory as `buf`, as a plain Uint8Array (TypedArray#set is cheaper than Buffer#copy). */
+  private u8: Uint8Array;
   length = 0;
 
   constructor(capacity: number) {
     this.buf = Buffer.allocUnsafe(Math.max(64, capacity));
+    this.u8 = plainBytes(this.buf);
   }
 
   private reserve(extra: number): void {
@@ -177,6 +200,7 @@ class ByteSink {
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + extra));
     this.buf.copy(next, 0, 0, this.length);
     this.buf = next;
+    this.u8 = plainBytes(next);
   }
 
   text(s: string): void {
@@ -187,12 +211,25 @@ class ByteSink {
 
   bytes(b: Buffer, from: number, to: number): void {
     this.reserve(to - from);
-    this.length += b.copy(this.buf, this.length, from, to);
+    this.u8.set(plainBytes(b).subarray(from, to), this.length);
+    this.length += to - from;
   }
 
   result(): Buffer {
     return this.buf.subarray(0, this.length);
   }
+}
+
+const plainViews = new WeakMap<Buffer, Uint8Array>();
+
+/** `b` as a plain Uint8Array over the same memory (its subarrays are not Buffers, so cheaper to make). */
+export function plainBytes(b: Buffer): Uint8Array {
+  let u8 = plainViews.get(b);
+  if (u8 === undefined) {
+    u8 = new Uint8Array(b.buffer, b.byteOffset, b.length);
+    plainViews.set(b, u8);
+  }
+  return u8;
 }
 
 /** One hit's JSON text (the fetch phase of a copy served to another node). */

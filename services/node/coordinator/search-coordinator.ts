@@ -353,7 +353,7 @@ export class SearchCoordinator {
     keepAliveMs: number,
   ): string {
     const cursors: (ShardCursor | null)[] = targets.map(() => null);
-    for (const h of merged) cursors[h.shardIndex] = { sortValues: h.sortValues, score: h.score, doc: h.doc };
+    advanceCursors(cursors, merged);
     const state: ScrollState = {
       targets,
       contextIds: responses.map((r) => r?.contextId ?? null),
@@ -400,7 +400,7 @@ export class SearchCoordinator {
       throw allShardsFailed(failures, 'query');
     }
     const merged = mergeTopHits(st.search, responses.map((r) => r?.result ?? null), 0, st.batchSize);
-    for (const h of merged) st.cursors[h.shardIndex] = { sortValues: h.sortValues, score: h.score, doc: h.doc };
+    advanceCursors(st.cursors, merged);
     const hits = await this.fetchPhase(st.targets, responses, merged, false);
     const maxScore = merged.reduce((m, h) => (Number.isNaN(h.score) ? m : Math.max(m, h.score)), -Infinity);
     return {
@@ -442,6 +442,17 @@ export class SearchCoordinator {
 }
 
 
+
+/** Moves each shard's scroll cursor to the last of its hits on this page. */
+function advanceCursors(cursors: (ShardCursor | null)[], merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[]): void {
+  const seen = new Set<number>();
+  for (let p = merged.length - 1; p >= 0; p--) {
+    const h = merged[p]!;
+    if (seen.has(h.shardIndex)) continue;
+    seen.add(h.shardIndex);
+    cursors[h.shardIndex] = { sortValues: h.sortValues, score: h.score, doc: h.doc };
+  }
+}
 
 function boostFor(boosts: ReadonlyMap<string, number>, r: ResolvedIndex): number {
   return boosts.get(r.meta.name) ?? 1;

@@ -49,10 +49,12 @@ interface Row {
 }
 
 function keywordColumn(values: readonly string[]): DocValues {
-  const dict = [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const ordOf = new Map(dict.map((t, i) => [t, i]));
+  const distinct = [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ordOf = new Map(distinct.map((t, i) => [t, i]));
   const ords = new Int32Array(values.length);
   values.forEach((v, i) => (ords[i] = ordOf.get(v)!));
+  // flat copies, as a built segment's dictionary holds (the generator's strings are concatenations)
+  const dict = distinct.map((t) => Buffer.from(t, 'utf16le').toString('utf16le'));
   return { kind: 'sorted', dict, ords, starts: null };
 }
 

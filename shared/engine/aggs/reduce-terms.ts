@@ -10,7 +10,7 @@ import { EsError } from '../../errors/es-errors.ts';
 import { compareKeys, compareMetric, isCountDesc, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { aggValue } from './buckets-path.ts';
 import { javaDoubleToString } from './java-double.ts';
-import { mergeSortedKeys } from './key-merge.ts';
+import { mergeKeys } from './key-merge.ts';
 import type { ReducedAgg, ReducedBucket, ReducedTerms } from './reduced.ts';
 import type { AggSpec, TermsSpec } from './spec.ts';
 import { isParentPipeline } from './spec.ts';
@@ -61,20 +61,17 @@ export function bucketComparator(order: TermsSpec['order']): (a: ReducedBucket, 
   };
 }
 
-/**
- * Count and key orders over merged buckets by merged index; the index
- * ascends with the key, so no key is compared.
- */
-function indexComparator(order: TermsSpec['order'], docCounts: Float64Array): (a: number, b: number) => number {
+/** Count and key orders over merged buckets by merged id (`compareKeys`: the merge's key order). */
+function indexComparator(order: TermsSpec['order'], docCounts: Float64Array, compareKeys: (a: number, b: number) => number): (a: number, b: number) => number {
   const full = withKeyTieBreak(order);
   if (full.length === 2 && full[0]!.kind === 'count' && full[1]!.kind === 'key') {
     const countSign = full[0]!.asc ? 1 : -1;
     const keySign = full[1]!.asc ? 1 : -1;
-    return (a, b) => (docCounts[a]! - docCounts[b]!) * countSign || (a - b) * keySign;
+    return (a, b) => (docCounts[a]! - docCounts[b]!) * countSign || compareKeys(a, b) * keySign;
   }
   return (a, b) => {
     for (const o of full) {
-      const c = (o.kind === 'count' ? docCounts[a]! - docCounts[b]! : a - b) * (o.asc ? 1 : -1);
+      const c = (o.kind === 'count' ? docCounts[a]! - docCounts[b]! : compareKeys(a, b)) * (o.asc ? 1 : -1);
       if (c !== 0) return c;
     }
     return 0;
@@ -95,26 +92,45 @@ function selectTop(ids: Int32Array, n: number, cmp: (a: number, b: number) => nu
  */
 function topByCount(ids: Int32Array, docCounts: Float64Array, n: number, cmp: (a: number, b: number) => number): Int32Array {
   if (ids.length <= n) return ids.sort(cmp);
+  const threshold = nthLargestCount(ids, docCounts, n);
+  let k = 0;
+  for (let i = 0; i < ids.length; i++) if (docCounts[ids[i]!]! >= threshold) k++;
+  const kept = new Int32Array(k);
+  k = 0;
+  for (let i = 0; i < ids.length; i++) if (docCounts[ids[i]!]! >= threshold) kept[k++] = ids[i]!;
+  return kept.sort(cmp).subarray(0, n);
+}
+
+/** The n-th largest count among ids (n ≤ ids.length): a histogram of small counts, else their frequencies. */
+function nthLargestCount(ids: Int32Array, docCounts: Float64Array, n: number): number {
+  let maxCount = 0;
+  for (let i = 0; i < ids.length; i++) maxCount = Math.max(maxCount, docCounts[ids[i]!]!);
+  if (maxCount <= MAX_COUNT_HISTOGRAM) {
+    const hist = new Int32Array(maxCount + 1);
+    for (let i = 0; i < ids.length; i++) hist[docCounts[ids[i]!]!]!++;
+    let seen = 0;
+    for (let c = maxCount; c > 0; c--) {
+      seen += hist[c]!;
+      if (seen >= n) return c;
+    }
+    return 0;
+  }
   const freq = new Map<number, number>();
   for (let i = 0; i < ids.length; i++) {
     const c = docCounts[ids[i]!]!;
     freq.set(c, (freq.get(c) ?? 0) + 1);
   }
   const countsDesc = [...freq.keys()].sort((a, b) => b - a);
-  let threshold = countsDesc[countsDesc.length - 1]!;
   let seen = 0;
   for (const c of countsDesc) {
     seen += freq.get(c)!;
-    if (seen >= n) {
-      threshold = c;
-      break;
-    }
+    if (seen >= n) return c;
   }
-  const kept = new Int32Array(seen);
-  let k = 0;
-  for (let i = 0; i < ids.length; i++) if (docCounts[ids[i]!]! >= threshold) kept[k++] = ids[i]!;
-  return kept.subarray(0, k).sort(cmp).subarray(0, n);
+  return countsDesc[countsDesc.length - 1]!;
 }
+
+/** Largest merged doc count counted in a histogram (beyond, a map of the counts). */
+const MAX_COUNT_HISTOGRAM = 1 << 22;
 
 const NO_SUBS: readonly AggState[] = [];
 
@@ -140,7 +156,7 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
   // Only parent pipelines below (bucket_selector on _count): nothing to reduce per bucket.
   const reduceSubs = spec.subs.some((s) => !isParentPipeline(s));
 
-  // Every shard's keys ascend: merge them in one pass into columns, ascending by key.
+  // Buckets merged by key into columns indexed by merged id.
   let sumDocCountError = 0;
   let otherDocCount = 0;
   const errs = new Float64Array(states.length);
@@ -155,7 +171,10 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
     errs[s] = err;
     if (sumDocCountError !== -1) sumDocCountError = err === -1 ? -1 : sumDocCountError + err;
   }
-  const { keys, positions } = mergeSortedKeys(states.map((st) => st.keys));
+  const { keys, positions, compare } = mergeKeys(
+    states.map((st) => st.keys),
+    states.map((st) => st.keyCodes),
+  );
   const docCounts = new Float64Array(keys.length);
   /** Sum of the error bounds of the shards that returned the key. */
   const presentError = new Float64Array(keys.length);
@@ -199,7 +218,7 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
     kept = all.slice(0, spec.size);
     for (let i = spec.size; i < all.length; i++) otherDocCount += all[i]!.docCount;
   } else {
-    const cmp = indexComparator(order, docCounts);
+    const cmp = indexComparator(order, docCounts, compare);
     const pool = eligible.subarray(0, ne);
     const top = isCountDesc(order) ? topByCount(pool, docCounts, spec.size, cmp) : selectTop(pool, spec.size, cmp);
     kept = new Array<ReducedBucket>(top.length);

@@ -22,16 +22,24 @@ export interface BucketState {
   readonly subs: readonly AggState[];
 }
 
+/**
+ * Sort codes of string keys (key-merge.ts): the first three and the next
+ * three UTF-16 units of each key as order-preserving exact numbers.
+ */
+export interface KeyCodes {
+  readonly hi: Float64Array;
+  readonly lo: Float64Array;
+}
+
 export interface TermsState {
   readonly kind: 'terms';
   /** sterms / lterms (long, date, boolean) / dterms / umterms. */
   readonly valueType: 'string' | 'long' | 'double' | 'unmapped';
   readonly format: ValueFormat;
-  /**
-   * Keys of this shard's best buckets (by the aggregation's order), ascending
-   * by key so the reduce merges shards in one pass; columns, no object per bucket.
-   */
+  /** Keys of this shard's best buckets by the aggregation's order, in no particular order (columns, no object per bucket). */
   readonly keys: readonly (string | number)[];
+  /** Sort codes of string keys (key-merge.ts), so the reduce hashes and orders them as numbers; null when not computed. */
+  readonly keyCodes: KeyCodes | null;
   /** Doc count of each returned bucket. */
   readonly docCounts: Int32Array;
   /**

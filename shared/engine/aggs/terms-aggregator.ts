@@ -8,13 +8,14 @@
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
+import { codesOf, keyCodes } from './key-merge.ts';
 import { countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
 import { keywordAcceptor, numericAcceptor } from './include-exclude.ts';
 import type { AggPathElement, BucketOrder, TermsSpec } from './spec.ts';
-import type { AggState, TermsState } from './state.ts';
+import type { AggState, KeyCodes, TermsState } from './state.ts';
 import { topN } from './top-n.ts';
 import type { ResolvedSource } from './value-source.ts';
 import { numericValues, sortedValues } from './value-source.ts';
@@ -103,9 +104,6 @@ abstract class TermsAggregatorBase implements Aggregator {
     }
     const pool = candidates.subarray(0, nc);
     const best = this.countDescKeyOrdered() ? this.topByCount(pool, owner) : topN(pool, this.shardSize, this.comparator(owner));
-    // The reduce merges shards by key: return the best buckets in key order.
-    if (this.ords.singleOwner && this.keyIdsInKeyOrder()) best.sort();
-    else best.sort((x, y) => this.compareKeyIds(this.ords.keyIdOf(x), this.ords.keyIdOf(y)));
     return this.state(best, otherDocCount);
   }
 
@@ -113,17 +111,26 @@ abstract class TermsAggregatorBase implements Aggregator {
   private state(best: Int32Array, docs: number): TermsState {
     let otherDocCount = docs;
     const keys: (string | number)[] = new Array<string | number>(best.length);
+    const keyIds = new Int32Array(best.length);
     const docCounts = new Int32Array(best.length);
     const subs: AggState[][] | null = this.subs.length > 0 ? new Array<AggState[]>(best.length) : null;
     for (let i = 0; i < best.length; i++) {
       const b = best[i]!;
       const docCount = this.docCount(b);
       otherDocCount -= docCount;
-      keys[i] = this.keyOf(this.ords.keyIdOf(b));
+      keyIds[i] = this.ords.keyIdOf(b);
+      keys[i] = this.keyOf(keyIds[i]!);
       docCounts[i] = docCount;
       if (subs !== null) subs[i] = this.subs.map((s) => s.build(b));
     }
-    return { kind: 'terms', ...this.stateHeader(), keys, docCounts, subs, sumOtherDocCount: otherDocCount, shardSize: this.shardSize };
+    const keyCodes = this.keyCodesOf(keyIds);
+    return { kind: 'terms', ...this.stateHeader(), keys, keyCodes, docCounts, subs, sumOtherDocCount: otherDocCount, shardSize: this.shardSize };
+  }
+
+  /** Sort codes of the keys of these key ids (string keys), for the reduce's merge. */
+  protected keyCodesOf(keyIds: Int32Array): KeyCodes | null {
+    void keyIds;
+    return null;
   }
 
   /** Key ids ascend with the keys (global ordinals). */
@@ -265,6 +272,9 @@ function topKeyIdsByCount(counts: Int32Array, n: number, size: number, minCount:
   return { ids, docs };
 }
 
+/** Sort codes of every global ordinal's term, computed once per set of segments (global ordinals are cached). */
+const globalKeyCodes = new WeakMap<GlobalOrdinals, KeyCodes>();
+
 /** Terms over keyword doc values (global ordinals). */
 export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private readonly globals: GlobalOrdinals;
@@ -358,6 +368,15 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
 
   protected override keyIdsInKeyOrder(): boolean {
     return true;
+  }
+
+  protected override keyCodesOf(keyIds: Int32Array): KeyCodes {
+    let codes = globalKeyCodes.get(this.globals);
+    if (codes === undefined) {
+      codes = keyCodes(this.globals.terms);
+      globalKeyCodes.set(this.globals, codes);
+    }
+    return codesOf(codes, keyIds);
   }
 
   protected allKeyIds(): Int32Array {
@@ -509,5 +528,5 @@ export class NumericTermsAggregator extends TermsAggregatorBase {
 
 /** Terms on a field this shard does not map. */
 export function unmappedTermsState(): TermsState {
-  return { kind: 'terms', valueType: 'unmapped', format: RAW_FORMAT, keys: [], docCounts: new Int32Array(0), subs: null, sumOtherDocCount: 0, shardSize: 0 };
+  return { kind: 'terms', valueType: 'unmapped', format: RAW_FORMAT, keys: [], keyCodes: null, docCounts: new Int32Array(0), subs: null, sumOtherDocCount: 0, shardSize: 0 };
 }

@@ -32,6 +32,7 @@ function compareSortValue(a: SortValue, b: SortValue, spec: SortSpec): number {
 /** < 0 when hit `i` of shard `sa` sorts before hit `j` of shard `sb`. */
 function compareHits(
   specs: readonly SortSpec[] | null,
+  docOrder: number,
   a: ShardQueryResult,
   sa: number,
   i: number,
@@ -41,7 +42,12 @@ function compareHits(
 ): number {
   const va = a.sortValues === null ? null : a.sortValues[i]!;
   const vb = b.sortValues === null ? null : b.sortValues[j]!;
-  if (specs === null || va === null || vb === null) {
+  if (docOrder !== 0) {
+    // Sorted by `_doc` alone: the sort value is the doc (shards may leave the rows out).
+    const x = a.docs[i]!;
+    const y = b.docs[j]!;
+    if (x !== y) return x < y ? -docOrder : docOrder;
+  } else if (specs === null || va === null || vb === null) {
     const x = a.scores[i]!;
     const y = b.scores[j]!;
     if (x !== y) return x > y ? -1 : 1;
@@ -67,10 +73,12 @@ export function mergeTopHits(
   size: number,
 ): MergedHit[] {
   const specs = search.sort !== null && search.sort.length > 0 ? search.sort : null;
+  // 1 (ascending) or -1 (descending) when sorting by `_doc` alone, else 0.
+  const docOrder = specs !== null && specs.length === 1 && specs[0]!.kind === 'doc' ? (specs[0]!.order === 'desc' ? -1 : 1) : 0;
   const next = new Int32Array(shards.length);
   // Heap of shard indices with hits left, the shard whose next hit sorts first at the root.
   const heap: number[] = [];
-  const before = (s: number, t: number): boolean => compareHits(specs, shards[s]!, s, next[s]!, shards[t]!, t, next[t]!) < 0;
+  const before = (s: number, t: number): boolean => compareHits(specs, docOrder, shards[s]!, s, next[s]!, shards[t]!, t, next[t]!) < 0;
   const siftDown = (at: number): void => {
     const n = heap.length;
     const s = heap[at]!;
@@ -100,7 +108,7 @@ export function mergeTopHits(
         shardIndex: s,
         doc: shard.docs[i]!,
         score: shard.scores[i]!,
-        sortValues: shard.sortValues === null ? null : shard.sortValues[i]!,
+        sortValues: shard.sortValues !== null ? shard.sortValues[i]! : docOrder !== 0 ? [shard.docs[i]!] : null,
       });
     }
     next[s] = i + 1;

@@ -293,6 +293,6 @@ function streamInDocOrder(
     releaseArena(arena);
   }
   const docs = Int32Array.from(out);
-  const sortValues: SortValue[][] = out.map((d) => [d]);
-  return { totalHits: total, maxScore: NaN, docs, scores: new Float32Array(docs.length).fill(NaN), sortValues, terminatedEarly: null, matches: null };
+  // No sort value rows: in `_doc` order a hit's sort value is its doc (mergeTopHits makes the rows of the page).
+  return { totalHits: total, maxScore: NaN, docs, scores: new Float32Array(docs.length).fill(NaN), sortValues: null, terminatedEarly: null, matches: null };
 }

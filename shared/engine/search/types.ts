@@ -108,7 +108,10 @@ export interface ShardQueryResult {
   /** Global doc ids in the snapshot, in sort order. */
   readonly docs: Int32Array;
   readonly scores: Float32Array;
-  /** Per hit when sorting by fields, else null. */
+  /**
+   * Per hit when sorting by fields, else null. Also null in plain `_doc`
+   * order, where a hit's only sort value is its doc.
+   */
   readonly sortValues: SortValue[][] | null;
   /** true/false when `terminate_after` was given, else null. */
   readonly terminatedEarly: boolean | null;

@@ -9,6 +9,7 @@ import { EsError, illegalArgument, indexNotFound, isEsError, noShardAvailable, r
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
 import { plainBytes } from '../../../shared/engine/search/render-hit.ts';
+import { releaseOnce, responseBuffers } from '../../../shared/engine/search/buffer-pool.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
 import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
@@ -291,7 +292,9 @@ export class SearchCoordinator {
       else byShard.set(h.shardIndex, [pos]);
     });
     const renderedOf: RenderedHits[] = new Array<RenderedHits>(merged.length);
+    const bytesOf: Uint8Array[] = new Array<Uint8Array>(merged.length);
     const indexIn = new Int32Array(merged.length);
+    const fetched: RenderedHits[] = [];
     await Promise.all(
       [...byShard].map(async ([shardIndex, positions]) => {
         const resp = responses[shardIndex]!;
@@ -304,8 +307,11 @@ export class SearchCoordinator {
           sortValues: positions.map((p) => merged[p].sortValues),
           release,
         });
+        fetched.push(rendered);
+        const bytes = plainBytes(rendered.bytes);
         positions.forEach((p, i) => {
           renderedOf[p] = rendered;
+          bytesOf[p] = bytes;
           indexIn[p] = i;
         });
       }),
@@ -315,20 +321,21 @@ export class SearchCoordinator {
       const { starts } = renderedOf[p]!;
       length += starts[indexIn[p]! + 1]! - starts[indexIn[p]!]!;
     }
-    const out = Buffer.allocUnsafe(length);
+    const out = responseBuffers.take(length);
     const u8 = plainBytes(out);
     let at = 0;
     u8[at++] = 0x5b; // [
     for (let p = 0; p < merged.length; p++) {
       if (p > 0) u8[at++] = 0x2c; // ,
-      const { bytes, starts } = renderedOf[p]!;
+      const { starts } = renderedOf[p]!;
       const from = starts[indexIn[p]!]!;
       const to = starts[indexIn[p]! + 1]!;
-      u8.set(plainBytes(bytes).subarray(from, to), at);
+      u8.set(bytesOf[p]!.subarray(from, to), at);
       at += to - from;
     }
     u8[at] = 0x5d; // ]
-    return new RawJson(out);
+    for (const r of fetched) r.release?.();
+    return new RawJson(out.subarray(0, length), releaseOnce(responseBuffers, out));
   }
 
   /** Frees the contexts of shards that contributed no hit to the page (plain searches). */

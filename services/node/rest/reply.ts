@@ -4,15 +4,20 @@
  * without parsing and re-serialising them.
  */
 import type { FastifyReply } from 'fastify';
+import { releaseOnce, responseBuffers } from '../../../shared/engine/search/buffer-pool.ts';
 
 /** JSON text (or its UTF-8 bytes, e.g. rendered hits) to be embedded verbatim in a response. */
 export class RawJson {
-  constructor(readonly text: string | Buffer) {}
+  constructor(
+    readonly text: string | Buffer,
+    /** Gives pooled bytes back once the response holds a copy of them. */
+    readonly release?: () => void,
+  ) {}
 }
 
-function write(value: unknown, out: (string | Buffer)[]): void {
+function write(value: unknown, out: (string | Buffer | RawJson)[]): void {
   if (value instanceof RawJson) {
-    out.push(value.text);
+    out.push(value.release === undefined ? value.text : value);
   } else if (Array.isArray(value)) {
     out.push('[');
     for (let i = 0; i < value.length; i++) {
@@ -43,37 +48,68 @@ function write(value: unknown, out: (string | Buffer)[]): void {
   }
 }
 
+interface Serialized {
+  readonly json: string | Buffer;
+  /** Gives the response's pooled buffer back (once it has been sent), or null. */
+  readonly release: (() => void) | null;
+}
+
 /**
  * JSON of `body` with every RawJson inserted as it is: a string, or UTF-8
- * bytes when some RawJson holds bytes (they are copied once into the
- * response, never decoded).
+ * bytes in a pooled buffer when some RawJson holds bytes (they are copied
+ * once into the response, never decoded).
  */
-export function serializeWithRaw(body: unknown): string | Buffer {
-  const out: (string | Buffer)[] = [];
+function serialize(body: unknown): Serialized {
+  const out: (string | Buffer | RawJson)[] = [];
   write(body, out);
+  const parts: (string | Buffer)[] = [];
+  const releases: (() => void)[] = [];
   let texts: string[] = [];
-  let chunks: Buffer[] | null = null;
+  let hasBytes = false;
   for (const part of out) {
     if (typeof part === 'string') {
       texts.push(part);
       continue;
     }
-    chunks ??= [];
-    if (texts.length > 0) chunks.push(Buffer.from(texts.join(''), 'utf8'));
+    const raw = part instanceof RawJson ? part.text : part;
+    if (part instanceof RawJson && part.release !== undefined) releases.push(part.release);
+    if (typeof raw === 'string') {
+      texts.push(raw);
+      continue;
+    }
+    hasBytes = true;
+    if (texts.length > 0) parts.push(texts.join(''));
     texts = [];
-    chunks.push(part);
+    parts.push(raw);
   }
-  if (chunks === null) return texts.join('');
-  if (texts.length > 0) chunks.push(Buffer.from(texts.join(''), 'utf8'));
-  return Buffer.concat(chunks);
+  if (texts.length > 0) parts.push(texts.join(''));
+  if (!hasBytes) {
+    for (const r of releases) r();
+    return { json: parts.length === 1 ? (parts[0] as string) : parts.join(''), release: null };
+  }
+  let length = 0;
+  for (const p of parts) length += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
+  const buf = responseBuffers.take(length);
+  let at = 0;
+  for (const p of parts) at += typeof p === 'string' ? buf.write(p, at, 'utf8') : p.copy(buf, at);
+  for (const r of releases) r();
+  return { json: buf.subarray(0, length), release: releaseOnce(responseBuffers, buf) };
 }
 
 /** JSON text of `body`, with every RawJson inserted as its text. */
 export function stringifyWithRaw(body: unknown): string {
-  const json = serializeWithRaw(body);
-  return typeof json === 'string' ? json : json.toString('utf8');
+  const { json, release } = serialize(body);
+  const text = typeof json === 'string' ? json : json.toString('utf8');
+  release?.();
+  return text;
 }
 
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type('application/json; charset=UTF-8').send(serializeWithRaw(body));
+  const { json, release } = serialize(body);
+  if (release !== null) {
+    // The pooled buffer is reused once Node has handed it to the socket (or the connection is gone).
+    reply.raw.once('finish', release);
+    reply.raw.once('close', release);
+  }
+  return reply.code(status).type('application/json; charset=UTF-8').send(json);
 }

@@ -78,9 +78,10 @@ export class LocalShardClient implements ShardClient {
   }
 
   async fetch(req: ShardFetchRequest): Promise<string[]> {
-    const { bytes, starts } = this.render(req);
+    const { bytes, starts, release } = this.render(req);
     const out: string[] = new Array<string>(req.docs.length);
     for (let i = 0; i < out.length; i++) out[i] = bytes.toString('utf8', starts[i], starts[i + 1]);
+    release?.();
     return out;
   }
 

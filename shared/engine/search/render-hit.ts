@@ -6,6 +6,7 @@
  */
 import type { MappingLookup } from '../mapping/types.ts';
 import type { Segment, SearcherSnapshot, SegmentView } from '../segment/types.ts';
+import { releaseOnce, responseBuffers } from './buffer-pool.ts';
 import { filterSource } from './source-filter.ts';
 import type { ParsedSearch, RenderedHits, SortValue } from './types.ts';
 
@@ -180,10 +181,10 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   }
   if (carry.length > 0) out.text(carry);
   starts[n] = out.length;
-  return { bytes: out.result(), starts };
+  return out.result(starts);
 }
 
-/** A growable output buffer for UTF-8 text and raw bytes. */
+/** A growable output buffer for UTF-8 text and raw bytes, drawn from the response buffer pool. */
 class ByteSink {
   private buf: Buffer;
   /** The same memory as `buf`, as a plain Uint8Array (TypedArray#set is cheaper than Buffer#copy). */
@@ -191,16 +192,18 @@ class ByteSink {
   length = 0;
 
   constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(64, capacity));
+    this.buf = responseBuffers.take(Math.max(64, capacity));
     this.u8 = plainBytes(this.buf);
   }
 
   private reserve(extra: number): void {
     if (this.length + extra <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + extra));
-    this.buf.copy(next, 0, 0, this.length);
+    const next = responseBuffers.take(Math.max(this.buf.length * 2, this.length + extra));
+    const u8 = plainBytes(next);
+    u8.set(this.u8.subarray(0, this.length), 0);
+    responseBuffers.give(this.buf);
     this.buf = next;
-    this.u8 = plainBytes(next);
+    this.u8 = u8;
   }
 
   text(s: string): void {
@@ -215,8 +218,8 @@ class ByteSink {
     this.length += to - from;
   }
 
-  result(): Buffer {
-    return this.buf.subarray(0, this.length);
+  result(starts: Uint32Array): RenderedHits {
+    return { bytes: this.buf.subarray(0, this.length), starts, release: releaseOnce(responseBuffers, this.buf) };
   }
 }
 
@@ -234,6 +237,8 @@ export function plainBytes(b: Buffer): Uint8Array {
 
 /** One hit's JSON text (the fetch phase of a copy served to another node). */
 export function renderHit(snapshot: SearcherSnapshot, doc: number, opts: RenderHitOptions): string {
-  const { bytes } = renderHits(snapshot, { docs: [doc], scores: [opts.score ?? NaN], sortValues: [opts.sortValues] }, opts);
-  return bytes.toString('utf8');
+  const { bytes, release } = renderHits(snapshot, { docs: [doc], scores: [opts.score ?? NaN], sortValues: [opts.sortValues] }, opts);
+  const text = bytes.toString('utf8');
+  release?.();
+  return text;
 }

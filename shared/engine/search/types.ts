@@ -126,6 +126,11 @@ export interface RenderedHits {
   readonly bytes: Buffer;
   /** Length hits + 1. */
   readonly starts: Uint32Array;
+  /**
+   * When present, `bytes` lives in a pooled buffer: the consumer calls this
+   * once it has copied them onward and must not read them afterwards.
+   */
+  readonly release?: () => void;
 }
 
 /** Continue strictly after this hit (scroll over a pinned snapshot, search_after). */

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const HELPER_DIR = join(dirname(fileURLToPath(import.meta.url)), 'mock-kafka');
 const BUILD_SCRIPT = join(HELPER_DIR, 'build.sh');
+const PATCH = join(HELPER_DIR, 'librdkafka-mock.patch');
 const BINARY = join(HELPER_DIR, 'build', 'mock-cluster');
 const BUILD_HINT = 'run `bash test/helpers/mock-kafka/build.sh`';
 /** librdkafka's build takes one to three minutes on two cores. */
@@ -52,7 +53,7 @@ function mtime(path: string): number | null {
 
 function helperIsBuilt(): boolean {
   const built = mtime(BINARY);
-  const sources = [mtime(join(HELPER_DIR, 'mock-cluster.c')), mtime(BUILD_SCRIPT)];
+  const sources = [mtime(join(HELPER_DIR, 'mock-cluster.c')), mtime(BUILD_SCRIPT), mtime(PATCH)];
   return built !== null && sources.every((m) => m !== null && m < built);
 }
 

@@ -7,7 +7,12 @@
 # id 0 in its mock, which kafkajs cannot use (DESIGN.md section 6). The npm
 # package @confluentinc/kafka-javascript ships librdkafka 2.x's source under
 # deps/librdkafka; `npm pack` fetches it through the npm registry (and cache)
-# without installing it or running its install scripts. Needs gcc and make.
+# without installing it or running its install scripts. Needs gcc, make and
+# patch.
+#
+# librdkafka-mock.patch (beside this script) changes the mock's retention and
+# fetch answers; its hash is part of the library's directory and cache names,
+# so a changed patch builds the library again.
 set -euo pipefail
 
 # The package version pins the librdkafka version (1.10.1 ships librdkafka 2.15.1).
@@ -15,15 +20,19 @@ KAFKA_JAVASCRIPT_VERSION=1.10.1
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$here/build"
-libdir="$out/librdkafka-$KAFKA_JAVASCRIPT_VERSION"
+patch_file="$here/librdkafka-mock.patch"
+patch_id="$(sha256sum "$patch_file" | cut -c1-12)"
+lib_name="librdkafka-$KAFKA_JAVASCRIPT_VERSION-$patch_id"
+libdir="$out/$lib_name"
 bin="$out/mock-cluster"
 # The built library is also kept outside the work tree, so that a fresh clone
 # on the same machine (CI's) copies it instead of building it again.
-cache="${MOCK_KAFKA_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/logsearch-mock-kafka}/librdkafka-$KAFKA_JAVASCRIPT_VERSION"
+cache="${MOCK_KAFKA_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/logsearch-mock-kafka}/$lib_name"
 lib_files=(librdkafka.so.1 rdkafka.h rdkafka_mock.h LICENSE)
 
 up_to_date() {
-  [[ -x "$bin" && -s "$libdir/librdkafka.so.1" && "$bin" -nt "$here/mock-cluster.c" && "$bin" -nt "$here/build.sh" ]]
+  [[ -x "$bin" && -s "$libdir/librdkafka.so.1" && "$bin" -nt "$here/mock-cluster.c" && "$bin" -nt "$here/build.sh" &&
+    "$bin" -nt "$patch_file" ]]
 }
 
 if up_to_date; then
@@ -40,7 +49,7 @@ if up_to_date; then
   exit 0
 fi
 
-for tool in gcc make npm tar; do
+for tool in gcc make npm tar patch sha256sum; do
   command -v "$tool" >/dev/null || { echo "mock-kafka: $tool is required" >&2; exit 1; }
 done
 
@@ -62,6 +71,7 @@ if ! has_lib "$libdir"; then
   tarball="$(cd "$work" && npm pack --silent --ignore-scripts "@confluentinc/kafka-javascript@$KAFKA_JAVASCRIPT_VERSION" | tail -n 1)"
   tar -xzf "$work/$tarball" -C "$work" package/deps/librdkafka
   src="$work/package/deps/librdkafka"
+  patch -p1 -d "$src" --forward --silent <"$patch_file" || { echo "mock-kafka: $patch_file does not apply" >&2; exit 1; }
   echo "mock-kafka: building librdkafka (about a minute)"
   (
     cd "$src"
@@ -84,6 +94,6 @@ fi
 
 echo "mock-kafka: compiling $bin"
 gcc -O2 -Wall -Wextra -Werror -std=gnu11 -isystem "$libdir" -o "$bin.tmp" "$here/mock-cluster.c" \
-  "$libdir/librdkafka.so.1" -Wl,-rpath,"\$ORIGIN/librdkafka-$KAFKA_JAVASCRIPT_VERSION" -lpthread
+  "$libdir/librdkafka.so.1" -Wl,-rpath,"\$ORIGIN/$lib_name" -lpthread
 mv "$bin.tmp" "$bin"
 echo "mock-kafka: built in $((SECONDS - start)) s"

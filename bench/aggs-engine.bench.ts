@@ -21,6 +21,7 @@ import type { DocValues, Segment, SegmentView } from '../shared/engine/segment/t
 import { generatePassRecords } from './pass-records.ts';
 import { percentile, printTable } from './report.ts';
 import { fieldMapping } from '../test/helpers/field-mapping.ts';
+import { PackedStrings } from '../shared/engine/segment/packed-strings.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 30);
 const SEGMENTS = Number(process.argv[3] ?? 1);
@@ -53,9 +54,7 @@ function keywordColumn(values: readonly string[]): DocValues {
   const ordOf = new Map(distinct.map((t, i) => [t, i]));
   const ords = new Int32Array(values.length);
   values.forEach((v, i) => (ords[i] = ordOf.get(v)!));
-  // flat copies, as a built segment's dictionary holds (the generator's strings are concatenations)
-  const dict = distinct.map((t) => Buffer.from(t, 'utf16le').toString('utf16le'));
-  return { kind: 'sorted', dict, ords, starts: null };
+  return { kind: 'sorted', dict: PackedStrings.of(distinct), ords, starts: null };
 }
 
 function segmentOf(rows: readonly Row[], id: number): Segment {
@@ -69,7 +68,7 @@ function segmentOf(rows: readonly Row[], id: number): Segment {
   return {
     id,
     maxDoc: n,
-    ids: rows.map((_, i) => `${id}-${i}`),
+    ids: PackedStrings.of(rows.map((_, i) => `${id}-${i}`)),
     versions: new Float64Array(n).fill(1),
     seqNos: new Float64Array(n),
     routings: rows.map(() => null),

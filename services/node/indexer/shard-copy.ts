@@ -87,7 +87,7 @@ export class ShardCopy {
     this.appliedOffset = await this.store.appliedOffset();
     const meta = this.opts.meta();
     for await (const [id, state] of this.store.entries()) {
-      if (!state.deleted) this.indexDoc(meta, id, state);
+      if (!state.deleted) this.indexDoc(meta, id, state, false);
     }
     this.index.refresh();
     this.refreshedOffset = this.appliedOffset;
@@ -124,7 +124,8 @@ export class ShardCopy {
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i];
       const coords = { index: meta.name, uuid: meta.uuid, shard: this.shard, type: op.type, id: op.id };
-      const outcome = applyDocOp(current.get(op.id), op, records[i].offset, coords);
+      const before = current.get(op.id);
+      const outcome = applyDocOp(before, op, records[i].offset, coords);
       outcomes[i] = outcome;
       if (outcome.ok && outcome.next) {
         current.set(op.id, outcome.next);
@@ -132,16 +133,19 @@ export class ShardCopy {
         changeOps.push(i);
       }
     }
+    /** Per change: whether the doc had a live copy before it (else the index need not look for one). */
+    const replaces: boolean[] = [];
     const next = records[records.length - 1].offset + 1;
     await this.store.commit(changes, next);
 
     for (let k = 0; k < changes.length; k++) {
       const c = changes[k];
       if (c.state.deleted) this.index.delete(c.id);
-      else this.indexDoc(meta, c.id, c.state, this.handedOff(meta, ops[changeOps[k]]));
+      else this.indexDoc(meta, c.id, c.state, replaces[k], this.handedOff(meta, ops[changeOps[k]]));
     }
     this.appliedOffset = next;
     for (let i = 0; i < ops.length; i++) {
+        replaces.push(before !== undefined && !before.deleted);
       this.outcomes.record(records[i].offset, outcomes[i]);
       const l = this.listeners.get(ops[i].request_id);
       if (l) l.listener(ops[i].item, outcomes[i], records[i].offset);
@@ -157,7 +161,7 @@ export class ShardCopy {
     return h.docs.get(op.item);
   }
 
-  private indexDoc(meta: IndexMetadata, id: string, state: DocState, handedOff?: ParsedDocument): void {
+  private indexDoc(meta: IndexMetadata, id: string, state: DocState, mayReplace: boolean, handedOff?: ParsedDocument): void {
     const source = state.source ?? Buffer.from('{}');
     let parsed = handedOff ?? EMPTY_DOC;
     if (!handedOff && meta.mapping) {
@@ -170,7 +174,7 @@ export class ShardCopy {
         parsed = EMPTY_DOC;
       }
     }
-    this.index.index({ id, version: state.version, seqNo: state.seqNo, routing: state.routing, source, parsed });
+    this.index.index({ id, version: state.version, seqNo: state.seqNo, routing: state.routing, source, parsed }, mayReplace);
   }
 
   /** Resolves once every op below `offset` has been applied. */

@@ -5,6 +5,7 @@
  * BitMixer.mix64, as Elasticsearch's MurmurHash3Values does.
  */
 import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
+import type { PackedStrings } from '../segment/packed-strings.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
 import { HyperLogLog, precisionFromThreshold } from './cardinality-hll.ts';
 import { doubleToLongBits, hashHigh, longBits, mix64, murmur3x64h1 } from './murmur3.ts';
@@ -19,7 +20,7 @@ interface OrdHashes {
   readonly done: Uint8Array;
 }
 
-const ordHashCache = new WeakMap<readonly string[], OrdHashes>();
+const ordHashCache = new WeakMap<PackedStrings, OrdHashes>();
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(256);
 
@@ -29,7 +30,7 @@ function hashString(s: string): number {
   return murmur3x64h1(scratch, 0, written);
 }
 
-function ordHashes(dict: readonly string[]): OrdHashes {
+function ordHashes(dict: PackedStrings): OrdHashes {
   let h = ordHashCache.get(dict);
   if (!h) {
     h = { hi: new Uint32Array(dict.length), lo: new Uint32Array(dict.length), done: new Uint8Array(dict.length) };
@@ -100,7 +101,7 @@ export class CardinalityAggregator implements Aggregator {
     for (let o = 0; o < seen.length; o++) {
       if (seen[o] === 0) continue;
       if (hashes.done[o] === 0) {
-        hashes.lo[o] = hashString(dv.dict[o]!);
+        hashes.lo[o] = hashString(dv.dict.get(o));
         hashes.hi[o] = hashHigh();
         hashes.done[o] = 1;
       }
@@ -113,7 +114,7 @@ export class CardinalityAggregator implements Aggregator {
   private collectOrd(b: number, o: number): void {
     const hashes = this.hashes!;
     if (hashes.done[o] === 0) {
-      hashes.lo[o] = hashString(this.sorted!.dict[o]!);
+      hashes.lo[o] = hashString(this.sorted!.dict.get(o));
       hashes.hi[o] = hashHigh();
       hashes.done[o] = 1;
     }

@@ -6,12 +6,14 @@
  * up once per bucket at the end. Cached per set of segments (segments are
  * immutable), so repeated searches skip the merge.
  */
+import { mergeDictionaries } from '../segment/dictionary-merge.ts';
+import { PackedStrings } from '../segment/packed-strings.ts';
 import type { SegmentView, SortedDocValues } from '../segment/types.ts';
 import { sortedValues } from './value-source.ts';
 
 export interface GlobalOrdinals {
   /** Distinct values over all segments, ascending (JS `<`). */
-  readonly terms: readonly string[];
+  readonly terms: PackedStrings;
   /** Per view (in the order given): segment ord → global ord; null when the segment lacks the field. */
   readonly segmentToGlobal: readonly (Int32Array | null)[];
   /** Global ord of the `missing` value, or -1. */
@@ -54,12 +56,12 @@ export function globalOrdinals(views: readonly SegmentView[], field: string | nu
 }
 
 function build(dvs: readonly (SortedDocValues | null)[], missing: string | null): GlobalOrdinals {
-  const dicts: (readonly string[])[] = dvs.map((d) => (d === null ? [] : d.dict));
-  if (missing !== null) dicts.push([missing]);
+  const dicts: PackedStrings[] = dvs.map((d) => (d === null ? PackedStrings.EMPTY : d.dict));
+  if (missing !== null) dicts.push(PackedStrings.of([missing]));
   const present = dicts.filter((d) => d.length > 0);
   if (missing === null && present.length <= 1) {
     // At most one dictionary: it is the global one.
-    const only = present[0] ?? [];
+    const only = present[0] ?? PackedStrings.EMPTY;
     const identity = new Int32Array(only.length);
     for (let i = 0; i < identity.length; i++) identity[i] = i;
     return {
@@ -68,31 +70,13 @@ function build(dvs: readonly (SortedDocValues | null)[], missing: string | null)
       missingOrd: -1,
     };
   }
-  const maps = dicts.map((d) => new Int32Array(d.length));
-  const heads = new Int32Array(dicts.length);
-  const terms: string[] = [];
-  while (true) {
-    let min: string | null = null;
-    for (let s = 0; s < dicts.length; s++) {
-      const h = heads[s]!;
-      const d = dicts[s]!;
-      if (h < d.length && (min === null || d[h]! < min)) min = d[h]!;
-    }
-    if (min === null) break;
-    const g = terms.length;
-    terms.push(min);
-    for (let s = 0; s < dicts.length; s++) {
-      const h = heads[s]!;
-      const d = dicts[s]!;
-      if (h < d.length && d[h] === min) {
-        maps[s]![h] = g;
-        heads[s] = h + 1;
-      }
-    }
-  }
+  const { terms, ordMaps } = mergeDictionaries(
+    dicts,
+    dicts.map(() => null),
+  );
   return {
     terms,
-    segmentToGlobal: dvs.map((d, i) => (d === null ? null : maps[i]!)),
-    missingOrd: missing === null ? -1 : maps[dicts.length - 1]![0]!,
+    segmentToGlobal: dvs.map((d, i) => (d === null ? null : ordMaps[i]!)),
+    missingOrd: missing === null ? -1 : ordMaps[dicts.length - 1]![0]!,
   };
 }

@@ -10,6 +10,7 @@
  * of segments (with the global ordinals) and ships them with its state.
  */
 import { NumberIds } from './bucket-ords.ts';
+import type { PackedStrings } from '../segment/packed-strings.ts';
 import type { KeyCodes } from './state.ts';
 
 /** Units packed per number: 3 × 17 bits (a unit + 1, or 0 past the end) ≤ 53 bits. */
@@ -26,6 +27,21 @@ export function keyCodes(keys: readonly string[]): KeyCodes {
     const k = keys[i]!;
     hi[i] = (unitCode(k, 0) * UNIT + unitCode(k, 1)) * UNIT + unitCode(k, 2);
     lo[i] = (unitCode(k, 3) * UNIT + unitCode(k, 4)) * UNIT + unitCode(k, 5);
+  }
+  return { hi, lo };
+}
+
+/** keyCodes of a packed dictionary, read in place. */
+export function packedKeyCodes(keys: PackedStrings): KeyCodes {
+  const hi = new Float64Array(keys.length);
+  const lo = new Float64Array(keys.length);
+  const { chars, starts } = keys;
+  const unit = (start: number, end: number, i: number): number => (start + i < end ? chars[start + i]! + 1 : 0);
+  for (let k = 0; k < keys.length; k++) {
+    const s = starts[k]!;
+    const e = starts[k + 1]!;
+    hi[k] = (unit(s, e, 0) * UNIT + unit(s, e, 1)) * UNIT + unit(s, e, 2);
+    lo[k] = (unit(s, e, 3) * UNIT + unit(s, e, 4)) * UNIT + unit(s, e, 5);
   }
   return { hi, lo };
 }

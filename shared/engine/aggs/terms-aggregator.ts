@@ -8,7 +8,7 @@
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
-import { codesOf, keyCodes } from './key-merge.ts';
+import { codesOf, packedKeyCodes } from './key-merge.ts';
 import { countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
@@ -291,7 +291,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     } else {
       const terms = this.globals.terms;
       this.accept = new Uint8Array(terms.length);
-      for (let g = 0; g < terms.length; g++) this.accept[g] = acceptor(terms[g]!) ? 1 : 0;
+      for (let g = 0; g < terms.length; g++) this.accept[g] = acceptor(terms.get(g)) ? 1 : 0;
     }
     if (singleOwner) this.counts = new Int32Array(Math.max(16, this.globals.terms.length));
   }
@@ -359,7 +359,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   }
 
   protected keyOf(keyId: number): string {
-    return this.globals.terms[keyId]!;
+    return this.globals.terms.get(keyId);
   }
 
   protected override compareKeyIds(a: number, b: number): number {
@@ -373,7 +373,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   protected override keyCodesOf(keyIds: Int32Array): KeyCodes {
     let codes = globalKeyCodes.get(this.globals);
     if (codes === undefined) {
-      codes = keyCodes(this.globals.terms);
+      codes = packedKeyCodes(this.globals.terms);
       globalKeyCodes.set(this.globals, codes);
     }
     return codesOf(codes, keyIds);

@@ -73,12 +73,12 @@ export class TopHitsAggregator implements Aggregator {
       return (doc) => {
         if (sorted.starts === null) {
           const o = sorted.ords[doc]!;
-          return o >= 0 ? sorted.dict[o]! : null;
+          return o >= 0 ? sorted.dict.get(o) : null;
         }
         const from = sorted.starts[doc]!;
         const to = sorted.starts[doc + 1]!;
         if (from === to) return null;
-        return sorted.dict[s.asc ? sorted.ords[from]! : sorted.ords[to - 1]!]!;
+        return sorted.dict.get(s.asc ? sorted.ords[from]! : sorted.ords[to - 1]!);
       };
     }
     return () => null;
@@ -141,7 +141,7 @@ export class TopHitsAggregator implements Aggregator {
       return {
         index: this.scope.ctx.indexName ?? '',
         type: this.scope.ctx.typeName ?? '_doc',
-        id: segment.ids[e.doc]!,
+        id: segment.ids.get(e.doc),
         score: tracked ? e.score : null,
         version: this.spec.version ? segment.versions[e.doc]! : null,
         source,

@@ -101,8 +101,11 @@ export function existsBits(q: ExistsQuery, seg: Segment): Uint32Array {
 export function idsBits(q: IdsQuery, seg: Segment): Uint32Array {
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
   if (q.ids.length === 0) return bits;
-  const wanted = new Set(q.ids);
   const ids = seg.ids;
-  for (let d = 0; d < seg.maxDoc; d++) if (wanted.has(ids[d]!)) bits[d >>> 5]! |= 1 << (d & 31);
+  // Every copy of each id: a segment keeps copies born deleted, which live-docs filter out later.
+  for (const id of new Set(q.ids)) ids.find(id, (d) => {
+    bits[d >>> 5]! |= 1 << (d & 31);
+    return false;
+  });
   return bits;
 }

@@ -13,8 +13,8 @@ const f = Math.fround;
 
 export function termRange(inv: InvertedField | undefined, term: string): [number, number] {
   if (inv === undefined) return [0, 0];
-  const t = inv.termIds.get(term);
-  if (t === undefined) return [0, 0];
+  const t = inv.terms.find(term);
+  if (t < 0) return [0, 0];
   return [inv.postingStarts[t]!, inv.postingStarts[t + 1]!];
 }
 

@@ -74,8 +74,8 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
       const ids: number[] = [];
       if (inv !== undefined) {
         for (const t of q.terms) {
-          const id = inv.termIds.get(t);
-          if (id !== undefined) ids.push(id);
+          const id = inv.terms.find(t);
+          if (id >= 0) ids.push(id);
         }
       }
       return constantSet(unionPostings(seg, inv, ids), needScores, f(boost * q.boost));

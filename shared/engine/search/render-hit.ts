@@ -76,9 +76,9 @@ function docValueFields(seg: Segment, d: number, fields: readonly string[], mapp
       else for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) push(dv.values[i]!);
     } else if (dv.starts === null) {
       const o = dv.ords[d]!;
-      if (o >= 0) values.push(JSON.stringify(dv.dict[o]));
+      if (o >= 0) values.push(JSON.stringify(dv.dict.get(o)));
     } else {
-      for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) values.push(JSON.stringify(dv.dict[dv.ords[i]!]));
+      for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) values.push(JSON.stringify(dv.dict.get(dv.ords[i]!)));
     }
     if (values.length > 0) out.push(`${JSON.stringify(name)}:[${values.join(',')}]`);
   }
@@ -133,7 +133,7 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
     const view = views[i]!;
     const seg = view.segment;
     const d = hits.docs[i]! - view.docBase;
-    let text = head + JSON.stringify(seg.ids[d]);
+    let text = head + JSON.stringify(seg.ids.get(d));
     let flushed = false;
     if (search.version) text += `,"_version":${seg.versions[d]}`;
     const score = hits.scores[i]!;

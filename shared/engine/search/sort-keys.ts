@@ -8,6 +8,7 @@
  */
 import { fielddataOnTextField, illegalArgument, queryShardException } from '../../errors/es-errors.ts';
 import type { FieldMapping, FieldType, MappingLookup } from '../mapping/types.ts';
+import type { PackedStrings } from '../segment/packed-strings.ts';
 import type { Segment } from '../segment/types.ts';
 import type { SortMode, SortSpec, SortValue } from './types.ts';
 
@@ -151,12 +152,24 @@ class ConstantKeys implements SegmentKeyReader {
 }
 
 class IdKeys implements SegmentKeyReader {
-  constructor(private readonly ids: readonly string[]) {}
+  constructor(private readonly ids: PackedStrings) {}
   numeric(): number {
     return NaN;
   }
   string(d: number): string | null {
-    return this.ids[d]!;
+    return this.ids.get(d);
+  }
+}
+
+/**
+ * The values of a packed dictionary as strings, each made once per reader:
+ * docs that share a value (a checkpoint, a plate) reuse it.
+ */
+class DictStrings {
+  private readonly made: (string | undefined)[] = [];
+  constructor(private readonly dict: PackedStrings) {}
+  get(o: number): string {
+    return (this.made[o] ??= this.dict.get(o));
   }
 }
 
@@ -207,7 +220,7 @@ class MultiNumericKeys implements SegmentKeyReader {
 
 class SingleSortedKeys implements SegmentKeyReader {
   constructor(
-    private readonly dict: readonly string[],
+    private readonly dict: DictStrings,
     private readonly ords: Int32Array,
     private readonly missing: string | null,
   ) {}
@@ -216,13 +229,13 @@ class SingleSortedKeys implements SegmentKeyReader {
   }
   string(d: number): string | null {
     const o = this.ords[d]!;
-    return o < 0 ? this.missing : this.dict[o]!;
+    return o < 0 ? this.missing : this.dict.get(o);
   }
 }
 
 class MultiSortedKeys implements SegmentKeyReader {
   constructor(
-    private readonly dict: readonly string[],
+    private readonly dict: DictStrings,
     private readonly ords: Int32Array,
     private readonly starts: Uint32Array,
     private readonly useMax: boolean,
@@ -235,7 +248,7 @@ class MultiSortedKeys implements SegmentKeyReader {
     const s = this.starts[d]!;
     const e = this.starts[d + 1]!;
     if (s === e) return this.missing;
-    return this.dict[this.ords[this.useMax ? e - 1 : s]!]!;
+    return this.dict.get(this.ords[this.useMax ? e - 1 : s]!);
   }
 }
 
@@ -252,8 +265,9 @@ export function keyReader(field: ResolvedSortField, seg: Segment): SegmentKeyRea
   if (field.kind === 'string') {
     const dv = seg.docValues.get(field.field);
     if (dv === undefined || dv.kind !== 'sorted') return new ConstantKeys(NaN, field.missingValue);
-    if (dv.starts === null) return new SingleSortedKeys(dv.dict, dv.ords, field.missingValue);
-    return new MultiSortedKeys(dv.dict, dv.ords, dv.starts, field.mode === 'max', field.missingValue);
+    const dict = new DictStrings(dv.dict);
+    if (dv.starts === null) return new SingleSortedKeys(dict, dv.ords, field.missingValue);
+    return new MultiSortedKeys(dict, dv.ords, dv.starts, field.mode === 'max', field.missingValue);
   }
   return NO_KEYS;
 }

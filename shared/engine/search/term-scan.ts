@@ -3,46 +3,35 @@
  * MultiTermQuery rewrite, constant score): prefix and range by binary search
  * for the boundaries, wildcard by scanning the range of its literal prefix.
  */
-
-/** First index i with terms[i] >= key (JS `<` order, as the term list is sorted). */
-export function lowerBound(terms: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (terms[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+import type { PackedStrings } from '../segment/packed-strings.ts';
 
 /** First index i with terms[i] > key. */
-function upperBound(terms: readonly string[], key: string): number {
+function upperBound(terms: PackedStrings, key: string): number {
   let lo = 0;
   let hi = terms.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (terms[mid]! <= key) lo = mid + 1;
+    if (terms.compare(mid, key) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-export function termIdsForPrefix(terms: readonly string[], prefix: string): number[] {
+export function termIdsForPrefix(terms: PackedStrings, prefix: string): number[] {
   const out: number[] = [];
-  for (let i = lowerBound(terms, prefix); i < terms.length && terms[i]!.startsWith(prefix); i++) out.push(i);
+  for (let i = terms.lowerBound(prefix); i < terms.length && terms.startsWith(i, prefix); i++) out.push(i);
   return out;
 }
 
 export function termIdsForRange(
-  terms: readonly string[],
+  terms: PackedStrings,
   lower: string | null,
   upper: string | null,
   includeLower: boolean,
   includeUpper: boolean,
 ): number[] {
-  const from = lower === null ? 0 : includeLower ? lowerBound(terms, lower) : upperBound(terms, lower);
-  const to = upper === null ? terms.length : includeUpper ? upperBound(terms, upper) : lowerBound(terms, upper);
+  const from = lower === null ? 0 : includeLower ? terms.lowerBound(lower) : upperBound(terms, lower);
+  const to = upper === null ? terms.length : includeUpper ? upperBound(terms, upper) : terms.lowerBound(upper);
   const out: number[] = [];
   for (let i = from; i < to; i++) out.push(i);
   return out;
@@ -79,10 +68,10 @@ export function compileWildcard(pattern: string): CompiledWildcard {
   return { prefix, regex: new RegExp(src + '$', 'u') };
 }
 
-export function termIdsMatching(terms: readonly string[], w: CompiledWildcard): number[] {
+export function termIdsMatching(terms: PackedStrings, w: CompiledWildcard): number[] {
   const out: number[] = [];
-  for (let i = lowerBound(terms, w.prefix); i < terms.length && terms[i]!.startsWith(w.prefix); i++) {
-    if (w.regex.test(terms[i]!)) out.push(i);
+  for (let i = terms.lowerBound(w.prefix); i < terms.length && terms.startsWith(i, w.prefix); i++) {
+    if (w.regex.test(terms.get(i))) out.push(i);
   }
   return out;
 }

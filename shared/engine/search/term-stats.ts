@@ -49,8 +49,8 @@ export class ShardTermStats {
     for (const view of this.snapshot.views) {
       const inv = view.segment.inverted.get(field);
       if (inv === undefined) continue;
-      const t = inv.termIds.get(term);
-      if (t !== undefined) df += inv.postingStarts[t + 1]! - inv.postingStarts[t]!;
+      const t = inv.terms.find(term);
+      if (t >= 0) df += inv.postingStarts[t + 1]! - inv.postingStarts[t]!;
     }
     return df;
   }

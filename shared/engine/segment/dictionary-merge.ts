@@ -5,18 +5,20 @@
  * Lists are merged pairwise in a balanced tree: one string comparison per term
  * per level (log2 k levels for k segments), sequential reads, and no heap of
  * sources to keep in order. The maps from the inner merges are composed as
- * the tree goes up, an int operation per term per level.
+ * the tree goes up, an int operation per term per level. Terms stay packed
+ * code units throughout: no string is made for any of them.
  */
+import { PackedStrings, PackedStringsBuilder } from './packed-strings.ts';
 
 export interface MergedDictionary {
   /** Distinct terms of every kept entry, ascending (JS `<`). */
-  readonly terms: string[];
+  readonly terms: PackedStrings;
   /** Per list: old term id → merged term id, -1 for a term that was not kept. */
   readonly ordMaps: Int32Array[];
 }
 
 interface Run {
-  readonly terms: readonly string[];
+  readonly terms: PackedStrings;
   /** For each list of the run, its kept terms' positions in `terms`, in its own (compacted) order. */
   readonly maps: Int32Array[];
 }
@@ -25,7 +27,7 @@ interface Run {
  * Merges sorted, distinct term lists. `keep[i]` (null: all) says which terms
  * of list i take part: a term no live doc still has leaves the dictionary.
  */
-export function mergeDictionaries(lists: readonly (readonly string[])[], keep: readonly (Uint8Array | null)[]): MergedDictionary {
+export function mergeDictionaries(lists: readonly PackedStrings[], keep: readonly (Uint8Array | null)[]): MergedDictionary {
   /** Per list, the old term ids of its kept terms (null: all kept). */
   const kept: (number[] | null)[] = [];
   const runs: Run[] = lists.map((list, i) => {
@@ -35,16 +37,16 @@ export function mergeDictionaries(lists: readonly (readonly string[])[], keep: r
       return { terms: list, maps: [identity(list.length)] };
     }
     const positions: number[] = [];
-    const terms: string[] = [];
+    const terms = new PackedStringsBuilder(list.length, list.chars.length);
     for (let t = 0; t < list.length; t++) {
       if (mask[t] === 0) continue;
       positions.push(t);
-      terms.push(list[t]);
+      terms.addFrom(list, t);
     }
     kept.push(positions);
-    return { terms, maps: [identity(terms.length)] };
+    return { terms: terms.build(), maps: [identity(positions.length)] };
   });
-  const root: Run = runs.length === 0 ? { terms: [], maps: [] } : mergeRange(runs, 0, runs.length);
+  const root: Run = runs.length === 0 ? { terms: PackedStrings.EMPTY, maps: [] } : mergeRange(runs, 0, runs.length);
   const ordMaps = lists.map((list, i) => {
     const compact = root.maps[i];
     const positions = kept[i];
@@ -54,7 +56,7 @@ export function mergeDictionaries(lists: readonly (readonly string[])[], keep: r
     return map;
   });
   // A single list without a mask comes back as it was: segments are immutable, so sharing it is safe.
-  return { terms: root.terms as string[], ordMaps };
+  return { terms: root.terms, ordMaps };
 }
 
 function identity(n: number): Int32Array {
@@ -74,38 +76,35 @@ function mergeTwo(a: Run, b: Run): Run {
   const y = b.terms;
   const toA = new Int32Array(x.length);
   const toB = new Int32Array(y.length);
-  const out = new Array<string>(x.length + y.length);
+  const out = new PackedStringsBuilder(x.length + y.length, x.chars.length + y.chars.length);
   let i = 0;
   let j = 0;
-  let n = 0;
   while (i < x.length && j < y.length) {
-    const s = x[i];
-    const t = y[j];
-    if (s < t) {
-      toA[i++] = n;
-      out[n++] = s;
-    } else if (t < s) {
-      toB[j++] = n;
-      out[n++] = t;
+    const c = x.compareWith(i, y, j);
+    if (c < 0) {
+      toA[i] = out.length;
+      out.addFrom(x, i++);
+    } else if (c > 0) {
+      toB[j] = out.length;
+      out.addFrom(y, j++);
     } else {
-      toA[i++] = n;
-      toB[j++] = n;
-      out[n++] = s;
+      toA[i] = out.length;
+      toB[j++] = out.length;
+      out.addFrom(x, i++);
     }
   }
   while (i < x.length) {
-    toA[i++] = n;
-    out[n++] = x[i - 1];
+    toA[i] = out.length;
+    out.addFrom(x, i++);
   }
   while (j < y.length) {
-    toB[j++] = n;
-    out[n++] = y[j - 1];
+    toB[j] = out.length;
+    out.addFrom(y, j++);
   }
-  out.length = n;
   const maps: Int32Array[] = [];
   for (const map of a.maps) maps.push(compose(map, toA));
   for (const map of b.maps) maps.push(compose(map, toB));
-  return { terms: out, maps };
+  return { terms: out.build(), maps };
 }
 
 /** map then step, in place (the inner maps are not used again). */

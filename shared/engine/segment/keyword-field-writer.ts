@@ -61,7 +61,7 @@ export class KeywordFieldWriter {
 
   /** The field's columns; the writer must not be used afterwards. */
   build(maxDoc: number): KeywordFieldColumns {
-    const { terms, order, slotToTerm, termIds } = sortTerms(this.termSlots);
+    const { terms, order, slotToTerm } = sortTerms(this.termSlots);
     const count = this.entryDocs.length;
     const docs = this.entryDocs.array;
     const slots = this.entrySlots.array;
@@ -75,7 +75,6 @@ export class KeywordFieldWriter {
       const layout = layoutPostings({ count, slots, docs, freqs, slotDocFreqs: docFreqs }, order);
       inverted = {
         terms,
-        termIds,
         ...layout,
         positionStarts: null,
         positions: null,

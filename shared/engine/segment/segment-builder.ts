@@ -8,6 +8,7 @@ import { mapperParsing } from '../../errors/es-errors.ts';
 import { newBitset } from './bitset.ts';
 import { ByteList, Float64List, Uint32List } from './growable-arrays.ts';
 import { KeywordFieldWriter } from './keyword-field-writer.ts';
+import { PackedStringsBuilder } from './packed-strings.ts';
 import { NumericFieldWriter } from './numeric-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
 import type { DocValues, InvertedField, Segment } from './types.ts';
@@ -45,7 +46,7 @@ interface FieldState {
 
 export class SegmentBuilder {
   private readonly fields = new Map<string, FieldState>();
-  private readonly ids: string[] = [];
+  private readonly ids = new PackedStringsBuilder(1024, 20 * 1024);
   private readonly routings: (string | null)[] = [];
   private readonly versions = new Float64List(1024);
   private readonly seqNos = new Float64List(1024);
@@ -103,7 +104,7 @@ export class SegmentBuilder {
     }
     this.touched.length = 0;
 
-    this.ids.push(doc.id);
+    this.ids.add(doc.id);
     this.routings.push(doc.routing);
     this.versions.push(doc.version);
     this.seqNos.push(doc.seqNo);
@@ -141,7 +142,7 @@ export class SegmentBuilder {
     return {
       id: segmentId,
       maxDoc,
-      ids: this.ids,
+      ids: this.ids.build(),
       versions: this.versions.toArray(),
       seqNos: this.seqNos.toArray(),
       routings: this.routings,

@@ -5,7 +5,7 @@
  */
 import { hasBit, newBitset, setBit } from './bitset.ts';
 import { mergeDictionaries } from './dictionary-merge.ts';
-import { termIdsOfSorted } from './term-dictionary.ts';
+import { PackedStringsBuilder } from './packed-strings.ts';
 import type { DocValues, InvertedField, NumericDocValues, Segment, SortedDocValues } from './types.ts';
 
 export interface MergeSource {
@@ -105,7 +105,7 @@ function mergeStoredColumns(
   parts: readonly Part[],
   maxDoc: number,
 ): Pick<Segment, 'ids' | 'versions' | 'seqNos' | 'routings' | 'source'> {
-  const ids = new Array<string>(maxDoc);
+  const ids = new PackedStringsBuilder(maxDoc, maxDoc * 20);
   const routings = new Array<string | null>(maxDoc);
   const versions = new Float64Array(maxDoc);
   const seqNos = new Float64Array(maxDoc);
@@ -116,7 +116,7 @@ function mergeStoredColumns(
     for (let d = 0; d < docMap.length; d++) {
       const nd = docMap[d];
       if (nd < 0) continue;
-      ids[nd] = segment.ids[d];
+      ids.addFrom(segment.ids, d);
       routings[nd] = segment.routings[d];
       versions[nd] = segment.versions[d];
       seqNos[nd] = segment.seqNos[d];
@@ -139,7 +139,7 @@ function mergeStoredColumns(
       fromBytes.copy(bytes, offsets[docMap[runStart]], from[runStart], from[d]);
     }
   }
-  return { ids, routings, versions, seqNos, source: { bytes, offsets } };
+  return { ids: ids.build(), routings, versions, seqNos, source: { bytes, offsets } };
 }
 
 function mergeInverted(parts: readonly FieldPart<InvertedField>[], maxDoc: number): InvertedField {
@@ -239,7 +239,6 @@ function mergeInverted(parts: readonly FieldPart<InvertedField>[], maxDoc: numbe
   }
   return {
     terms,
-    termIds: termIdsOfSorted(terms),
     postingStarts,
     postingDocs: docs,
     postingFreqs: freqs,

@@ -1,12 +1,17 @@
 /**
  * The searchable side of one shard copy: an indexing buffer, the immutable
- * segments made from it at each refresh, their live-docs bitsets, and an
- * `_id` → (segment, doc) map for O(1) deletes and updates.
+ * segments made from it at each refresh, and their live-docs bitsets.
  *
  * Visibility follows Lucene: an index or delete changes what searches see only
  * at the next refresh. A snapshot never changes once taken: a refresh replaces
  * a segment's live-docs bitset with an edited copy, a merge builds a new
  * segment, and neither touches the arrays an older snapshot holds.
+ *
+ * There is no `_id` → doc map over the whole copy (a string and an entry per
+ * document would keep the collector busy on millions of docs). As in Lucene,
+ * the live copy of an id is found by looking the id up in the buffer and then
+ * in each segment's `_id`s, newest first; the caller says when an id cannot
+ * have a live copy (its doc store knows), so new documents skip the search.
  */
 import type { AnalyzerLookup } from '../analysis/types.ts';
 import { clearBit, hasBit, newFullBitset } from './bitset.ts';
@@ -22,29 +27,24 @@ interface LiveSegment {
   /** null: every doc live. */
   readonly liveDocs: Uint32Array | null;
   readonly numDocs: number;
-  /** Small reusable number naming the segment in `locations`; freed when the segment goes. */
-  readonly slot: number;
   readonly sizeInBytes: number;
 }
 
-/**
- * Where the live copy of an `_id` is, as one number: a doc of the indexing
- * buffer is -(doc + 1), a doc of a segment is slot * DOC_SPACE + doc.
- */
-type Location = number;
-/** Local doc ids stay below 2^31 (as in Lucene); slots stay far below 2^22, so locations are exact doubles. */
-const DOC_SPACE = 2 ** 31;
+/** Deletes of a segment's docs since the last refresh: its live docs as they will be. */
+interface PendingDeletes {
+  readonly liveDocs: Uint32Array;
+  count: number;
+}
 
 export class ShardIndex {
   private segments: LiveSegment[] = [];
-  private readonly bySlot: (LiveSegment | undefined)[] = [];
-  private readonly freeSlots: number[] = [];
-  private readonly locations = new Map<string, Location>();
+  /** Per segment (by identity), deletes waiting for the next refresh. */
+  private pendingDeletes = new Map<LiveSegment, PendingDeletes>();
   private buffer: SegmentBuilder;
+  /** `_id` → local doc of the buffer's live copy of it. */
+  private bufferIds = new Map<string, number>();
   /** Buffered docs already superseded or deleted: born deleted in the next segment. */
   private bufferDeletes: number[] = [];
-  /** Per segment slot, docs whose delete becomes visible at the next refresh. */
-  private pendingDeletes = new Map<number, number[]>();
   private pending = 0;
   private nextSegmentId = 0;
   private snapshot: SearcherSnapshot | null = null;
@@ -83,31 +83,30 @@ export class ShardIndex {
     return n;
   }
 
-  /** Buffers a document; the copy it replaces (same `_id`) is deleted at the next refresh. */
-  index(doc: BufferedDoc): void {
+  /**
+   * Buffers a document; the copy it replaces (same `_id`) is deleted at the
+   * next refresh. `mayReplace` false says no live copy of the id exists
+   * outside the buffer (the doc store had none), which spares the search.
+   */
+  index(doc: BufferedDoc, mayReplace = true): void {
     // add() first: a document it refuses must leave the previous copy live.
     const local = this.buffer.add(doc);
-    const previous = this.locations.get(doc.id);
-    if (previous !== undefined) this.markDeleted(previous);
-    this.locations.set(doc.id, -(local + 1));
+    if (!this.deleteBuffered(doc.id) && mayReplace) this.deleteInSegments(doc.id);
+    this.bufferIds.set(doc.id, local);
     this.pending++;
   }
 
   /** Deletes the live copy of `_id` at the next refresh; nothing when there is none. */
   delete(id: string): void {
-    const location = this.locations.get(id);
-    if (location === undefined) return;
-    this.locations.delete(id);
-    this.markDeleted(location);
-    this.pending++;
+    if (this.deleteBuffered(id) || this.deleteInSegments(id)) this.pending++;
   }
 
   /** Makes buffered operations visible: a new segment for the buffer, new live-docs for deletes. */
   refresh(): boolean {
     if (this.pending === 0) return false;
-    if (this.buffer.size > 0) this.flushBuffer();
-    for (const [slot, docs] of this.pendingDeletes) this.applyDeletes(slot, docs);
+    for (const [live, deletes] of this.pendingDeletes) this.applyDeletes(live, deletes);
     this.pendingDeletes = new Map();
+    if (this.buffer.size > 0) this.flushBuffer();
     this.pending = 0;
     this.snapshot = null;
     return true;
@@ -151,99 +150,83 @@ export class ShardIndex {
     return true;
   }
 
-  private markDeleted(location: Location): void {
-    if (location < 0) {
-      this.bufferDeletes.push(-location - 1);
-      return;
+  /** Deletes the buffer's live copy of `id`; false when the buffer has none. */
+  private deleteBuffered(id: string): boolean {
+    const local = this.bufferIds.get(id);
+    if (local === undefined) return false;
+    this.bufferIds.delete(id);
+    this.bufferDeletes.push(local);
+    return true;
+  }
+
+  /** Marks the live copy of `id` in a segment deleted at the next refresh; false when no segment has one. */
+  private deleteInSegments(id: string): boolean {
+    for (let s = this.segments.length - 1; s >= 0; s--) {
+      const live = this.segments[s];
+      const pending = this.pendingDeletes.get(live);
+      const liveDocs = pending?.liveDocs ?? live.liveDocs;
+      // Ids repeat within a segment only as copies born deleted; at most one copy of an id is live.
+      const doc = live.segment.ids.find(id, (d) => liveDocs === null || hasBit(liveDocs, d));
+      if (doc < 0) continue;
+      if (pending === undefined) {
+        const bits = live.liveDocs === null ? newFullBitset(live.segment.maxDoc) : live.liveDocs.slice();
+        clearBit(bits, doc);
+        this.pendingDeletes.set(live, { liveDocs: bits, count: 1 });
+      } else {
+        clearBit(pending.liveDocs, doc);
+        pending.count++;
+      }
+      return true;
     }
-    const slot = Math.floor(location / DOC_SPACE);
-    const docs = this.pendingDeletes.get(slot);
-    if (docs === undefined) this.pendingDeletes.set(slot, [location - slot * DOC_SPACE]);
-    else docs.push(location - slot * DOC_SPACE);
+    return false;
   }
 
   private flushBuffer(): void {
     const segment = this.buffer.build(this.nextSegmentId++);
     this.buffer = new SegmentBuilder(this.analyzers);
+    this.bufferIds = new Map();
     let liveDocs: Uint32Array | null = null;
     if (this.bufferDeletes.length > 0) {
       liveDocs = newFullBitset(segment.maxDoc);
       for (const doc of this.bufferDeletes) clearBit(liveDocs, doc);
     }
-    // A buffered doc is deleted at most once: its location leaves the map when it is.
+    // A buffered doc is deleted at most once: it leaves bufferIds when it is.
     const numDocs = segment.maxDoc - this.bufferDeletes.length;
     this.bufferDeletes = [];
     if (numDocs === 0) return;
-    const slot = this.allocateSlot();
-    for (let d = 0; d < segment.maxDoc; d++) {
-      if (liveDocs === null || hasBit(liveDocs, d)) this.locations.set(segment.ids[d], slot * DOC_SPACE + d);
-    }
-    this.add({ segment, liveDocs, numDocs, slot, sizeInBytes: estimateSegmentBytes(segment) });
+    this.segments.push({ segment, liveDocs, numDocs, sizeInBytes: estimateSegmentBytes(segment) });
   }
 
-  private applyDeletes(slot: number, docs: readonly number[]): void {
-    const current = this.bySlot[slot];
-    if (current === undefined) throw new Error(`pending deletes for segment slot ${slot}, which is gone`);
-    // Copy-on-write: snapshots taken earlier keep the old bitset.
-    const liveDocs = current.liveDocs === null ? newFullBitset(current.segment.maxDoc) : current.liveDocs.slice();
-    let numDocs = current.numDocs;
-    for (const doc of docs) {
-      if (hasBit(liveDocs, doc)) {
-        clearBit(liveDocs, doc);
-        numDocs--;
-      }
-    }
-    if (numDocs === 0) {
-      this.remove(current);
-      return;
-    }
-    this.replace(current, { ...current, liveDocs, numDocs });
+  /** The pending deletes become the segment's live docs (a new bitset: snapshots keep the old one). */
+  private applyDeletes(current: LiveSegment, deletes: PendingDeletes): void {
+    const at = this.segments.indexOf(current);
+    if (at < 0) throw new Error(`pending deletes for segment ${current.segment.id}, which is gone`);
+    const numDocs = current.numDocs - deletes.count;
+    if (numDocs === 0) this.segments.splice(at, 1);
+    else this.segments[at] = { ...current, liveDocs: deletes.liveDocs, numDocs };
   }
 
-  /** Merges `group` into one new segment and moves ids and pending deletes onto it. */
+  /** Merges `group` into one new segment and carries the group's pending deletes onto it. */
   private merge(group: readonly LiveSegment[]): LiveSegment {
     const { segment, docMaps } = mergeSegments(group, this.nextSegmentId++);
-    const slot = this.allocateSlot();
+    let pendingLive: Uint32Array | null = null;
+    let pendingCount = 0;
     group.forEach((source, k) => {
+      const pending = this.pendingDeletes.get(source);
+      if (pending === undefined) return;
+      this.pendingDeletes.delete(source);
+      pendingLive ??= newFullBitset(segment.maxDoc);
       const docMap = docMaps[k];
-      const ids = source.segment.ids;
-      const base = source.slot * DOC_SPACE;
+      // Docs live at the refresh (kept by the merge) but deleted since: deleted in the merged segment at the next refresh.
       for (let d = 0; d < docMap.length; d++) {
-        // Only docs whose id still points here: a doc deleted or replaced since the refresh stays so.
-        if (docMap[d] >= 0 && this.locations.get(ids[d]) === base + d) this.locations.set(ids[d], slot * DOC_SPACE + docMap[d]);
+        if (docMap[d] >= 0 && !hasBit(pending.liveDocs, d)) {
+          clearBit(pendingLive, docMap[d]);
+          pendingCount++;
+        }
       }
-      const pending = this.pendingDeletes.get(source.slot);
-      if (pending !== undefined) {
-        this.pendingDeletes.delete(source.slot);
-        const moved = this.pendingDeletes.get(slot) ?? [];
-        for (const doc of pending) if (docMap[doc] >= 0) moved.push(docMap[doc]);
-        this.pendingDeletes.set(slot, moved);
-      }
-      this.bySlot[source.slot] = undefined;
-      this.freeSlots.push(source.slot);
     });
-    const merged: LiveSegment = { segment, liveDocs: null, numDocs: segment.maxDoc, slot, sizeInBytes: estimateSegmentBytes(segment) };
-    this.bySlot[slot] = merged;
+    const merged: LiveSegment = { segment, liveDocs: null, numDocs: segment.maxDoc, sizeInBytes: estimateSegmentBytes(segment) };
+    if (pendingLive !== null) this.pendingDeletes.set(merged, { liveDocs: pendingLive, count: pendingCount });
     return merged;
-  }
-
-  private allocateSlot(): number {
-    return this.freeSlots.pop() ?? this.bySlot.length;
-  }
-
-  private add(live: LiveSegment): void {
-    this.bySlot[live.slot] = live;
-    this.segments.push(live);
-  }
-
-  private replace(current: LiveSegment, next: LiveSegment): void {
-    this.bySlot[current.slot] = next;
-    this.segments[this.segments.indexOf(current)] = next;
-  }
-
-  private remove(current: LiveSegment): void {
-    this.bySlot[current.slot] = undefined;
-    this.freeSlots.push(current.slot);
-    this.segments.splice(this.segments.indexOf(current), 1);
   }
 }

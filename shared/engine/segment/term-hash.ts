@@ -9,6 +9,8 @@
  * code-unit prefixes (the order of JS `<`).
  */
 
+import { PackedStrings, fnvHash } from './packed-strings.ts';
+
 const EMPTY = 0;
 /** Tie groups up to this size are insertion-sorted in place. */
 const INSERTION_SORT_MAX = 16;
@@ -113,17 +115,21 @@ export class TermHash {
     }
   }
 
-  /** The terms of `slots`, in that order, as strings. */
-  termStrings(slots: Int32Array): string[] {
-    // One decode of the whole pool (utf16le keeps lone surrogates), then a substring per term.
-    const all = Buffer.from(this.chars.buffer, 0, this.charCount * 2).toString('utf16le');
-    const out = new Array<string>(slots.length);
+  /** The terms of `slots`, in that order, packed into one list. */
+  packedTerms(slots: Int32Array): PackedStrings {
     const starts = this.starts;
+    let total = 0;
+    for (let i = 0; i < slots.length; i++) total += starts[slots[i] + 1] - starts[slots[i]];
+    const out = new Uint16Array(total);
+    const outStarts = new Int32Array(slots.length + 1);
+    const chars = this.chars;
+    let at = 0;
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i];
-      out[i] = all.substring(starts[slot], starts[slot + 1]);
+      for (let k = starts[slot], end = starts[slot + 1]; k < end; k++) out[at++] = chars[k];
+      outStarts[i + 1] = at;
     }
-    return out;
+    return new PackedStrings(out, outStarts);
   }
 
   /**
@@ -280,7 +286,7 @@ export class TermHash {
 }
 
 function hashOf(term: string): number {
-  return hashOfRange(term, 0, term.length);
+  return fnvHash(term);
 }
 
 /** FNV-1a over UTF-16 code units, with a final avalanche so the low bits index the table well. */

@@ -126,7 +126,7 @@ export class TextFieldWriter {
 
   /** The field's postings; the writer must not be used afterwards. */
   build(maxDoc: number): InvertedField {
-    const { terms, order, termIds } = sortTerms(this.termSlots);
+    const { terms, order } = sortTerms(this.termSlots);
     const count = this.postingCount;
     const postingStarts = new Uint32Array(terms.length + 1);
     const postingDocs = new Int32Array(count);
@@ -166,7 +166,6 @@ export class TextFieldWriter {
     this.slotState = new Int32Array(0);
     return {
       terms,
-      termIds,
       postingStarts,
       postingDocs,
       postingFreqs,

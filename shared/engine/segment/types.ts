@@ -7,13 +7,12 @@
  * Local doc ids run 0..maxDoc-1 within a segment. A searcher (a point-in-time
  * set of segments) numbers docs globally as `docBase + localDoc`.
  */
+import type { PackedStrings } from './packed-strings.ts';
 
 /** Postings of one indexed field (text or keyword). */
 export interface InvertedField {
-  /** Terms in ascending UTF-16 code unit order (JS `<`). */
-  readonly terms: readonly string[];
-  /** term → index in `terms` (exact lookups without a binary search). */
-  readonly termIds: ReadonlyMap<string, number>;
+  /** Terms in ascending UTF-16 code unit order (JS `<`); `terms.find(term)` is the term id. */
+  readonly terms: PackedStrings;
   /** Postings of term t are [postingStarts[t], postingStarts[t+1]) in the arrays below. Length terms+1. */
   readonly postingStarts: Uint32Array;
   /** Local doc ids, ascending within each term. */
@@ -52,7 +51,7 @@ export interface NumericDocValues {
 export interface SortedDocValues {
   readonly kind: 'sorted';
   /** Distinct values, ascending (JS `<`). */
-  readonly dict: readonly string[];
+  readonly dict: PackedStrings;
   /**
    * Single-valued layout (`starts` null): ords[doc], -1 when missing.
    * Multi-valued layout: ords of doc d are ords[starts[d]..starts[d+1]), ascending, distinct.
@@ -75,7 +74,7 @@ export interface Segment {
   readonly id: number;
   readonly maxDoc: number;
   /** `_id` per local doc. */
-  readonly ids: readonly string[];
+  readonly ids: PackedStrings;
   /** `_version` and `_seq_no` per local doc. */
   readonly versions: Float64Array;
   readonly seqNos: Float64Array;

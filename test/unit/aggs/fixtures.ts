@@ -14,6 +14,7 @@ import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import type { DateFormatter, FieldMapping, FieldType, MappingLookup } from '../../../shared/engine/mapping/types.ts';
 import { dateFormatter, DEFAULT_DATE_FORMAT } from '../../../shared/engine/mapping/date-format.ts';
 import type { DocValues, Segment, SegmentView } from '../../../shared/engine/segment/types.ts';
+import { PackedStrings } from '../../../shared/engine/segment/packed-strings.ts';
 import { fieldMapping as baseFieldMapping } from '../../helpers/field-mapping.ts';
 
 export type Value = string | number | boolean;
@@ -67,7 +68,7 @@ export function buildSegment(docs: readonly Doc[], mapping: MappingLookup, idPre
           const v = valuesOf(d, f)[0];
           if (v !== undefined) ords[i] = ordOf.get(String(v))!;
         });
-        docValues.set(f, { kind: 'sorted', dict, ords, starts: null });
+        docValues.set(f, { kind: 'sorted', dict: PackedStrings.of(dict), ords, starts: null });
       } else {
         const starts = new Uint32Array(docs.length + 1);
         const all: number[] = [];
@@ -76,7 +77,7 @@ export function buildSegment(docs: readonly Doc[], mapping: MappingLookup, idPre
           all.push(...os);
           starts[i + 1] = all.length;
         });
-        docValues.set(f, { kind: 'sorted', dict, ords: Int32Array.from(all), starts });
+        docValues.set(f, { kind: 'sorted', dict: PackedStrings.of(dict), ords: Int32Array.from(all), starts });
       }
       continue;
     }
@@ -105,7 +106,7 @@ export function buildSegment(docs: readonly Doc[], mapping: MappingLookup, idPre
   const segment: Segment = {
     id: nextSegmentId++,
     maxDoc: docs.length,
-    ids: docs.map((_, i) => `${idPrefix}${i}`),
+    ids: PackedStrings.of(docs.map((_, i) => `${idPrefix}${i}`)),
     versions: new Float64Array(docs.length).fill(1),
     seqNos: new Float64Array(docs.length),
     routings: docs.map(() => null),

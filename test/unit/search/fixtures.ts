@@ -147,10 +147,11 @@ export function snapshotOf(segments: readonly Segment[], deleted: readonly strin
   const views: SegmentView[] = segments.map((segment) => {
     let liveDocs: Uint32Array | null = null;
     let live = segment.maxDoc;
-    if (segment.ids.some((i) => gone.has(i))) {
+    const ids = segment.ids.toArray();
+    if (ids.some((i) => gone.has(i))) {
       liveDocs = new Uint32Array((segment.maxDoc + 31) >>> 5);
       live = 0;
-      segment.ids.forEach((i, d) => {
+      ids.forEach((i, d) => {
         if (!gone.has(i)) {
           liveDocs![d >>> 5]! |= 1 << (d & 31);
           live++;
@@ -186,7 +187,7 @@ export interface RunResult {
 
 export function idOf(snapshot: SearcherSnapshot, doc: number): string {
   for (const v of snapshot.views) {
-    if (doc >= v.docBase && doc < v.docBase + v.segment.maxDoc) return v.segment.ids[doc - v.docBase]!;
+    if (doc >= v.docBase && doc < v.docBase + v.segment.maxDoc) return v.segment.ids.get(doc - v.docBase);
   }
   throw new Error(`no doc ${doc}`);
 }

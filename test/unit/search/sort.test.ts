@@ -155,7 +155,7 @@ describe('matches for aggregations', () => {
     for (const m of r.matches!) {
       for (let d = 0; d < m.view.segment.maxDoc; d++) {
         if ((m.bits[d >>> 5]! & (1 << (d & 31))) !== 0) {
-          ids.push(m.view.segment.ids[d]!);
+          ids.push(m.view.segment.ids.get(d));
           assert.ok(m.scores![d]! > 0);
         }
       }

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergeDictionaries } from '../../../shared/engine/segment/dictionary-merge.ts';
+import { mergeDictionaries as mergePacked } from '../../../shared/engine/segment/dictionary-merge.ts';
+import { PackedStrings } from '../../../shared/engine/segment/packed-strings.ts';
+
+/** The merge over packed lists, with the merged terms as strings. */
+function mergeDictionaries(lists: readonly string[][], keep: readonly (Uint8Array | null)[]): { terms: string[]; ordMaps: Int32Array[] } {
+  const { terms, ordMaps } = mergePacked(
+    lists.map((l) => PackedStrings.of(l)),
+    keep,
+  );
+  return { terms: terms.toArray(), ordMaps };
+}
 
 /** The union of the kept terms, sorted, computed without the code under test. */
 function expectedUnion(lists: readonly string[][], keep: readonly (Uint8Array | null)[]): string[] {

@@ -23,7 +23,7 @@ function threeDocs(): Segment {
 /** term → [doc, freq, positions][] read back through the columnar arrays. */
 function postingsOf(field: InvertedField): Record<string, [number, number, number[]][]> {
   const out: Record<string, [number, number, number[]][]> = {};
-  field.terms.forEach((term, t) => {
+  field.terms.toArray().forEach((term, t) => {
     const list: [number, number, number[]][] = [];
     for (let p = field.postingStarts[t]!; p < field.postingStarts[t + 1]!; p++) {
       const positions =
@@ -40,7 +40,7 @@ function postingsOf(field: InvertedField): Record<string, [number, number, numbe
 test('text postings carry freqs and positions, with a gap of 100 between values', () => {
   const segment = threeDocs();
   const field = segment.inverted.get('title')!;
-  assert.deepEqual(field.terms, ['dog', 'fox', 'lazy', 'quick', 'the']);
+  assert.deepEqual(field.terms.toArray(), ['dog', 'fox', 'lazy', 'quick', 'the']);
   assert.deepEqual(postingsOf(field), {
     dog: [[1, 1, [102]]],
     fox: [
@@ -51,8 +51,8 @@ test('text postings carry freqs and positions, with a gap of 100 between values'
     quick: [[0, 1, [1]]],
     the: [[0, 2, [0, 3]]],
   });
-  assert.equal(field.termIds.get('lazy'), 2);
-  assert.equal(field.termIds.get('cat'), undefined);
+  assert.equal(field.terms.find('lazy'), 2);
+  assert.equal(field.terms.find('cat'), -1);
   assert.equal(field.docCount, 2);
   assert.equal(field.sumTotalTermFreq, 7);
 });
@@ -69,7 +69,7 @@ test('norms leave out tokens at the same position and encode long fields lossily
   builder.add(bufferedDoc('long', [[title, [Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ')]]]));
   const segment = builder.build(0);
   const body = segment.inverted.get('body')!;
-  assert.deepEqual(body.terms, ['A', 'B', 'a', 'b']);
+  assert.deepEqual(body.terms.toArray(), ['A', 'B', 'a', 'b']);
   assert.equal(body.norms![0], 2); // 4 tokens, 2 of them at an already used position
   assert.equal(body.sumTotalTermFreq, 4);
   assert.equal(segment.inverted.get('title')!.norms![1], 57); // intToByte4(100)
@@ -85,7 +85,7 @@ test('a field listed twice in one document is one multi-valued instance', () => 
 
 test('keyword postings have no positions, a freq of 1 and one posting per distinct value', () => {
   const field = threeDocs().inverted.get('tags')!;
-  assert.deepEqual(field.terms, ['a', 'b']);
+  assert.deepEqual(field.terms.toArray(), ['a', 'b']);
   assert.deepEqual(postingsOf(field), {
     a: [
       [0, 1, []],
@@ -102,7 +102,7 @@ test('keyword postings have no positions, a freq of 1 and one posting per distin
 test('keyword doc values: multi-valued layout with distinct ascending ords', () => {
   const dv = threeDocs().docValues.get('tags') as SortedDocValues;
   assert.equal(dv.kind, 'sorted');
-  assert.deepEqual(dv.dict, ['a', 'b']);
+  assert.deepEqual(dv.dict.toArray(), ['a', 'b']);
   assert.deepEqual(Array.from(dv.starts!), [0, 2, 3, 3]);
   assert.deepEqual(Array.from(dv.ords), [0, 1, 0]);
 });
@@ -113,7 +113,7 @@ test('keyword doc values: single-valued layout with -1 for missing', () => {
   builder.add(bufferedDoc('2', []));
   builder.add(bufferedDoc('3', [[plate, ['A111', 'A111']]]));
   const dv = builder.build(0).docValues.get('plate') as SortedDocValues;
-  assert.deepEqual(dv.dict, ['A111', 'B222']);
+  assert.deepEqual(dv.dict.toArray(), ['A111', 'B222']);
   assert.equal(dv.starts, null);
   assert.deepEqual(Array.from(dv.ords), [1, -1, 0]);
 });
@@ -176,7 +176,7 @@ test('ids, versions, seq_nos, routings and source bytes round-trip', () => {
   const segment = builder.build(3);
   assert.equal(segment.id, 3);
   assert.equal(segment.maxDoc, 3);
-  assert.deepEqual(segment.ids, ['id0', 'id1', 'id2']);
+  assert.deepEqual(segment.ids.toArray(), ['id0', 'id1', 'id2']);
   assert.deepEqual(Array.from(segment.versions), [1, 2, 3]);
   assert.deepEqual(Array.from(segment.seqNos), [100, 101, 102]);
   assert.deepEqual(segment.routings, [null, 'r', null]);
@@ -195,7 +195,7 @@ test('terms sort by UTF-16 code units, as JS < does', () => {
   const builder = new SegmentBuilder(analyzers);
   builder.add(bufferedDoc('1', [[plate, ['b', 'B', '京', '😀', 'ａ', 'a']]]));
   const field = builder.build(0).inverted.get('plate')!;
-  assert.deepEqual(field.terms, ['B', 'a', 'b', '京', '😀', 'ａ']);
+  assert.deepEqual(field.terms.toArray(), ['B', 'a', 'b', '京', '😀', 'ａ']);
 });
 
 test('text postings of many random docs match a plain recount', () => {

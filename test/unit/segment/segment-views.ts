@@ -10,11 +10,11 @@ export function idsWithTerm(snapshot: SearcherSnapshot, field: string, term: str
   const out: string[] = [];
   for (const view of snapshot.views) {
     const inverted = view.segment.inverted.get(field);
-    const t = inverted?.termIds.get(term);
-    if (inverted === undefined || t === undefined) continue;
+    const t = inverted === undefined ? -1 : inverted.terms.find(term);
+    if (inverted === undefined || t < 0) continue;
     for (let p = inverted.postingStarts[t]!; p < inverted.postingStarts[t + 1]!; p++) {
       const doc = inverted.postingDocs[p]!;
-      if (view.liveDocs === null || hasBit(view.liveDocs, doc)) out.push(view.segment.ids[doc]!);
+      if (view.liveDocs === null || hasBit(view.liveDocs, doc)) out.push(view.segment.ids.get(doc));
     }
   }
   return out.sort();
@@ -25,7 +25,7 @@ export function liveIds(snapshot: SearcherSnapshot): string[] {
   const out: string[] = [];
   for (const view of snapshot.views) {
     for (let d = 0; d < view.segment.maxDoc; d++) {
-      if (view.liveDocs === null || hasBit(view.liveDocs, d)) out.push(view.segment.ids[d]!);
+      if (view.liveDocs === null || hasBit(view.liveDocs, d)) out.push(view.segment.ids.get(d));
     }
   }
   return out.sort();
@@ -34,7 +34,7 @@ export function liveIds(snapshot: SearcherSnapshot): string[] {
 /** Everything a segment holds about one doc, as plain data. */
 export function docRecord(segment: Segment, doc: number): Record<string, unknown> {
   const record: Record<string, unknown> = {
-    id: segment.ids[doc],
+    id: segment.ids.get(doc),
     version: segment.versions[doc],
     seqNo: segment.seqNos[doc],
     routing: segment.routings[doc],
@@ -42,7 +42,7 @@ export function docRecord(segment: Segment, doc: number): Record<string, unknown
   };
   for (const [path, field] of segment.inverted) {
     const postings: [string, number, number[]][] = [];
-    field.terms.forEach((term, t) => {
+    field.terms.toArray().forEach((term, t) => {
       for (let p = field.postingStarts[t]!; p < field.postingStarts[t + 1]!; p++) {
         if (field.postingDocs[p] !== doc) continue;
         const positions =
@@ -64,7 +64,7 @@ export function docRecord(segment: Segment, doc: number): Record<string, unknown
           : Array.from(dv.values.subarray(dv.starts[doc]!, dv.starts[doc + 1]!));
     } else {
       const ords = dv.starts === null ? (dv.ords[doc]! < 0 ? [] : [dv.ords[doc]!]) : Array.from(dv.ords.subarray(dv.starts[doc]!, dv.starts[doc + 1]!));
-      values = ords.map((o) => dv.dict[o]!);
+      values = ords.map((o) => dv.dict.get(o));
     }
     if (values.length > 0) record[`dv:${path}`] = values;
   }
@@ -77,7 +77,7 @@ export function liveRecords(snapshot: SearcherSnapshot): Map<string, Record<stri
   const out = new Map<string, Record<string, unknown>>();
   for (const view of snapshot.views) {
     for (let d = 0; d < view.segment.maxDoc; d++) {
-      if (view.liveDocs === null || hasBit(view.liveDocs, d)) out.set(view.segment.ids[d]!, docRecord(view.segment, d));
+      if (view.liveDocs === null || hasBit(view.liveDocs, d)) out.set(view.segment.ids.get(d), docRecord(view.segment, d));
     }
   }
   return out;

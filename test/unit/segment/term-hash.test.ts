@@ -52,17 +52,17 @@ test('thousands of terms survive rehashing', () => {
 
 test('sorted order is JS < order: prefixes first, by UTF-16 code unit', () => {
   const terms = ['京A1', 'b', 'B', '', 'ab', 'a', 'abc', '😀', '\uffff', 'ａ', 'a\u0000', '\ud800'];
-  const sorted = sortTerms(hashOf(terms)).terms;
+  const sorted = sortTerms(hashOf(terms)).terms.toArray();
   assert.deepEqual(sorted, jsSorted(terms));
 });
 
 test('sorted order matches JS for random terms over small and large alphabets', () => {
   const small = randomTerms(5000, '0123456789ABC京沪', 9);
-  assert.deepEqual(sortTerms(hashOf(small)).terms, jsSorted(small));
+  assert.deepEqual(sortTerms(hashOf(small)).terms.toArray(), jsSorted(small));
   let wide = '';
   for (let c = 0; c < 3000; c++) wide += String.fromCharCode(0x4e00 + c * 7);
   const large = randomTerms(5000, wide, 5);
-  assert.deepEqual(sortTerms(hashOf(large)).terms, jsSorted(large));
+  assert.deepEqual(sortTerms(hashOf(large)).terms.toArray(), jsSorted(large));
 });
 
 test('terms sharing a long prefix sort correctly past the encoded code units', () => {
@@ -70,21 +70,14 @@ test('terms sharing a long prefix sort correctly past the encoded code units', (
   const terms = ['b', 'a'];
   for (let i = 0; i < 40; i++) terms.push(prefix + String(39 - i), prefix + String(i) + 'z');
   terms.push(prefix);
-  assert.deepEqual(sortTerms(hashOf(terms)).terms, jsSorted(terms));
+  assert.deepEqual(sortTerms(hashOf(terms)).terms.toArray(), jsSorted(terms));
 });
 
-test('termIds maps each term to its index in terms and behaves as a read-only map', () => {
-  const { terms, termIds } = sortTerms(hashOf(['pear', 'apple', 'fig']));
-  assert.deepEqual(terms, ['apple', 'fig', 'pear']);
-  assert.equal(termIds.size, 3);
-  assert.equal(termIds.get('fig'), 1);
-  assert.equal(termIds.get('kiwi'), undefined);
-  assert.equal(termIds.has('pear'), true);
-  assert.deepEqual([...termIds], [
-    ['apple', 0],
-    ['fig', 1],
-    ['pear', 2],
-  ]);
-  assert.deepEqual([...termIds.keys()], terms);
-  assert.deepEqual([...termIds.values()], [0, 1, 2]);
+test('the sorted dictionary finds each term at its index', () => {
+  const { terms, slotToTerm } = sortTerms(hashOf(['pear', 'apple', 'fig']));
+  assert.deepEqual(terms.toArray(), ['apple', 'fig', 'pear']);
+  assert.equal(terms.length, 3);
+  assert.equal(terms.find('fig'), 1);
+  assert.equal(terms.find('kiwi'), -1);
+  assert.deepEqual([...slotToTerm], [2, 0, 1]);
 });

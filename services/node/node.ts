@@ -182,7 +182,7 @@ export class Node {
     const copies = {
       copy: (uuid: string, shard: number) => this.indices.held(uuid, shard)?.copy,
       meta: (uuid: string) => this.cluster.indexByUuid(uuid),
-      held: () => this.indices.allHeld().map((h) => ({ uuid: h.meta.uuid, shard: h.shard, copy: h.copy, state: h.state })),
+      held: () => this.indices.allHeld().map((h) => ({ uuid: h.meta.uuid, shard: h.shard, copy: h.copy, state: h.state, recovery: h.recovery })),
     };
     new ShardService(copies, contexts, this.config.nodeName).register(parts.transportServer);
     this.transportPort = await parts.transportServer.listen(this.config.networkHost, this.config.transportPort);

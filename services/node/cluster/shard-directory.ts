@@ -9,7 +9,7 @@
 import type { IndexMetadata } from './index-metadata.ts';
 import type { NodeInfo } from './membership-protocol.ts';
 import type { AllocationTable } from './allocation.ts';
-import type { IndicesService, CopyState } from '../indexer/indices-service.ts';
+import type { IndicesService, CopyRecovery, CopyState } from '../indexer/indices-service.ts';
 import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { NodeAddress, TransportClient } from '../transport/transport-client.ts';
 import { fetchNodeStatus } from '../transport/remote-node-status.ts';
@@ -21,6 +21,12 @@ export interface CopyRoute {
   /** The copy itself when this node holds it. */
   readonly local: ShardCopy | null;
   readonly docCount: number | null;
+  /** How the copy was built when it opened, and how far it has applied (null until its node reported it). */
+  readonly recovery: CopyRecoveryStatus | null;
+}
+
+export interface CopyRecoveryStatus extends Readonly<CopyRecovery> {
+  readonly appliedOffset: number;
 }
 
 /** What a cluster gives the directory; absent on one node. */
@@ -45,11 +51,16 @@ export interface ShardDirectoryOptions {
 interface RemoteCopyStatus {
   readonly state: CopyState;
   readonly docCount: number;
+  readonly recovery: CopyRecoveryStatus;
 }
 
 export function transportAddress(node: NodeInfo): NodeAddress {
   const i = node.transportAddress.lastIndexOf(':');
   return { name: node.name, host: node.transportAddress.slice(0, i), port: Number(node.transportAddress.slice(i + 1)) };
+}
+
+function localRecovery(held: { copy: ShardCopy; recovery: CopyRecovery }): CopyRecoveryStatus {
+  return { ...held.recovery, appliedOffset: held.copy.appliedOffset };
 }
 
 /** Java's String.hashCode, as Elasticsearch hashes a custom `preference`. */
@@ -101,7 +112,17 @@ export class ShardDirectory {
           try {
             const status = await fetchNodeStatus(transport, transportAddress(m), 5000);
             const copies = new Map<string, RemoteCopyStatus>();
-            for (const c of status.copies) copies.set(`${c.index_uuid}:${c.shard}`, { state: c.state, docCount: c.doc_count });
+            for (const c of status.copies) {
+              const recovery: CopyRecoveryStatus = {
+                type: c.recovery_type === 'existing_store' ? 'existing_store' : 'empty_store',
+                startOffset: c.start_offset,
+                targetOffset: c.target_offset,
+                startTime: c.start_time,
+                stopTime: c.stop_time,
+                appliedOffset: c.applied_offset,
+              };
+              copies.set(`${c.index_uuid}:${c.shard}`, { state: c.state, docCount: c.doc_count, recovery });
+            }
             this.remote.set(m.id, copies);
           } catch {
             // An unreachable node serves nothing until the group drops it.
@@ -148,7 +169,7 @@ export class ShardDirectory {
     const view = this.opts.view?.();
     if (!view) {
       const held = this.opts.indices.held(meta.uuid, shard);
-      return held ? [{ node: this.self, primary: true, state: held.state, local: held.copy, docCount: held.copy.index.docCount }] : [];
+      return held ? [{ node: this.self, primary: true, state: held.state, local: held.copy, docCount: held.copy.index.docCount, recovery: localRecovery(held) }] : [];
     }
     const assigned = view.table.indices[meta.uuid]?.[shard] ?? [];
     const out: CopyRoute[] = [];
@@ -157,10 +178,17 @@ export class ShardDirectory {
       if (!node) continue;
       if (node.id === this.self.id) {
         const held = this.opts.indices.held(meta.uuid, shard);
-        out.push({ node, primary: c.primary, state: held?.state ?? 'INITIALIZING', local: held?.copy ?? null, docCount: held?.copy.index.docCount ?? null });
+        out.push({
+          node,
+          primary: c.primary,
+          state: held?.state ?? 'INITIALIZING',
+          local: held?.copy ?? null,
+          docCount: held?.copy.index.docCount ?? null,
+          recovery: held ? localRecovery(held) : null,
+        });
       } else {
         const st = this.remote.get(node.id)?.get(`${meta.uuid}:${shard}`);
-        out.push({ node, primary: c.primary, state: st?.state ?? 'INITIALIZING', local: null, docCount: st?.docCount ?? null });
+        out.push({ node, primary: c.primary, state: st?.state ?? 'INITIALIZING', local: null, docCount: st?.docCount ?? null, recovery: st?.recovery ?? null });
       }
     }
     return out.sort((a, b) => Number(b.primary) - Number(a.primary));

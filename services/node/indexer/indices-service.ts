@@ -20,6 +20,22 @@ import { ShardCopy } from './shard-copy.ts';
 
 export type CopyState = 'INITIALIZING' | 'STARTED';
 
+/**
+ * How a copy was built when it opened (`_cat/recovery`): from the checkpoint
+ * its data directory held (`existing_store`) or from offset 0
+ * (`empty_store`), replaying [startOffset, targetOffset) of its partition.
+ */
+export interface CopyRecovery {
+  readonly type: 'existing_store' | 'empty_store';
+  /** The stored checkpoint the copy resumed from. */
+  readonly startOffset: number;
+  /** The partition's end when the copy opened: STARTED once applied up to it. */
+  readonly targetOffset: number;
+  readonly startTime: number;
+  /** When the copy reached targetOffset; null while it catches up. */
+  stopTime: number | null;
+}
+
 export interface IndicesServiceOptions {
   readonly log: CommitLog;
   readonly state: ClusterState;
@@ -38,11 +54,13 @@ export interface HeldCopy {
   readonly shard: number;
   readonly copy: ShardCopy;
   readonly state: CopyState;
+  readonly recovery: CopyRecovery;
 }
 
 interface Entry {
   readonly copy: ShardCopy;
   state: CopyState;
+  readonly recovery: CopyRecovery;
 }
 
 export class IndicesService {
@@ -108,6 +126,7 @@ export class IndicesService {
       this.copies.set(meta.uuid, byShard);
     }
     for (const s of shards) {
+      const startTime = Date.now();
       const copy = await ShardCopy.open({
         dir: join(this.indexDir(meta.uuid), String(s)),
         log: this.opts.log,
@@ -118,12 +137,22 @@ export class IndicesService {
       });
       // Caught up = applied everything the partition held when the copy opened.
       const target = await this.opts.log.highWatermark(topic, s);
-      const entry: Entry = { copy, state: copy.appliedOffset >= target ? 'STARTED' : 'INITIALIZING' };
+      const startOffset = copy.appliedOffset;
+      const caughtUp = startOffset >= target;
+      const recovery: CopyRecovery = {
+        type: startOffset > 0 ? 'existing_store' : 'empty_store',
+        startOffset,
+        targetOffset: Math.max(target, startOffset),
+        startTime,
+        stopTime: caughtUp ? Date.now() : null,
+      };
+      const entry: Entry = { copy, state: caughtUp ? 'STARTED' : 'INITIALIZING', recovery };
       byShard.set(s, entry);
       copy.start();
       if (entry.state === 'INITIALIZING') {
         void copy.waitForApplied(target).then(() => {
           entry.state = 'STARTED';
+          recovery.stopTime = Date.now();
           this.opts.onCopyState?.();
         });
       }
@@ -160,7 +189,7 @@ export class IndicesService {
   }
 
   /** This node's copy of a shard and its state, if it holds one. */
-  held(uuid: string, shard: number): { copy: ShardCopy; state: CopyState } | undefined {
+  held(uuid: string, shard: number): { copy: ShardCopy; state: CopyState; recovery: CopyRecovery } | undefined {
     return this.copies.get(uuid)?.get(shard);
   }
 
@@ -170,7 +199,7 @@ export class IndicesService {
     for (const [uuid, shards] of this.copies) {
       const meta = this.opts.state.indexByUuid(uuid);
       if (!meta) continue;
-      for (const [shard, e] of shards) out.push({ meta, shard, copy: e.copy, state: e.state });
+      for (const [shard, e] of shards) out.push({ meta, shard, copy: e.copy, state: e.state, recovery: e.recovery });
     }
     return out;
   }

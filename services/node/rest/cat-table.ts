@@ -9,10 +9,12 @@ import { sendJson } from './reply.ts';
 export interface CatColumn<R = null> {
   readonly name: string;
   readonly value: (row: R) => string;
+  /** Shown only when `?h=` names it (Elasticsearch's non-default columns). */
+  readonly hidden?: boolean;
 }
 
 export function renderCat<R>(reply: FastifyReply, q: Query, columns: readonly CatColumn<R>[], rows: readonly R[]): FastifyReply {
-  let cols = columns;
+  let cols = columns.filter((c) => c.hidden !== true);
   if (q.h) {
     const wanted = q.h.split(',');
     cols = wanted.map((w) => columns.find((c) => c.name === w)).filter((c): c is CatColumn<R> => c !== undefined);

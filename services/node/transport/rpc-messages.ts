@@ -125,6 +125,12 @@ export interface CopyStatus {
   state: CopyState;
   applied_offset: number;
   doc_count: number;
+  /** How the copy was built when it opened (indexer/indices-service.ts CopyRecovery): existing_store or empty_store. */
+  recovery_type: string;
+  start_offset: number;
+  target_offset: number;
+  start_time: number;
+  stop_time: number | null;
 }
 
 export interface NodeStatusWireResponse {

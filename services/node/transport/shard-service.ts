@@ -13,6 +13,7 @@ import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { ParsedSearch } from '../../../shared/engine/search/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardCopy } from '../indexer/shard-copy.ts';
+import type { CopyRecovery } from '../indexer/indices-service.ts';
 import { LocalShardClient } from '../search/local-shard-client.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
@@ -52,6 +53,7 @@ export interface HeldCopy {
   readonly shard: number;
   readonly copy: ShardCopy;
   readonly state: CopyState;
+  readonly recovery: CopyRecovery;
 }
 
 /** How the service finds this node's copies (the indices service, in the node). */
@@ -180,6 +182,11 @@ export class ShardService {
         state: h.state,
         applied_offset: h.copy.appliedOffset,
         doc_count: h.copy.index.docCount,
+        recovery_type: h.recovery.type,
+        start_offset: h.recovery.startOffset,
+        target_offset: h.recovery.targetOffset,
+        start_time: h.recovery.startTime,
+        stop_time: h.recovery.stopTime,
       })),
     };
   }

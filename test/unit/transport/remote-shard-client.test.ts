@@ -60,7 +60,7 @@ before(async () => {
   const local: LocalCopies = {
     copy: (uuid, shard) => server.node.indices.held(uuid, shard)?.copy,
     meta: (uuid) => server.node.cluster.indexByUuid(uuid),
-    held: () => server.node.indices.allHeld().map((h) => ({ uuid: h.meta.uuid, shard: h.shard, copy: h.copy, state: h.state })),
+    held: () => server.node.indices.allHeld().map((h) => ({ uuid: h.meta.uuid, shard: h.shard, copy: h.copy, state: h.state, recovery: h.recovery })),
   };
   transportServer = new TransportServer();
   new ShardService(local, remoteContexts, 'data-node-1').register(transportServer);

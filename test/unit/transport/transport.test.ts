@@ -63,7 +63,7 @@ test('every RPC round-trips its request and response through the transport', asy
       .handle(FREE_CONTEXT, (r) => (seen.push(r), { freed: true }))
       .handle(SHARD_GET, (r) => (seen.push(r), { doc: { version: 3, seq_no: 17, deleted: false, routing: 'r1', source: Buffer.from('{"a":1}') }, applied_offset: 18, refreshed_offset: 12 }))
       .handle(WAIT_APPLIED, (r) => (seen.push(r), { applied: true, applied_offset: 99 }))
-      .handle(NODE_STATUS, (r) => (seen.push(r), { node_name: 'n1', copies: [{ index_uuid: 'u', shard: 0, state: 'STARTED', applied_offset: 5, doc_count: 4 }] })),
+      .handle(NODE_STATUS, (r) => (seen.push(r), { node_name: 'n1', copies: [{ index_uuid: 'u', shard: 0, state: 'STARTED' as const, applied_offset: 5, doc_count: 4, recovery_type: 'existing_store', start_offset: 3, target_offset: 5, start_time: 1000, stop_time: 2000 }] })),
   );
   const client = new TransportClient();
   try {
@@ -87,7 +87,7 @@ test('every RPC round-trips its request and response through the transport', asy
     assert.deepEqual({ ...(await client.call(node, WAIT_APPLIED, { index_uuid: 'u', shard: 0, offset: 99, timeout_ms: 1000 })) }, { applied: true, applied_offset: 99 });
     const status = await client.call(node, NODE_STATUS, {});
     assert.equal(status.node_name, 'n1');
-    assert.deepEqual({ ...status.copies[0] }, { index_uuid: 'u', shard: 0, state: 'STARTED', applied_offset: 5, doc_count: 4 });
+    assert.deepEqual({ ...status.copies[0] }, { index_uuid: 'u', shard: 0, state: 'STARTED', applied_offset: 5, doc_count: 4, recovery_type: 'existing_store', start_offset: 3, target_offset: 5, start_time: 1000, stop_time: 2000 });
     assert.equal(seen.length, 6);
   } finally {
     await client.close();

@@ -10,6 +10,7 @@ import { params, query, timeParam } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { renderCat, type CatColumn } from '../cat-table.ts';
 import { ES_VERSION } from '../../version.ts';
+import type { CopyRecoveryStatus, CopyRoute } from '../../cluster/shard-directory.ts';
 
 const DEFAULT_HEALTH_TIMEOUT_MS = 30_000;
 
@@ -158,6 +159,75 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
   app.get('/_cat/shards', catShards);
   app.get('/_cat/shards/:index', catShards);
 
+  /**
+   * `_cat/recovery`: how each copy was built when it opened. A copy replays
+   * its partition from its checkpoint (`existing_store`, after a restart)
+   * or from offset 0 (`empty_store`, a new copy): Elasticsearch's translog
+   * columns count those records; no files are copied. `start_offset`,
+   * `target_offset` and `applied_offset` (only with `h=`) show the offsets.
+   */
+  const catRecovery = async (req: FastifyRequest, reply: FastifyReply) => {
+    const p = params(req);
+    const q = query(req);
+    const activeOnly = q.active_only !== undefined && q.active_only !== 'false';
+    const metas = p.index ? resolveIndices(node.cluster, p.index, {}).map((r) => r.meta) : node.cluster.indices();
+    metas.sort((a, b) => (a.name < b.name ? -1 : 1));
+    const now = Date.now();
+    interface RecoveryRow {
+      index: string;
+      shard: number;
+      route: CopyRoute;
+      recovery: CopyRecoveryStatus;
+    }
+    const rows: RecoveryRow[] = [];
+    for (const m of metas) {
+      for (let sh = 0; sh < m.settings.numberOfShards; sh++) {
+        for (const route of node.directory.routes(m, sh)) {
+          const recovery = route.recovery;
+          if (recovery === null || (activeOnly && recovery.stopTime !== null)) continue;
+          rows.push({ index: m.name, shard: sh, route, recovery });
+        }
+      }
+    }
+    const ops = (r: RecoveryRow) => r.recovery.targetOffset - r.recovery.startOffset;
+    const replayed = (r: RecoveryRow) => Math.max(0, Math.min(r.recovery.appliedOffset, r.recovery.targetOffset) - r.recovery.startOffset);
+    const na = () => 'n/a';
+    const zero = () => '0';
+    const cols: CatColumn<RecoveryRow>[] = [
+      { name: 'index', value: (r) => r.index },
+      { name: 'shard', value: (r) => String(r.shard) },
+      { name: 'time', value: (r) => formatTimeValue((r.recovery.stopTime ?? now) - r.recovery.startTime) },
+      { name: 'type', value: (r) => r.recovery.type },
+      // Replaying the partition is the translog stage of an Elasticsearch recovery.
+      { name: 'stage', value: (r) => (r.recovery.stopTime === null ? 'translog' : 'done') },
+      { name: 'source_host', value: na },
+      { name: 'source_node', value: na },
+      { name: 'target_host', value: (r) => hostOf(r.route.node.transportAddress) },
+      { name: 'target_node', value: (r) => r.route.node.name },
+      { name: 'repository', value: na },
+      { name: 'snapshot', value: na },
+      { name: 'files', value: zero },
+      { name: 'files_recovered', value: zero },
+      { name: 'files_percent', value: () => '100.0%' },
+      { name: 'files_total', value: zero },
+      { name: 'bytes', value: zero },
+      { name: 'bytes_recovered', value: zero },
+      { name: 'bytes_percent', value: () => '100.0%' },
+      { name: 'bytes_total', value: zero },
+      { name: 'translog_ops', value: (r) => String(ops(r)) },
+      { name: 'translog_ops_recovered', value: (r) => String(replayed(r)) },
+      { name: 'translog_ops_percent', value: (r) => `${(ops(r) === 0 ? 100 : (100 * replayed(r)) / ops(r)).toFixed(1)}%` },
+      { name: 'start_offset', value: (r) => String(r.recovery.startOffset), hidden: true },
+      { name: 'target_offset', value: (r) => String(r.recovery.targetOffset), hidden: true },
+      { name: 'applied_offset', value: (r) => String(r.recovery.appliedOffset), hidden: true },
+      { name: 'start_time_millis', value: (r) => String(r.recovery.startTime), hidden: true },
+      { name: 'stop_time_millis', value: (r) => (r.recovery.stopTime === null ? '' : String(r.recovery.stopTime)), hidden: true },
+    ];
+    return renderCat(reply, q, cols, rows);
+  };
+  app.get('/_cat/recovery', catRecovery);
+  app.get('/_cat/recovery/:index', catRecovery);
+
   app.get('/_cat/master', async (req, reply) => {
     const master = node.directory.master();
     const cols: CatColumn[] = [
@@ -244,6 +314,23 @@ function waitForActiveShardsSatisfied(spec: string | undefined, h: { body: Recor
   const n = Number(spec);
   if (!Number.isInteger(n) || n < 0) throw illegalArgument(`cannot parse wait_for_active_shards [${spec}]`);
   return active >= n;
+}
+
+/** Elasticsearch's TimeValue.toString: `850ms`, `1.2s`, `2.5m`, `1h`. */
+function formatTimeValue(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'm'],
+    [1000, 's'],
+  ];
+  for (const [size, suffix] of units) {
+    if (ms >= size) {
+      const v = ms / size;
+      return `${Number.isInteger(Math.round(v * 10) / 10) ? Math.round(v) : (Math.round(v * 10) / 10).toFixed(1)}${suffix}`;
+    }
+  }
+  return `${Math.max(0, Math.round(ms))}ms`;
 }
 
 function formatBytes(bytes: number, unit: string | undefined): string {

@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parse as parseYaml } from 'yaml';
+import { DEFAULT_SERVICE_NAME, otlpTracesUrl } from '../../shared/telemetry/tracing.ts';
 
 export interface NodeConfig {
   readonly clusterName: string;
@@ -43,6 +44,14 @@ export interface NodeConfig {
    * (librdkafka's mock cluster in the tests). Empty = none.
    */
   readonly topicProvisioner: string;
+  /**
+   * Where spans go: the OTLP/HTTP traces URL from `telemetry.otlp.endpoint`
+   * or the standard OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT variables. Empty =
+   * tracing off, nothing registered (shared/telemetry/tracing.ts).
+   */
+  readonly otlpTracesEndpoint: string;
+  /** The traces' service.name: OTEL_SERVICE_NAME, else `logsearch`. */
+  readonly serviceName: string;
 }
 
 const DEFAULTS: Record<string, string> = {
@@ -64,6 +73,7 @@ const DEFAULTS: Record<string, string> = {
   'transport.port': '9300',
   'cluster.session_timeout': '10s',
   'kafka.topic_provisioner': '',
+  'telemetry.otlp.endpoint': '',
 };
 
 const KNOWN = new Set(Object.keys(DEFAULTS).concat(['config']));
@@ -164,5 +174,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     transportPort: parsePort(s['transport.port'], 'transport.port'),
     sessionTimeoutMs: parseDuration(s['cluster.session_timeout'], 'cluster.session_timeout'),
     topicProvisioner: s['kafka.topic_provisioner'],
+    otlpTracesEndpoint: otlpTracesUrl(s['telemetry.otlp.endpoint'], env),
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
   };
 }

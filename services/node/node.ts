@@ -36,6 +36,7 @@ import { registerRoutes } from './rest/routes/index.ts';
 import { TransportServer } from './transport/transport-server.ts';
 import { TransportClient } from './transport/transport-client.ts';
 import { ShardService } from './transport/shard-service.ts';
+import { startTracing, type Tracing } from '../../shared/telemetry/tracing.ts';
 
 interface NodeIdentity {
   readonly nodeId: string;
@@ -78,6 +79,8 @@ export class Node {
   httpPort = 0;
   transportPort = 0;
   private http: FastifyInstance | null = null;
+  /** Span export, when an OTLP endpoint is configured; flushed and stopped by stop(). */
+  private tracing: Tracing | null = null;
 
   private constructor(
     readonly config: NodeConfig,
@@ -122,6 +125,15 @@ export class Node {
   static async start(config: NodeConfig, opts: NodeStartOptions = {}): Promise<Node> {
     const logger =
       opts.logger ?? createLogger({ level: config.logLevel, pathLogs: config.pathLogs, clusterName: config.clusterName, nodeName: config.nodeName });
+    // Before anything that makes spans; the HTTP server adds its request hooks only when tracing runs.
+    const tracing = await startTracing({
+      endpoint: config.otlpTracesEndpoint || undefined,
+      serviceName: config.serviceName,
+      nodeName: config.nodeName,
+      clusterName: config.clusterName,
+      onDiagnostic: (level, message) => logger[level]({ component: 'opentelemetry' }, message),
+    });
+    if (tracing) logger.info({ endpoint: config.otlpTracesEndpoint }, 'exporting traces');
     await mkdir(config.pathData, { recursive: true });
     const identity = await loadIdentity(config.pathData);
     const clustered = config.log === 'kafka';
@@ -171,6 +183,7 @@ export class Node {
     const search = new SearchCoordinator(meta.state, directory, access, { maxOpenScrollContexts: config.maxOpenScrollContexts, contexts });
     const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, parts);
     built.node = node;
+    node.tracing = tracing;
     if (parts) await node.joinCluster(parts, contexts);
     await node.listen();
     if (parts) await node.startMembership(parts, provisioner);
@@ -265,6 +278,7 @@ export class Node {
     await this.meta.stop();
     await this.indices.close();
     await this.log.close();
+    await this.tracing?.shutdown();
     this.logger.info('stopped');
   }
 }

@@ -1,0 +1,66 @@
+/**
+ * The OpenTelemetry SDK wiring behind startTracing (tracing.ts), in a module
+ * of its own so that a process without tracing never loads the SDK.
+ */
+import { DiagLogLevel, context, diag, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { useTracer } from './spans.ts';
+import type { Tracing, TracingOptions } from './tracing.ts';
+
+/** Name of the instrumentation scope every span of ours is made by. */
+const TRACER_NAME = 'logsearch';
+
+/** How long stopping waits for the last spans to reach the collector. */
+const SHUTDOWN_TIMEOUT_MS = 5000;
+
+/**
+ * Registers a tracer provider as OpenTelemetry's global one, with the
+ * context manager (AsyncLocalStorage, so a span stays active across awaits)
+ * and propagator (W3C trace context) it needs, and points spans.ts at it.
+ */
+export function registerTracerProvider(opts: TracingOptions): Tracing {
+  const exporter = opts.exporter ?? new OTLPTraceExporter({ url: opts.endpoint });
+  const processor = opts.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
+  const resource = defaultResource()
+    .merge(detectResources({ detectors: [envDetector] }))
+    .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: opts.serviceName, 'node.name': opts.nodeName, 'cluster.name': opts.clusterName }));
+  // Sampler and span limits come from the standard OTEL_* variables (OTEL_TRACES_SAMPLER, ...).
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  const report = opts.onDiagnostic;
+  if (report) {
+    const ignore = (): void => {};
+    diag.setLogger(
+      { error: (m) => report('error', m), warn: (m) => report('warn', m), info: ignore, debug: ignore, verbose: ignore },
+      { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+    );
+  }
+  useTracer(provider.getTracer(TRACER_NAME));
+
+  let stopped: Promise<void> | null = null;
+  return {
+    forceFlush: () => provider.forceFlush(),
+    shutdown() {
+      stopped ??= (async () => {
+        useTracer(null);
+        try {
+          await provider.forceFlush({ timeoutMillis: SHUTDOWN_TIMEOUT_MS });
+          await provider.shutdown();
+        } finally {
+          trace.disable();
+          propagation.disable();
+          context.disable();
+          if (report) diag.disable();
+        }
+      })();
+      return stopped;
+    },
+  };
+}

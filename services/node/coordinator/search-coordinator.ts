@@ -31,6 +31,8 @@ import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolv
 import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from './shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
 import { checkSearchLimits, parseSlice, shardsOfSlice } from './search-limits.ts';
+import { inSpan, inSpanSync, type Attributes } from '../../../shared/telemetry/spans.ts';
+import { ATTR_HITS, ATTR_INDEX, ATTR_SHARD, ATTR_SHARDS } from '../../../shared/telemetry/attributes.ts';
 
 
 export interface SearchRequest {
@@ -217,7 +219,7 @@ export class SearchCoordinator {
     const total = results.reduce((n, r) => n + (r?.totalHits ?? 0), 0);
     const maxScore = results.reduce((m, r) => (r && !Number.isNaN(r.maxScore) && (Number.isNaN(m) || r.maxScore > m) ? r.maxScore : m), NaN);
     const from = scroll ? 0 : search.from;
-    const merged = size === 0 ? [] : mergeTopHits(search, results, from, size);
+    const merged = size === 0 ? [] : inSpanSync('reduce', { [ATTR_SHARDS]: results.length }, () => mergeTopHits(search, results, from, size));
     const hits = await this.fetchPhase(targets, responses, merged, !scroll);
 
     const body: Record<string, unknown> = {};
@@ -241,7 +243,7 @@ export class SearchCoordinator {
     if (aggs) {
       const states = responses.map((r) => r?.aggs).filter((s): s is ShardAggState => s !== null && s !== undefined);
       // Rendered to JSON text here: the response writer embeds it instead of walking thousands of buckets.
-      body.aggregations = new RawJson(reduceAggsToJson(aggs, states, { typedKeys: req.typedKeys }));
+      body.aggregations = new RawJson(inSpanSync('reduce aggregations', { [ATTR_SHARDS]: states.length }, () => reduceAggsToJson(aggs, states, { typedKeys: req.typedKeys })));
     }
     return body;
   }
@@ -263,7 +265,7 @@ export class SearchCoordinator {
           return null;
         }
         try {
-          return await t.client.query(request(i));
+          return await inSpan('query', shardAttributes(t.client), () => t.client.query(request(i)));
         } catch (err) {
           if (!isEsError(err)) throw err;
           failures.push({ index: t.client.index, shard: t.client.shard, error: err });
@@ -300,13 +302,16 @@ export class SearchCoordinator {
         const resp = responses[shardIndex]!;
         const search = targets[shardIndex].search;
         const scoreShown = search.sort === null || search.trackScores || search.sort.some((s) => s.kind === 'score');
-        const rendered = await fetchRendered(targets[shardIndex].client, {
-          contextId: resp.contextId,
-          docs: positions.map((p) => merged[p].doc),
-          scores: positions.map((p) => (scoreShown ? merged[p].score : NaN)),
-          sortValues: positions.map((p) => merged[p].sortValues),
-          release,
-        });
+        const client = targets[shardIndex].client;
+        const rendered = await inSpan('fetch', { ...shardAttributes(client), [ATTR_HITS]: positions.length }, () =>
+          fetchRendered(client, {
+            contextId: resp.contextId,
+            docs: positions.map((p) => merged[p].doc),
+            scores: positions.map((p) => (scoreShown ? merged[p].score : NaN)),
+            sortValues: positions.map((p) => merged[p].sortValues),
+            release,
+          }),
+        );
         fetched.push(rendered);
         const bytes = plainBytes(rendered.bytes);
         positions.forEach((p, i) => {
@@ -449,6 +454,10 @@ export class SearchCoordinator {
 }
 
 
+
+function shardAttributes(client: ShardClient): Attributes {
+  return { [ATTR_INDEX]: client.index, [ATTR_SHARD]: client.shard };
+}
 
 /** Moves each shard's scroll cursor to the last of its hits on this page. */
 function advanceCursors(cursors: (ShardCursor | null)[], merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[]): void {

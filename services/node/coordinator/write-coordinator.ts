@@ -33,6 +33,18 @@ import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import type { RequestIds } from '../request-ids.ts';
 import { resolveWriteIndex, validateNewIndexName } from './index-resolver.ts';
 import type { IndexAdmin } from './index-admin.ts';
+import { SpanKind, currentTraceHeaders, inSpan, type Attributes } from '../../../shared/telemetry/spans.ts';
+import {
+  ATTR_INDEX,
+  ATTR_ITEMS,
+  ATTR_MESSAGING_BATCH_MESSAGE_COUNT,
+  ATTR_MESSAGING_DESTINATION_NAME,
+  ATTR_MESSAGING_DESTINATION_PARTITION_ID,
+  ATTR_MESSAGING_OPERATION_TYPE,
+  ATTR_OFFSET_FIRST,
+  ATTR_OFFSET_LAST,
+  ATTR_SHARD,
+} from '../../../shared/telemetry/attributes.ts';
 
 export type RefreshPolicy = 'false' | 'true' | 'wait_for';
 
@@ -285,7 +297,11 @@ export class WriteCoordinator {
       else groups.set(key, [p]);
     }
     await Promise.all(
-      [...groups.values()].map((group) => this.appendGroup(group, results, opts, handoffs.get(group[0].meta.uuid))),
+      [...groups.values()].map((group) =>
+        inSpan('write shard', { [ATTR_INDEX]: group[0].meta.name, [ATTR_SHARD]: group[0].shard, [ATTR_ITEMS]: group.length }, () =>
+          this.appendGroup(group, results, opts, handoffs.get(group[0].meta.uuid)),
+        ),
+      ),
     );
   }
 
@@ -332,9 +348,16 @@ export class WriteCoordinator {
       : () => {};
     let end: number;
     try {
-      const records = group.map((p) => ({ value: docOpCodec.encode({ ...p.op, request_id: requestId }) }));
-      const { baseOffset } = await this.log.append(this.indices.topicOf(meta), shard, records);
-      end = baseOffset + records.length;
+      const topic = this.indices.topicOf(meta);
+      const { baseOffset } = await inSpan('produce', produceAttributes(topic, shard, group.length), async (span) => {
+        // The produce span's context travels with each record, so every copy's apply span joins this trace.
+        const headers = currentTraceHeaders();
+        const records = group.map((p) => ({ value: docOpCodec.encode({ ...p.op, request_id: requestId }), headers }));
+        const appended = await this.log.append(topic, shard, records);
+        span?.setAttributes({ [ATTR_OFFSET_FIRST]: appended.baseOffset, [ATTR_OFFSET_LAST]: appended.baseOffset + records.length - 1 });
+        return appended;
+      }, SpanKind.PRODUCER);
+      end = baseOffset + group.length;
       if (first.local) {
         await withTimeout(allApplied, opts.timeoutMs);
       } else {
@@ -419,6 +442,15 @@ export class WriteCoordinator {
     await firstDone;
     return 1 + confirmed.filter(Boolean).length;
   }
+}
+
+function produceAttributes(topic: string, shard: number, records: number): Attributes {
+  return {
+    [ATTR_MESSAGING_OPERATION_TYPE]: 'send',
+    [ATTR_MESSAGING_DESTINATION_NAME]: topic,
+    [ATTR_MESSAGING_DESTINATION_PARTITION_ID]: String(shard),
+    [ATTR_MESSAGING_BATCH_MESSAGE_COUNT]: records,
+  };
 }
 
 /** Copies that must be started: `all`, a number, or (5.x `consistency=quorum`) a majority once there are more than two copies. */

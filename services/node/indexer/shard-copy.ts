@@ -15,6 +15,8 @@ import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import { applyDocOp, type DocOutcome } from './apply-doc-op.ts';
 import { OutcomeRing } from './outcome-ring.ts';
+import { traceApply, type Attributes } from '../../../shared/telemetry/spans.ts';
+import { ATTR_INDEX, ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_DESTINATION_PARTITION_ID, ATTR_SHARD } from '../../../shared/telemetry/attributes.ts';
 
 export type OutcomeListener = (item: number, outcome: DocOutcome, offset: number) => void;
 
@@ -98,10 +100,20 @@ export class ShardCopy {
       this.opts.topic,
       this.shard,
       this.appliedOffset,
-      (records) => this.applyBatch(records),
+      // One span per applied batch, in the trace of the write that produced it (context in the record headers).
+      (records) => traceApply(records, this.applySpanAttributes(), () => this.applyBatch(records)),
       { maxBatch: 2000, onError: this.opts.onError },
     );
     this.scheduleRefresh();
+  }
+
+  private applySpanAttributes(): Attributes {
+    return {
+      [ATTR_MESSAGING_DESTINATION_NAME]: this.opts.topic,
+      [ATTR_MESSAGING_DESTINATION_PARTITION_ID]: String(this.shard),
+      [ATTR_INDEX]: this.opts.meta().name,
+      [ATTR_SHARD]: this.shard,
+    };
   }
 
   /** Listens for outcomes of the ops appended under `requestId`; returns the unsubscribe function. */

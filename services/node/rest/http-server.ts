@@ -6,6 +6,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EsError, contentTooLarge, internalError, isEsError, renderError } from '../../../shared/errors/es-errors.ts';
 import { filterPath } from './filter-path.ts';
+import { traceRequests } from './request-tracing.ts';
+import { tracingEnabled } from '../../../shared/telemetry/spans.ts';
 import type { Logger } from '../logger.ts';
 
 export interface HttpServerOptions {
@@ -32,6 +34,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     exposeHeadRoutes: true,
     return503OnClosing: true,
   });
+  if (tracingEnabled()) traceRequests(app);
 
   // Elasticsearch accepts any Content-Type that holds JSON, NDJSON or nothing; bodies are parsed per API.
   app.removeAllContentTypeParsers();

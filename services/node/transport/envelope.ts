@@ -14,9 +14,26 @@ export interface Envelope {
   method: string;
   payload: Buffer;
   error: RemoteError | null;
+  /** A request's W3C trace context while tracing runs (envelope version 2); absent otherwise. */
+  trace_context?: Record<string, string> | null;
 }
 
-export const envelopeCodec = new RecordCodec<Envelope>(loadSchema('rpc/envelope.avsc'), 1);
+const schema = loadSchema('rpc/envelope.avsc');
+/** Version 1: the envelope as it was before trace_context. */
+const schemaV1 = { ...(schema as object), fields: (schema as { fields: { name: string }[] }).fields.filter((f) => f.name !== 'trace_context') } as typeof schema;
+const traced = new RecordCodec<Envelope>(schema, 2);
+const untraced = new RecordCodec<Envelope>(schemaV1, 1);
+
+/**
+ * An envelope is written as version 2 only when it carries a trace context.
+ * With tracing off (the default) frames stay byte for byte version 1, which
+ * nodes from before trace_context read; those nodes cannot read a traced
+ * request, so a cluster turns tracing on once every node has this version.
+ */
+export const envelopeCodec = {
+  encode: (env: Envelope): Buffer => (env.trace_context ? traced : untraced).encode(env),
+  decode: (frame: Buffer): Envelope => (frame[1] === untraced.version ? untraced : traced).decode(frame),
+};
 
 /** One RPC: its action name and how its request and response travel. */
 export interface RpcMethod<Req, Res> {

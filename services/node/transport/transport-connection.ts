@@ -9,6 +9,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import type { EsError } from '../../../shared/errors/es-errors.ts';
 import { envelopeCodec, type Envelope } from './envelope.ts';
 import { FramedSocket } from './framed-socket.ts';
+import { currentTraceHeaders } from '../../../shared/telemetry/spans.ts';
 import { connectTransport, errorFromWire, nodeDisconnected, receiveTimeout, transportSerialization } from './transport-errors.ts';
 
 /** Where a node's transport listens; `name` is for error messages. */
@@ -94,7 +95,7 @@ export class TransportConnection {
               reject(receiveTimeout(this.node.name, this.address, method, id, Date.now() - sentAt));
             }, timeoutMs);
       this.pending.set(id, { method, resolve, reject, timer });
-      const env: Envelope = { id, kind: 'REQUEST', method, payload, error: null };
+      const env: Envelope = { id, kind: 'REQUEST', method, payload, error: null, trace_context: currentTraceHeaders() };
       this.framed.send(envelopeCodec.encode(env)).catch(() => this.settle(id, (p) => p.reject(nodeDisconnected(this.node.name, this.address, p.method))));
     });
   }

@@ -11,6 +11,8 @@ import { EsError } from '../../../shared/errors/es-errors.ts';
 import { envelopeCodec, type Envelope, type RpcMethod } from './envelope.ts';
 import { FramedSocket } from './framed-socket.ts';
 import { errorToWire, transportSerialization } from './transport-errors.ts';
+import { inRemoteSpan } from '../../../shared/telemetry/spans.ts';
+import { ATTR_RPC_METHOD, ATTR_RPC_SYSTEM } from '../../../shared/telemetry/attributes.ts';
 
 /** Elasticsearch's default `transport.port` (first of its 9300-9400 range). */
 export const DEFAULT_TRANSPORT_PORT = 9300;
@@ -147,7 +149,8 @@ export class TransportServer {
       return answer(Buffer.alloc(0), transportSerialization(`request of [${env.method}]`, err));
     }
     try {
-      const response = await reg.handler(request);
+      // A server span in the caller's trace when the request carries its context (envelope version 2).
+      const response = await inRemoteSpan(env.method, env.trace_context, { [ATTR_RPC_SYSTEM]: 'logsearch', [ATTR_RPC_METHOD]: env.method }, async () => reg.handler(request));
       return answer(reg.method.response.encode(response), null);
     } catch (err) {
       if (!(err instanceof EsError)) this.report(err instanceof Error ? err : new Error(String(err)), `transport handler [${env.method}]`);

@@ -25,7 +25,7 @@ const SHUTDOWN_TIMEOUT_MS = 5000;
  */
 export function registerTracerProvider(opts: TracingOptions): Tracing {
   const exporter = opts.exporter ?? new OTLPTraceExporter({ url: opts.endpoint });
-  const processor = opts.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
+  const processor = opts.exporter && !opts.batch ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector] }))
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: opts.serviceName, 'node.name': opts.nodeName, 'cluster.name': opts.clusterName }));

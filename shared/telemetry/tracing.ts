@@ -19,6 +19,8 @@ export interface TracingOptions {
   readonly endpoint?: string;
   /** Instead of an endpoint: spans go to this exporter as each ends (tests, with an in-memory exporter). */
   readonly exporter?: SpanExporter;
+  /** Batch the spans for `exporter` as they are for an endpoint, instead (benchmarks). */
+  readonly batch?: boolean;
   /** The SDK's own warnings and errors (an unreachable collector), for the node's log. */
   readonly onDiagnostic?: (level: 'warn' | 'error', message: string) => void;
 }

@@ -1,10 +1,17 @@
 /**
- * Span attribute names the instrumentation sets. Stable OpenTelemetry
- * semantic conventions come from @opentelemetry/semantic-conventions where
- * they are used; the messaging and RPC names below are still "incubating"
- * there, and that package asks users to copy incubating names rather than
- * import them (they may change between its releases). `logsearch.*` are ours.
+ * Span attribute names the instrumentation sets. The HTTP names are stable
+ * OpenTelemetry semantic conventions, written out here so that a node
+ * without tracing does not load @opentelemetry/semantic-conventions (its
+ * thousands of constants) at start. The messaging and RPC names are still
+ * "incubating" there, and that package asks users to copy incubating names
+ * rather than import them. `logsearch.*` are ours.
  */
+
+export const ATTR_HTTP_REQUEST_METHOD = 'http.request.method';
+/** The route pattern (`/{index}/_search`), never the raw path. */
+export const ATTR_HTTP_ROUTE = 'http.route';
+export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
+export const ATTR_URL_PATH = 'url.path';
 
 /** The log topic (`<cluster>.<index>.<uuid>`). */
 export const ATTR_MESSAGING_DESTINATION_NAME = 'messaging.destination.name';

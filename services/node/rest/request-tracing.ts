@@ -10,7 +10,7 @@
  * without tracing does not pay for three hooks per request.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '../../../shared/telemetry/attributes.ts';
 import { SpanKind, SpanStatusCode, runInSpan, startSpanFrom, type ScopedSpan } from '../../../shared/telemetry/spans.ts';
 
 /** `/:index/_search` → `/{index}/_search`, as OpenTelemetry's http.route and Elasticsearch's docs write it. */

@@ -14,10 +14,7 @@ import { argNumber, measure } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 import { startServer, http } from '../test/helpers/server.ts';
 import { parseSearchBody } from '../shared/dsl/query/search-body.ts';
-import { evaluateFilterBits } from '../shared/dsl/query/filter-bits.ts';
-import { FilterCache } from '../shared/engine/search/filter-cache.ts';
 import type { ShardClient } from '../services/node/coordinator/shard-client.ts';
-import { LocalShardClient } from '../services/node/search/local-shard-client.ts';
 import { SearchContexts } from '../services/node/search/search-contexts.ts';
 import { TransportServer } from '../services/node/transport/transport-server.ts';
 import { TransportClient } from '../services/node/transport/transport-client.ts';
@@ -58,7 +55,7 @@ async function main(): Promise<void> {
     const port = await transportServer.listen('127.0.0.1', 0);
     const node = { name: 'bench', host: '127.0.0.1', port };
     const clients: [string, ShardClient][] = [
-      ['local', new LocalShardClient(meta, copy, contexts, new FilterCache(), null, (q, v, c) => evaluateFilterBits(q, v, c))],
+      ['local', copy.searchClient(meta, contexts)],
       ['remote', new RemoteShardClient(transport, node, meta, 0)],
     ];
 

@@ -9,7 +9,7 @@
  * Flags: `--http.port 9201`, `--http.port=9201` or `-E http.port=9201`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_SERVICE_NAME, otlpTracesUrl } from '../../shared/telemetry/tracing.ts';
 
@@ -52,6 +52,11 @@ export interface NodeConfig {
   readonly otlpTracesEndpoint: string;
   /** The traces' service.name: OTEL_SERVICE_NAME, else `logsearch`. */
   readonly serviceName: string;
+  /**
+   * `node.processors`: the cores the node may use (default: all the machine
+   * has); one shard worker thread per core holds and searches the segments.
+   */
+  readonly processors: number;
 }
 
 const DEFAULTS: Record<string, string> = {
@@ -74,6 +79,7 @@ const DEFAULTS: Record<string, string> = {
   'cluster.session_timeout': '10s',
   'kafka.topic_provisioner': '',
   'telemetry.otlp.endpoint': '',
+  'node.processors': String(availableParallelism()),
 };
 
 const KNOWN = new Set(Object.keys(DEFAULTS).concat(['config']));
@@ -142,6 +148,12 @@ function parseBool(value: string, setting: string): boolean {
   throw new Error(`Failed to parse value [${value}] as only [true] or [false] are allowed for setting [${setting}]`);
 }
 
+function parseProcessors(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`Failed to parse value [${value}] for setting [node.processors] must be >= 1`);
+  return n;
+}
+
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): NodeConfig {
   const flags = parseFlags(argv);
   const envs = fromEnv(env);
@@ -176,5 +188,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     topicProvisioner: s['kafka.topic_provisioner'],
     otlpTracesEndpoint: otlpTracesUrl(s['telemetry.otlp.endpoint'], env),
     serviceName: env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
+    processors: parseProcessors(s['node.processors']),
   };
 }

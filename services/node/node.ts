@@ -36,6 +36,7 @@ import { registerRoutes } from './rest/routes/index.ts';
 import { TransportServer } from './transport/transport-server.ts';
 import { TransportClient } from './transport/transport-client.ts';
 import { ShardService } from './transport/shard-service.ts';
+import { ShardWorkers } from './shard-worker/shard-workers.ts';
 import { startTracing, type Tracing } from '../../shared/telemetry/tracing.ts';
 
 interface NodeIdentity {
@@ -95,6 +96,7 @@ export class Node {
     readonly writes: WriteCoordinator,
     readonly reader: DocReader,
     readonly search: SearchCoordinator,
+    private readonly workers: ShardWorkers,
     private readonly clusterParts: ClusterParts | null,
   ) {}
 
@@ -152,6 +154,10 @@ export class Node {
           membership: null,
         }
       : null;
+    const workers = await ShardWorkers.start({
+      count: config.processors,
+      onExit: (index, why) => logger.error({ worker: index, why }, 'shard worker stopped: its copies no longer index or search'),
+    });
     const ids = new RequestIds(identity.nodeId);
     const meta = new MetaService(log, config.clusterName, ids);
     // The node is built last; the directory only asks for it once the node runs.
@@ -163,6 +169,7 @@ export class Node {
       dataDir: config.pathData,
       clusterName: config.clusterName,
       onError: (err, context) => logger.error({ err, context }, 'indexer error'),
+      workers,
       hosted: parts ? (m) => hostedShards(parts.membership, identity.nodeId, m) : undefined,
     });
     const directory = new ShardDirectory({
@@ -181,7 +188,7 @@ export class Node {
     const writes = new WriteCoordinator(log, meta, indices, admin, ids, directory, access);
     const reader = new DocReader(meta.state, directory, access);
     const search = new SearchCoordinator(meta.state, directory, access, { maxOpenScrollContexts: config.maxOpenScrollContexts, contexts });
-    const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, parts);
+    const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, workers, parts);
     built.node = node;
     node.tracing = tracing;
     if (parts) await node.joinCluster(parts, contexts);
@@ -277,6 +284,7 @@ export class Node {
     await this.clusterParts?.transportClient.close();
     await this.meta.stop();
     await this.indices.close();
+    await this.workers.close();
     await this.log.close();
     await this.tracing?.shutdown();
     this.logger.info('stopped');

@@ -11,6 +11,7 @@ import { transportAddress } from './shard-directory.ts';
 import type { DocOutcome } from '../indexer/apply-doc-op.ts';
 import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { ShardClient } from '../coordinator/shard-client.ts';
+import type { SearchContexts } from '../search/search-contexts.ts';
 import type { TransportClient } from '../transport/transport-client.ts';
 import { RemoteShardCopy } from '../transport/remote-shard-copy.ts';
 import { RemoteShardClient } from '../transport/remote-shard-client.ts';
@@ -56,9 +57,9 @@ export class CopyAccess {
     return this.remote(route, meta, shard).outcomes(from, to, timeoutMs);
   }
 
-  /** The search client of a copy; `local` builds the one for a copy in this process. */
-  searchClient(route: CopyRoute, meta: IndexMetadata, shard: number, local: (copy: ShardCopy) => ShardClient): ShardClient {
-    if (route.local) return local(route.local);
+  /** The search client of a copy; a copy of this node keeps its contexts in `contexts`. */
+  searchClient(route: CopyRoute, meta: IndexMetadata, shard: number, contexts: SearchContexts): ShardClient {
+    if (route.local) return route.local.searchClient(meta, contexts);
     if (!this.transport) throw new Error(`copy [${meta.name}][${shard}] on node [${route.node.name}] but this node has no transport`);
     return new RemoteShardClient(this.transport, transportAddress(route.node), meta, shard, { onReleaseError: this.onReleaseError });
   }

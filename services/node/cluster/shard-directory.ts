@@ -169,7 +169,7 @@ export class ShardDirectory {
     const view = this.opts.view?.();
     if (!view) {
       const held = this.opts.indices.held(meta.uuid, shard);
-      return held ? [{ node: this.self, primary: true, state: held.state, local: held.copy, docCount: held.copy.index.docCount, recovery: localRecovery(held) }] : [];
+      return held ? [{ node: this.self, primary: true, state: held.state, local: held.copy, docCount: held.copy.docCount, recovery: localRecovery(held) }] : [];
     }
     const assigned = view.table.indices[meta.uuid]?.[shard] ?? [];
     const out: CopyRoute[] = [];
@@ -183,7 +183,7 @@ export class ShardDirectory {
           primary: c.primary,
           state: held?.state ?? 'INITIALIZING',
           local: held?.copy ?? null,
-          docCount: held?.copy.index.docCount ?? null,
+          docCount: held?.copy.docCount ?? null,
           recovery: held ? localRecovery(held) : null,
         });
       } else {

@@ -10,8 +10,6 @@ import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
 import { plainBytes } from '../../../shared/engine/search/render-hit.ts';
 import { releaseOnce, responseBuffers } from '../../../shared/engine/search/buffer-pool.ts';
-import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
-import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
 import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { reduceAggsToJson } from '../../../shared/engine/aggs/reduce.ts';
@@ -23,7 +21,6 @@ import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess } from '../cluster/copy-access.ts';
 import { FailoverShardClient } from '../search/failover-shard-client.ts';
-import { LocalShardClient } from '../search/local-shard-client.ts';
 import { SearchContexts } from '../search/search-contexts.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { RawJson } from '../rest/reply.ts';
@@ -83,7 +80,6 @@ interface ShardFailure {
 
 export class SearchCoordinator {
   private readonly contexts: SearchContexts;
-  private readonly filterCaches = new WeakMap<object, FilterCache>();
   private readonly scrolls = new Map<string, ScrollState>();
   private scrollSeq = 0;
 
@@ -99,15 +95,6 @@ export class SearchCoordinator {
   close(): void {
     this.contexts.close();
     this.scrolls.clear();
-  }
-
-  private filterCacheFor(copy: object): FilterCache {
-    let c = this.filterCaches.get(copy);
-    if (!c) {
-      c = new FilterCache();
-      this.filterCaches.set(copy, c);
-    }
-    return c;
   }
 
   /** The request's body with the aliases' filters of this index added as filters. */
@@ -161,7 +148,7 @@ export class SearchCoordinator {
   private shardClient(meta: IndexMetadata, shard: number, aggs: AggSpec[] | null, preference: string | null): ShardClient {
     const order = this.directory.readOrder(meta, shard, preference);
     const clients = order.map((route) =>
-      this.access.searchClient(route, meta, shard, (copy) => new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, evaluateFilterBits)),
+      this.access.searchClient(route, meta, shard, this.contexts),
     );
     if (clients.length === 0) return unavailableShard(meta, shard);
     return clients.length === 1 ? clients[0] : new FailoverShardClient(meta.name, shard, clients);

@@ -28,8 +28,6 @@ import type { IndicesService } from '../indexer/indices-service.ts';
 import type { CopyRoute, ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess } from '../cluster/copy-access.ts';
 import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
-import type { ParsedHandoff } from '../indexer/shard-copy.ts';
-import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import type { RequestIds } from '../request-ids.ts';
 import { resolveWriteIndex, validateNewIndexName } from './index-resolver.ts';
 import type { IndexAdmin } from './index-admin.ts';
@@ -61,8 +59,13 @@ export interface WriteRequest {
   readonly ifSeqNo: number | null;
   readonly ifPrimaryTerm: number | null;
   readonly update: UpdateBody | null;
-  /** `source` already parsed by the REST layer, so it is not parsed twice. */
-  readonly parsedSource?: Record<string, unknown>;
+  /**
+   * `source` already parsed by the REST layer, so it is not parsed twice.
+   * The coordinator clears it once the document is validated: a bulk request
+   * must not hold every parsed document until it answers (they would all
+   * outlive the young generation).
+   */
+  parsedSource?: Record<string, unknown>;
 }
 
 export interface WriteSuccess {
@@ -144,7 +147,7 @@ export class WriteCoordinator {
     const results: (WriteItemResult | undefined)[] = new Array(reqs.length);
     const now = Date.now();
     const targets = await this.resolveTargets(reqs, results);
-    const handoffs = await this.applyDynamicMappings(reqs, targets, results);
+    await this.applyDynamicMappings(reqs, targets, results);
 
     const prepared: Prepared[] = [];
     for (let i = 0; i < reqs.length; i++) {
@@ -161,7 +164,7 @@ export class WriteCoordinator {
         results[i] = failure(reqs[i], err, meta.name);
       }
     }
-    await this.appendAndAwait(prepared, results, opts, handoffs);
+    await this.appendAndAwait(prepared, results, opts);
     return results.map((r, i) => r ?? failure(reqs[i], internalError('the write was neither appended nor refused')));
   }
 
@@ -205,8 +208,8 @@ export class WriteCoordinator {
     reqs: readonly WriteRequest[],
     targets: readonly ({ uuid: string } | null)[],
     results: (WriteItemResult | undefined)[],
-  ): Promise<Map<string, ParsedHandoff>> {
-    const working = new Map<string, { type: string; mapping: Mapping; changed: boolean; versionBefore: number; docs: Map<number, ParsedDocument> }>();
+  ): Promise<void> {
+    const working = new Map<string, { type: string; mapping: Mapping; changed: boolean }>();
     for (let i = 0; i < reqs.length; i++) {
       const t = targets[i];
       const r = reqs[i];
@@ -221,40 +224,29 @@ export class WriteCoordinator {
           type: r.type,
           mapping: meta.mapping ?? Mapping.empty(r.type),
           changed: meta.mapping === null,
-          versionBefore: meta.mappingVersion,
-          docs: new Map(),
         };
         working.set(t.uuid, w);
       }
       try {
         for (const doc of docs) {
-          let parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
+          const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
           if (parsed.dynamicUpdate) {
             w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, { analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined });
             w.changed = true;
-            // Parse again so the handed-off fields carry the merged mappings.
-            parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
           }
-          if (doc === r.source && (r.op === 'index' || r.op === 'create')) w.docs.set(i, parsed);
         }
       } catch (err) {
         if (!isEsError(err)) throw err;
         results[i] = failure(r, err, meta.name);
       }
+      r.parsedSource = undefined;
     }
-    const handoffs = new Map<string, ParsedHandoff>();
     for (const [uuid, w] of working) {
-      if (w.changed) {
-        await this.meta.submit({
-          'logsearch.PutMapping': { indices: [uuid], type: w.type, mapping_json: JSON.stringify(w.mapping.toJSON()), dynamic: true },
-        });
-      }
-      // The parsed documents are valid only for the mapping they were parsed against:
-      // ours alone, with no other change in between.
-      const after = this.meta.state.indexByUuid(uuid)?.mappingVersion;
-      if (after === w.versionBefore + (w.changed ? 1 : 0)) handoffs.set(uuid, { docs: w.docs, mappingVersion: after });
+      if (!w.changed) continue;
+      await this.meta.submit({
+        'logsearch.PutMapping': { indices: [uuid], type: w.type, mapping_json: JSON.stringify(w.mapping.toJSON()), dynamic: true },
+      });
     }
-    return handoffs;
   }
 
   private prepare(item: number, r: WriteRequest, meta: IndexMetadata, aliasRouting: string | null, now: number): Prepared {
@@ -287,7 +279,6 @@ export class WriteCoordinator {
     prepared: readonly Prepared[],
     results: (WriteItemResult | undefined)[],
     opts: WriteOptions,
-    handoffs: ReadonlyMap<string, ParsedHandoff>,
   ): Promise<void> {
     const groups = new Map<string, Prepared[]>();
     for (const p of prepared) {
@@ -299,7 +290,7 @@ export class WriteCoordinator {
     await Promise.all(
       [...groups.values()].map((group) =>
         inSpan('write shard', { [ATTR_INDEX]: group[0].meta.name, [ATTR_SHARD]: group[0].shard, [ATTR_ITEMS]: group.length }, () =>
-          this.appendGroup(group, results, opts, handoffs.get(group[0].meta.uuid)),
+          this.appendGroup(group, results, opts),
         ),
       ),
     );
@@ -309,7 +300,6 @@ export class WriteCoordinator {
     group: readonly Prepared[],
     results: (WriteItemResult | undefined)[],
     opts: WriteOptions,
-    handoff: ParsedHandoff | undefined,
   ): Promise<void> {
     const { meta, shard } = group[0];
     const total = meta.settings.numberOfReplicas + 1;
@@ -344,7 +334,7 @@ export class WriteCoordinator {
           if (!p) return;
           results[item] = toResult(p, outcome, meta);
           if (--remaining === 0) done();
-        }, handoff)
+        })
       : () => {};
     let end: number;
     try {

@@ -17,6 +17,7 @@ import type { CommitLog } from '../../../shared/log/commit-log.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import { ShardCopy } from './shard-copy.ts';
+import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
 
 export type CopyState = 'INITIALIZING' | 'STARTED';
 
@@ -42,6 +43,8 @@ export interface IndicesServiceOptions {
   readonly dataDir: string;
   readonly clusterName: string;
   readonly onError: (err: Error, context: string) => void;
+  /** The threads that hold the copies' segments. */
+  readonly workers: ShardWorkers;
   /** The shard numbers of an index this node hosts; absent = all of them (one node). */
   readonly hosted?: (meta: IndexMetadata) => readonly number[];
   /** A local copy changed state (opened, started, closed). */
@@ -133,6 +136,7 @@ export class IndicesService {
         topic,
         shard: s,
         meta: () => this.opts.state.indexByUuid(meta.uuid) ?? meta,
+        workers: this.opts.workers,
         onError: (err) => this.opts.onError(err, `[${meta.name}][${s}] apply`),
       });
       // Caught up = applied everything the partition held when the copy opened.

@@ -1,18 +1,20 @@
 /**
  * One copy of one shard (DESIGN.md 2 and 3): consumes its partition of the
  * index topic in offset order, applies each DocOp to the doc store (durable,
- * with the checkpoint in the same batch) and to the in-memory segments
- * (searchable after refresh), and tells the coordinator the outcome of the
- * ops it is waiting for.
+ * with the checkpoint in the same batch), tells the coordinator the outcome
+ * of the ops it is waiting for, and hands the changes to the copy's
+ * segments, which a shard worker thread analyzes, indexes and searches
+ * (services/node/shard-worker).
  */
 import { mkdir } from 'node:fs/promises';
 import type { CommitLog, LogRecord, Subscription } from '../../../shared/log/commit-log.ts';
 import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
 import { DocStore, type DocChange, type DocState } from '../../../shared/engine/store/doc-store.ts';
-import { ShardIndex } from '../../../shared/engine/segment/shard-index.ts';
-import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
-import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import type { SearchContexts } from '../search/search-contexts.ts';
+import { SegmentsHandle } from '../shard-worker/segments-handle.ts';
+import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
+import { WorkerShardClient } from '../shard-worker/worker-shard-client.ts';
 import { applyDocOp, type DocOutcome } from './apply-doc-op.ts';
 import { OutcomeRing } from './outcome-ring.ts';
 import { traceApply, type Attributes } from '../../../shared/telemetry/spans.ts';
@@ -20,23 +22,12 @@ import { ATTR_INDEX, ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_DESTINATION
 
 export type OutcomeListener = (item: number, outcome: DocOutcome, offset: number) => void;
 
-/**
- * Documents the coordinator in this process already parsed against the
- * mapping of `mappingVersion`, by item. Parsing is a pure function of the
- * source and the mapping, so reusing them gives what parsing again would,
- * without doing the work twice.
- */
-export interface ParsedHandoff {
-  readonly docs: ReadonlyMap<number, ParsedDocument>;
-  readonly mappingVersion: number;
-}
-
 interface OffsetWaiter {
   readonly offset: number;
   readonly resolve: () => void;
 }
 
-const EMPTY_DOC: ParsedDocument = { fields: [], dynamicUpdate: null };
+const EMPTY_SOURCE = Buffer.from('{}');
 
 export interface ShardCopyOptions {
   readonly dir: string;
@@ -45,6 +36,8 @@ export interface ShardCopyOptions {
   readonly shard: number;
   /** The index's current metadata (mapping, analyzers, settings). */
   readonly meta: () => IndexMetadata;
+  /** The threads that hold the copy's segments. */
+  readonly workers: ShardWorkers;
   readonly onError: (err: Error) => void;
 }
 
@@ -56,18 +49,18 @@ export class ShardCopy {
   refreshedOffset = 0;
   /** Outcomes of recent ops, for coordinators on other nodes (WAIT_OUTCOMES). */
   readonly outcomes = new OutcomeRing();
-  private readonly listeners = new Map<string, { listener: OutcomeListener; handoff: ParsedHandoff | undefined }>();
+  private readonly listeners = new Map<string, OutcomeListener>();
   private appliedWaiters: OffsetWaiter[] = [];
   private refreshWaiters: OffsetWaiter[] = [];
   private subscription: Subscription | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
   private refreshIntervalMs = -1;
-  private closed = false;
 
   private constructor(
     private readonly opts: ShardCopyOptions,
     private readonly store: DocStore,
-    readonly index: ShardIndex,
+    /** The copy's searchable segments, in a shard worker. */
+    readonly segments: SegmentsHandle,
   ) {
     this.shard = opts.shard;
   }
@@ -75,9 +68,32 @@ export class ShardCopy {
   static async open(opts: ShardCopyOptions): Promise<ShardCopy> {
     await mkdir(opts.dir, { recursive: true });
     const store = await DocStore.open(`${opts.dir}/docs`);
-    const copy = new ShardCopy(opts, store, new ShardIndex(opts.meta().analyzers));
+    const segments = SegmentsHandle.open(opts.workers, opts.shard, opts.meta(), (context, err) => opts.onError(Object.assign(err, { message: `${context}: ${err.message}` })));
+    const copy = new ShardCopy(opts, store, segments);
     await copy.recover();
     return copy;
+  }
+
+  /** Live docs visible to searches, as of the worker's last report. */
+  get docCount(): number {
+    return this.segments.stats.docCount;
+  }
+
+  get deletedCount(): number {
+    return this.segments.stats.deletedCount;
+  }
+
+  get sizeInBytes(): number {
+    return this.segments.stats.sizeInBytes;
+  }
+
+  get segmentCount(): number {
+    return this.segments.stats.segmentCount;
+  }
+
+  /** The copy's query and fetch phases, with contexts kept in `contexts`. */
+  searchClient(meta: IndexMetadata, contexts: SearchContexts): WorkerShardClient {
+    return new WorkerShardClient(this.segments, meta, contexts);
   }
 
   /**
@@ -88,10 +104,11 @@ export class ShardCopy {
   private async recover(): Promise<void> {
     this.appliedOffset = await this.store.appliedOffset();
     const meta = this.opts.meta();
+    this.segments.syncMeta(meta);
     for await (const [id, state] of this.store.entries()) {
-      if (!state.deleted) this.indexDoc(meta, id, state, false);
+      if (!state.deleted) this.indexDoc(id, state, false);
     }
-    this.index.refresh();
+    this.segments.refresh();
     this.refreshedOffset = this.appliedOffset;
   }
 
@@ -117,8 +134,8 @@ export class ShardCopy {
   }
 
   /** Listens for outcomes of the ops appended under `requestId`; returns the unsubscribe function. */
-  listen(requestId: string, listener: OutcomeListener, handoff?: ParsedHandoff): () => void {
-    this.listeners.set(requestId, { listener, handoff });
+  listen(requestId: string, listener: OutcomeListener): () => void {
+    this.listeners.set(requestId, listener);
     return () => this.listeners.delete(requestId);
   }
 
@@ -131,7 +148,8 @@ export class ShardCopy {
     ids.forEach((id, i) => current.set(id, stored[i]));
 
     const changes: DocChange[] = [];
-    const changeOps: number[] = [];
+    /** Per change: whether the doc had a live copy before it (else the index need not look for one). */
+    const replaces: boolean[] = [];
     const outcomes: DocOutcome[] = new Array(ops.length);
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i];
@@ -142,51 +160,30 @@ export class ShardCopy {
       if (outcome.ok && outcome.next) {
         current.set(op.id, outcome.next);
         changes.push({ id: op.id, state: outcome.next });
-        changeOps.push(i);
+        replaces.push(before !== undefined && !before.deleted);
       }
     }
-    /** Per change: whether the doc had a live copy before it (else the index need not look for one). */
-    const replaces: boolean[] = [];
     const next = records[records.length - 1].offset + 1;
     await this.store.commit(changes, next);
 
+    this.segments.syncMeta(meta);
     for (let k = 0; k < changes.length; k++) {
       const c = changes[k];
-      if (c.state.deleted) this.index.delete(c.id);
-      else this.indexDoc(meta, c.id, c.state, replaces[k], this.handedOff(meta, ops[changeOps[k]]));
+      if (c.state.deleted) this.segments.delete(c.id);
+      else this.indexDoc(c.id, c.state, replaces[k]);
     }
+    this.segments.flush();
     this.appliedOffset = next;
     for (let i = 0; i < ops.length; i++) {
-        replaces.push(before !== undefined && !before.deleted);
       this.outcomes.record(records[i].offset, outcomes[i]);
       const l = this.listeners.get(ops[i].request_id);
-      if (l) l.listener(ops[i].item, outcomes[i], records[i].offset);
+      if (l) l(ops[i].item, outcomes[i], records[i].offset);
     }
     this.appliedWaiters = resolveUpTo(this.appliedWaiters, this.appliedOffset);
   }
 
-  /** The coordinator's parse of an INDEX/CREATE op's source, when still valid for the current mapping. */
-  private handedOff(meta: IndexMetadata, op: DocOp): ParsedDocument | undefined {
-    if (op.op !== 'INDEX' && op.op !== 'CREATE') return undefined;
-    const h = this.listeners.get(op.request_id)?.handoff;
-    if (!h || h.mappingVersion !== meta.mappingVersion) return undefined;
-    return h.docs.get(op.item);
-  }
-
-  private indexDoc(meta: IndexMetadata, id: string, state: DocState, mayReplace: boolean, handedOff?: ParsedDocument): void {
-    const source = state.source ?? Buffer.from('{}');
-    let parsed = handedOff ?? EMPTY_DOC;
-    if (!handedOff && meta.mapping) {
-      try {
-        parsed = meta.mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>);
-      } catch {
-        // The coordinator validated the document against the mapping before
-        // appending it; a failure here means the mapping changed in between.
-        // The document stays stored and retrievable, only unsearchable by field.
-        parsed = EMPTY_DOC;
-      }
-    }
-    this.index.index({ id, version: state.version, seqNo: state.seqNo, routing: state.routing, source, parsed }, mayReplace);
+  private indexDoc(id: string, state: DocState, mayReplace: boolean): void {
+    this.segments.index(id, state.version, state.seqNo, state.routing, state.source ?? EMPTY_SOURCE, mayReplace);
   }
 
   /** Resolves once every op below `offset` has been applied. */
@@ -205,12 +202,10 @@ export class ShardCopy {
 
   /** Makes every applied op searchable now. */
   refresh(): void {
-    this.index.refresh();
+    // Searches are posted to the worker behind the refresh, so they see it: the ops are searchable from here on.
+    this.segments.refresh();
     this.refreshedOffset = this.appliedOffset;
     this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
-    setImmediate(() => {
-      if (!this.closed) this.index.maybeMerge();
-    });
   }
 
   /** (Re)arms the periodic refresh from the index's `refresh_interval`. */
@@ -222,7 +217,7 @@ export class ShardCopy {
     this.refreshIntervalMs = interval;
     if (interval > 0) {
       this.refreshTimer = setInterval(() => {
-        if (this.index.pendingOps > 0 || this.refreshWaiters.length > 0) this.refresh();
+        if (this.segments.pendingOps > 0 || this.refreshWaiters.length > 0) this.refresh();
       }, interval);
       this.refreshTimer.unref();
     }
@@ -233,14 +228,10 @@ export class ShardCopy {
     return this.store.get(id);
   }
 
-  acquireSnapshot(): SearcherSnapshot {
-    return this.index.acquireSnapshot();
-  }
-
   async close(): Promise<void> {
-    this.closed = true;
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     await this.subscription?.close();
+    await this.segments.close();
     await this.store.close();
   }
 }

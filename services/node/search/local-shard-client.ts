@@ -1,35 +1,62 @@
 /**
- * A ShardClient for a shard copy in this process: runs the query phase on a
- * pinned snapshot of the copy's segments, computes partial aggregations,
- * and renders hits in the fetch phase.
+ * A ShardClient over segments in this thread: runs the query phase on a
+ * pinned snapshot of a copy's segments, computes partial aggregations, and
+ * renders hits in the fetch phase. The segment worker threads serve every
+ * shard copy's searches through it (services/node/shard-worker).
  */
 import { searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts';
 import { renderHits } from '../../../shared/engine/search/render-hit.ts';
 import type { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
-import type { RenderedHits, ShardSearchContext } from '../../../shared/engine/search/types.ts';
+import type { ParsedSearch, RenderedHits, ShardSearchContext } from '../../../shared/engine/search/types.ts';
 import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { AggContext } from '../../../shared/engine/aggs/types.ts';
-import type { SegmentView } from '../../../shared/engine/segment/types.ts';
+import type { SearcherSnapshot, SegmentView } from '../../../shared/engine/segment/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse } from '../coordinator/shard-client.ts';
-import type { SearchContexts } from './search-contexts.ts';
 import { emptyMapping } from './empty-mapping.ts';
+
+/** What a search needs of the index: its name, mapping, analyzers and shard count. */
+export type SearchMeta = Pick<IndexMetadata, 'name' | 'mapping' | 'analyzers'> & { readonly settings: Pick<IndexMetadata['settings'], 'numberOfShards'> };
+
+/** The segments of one copy, as searches see them. */
+export interface SearchableCopy {
+  readonly shard: number;
+  acquireSnapshot(): SearcherSnapshot;
+}
+
+/** A point-in-time view held between a query phase and its fetch phase or next scroll page. */
+export interface PinnedContext {
+  readonly snapshot: SearcherSnapshot;
+  readonly search: ParsedSearch;
+}
+
+/**
+ * Where contexts live: their ids and lifetimes are kept by the node
+ * (SearchContexts), the views themselves beside the segments.
+ */
+export interface PinnedContexts {
+  get(id: number): PinnedContext | undefined;
+  /** Pins a view under a new id (or `id` when the caller allocated one). */
+  pin(context: PinnedContext, id: number | null): number;
+  drop(id: number): void;
+}
 
 export class LocalShardClient implements ShardClient {
   readonly index: string;
   readonly shard: number;
 
   constructor(
-    private readonly meta: IndexMetadata,
-    private readonly copy: ShardCopy,
-    private readonly contexts: SearchContexts,
+    private readonly meta: SearchMeta,
+    private readonly copy: SearchableCopy,
+    private readonly contexts: PinnedContexts,
     private readonly filterCache: FilterCache,
     /** Parsed aggregations for this index (mappings differ per index), or null. */
     private readonly aggs: AggSpec[] | null,
     private readonly filterBits: (query: unknown, view: SegmentView, ctx: ShardSearchContext) => Uint32Array,
+    /** The id a first page pins its view under (allocated by the node), or null to let `contexts` pick one. */
+    private readonly newContextId: number | null = null,
   ) {
     this.index = meta.name;
     this.shard = copy.shard;
@@ -46,13 +73,15 @@ export class LocalShardClient implements ShardClient {
   }
 
   async query(req: ShardQueryRequest): Promise<ShardQueryResponse> {
-    let ctx;
+    let id: number;
+    let ctx: PinnedContext | undefined;
     if (req.contextId !== null) {
-      ctx = this.contexts.get(req.contextId);
-      if (!ctx) throw searchContextMissing(req.contextId);
-      ctx.expiresAt = Date.now() + req.keepAliveMs;
+      id = req.contextId;
+      ctx = this.contexts.get(id);
+      if (!ctx) throw searchContextMissing(id);
     } else {
-      ctx = this.contexts.open(this.copy.acquireSnapshot(), req.search, req.keepAliveMs);
+      ctx = { snapshot: this.copy.acquireSnapshot(), search: req.search };
+      id = this.contexts.pin(ctx, this.newContextId);
     }
     const shardCtx = this.shardContext(req.nowMillis);
     const wantAggs = this.aggs !== null && req.contextId === null;
@@ -74,7 +103,7 @@ export class LocalShardClient implements ShardClient {
       };
       aggs = collectShardAggs(this.aggs, result.matches, aggCtx);
     }
-    return { contextId: ctx.id, result: { ...result, matches: null }, aggs };
+    return { contextId: id, result: { ...result, matches: null }, aggs };
   }
 
   async fetch(req: ShardFetchRequest): Promise<string[]> {
@@ -98,11 +127,11 @@ export class LocalShardClient implements ShardClient {
       search: ctx.search,
       mapping: this.meta.mapping ?? emptyMapping,
     });
-    if (req.release) this.contexts.free(req.contextId);
+    if (req.release) this.contexts.drop(req.contextId);
     return rendered;
   }
 
   release(contextId: number): void {
-    this.contexts.free(contextId);
+    this.contexts.drop(contextId);
   }
 }

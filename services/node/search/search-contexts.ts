@@ -1,27 +1,29 @@
 /**
- * Search contexts of this node's shard copies: the point-in-time view
- * (searcher snapshot) a query phase ran on, kept for its fetch phase, and
- * for scrolls until keep-alive expires (a reaper frees expired ones).
+ * The search contexts of this node's shard copies, as the node keeps them:
+ * an id per context, its keep-alive, and the scroll-context limit. The
+ * point-in-time view itself (the pinned segments and the parsed search)
+ * lives beside the segments, in a shard worker thread (the context's
+ * owner); freeing a context here tells its owner to let the view go. A
+ * reaper frees contexts whose keep-alive passed.
  */
 import { EsError } from '../../../shared/errors/es-errors.ts';
-import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
-import type { ParsedSearch, ShardCursor } from '../../../shared/engine/search/types.ts';
 
-export interface SearchContext {
-  readonly id: number;
-  readonly snapshot: SearcherSnapshot;
-  readonly search: ParsedSearch;
+/** Holds the views of contexts; told when one is freed. */
+export interface ContextOwner {
+  release(id: number): void;
+}
+
+interface ContextEntry {
+  readonly owner: ContextOwner;
   /** Epoch ms after which the reaper frees it. */
   expiresAt: number;
   readonly scroll: boolean;
-  /** Where the next scroll page continues on this shard. */
-  cursor: ShardCursor | null;
 }
 
 /** How often expired contexts are looked for (Elasticsearch's search.keep_alive_interval is 1m). */
 const REAPER_INTERVAL_MS = 1000;
 /** A plain query_then_fetch context lives until its fetch phase, bounded by this. */
-const FETCH_KEEP_ALIVE_MS = 60_000;
+export const FETCH_KEEP_ALIVE_MS = 60_000;
 
 export function tooManyScrollContexts(limit: number): EsError {
   return new EsError(
@@ -32,7 +34,7 @@ export function tooManyScrollContexts(limit: number): EsError {
 }
 
 export class SearchContexts {
-  private readonly contexts = new Map<number, SearchContext>();
+  private readonly contexts = new Map<number, ContextEntry>();
   private nextId = 1;
   private scrollCount = 0;
   private readonly reaper: NodeJS.Timeout;
@@ -42,44 +44,54 @@ export class SearchContexts {
     this.reaper.unref();
   }
 
-  open(snapshot: SearcherSnapshot, search: ParsedSearch, keepAliveMs: number): SearchContext {
+  /** A new context id; `keepAliveMs` > 0 makes it a scroll context (counted against the limit). */
+  open(owner: ContextOwner, keepAliveMs: number): number {
     const scroll = keepAliveMs > 0;
     if (scroll && this.scrollCount >= this.maxOpenScrollContexts) throw tooManyScrollContexts(this.maxOpenScrollContexts);
-    const ctx: SearchContext = {
-      id: this.nextId++,
-      snapshot,
-      search,
-      expiresAt: Date.now() + (scroll ? keepAliveMs : FETCH_KEEP_ALIVE_MS),
-      scroll,
-      cursor: null,
-    };
-    this.contexts.set(ctx.id, ctx);
+    const id = this.nextId++;
+    this.contexts.set(id, { owner, expiresAt: Date.now() + (scroll ? keepAliveMs : FETCH_KEEP_ALIVE_MS), scroll });
     if (scroll) this.scrollCount++;
-    return ctx;
+    return id;
   }
 
-  get(id: number): SearchContext | undefined {
+  /** Whether the context is open (an expired one is freed and is not). */
+  has(id: number): boolean {
     const ctx = this.contexts.get(id);
     if (ctx && ctx.expiresAt < Date.now()) {
       this.free(id);
-      return undefined;
+      return false;
     }
-    return ctx;
+    return ctx !== undefined;
   }
 
+  /** Extends an open context's keep-alive to `keepAliveMs` from now; false when it is not open. */
+  renew(id: number, keepAliveMs: number): boolean {
+    if (!this.has(id)) return false;
+    this.contexts.get(id)!.expiresAt = Date.now() + keepAliveMs;
+    return true;
+  }
+
+  /** Frees a context and tells its owner; false when it was not open. */
   free(id: number): boolean {
+    const ctx = this.forget(id);
+    ctx?.owner.release(id);
+    return ctx !== undefined;
+  }
+
+  /** Removes a context its owner already let go (a fetch that released it). */
+  forget(id: number): ContextEntry | undefined {
     const ctx = this.contexts.get(id);
-    if (!ctx) return false;
+    if (!ctx) return undefined;
     this.contexts.delete(id);
     if (ctx.scroll) this.scrollCount--;
-    return true;
+    return ctx;
   }
 
   /** Frees every scroll context; returns how many. */
   freeAllScrolls(): number {
     let n = 0;
-    for (const ctx of [...this.contexts.values()]) {
-      if (ctx.scroll && this.free(ctx.id)) n++;
+    for (const [id, ctx] of [...this.contexts]) {
+      if (ctx.scroll && this.free(id)) n++;
     }
     return n;
   }
@@ -89,12 +101,12 @@ export class SearchContexts {
   }
 
   private reap(now: number): void {
-    for (const ctx of [...this.contexts.values()]) if (ctx.expiresAt < now) this.free(ctx.id);
+    for (const [id, ctx] of [...this.contexts]) if (ctx.expiresAt < now) this.free(id);
   }
 
   close(): void {
     clearInterval(this.reaper);
-    this.contexts.clear();
+    for (const id of [...this.contexts.keys()]) this.free(id);
     this.scrollCount = 0;
   }
 }

@@ -4,19 +4,11 @@
  * this node's own shard copies. Searches go through LocalShardClient over the
  * node's SearchContexts, so a remote copy answers exactly as a local one.
  */
-import { EsError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
-import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
-import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
-import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
-import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
-import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
-import type { ParsedSearch } from '../../../shared/engine/search/types.ts';
+import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { CopyRecovery } from '../indexer/indices-service.ts';
-import { LocalShardClient } from '../search/local-shard-client.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
-import { emptyMapping } from '../search/empty-mapping.ts';
 import {
   FREE_CONTEXT,
   NODE_STATUS,
@@ -69,8 +61,6 @@ export function shardNotFound(uuid: string, shard: number, index = uuid): EsErro
 }
 
 export class ShardService {
-  private readonly filterCaches = new WeakMap<ShardCopy, FilterCache>();
-
   constructor(
     private readonly copies: LocalCopies,
     private readonly contexts: SearchContexts,
@@ -96,48 +86,17 @@ export class ShardService {
     return { meta, copy };
   }
 
-  private filterCacheFor(copy: ShardCopy): FilterCache {
-    let c = this.filterCaches.get(copy);
-    if (!c) {
-      c = new FilterCache();
-      this.filterCaches.set(copy, c);
-    }
-    return c;
-  }
-
-  private localClient(meta: IndexMetadata, copy: ShardCopy, aggs: AggSpec[] | null): LocalShardClient {
-    return new LocalShardClient(meta, copy, this.contexts, this.filterCacheFor(copy), aggs, (q, view, ctx) => evaluateFilterBits(q, view, ctx));
-  }
-
   async query(w: ShardQueryWireRequest): Promise<ShardQueryWireResponse> {
     const { meta, copy } = this.resolve(w.index_uuid, w.shard);
     const req = queryRequestFromWire(w);
-    let search: ParsedSearch;
-    let aggs: AggSpec[] | null = null;
-    if (req.source === null) {
-      // A continuation: the search its context was opened with.
-      const ctx = req.contextId === null ? undefined : this.contexts.get(req.contextId);
-      if (!ctx) throw searchContextMissing(req.contextId ?? -1);
-      search = ctx.search;
-    } else {
-      // The coordinator validated this body already: its deprecation warnings are reported there.
-      search = parseSearchBody(req.source.body, req.source.url);
-      if (search.aggregations) aggs = parseAggregations(search.aggregations, meta.mapping ?? emptyMapping);
-    }
-    const res = await this.localClient(meta, copy, aggs).query({
-      search,
-      size: req.size,
-      after: req.after,
-      nowMillis: req.nowMillis,
-      keepAliveMs: req.keepAliveMs,
-      contextId: req.contextId,
-    });
+    // The coordinator validated the body already (its deprecation warnings are reported there); the copy's worker parses it.
+    const res = await copy.searchClient(meta, this.contexts).querySource({ ...req, source: req.source ?? undefined });
     return queryResponseToWire(res);
   }
 
   async fetch(w: ShardFetchWireRequest): Promise<ShardFetchWireResponse> {
     const { meta, copy } = this.resolve(w.index_uuid, w.shard);
-    const hits = await this.localClient(meta, copy, null).fetch(fetchRequestFromWire(w));
+    const hits = await copy.searchClient(meta, this.contexts).fetch(fetchRequestFromWire(w));
     return { hits };
   }
 
@@ -181,7 +140,7 @@ export class ShardService {
         shard: h.shard,
         state: h.state,
         applied_offset: h.copy.appliedOffset,
-        doc_count: h.copy.index.docCount,
+        doc_count: h.copy.docCount,
         recovery_type: h.recovery.type,
         start_offset: h.recovery.startOffset,
         target_offset: h.recovery.targetOffset,

@@ -11,18 +11,14 @@ import { startServer, http, type TestServer } from '../../helpers/server.ts';
 import { generatePassRecords, PASSINFO_INDEX_BODY } from '../../../bench/pass-records.ts';
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
-import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
 import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
-import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
-import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import type { ShardCursor } from '../../../shared/engine/search/types.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { IndexMetadata } from '../../../services/node/cluster/index-metadata.ts';
 import type { ShardClient } from '../../../services/node/coordinator/shard-client.ts';
 import type { ShardCopy } from '../../../services/node/indexer/shard-copy.ts';
-import { LocalShardClient } from '../../../services/node/search/local-shard-client.ts';
 import { SearchContexts } from '../../../services/node/search/search-contexts.ts';
 import { TransportServer } from '../../../services/node/transport/transport-server.ts';
 import { TransportClient, type NodeAddress } from '../../../services/node/transport/transport-client.ts';
@@ -77,13 +73,8 @@ after(async () => {
   await server.stop();
 });
 
-const filterCaches = new Map<number, FilterCache>();
-
-function localClients(aggs: AggSpec[] | null): ShardClient[] {
-  return copies.map((copy, s) => {
-    if (!filterCaches.has(s)) filterCaches.set(s, new FilterCache());
-    return new LocalShardClient(meta, copy, localContexts, filterCaches.get(s)!, aggs, (q, view, ctx) => evaluateFilterBits(q, view, ctx));
-  });
+function localClients(): ShardClient[] {
+  return copies.map((copy) => copy.searchClient(meta, localContexts));
 }
 
 function remoteClients(): ShardClient[] {
@@ -94,7 +85,7 @@ function remoteClients(): ShardClient[] {
 async function runSearch(kind: 'local' | 'remote', body: unknown, url: SearchUrlParams = {}) {
   const search = parseSearchBody(body, url);
   const aggs = search.aggregations ? parseAggregations(search.aggregations, meta.mapping!) : null;
-  const clients = kind === 'local' ? localClients(aggs) : remoteClients();
+  const clients = kind === 'local' ? localClients() : remoteClients();
   const responses = await Promise.all(
     clients.map((c) => c.query({ search, source: { body, url }, size: search.from + search.size, after: null, nowMillis: NOW, keepAliveMs: 0, contextId: null })),
   );
@@ -175,7 +166,7 @@ test('a scroll continues on the remote context exactly as on the local one', asy
   const body = { query: { range: { speed: { gte: 30 } } }, sort: ['_doc'], size: 50 };
   const pages = async (kind: 'local' | 'remote') => {
     const search = parseSearchBody(body);
-    const clients = kind === 'local' ? localClients(null) : remoteClients();
+    const clients = kind === 'local' ? localClients() : remoteClients();
     const out: string[] = [];
     for (let s = 0; s < clients.length; s++) {
       let contextId: number | null = null;
@@ -218,7 +209,7 @@ test('a shard query error on the remote copy arrives as the same EsError as loca
   const body = { query: { match: { speed: 'fast' } } };
   const search = parseSearchBody(body);
   const req = { search, source: { body, url: {} }, size: 10, after: null, nowMillis: NOW, keepAliveMs: 0, contextId: null };
-  const localErr = await localClients(null)[1].query(req).then(() => null, (e: unknown) => e);
+  const localErr = await localClients()[1].query(req).then(() => null, (e: unknown) => e);
   const remoteErr = await remoteClients()[1].query(req).then(() => null, (e: unknown) => e);
   assert.ok(localErr instanceof EsError && remoteErr instanceof EsError);
   assert.equal(remoteErr.type, localErr.type);
@@ -260,7 +251,7 @@ test('node status lists the copies with their applied offsets and doc counts', a
   const mine = status.copies.filter((c) => c.index_uuid === meta.uuid).sort((a, b) => a.shard - b.shard);
   assert.deepEqual(
     mine.map((c) => [c.shard, c.state, c.applied_offset, c.doc_count]),
-    copies.map((c, s) => [s, 'STARTED', c.appliedOffset, c.index.docCount]),
+    copies.map((c, s) => [s, 'STARTED', c.appliedOffset, c.docCount]),
   );
   assert.ok(mine.reduce((n, c) => n + c.doc_count, 0) >= DOCS);
 });

@@ -86,8 +86,8 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
       for (let sh = 0; sh < m.settings.numberOfShards; sh++) {
         const primary = node.directory.started(m, sh)[0];
         docs += primary?.docCount ?? 0;
-        deleted += primary?.local?.index.deletedCount ?? 0;
-        bytes += primary?.local?.index.sizeInBytes ?? 0;
+        deleted += primary?.local?.deletedCount ?? 0;
+        bytes += primary?.local?.sizeInBytes ?? 0;
       }
       const h = clusterHealth(node, [m], 'cluster').body;
       return { m, docs, deleted, bytes, status: String(h.status) };
@@ -134,7 +134,7 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
             prirep: r.primary ? 'p' : 'r',
             state: r.state,
             docs: r.docCount === null ? '' : String(r.docCount),
-            store: r.local ? formatBytes(r.local.index.sizeInBytes, query(req).bytes) : '',
+            store: r.local ? formatBytes(r.local.sizeInBytes, query(req).bytes) : '',
             ip: hostOf(r.node.transportAddress),
             node: r.node.name,
           });

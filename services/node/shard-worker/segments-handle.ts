@@ -1,0 +1,107 @@
+/**
+ * The main thread's side of one shard copy's segments, which live in a
+ * shard worker: the changes the copy applied go there in one message per
+ * applied batch, refreshes are posted in order behind them, and the figures
+ * the worker reports after each refresh or merge are kept here for
+ * `_cat`, stats and health.
+ */
+import type { EsError } from '../../../shared/errors/es-errors.ts';
+import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import { ChangeBatchWriter } from './change-batch.ts';
+import type { CopyMeta, SegmentStats, ToWorker } from './protocol.ts';
+import type { ShardWorkers, WorkerRequest, WorkerSlot } from './shard-workers.ts';
+
+/** Changes buffered before they are posted even within one applied batch (a recovery replays millions). */
+const MAX_BUFFERED_CHANGES = 2000;
+
+const NO_STATS: SegmentStats = { docCount: 0, deletedCount: 0, sizeInBytes: 0, segmentCount: 0 };
+
+export function copyMetaOf(meta: IndexMetadata): CopyMeta {
+  return {
+    name: meta.name,
+    uuid: meta.uuid,
+    settings: meta.settings,
+    typeName: meta.mapping?.typeName ?? null,
+    mappingJson: meta.mapping ? JSON.stringify(meta.mapping.toJSON()) : null,
+    mappingVersion: meta.mappingVersion,
+  };
+}
+
+export class SegmentsHandle {
+  stats: SegmentStats = NO_STATS;
+  /** Index and delete operations sent since the last refresh. */
+  pendingOps = 0;
+  private readonly writer = new ChangeBatchWriter();
+  private sentMeta: IndexMetadata;
+  private closed = false;
+
+  constructor(
+    readonly slot: WorkerSlot,
+    readonly copy: number,
+    readonly shard: number,
+    meta: IndexMetadata,
+    onError: (context: string, err: EsError) => void,
+  ) {
+    this.sentMeta = meta;
+    slot.copies.set(copy, { onStats: (s) => (this.stats = s), onError });
+    slot.post({ t: 'open', copy, shard, meta: copyMetaOf(meta) });
+  }
+
+  static open(workers: ShardWorkers, shard: number, meta: IndexMetadata, onError: (context: string, err: EsError) => void): SegmentsHandle {
+    const { copy, slot } = workers.place();
+    return new SegmentsHandle(slot, copy, shard, meta, onError);
+  }
+
+  /** Sends the index's metadata again when its mapping or settings changed since it was last sent. */
+  syncMeta(meta: IndexMetadata): void {
+    const sent = this.sentMeta;
+    if (sent === meta) return;
+    this.sentMeta = meta;
+    if (sent.mappingVersion === meta.mappingVersion && sent.settings === meta.settings) return;
+    this.post({ t: 'meta', copy: this.copy, meta: copyMetaOf(meta) });
+  }
+
+  index(id: string, version: number, seqNo: number, routing: string | null, source: Buffer, mayReplace: boolean): void {
+    this.writer.index(id, version, seqNo, routing, source, mayReplace);
+    this.pendingOps++;
+    if (this.writer.count >= MAX_BUFFERED_CHANGES) this.flush();
+  }
+
+  delete(id: string): void {
+    this.writer.delete(id);
+    this.pendingOps++;
+    if (this.writer.count >= MAX_BUFFERED_CHANGES) this.flush();
+  }
+
+  /** Posts the buffered changes. */
+  flush(): void {
+    if (this.writer.count === 0) return;
+    const bytes = this.writer.take();
+    this.post({ t: 'changes', copy: this.copy, bytes }, [bytes.buffer as ArrayBuffer]);
+  }
+
+  /**
+   * Makes every change sent so far searchable: whatever is posted to the
+   * worker after this (a search) is handled after the refresh.
+   */
+  refresh(): void {
+    this.flush();
+    this.pendingOps = 0;
+    this.post({ t: 'refresh', copy: this.copy });
+  }
+
+  request<T>(msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> {
+    return this.slot.request<T>(msg, transfer);
+  }
+
+  private post(msg: ToWorker, transfer: ArrayBuffer[] = []): void {
+    if (!this.closed) this.slot.post(msg, transfer);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.slot.copies.delete(this.copy);
+    await this.slot.request({ t: 'close', copy: this.copy }).catch(() => undefined);
+  }
+}

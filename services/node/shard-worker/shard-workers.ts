@@ -1,0 +1,137 @@
+/**
+ * The node's shard worker threads (protocol.ts): each holds the searchable
+ * segments of some of the node's shard copies, so analysis, indexing,
+ * merges and shard searches run beside the main thread (HTTP, coordination,
+ * the log and the doc stores) and beside each other, one core each.
+ */
+import { Worker } from 'node:worker_threads';
+import { EsError } from '../../../shared/errors/es-errors.ts';
+import { errorFromWire } from '../transport/transport-errors.ts';
+import type { ContextOwner } from '../search/search-contexts.ts';
+import type { FromWorker, SegmentStats, ToWorker } from './protocol.ts';
+
+/** A request's message without its sequence number (added when sent). */
+export type WorkerRequest = ToWorker extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
+
+interface Pending {
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (err: Error) => void;
+}
+
+function workerGone(index: number, why: string): EsError {
+  return new EsError('node_closed_exception', `shard worker [${index}] is not running: ${why}`, 500);
+}
+
+/** One worker thread and the requests waiting for its answers. */
+export class WorkerSlot implements ContextOwner {
+  private readonly pending = new Map<number, Pending>();
+  private seq = 1;
+  private gone: string | null = null;
+  /** Copies this worker holds, by copy id: its stats and error messages are routed to them. */
+  readonly copies = new Map<number, { onStats: (s: SegmentStats) => void; onError: (context: string, err: EsError) => void }>();
+
+  constructor(
+    readonly index: number,
+    private readonly worker: Worker,
+    onExit: (slot: WorkerSlot, why: string) => void,
+  ) {
+    worker.on('message', (msg: FromWorker) => this.receive(msg));
+    worker.on('error', (err) => this.fail(`failed: ${err.message}`, onExit));
+    worker.on('exit', (code) => this.fail(`exited with code ${code}`, onExit));
+  }
+
+  private fail(why: string, onExit: (slot: WorkerSlot, why: string) => void): void {
+    if (this.gone !== null) return;
+    this.gone = why;
+    for (const p of this.pending.values()) p.reject(workerGone(this.index, why));
+    this.pending.clear();
+    onExit(this, why);
+  }
+
+  private receive(msg: FromWorker): void {
+    switch (msg.t) {
+      case 'reply':
+      case 'fail': {
+        const p = this.pending.get(msg.seq);
+        if (p === undefined) return;
+        this.pending.delete(msg.seq);
+        if (msg.t === 'reply') p.resolve(msg.value);
+        else p.reject(errorFromWire(msg.error));
+        return;
+      }
+      case 'stats':
+        this.copies.get(msg.copy)?.onStats(msg.stats);
+        return;
+      case 'error':
+        this.copies.get(msg.copy)?.onError(msg.context, errorFromWire(msg.error));
+        return;
+    }
+  }
+
+  post(msg: ToWorker, transfer: ArrayBuffer[] = []): void {
+    if (this.gone !== null) return;
+    this.worker.postMessage(msg, transfer);
+  }
+
+  request<T>(msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.gone !== null) return Promise.reject(workerGone(this.index, this.gone));
+    const seq = this.seq++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...msg, seq }, transfer);
+    });
+  }
+
+  /** ContextOwner: the node freed a context whose view this worker pins. */
+  release(id: number): void {
+    this.post({ t: 'drop', contextIds: [id] });
+  }
+
+  async terminate(): Promise<void> {
+    this.gone ??= 'stopped';
+    await this.worker.terminate();
+  }
+}
+
+export interface ShardWorkersOptions {
+  /** Worker threads (at least 1). */
+  readonly count: number;
+  /** A worker stopped on its own (a crash): its copies no longer index or search. */
+  readonly onExit?: (index: number, why: string) => void;
+}
+
+export class ShardWorkers {
+  private readonly slots: WorkerSlot[];
+  private nextCopy = 1;
+
+  private constructor(slots: WorkerSlot[]) {
+    this.slots = slots;
+  }
+
+  static async start(opts: ShardWorkersOptions): Promise<ShardWorkers> {
+    const slots: WorkerSlot[] = [];
+    const onExit = (slot: WorkerSlot, why: string) => opts.onExit?.(slot.index, why);
+    for (let i = 0; i < Math.max(1, opts.count); i++) {
+      const worker = new Worker(new URL('./boot.mjs', import.meta.url), { name: `shard-worker-${i}` });
+      slots.push(new WorkerSlot(i, worker, onExit));
+    }
+    // Loading the sources takes a moment: answer a ping before taking copies.
+    await Promise.all(slots.map((s) => s.request({ t: 'ping' })));
+    return new ShardWorkers(slots);
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** A new copy id and the worker to hold it: the one with the fewest copies. */
+  place(): { copy: number; slot: WorkerSlot } {
+    let slot = this.slots[0]!;
+    for (const s of this.slots) if (s.copies.size < slot.copies.size) slot = s;
+    return { copy: this.nextCopy++, slot };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.terminate()));
+  }
+}

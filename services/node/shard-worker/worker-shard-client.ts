@@ -1,0 +1,109 @@
+/**
+ * A ShardClient for a copy held by this node: its query and fetch phases run
+ * in the copy's shard worker. Context ids and keep-alives are the node's
+ * (SearchContexts); the worker pins the views under those ids.
+ */
+import { EsError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
+import type { RenderedHits } from '../../../shared/engine/search/types.ts';
+import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../coordinator/shard-client.ts';
+import type { SearchContexts } from '../search/search-contexts.ts';
+import type { FetchReply, QueryReply } from './protocol.ts';
+import type { SegmentsHandle } from './segments-handle.ts';
+
+/** The parts of a query request a copy needs: the search travels as the client's body. */
+export type SourceQueryRequest = Omit<ShardQueryRequest, 'search'>;
+
+const parseKeys = new WeakMap<object, number>();
+let nextParseKey = 1;
+
+/** One key per body object: the shards of one search in one worker parse it once. */
+function parseKeyOf(body: unknown): number {
+  if (typeof body !== 'object' || body === null) return nextParseKey++;
+  let key = parseKeys.get(body);
+  if (key === undefined) {
+    key = nextParseKey++;
+    parseKeys.set(body, key);
+  }
+  return key;
+}
+
+function missingSource(meta: Pick<IndexMetadata, 'name'>, shard: number): EsError {
+  return new EsError('illegal_state_exception', `a query phase on [${meta.name}][${shard}] needs the search body it was parsed from (ShardQueryRequest.source)`, 500);
+}
+
+export class WorkerShardClient implements ShardClient {
+  readonly index: string;
+  readonly shard: number;
+
+  constructor(
+    private readonly handle: SegmentsHandle,
+    private readonly meta: IndexMetadata,
+    private readonly contexts: SearchContexts,
+  ) {
+    this.index = meta.name;
+    this.shard = handle.shard;
+  }
+
+  query(req: ShardQueryRequest): Promise<ShardQueryResponse> {
+    return this.querySource(req);
+  }
+
+  /** The query phase from the client's body (what a remote coordinator sends). */
+  async querySource(req: SourceQueryRequest): Promise<ShardQueryResponse> {
+    const base = { size: req.size, after: req.after, nowMillis: req.nowMillis, parseKey: 0, body: null, url: null };
+    if (req.contextId !== null) {
+      if (!this.contexts.renew(req.contextId, req.keepAliveMs)) throw searchContextMissing(req.contextId);
+      const reply = await this.handle.request<QueryReply>({ t: 'query', copy: this.handle.copy, contextId: req.contextId, continuation: true, ...base });
+      return { contextId: req.contextId, result: { ...reply.result, matches: null }, aggs: reply.aggs };
+    }
+    const source: ShardSearchSource | undefined = req.source;
+    if (source === undefined) throw missingSource(this.meta, this.shard);
+    this.handle.syncMeta(this.meta);
+    const id = this.contexts.open(this.handle.slot, req.keepAliveMs);
+    try {
+      const reply = await this.handle.request<QueryReply>({
+        t: 'query',
+        copy: this.handle.copy,
+        contextId: id,
+        continuation: false,
+        ...base,
+        body: source.body,
+        url: source.url,
+        parseKey: parseKeyOf(source.body),
+      });
+      return { contextId: id, result: { ...reply.result, matches: null }, aggs: reply.aggs };
+    } catch (err) {
+      this.contexts.free(id);
+      throw err;
+    }
+  }
+
+  async fetchRendered(req: ShardFetchRequest): Promise<RenderedHits> {
+    if (!this.contexts.has(req.contextId)) throw searchContextMissing(req.contextId);
+    const reply = await this.handle.request<FetchReply>({
+      t: 'fetch',
+      copy: this.handle.copy,
+      contextId: req.contextId,
+      docs: req.docs,
+      scores: req.scores,
+      sortValues: req.sortValues,
+      release: req.release,
+    });
+    // The worker let the view go with the fetch.
+    if (req.release) this.contexts.forget(req.contextId);
+    const b = reply.bytes;
+    return { bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength), starts: reply.starts };
+  }
+
+  async fetch(req: ShardFetchRequest): Promise<string[]> {
+    const { bytes, starts } = await this.fetchRendered(req);
+    const out = new Array<string>(req.docs.length);
+    for (let i = 0; i < out.length; i++) out[i] = bytes.toString('utf8', starts[i], starts[i + 1]);
+    return out;
+  }
+
+  release(contextId: number): void {
+    this.contexts.free(contextId);
+  }
+}

@@ -54,13 +54,31 @@ function lineRanges(body: Buffer): number[] {
   return out;
 }
 
-/** Splits an NDJSON bulk body into items, as Elasticsearch's BulkRequest.add does. */
+/** The one key of an action line's object (`index`, ...), or null when it has none or several. */
+function onlyKey(obj: object): string | null {
+  let key: string | null = null;
+  for (const k in obj) {
+    if (key !== null) return null;
+    key = k;
+  }
+  return key;
+}
+
+/**
+ * Splits an NDJSON bulk body into items, as Elasticsearch's BulkRequest.add
+ * does. Runs once per document of every load: one object per item, nothing
+ * computed per item that the request fixes.
+ */
 export function parseBulk(body: Buffer, defaults: { index?: string; type?: string }, q: Query): ParsedItem[] {
   if (body[body.length - 1] !== 10) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
   const ranges = lineRanges(body);
   const lineCount = ranges.length / 2;
   const lineText = (i: number) => body.toString('utf8', ranges[2 * i], ranges[2 * i + 1]);
   const blank = (i: number) => isBlank(body, ranges[2 * i], ranges[2 * i + 1]);
+  let urlSourceSpec: unknown = q._source;
+  if (urlSourceSpec === undefined && (q._source_includes ?? q._source_excludes) !== undefined) {
+    urlSourceSpec = { includes: q._source_includes?.split(',') ?? [], excludes: q._source_excludes?.split(',') ?? [] };
+  }
   const items: ParsedItem[] = [];
   for (let i = 0; i < lineCount; i++) {
     if (blank(i)) continue;
@@ -75,12 +93,14 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     if (typeof actionObj !== 'object' || actionObj === null || Array.isArray(actionObj)) {
       throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
     }
-    const keys = Object.keys(actionObj);
-    if (keys.length === 0) throw malformed(lineNo, 'expected FIELD_NAME but found [END_OBJECT]');
-    if (keys.length !== 1 || !ACTIONS.has(keys[0])) {
-      throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${keys[0] ?? ''}]`);
+    const key = onlyKey(actionObj);
+    if (key === null) {
+      const keys = Object.keys(actionObj);
+      if (keys.length === 0) throw malformed(lineNo, 'expected FIELD_NAME but found [END_OBJECT]');
+      throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`);
     }
-    const action = keys[0] as ParsedItem['action'];
+    if (!ACTIONS.has(key)) throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${key}]`);
+    const action = key as ParsedItem['action'];
     const meta = ((actionObj as Record<string, unknown>)[action] ?? {}) as Record<string, unknown>;
     if (typeof meta !== 'object' || Array.isArray(meta)) throw malformed(lineNo, 'expected START_OBJECT');
     let source: Buffer | null = null;
@@ -96,10 +116,7 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     const index = str(meta._index) ?? defaults.index ?? null;
     const type = str(meta._type) ?? defaults.type ?? null;
     const id = str(meta._id);
-    let sourceSpec: unknown = meta._source ?? q._source;
-    if (sourceSpec === undefined && (q._source_includes ?? q._source_excludes) !== undefined) {
-      sourceSpec = { includes: q._source_includes?.split(',') ?? [], excludes: q._source_excludes?.split(',') ?? [] };
-    }
+    let sourceSpec: unknown = meta._source ?? urlSourceSpec;
     if (action === 'update' && source) {
       try {
         const b = JSON.parse(sourceText) as { _source?: unknown };
@@ -108,24 +125,21 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
         // reported when the item is built
       }
     }
-    const problems: string[] = [];
-    if (index === null) problems.push('index is missing');
-    if (type === null) problems.push('type is missing');
-    const base = { action, index: index ?? '', type: type ?? '', id, sourceSpec };
+    let req: WriteRequest | null = null;
+    let error: EsError | null = null;
     if (id === '') {
-      items.push({ ...base, req: null, error: illegalArgument('if _id is specified it must not be empty') });
-      continue;
+      error = illegalArgument('if _id is specified it must not be empty');
+    } else if (index === null || type === null) {
+      error = actionRequestValidation([...(index === null ? ['index is missing'] : []), ...(type === null ? ['type is missing'] : [])]);
+    } else {
+      try {
+        req = toWriteRequest(action, index, type, id, meta, source, sourceText, q);
+      } catch (err) {
+        if (!isEsError(err)) throw err;
+        error = err;
+      }
     }
-    if (problems.length > 0) {
-      items.push({ ...base, req: null, error: actionRequestValidation(problems) });
-      continue;
-    }
-    try {
-      items.push({ ...base, req: toWriteRequest(action, index!, type!, id, meta, source, sourceText, q), error: null });
-    } catch (err) {
-      if (!isEsError(err)) throw err;
-      items.push({ ...base, req: null, error: err });
-    }
+    items.push({ action, req, error, index: index ?? '', type: type ?? '', id, sourceSpec });
   }
   return items;
 }

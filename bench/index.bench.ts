@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { execSync } from 'node:child_process';
 import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
-import { BulkClient } from './bulk-client.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
 import { spawnServer, tempDir, http } from '../test/helpers/server.ts';
 import { percentile, printTable } from './report.ts';
 
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     if (created.status !== 200) throw new Error(`create index: ${created.status} ${created.text}`);
     const ids: string[] = [];
     const bodies = buildBulkBodies(count, batch, ids);
-    const client = new BulkClient(server.url);
+    const client = new KeepAliveClient(server.url);
     let sent = 0;
     let next = 0;
     const start = performance.now();

@@ -15,7 +15,7 @@ export interface JsonResponse {
 }
 
 export class KeepAliveClient {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 8 });
   private readonly host: string;
   private readonly port: number;
 
@@ -50,6 +50,32 @@ export class KeepAliveClient {
       });
       req.on('error', reject);
       req.end(payload);
+    });
+  }
+
+  /**
+   * Posts a prepared NDJSON bulk body; rejects on a status other than 200 or
+   * a failed item. The answer is checked for `"errors":false` in its first
+   * bytes without parsing the items: a load generator on the server's own
+   * cores must not take their time (Rally's bulk runner does the same without
+   * detailed results).
+   */
+  bulk(path: string, body: Buffer): Promise<void> {
+    const headers = { 'content-type': 'application/x-ndjson', 'content-length': body.length };
+    return new Promise((resolve, reject) => {
+      const req = request({ host: this.host, port: this.port, method: 'POST', path, agent: this.agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const head = Buffer.concat(chunks).subarray(0, 64).toString('utf8');
+          if (res.statusCode !== 200 || !/"errors":false/.test(head)) {
+            reject(new Error(`bulk failed: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 500)}`));
+          } else resolve();
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
     });
   }
 

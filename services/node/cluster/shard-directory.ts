@@ -74,7 +74,8 @@ export class ShardDirectory {
   private readonly remote = new Map<string, Map<string, RemoteCopyStatus>>();
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
-  private rotation = 0;
+  /** Per index and shard, the next read's starting copy (one counter for all would pin a shard to one copy whenever a search's shard count is a multiple of the copies). */
+  private readonly rotation = new Map<string, number>();
 
   constructor(private readonly opts: ShardDirectoryOptions) {}
 
@@ -218,9 +219,15 @@ export class ShardDirectory {
       const local = started.filter((r) => r.local !== null);
       return pref === '_only_local' ? local : [...local, ...started.filter((r) => r.local === null)];
     }
-    const start = pref === '' ? this.rotation++ : stringHash(pref) + shard;
+    const start = pref === '' ? this.nextRotation(`${meta.uuid}:${shard}`) : stringHash(pref) + shard;
     const k = ((start % started.length) + started.length) % started.length;
     return [...started.slice(k), ...started.slice(0, k)];
+  }
+
+  private nextRotation(key: string): number {
+    const n = this.rotation.get(key) ?? 0;
+    this.rotation.set(key, (n + 1) % 1_000_000);
+    return n;
   }
 
   /** Copies the index wants that no node holds (fewer data nodes than copies). */

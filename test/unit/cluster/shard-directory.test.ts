@@ -20,7 +20,7 @@ const view: ClusterView = {
 
 /** Node 1 is "this" node; it holds its copy of shard 0 as STARTED. The other nodes' states come from `remote`. */
 function directory(remote: Record<string, 'STARTED' | 'INITIALIZING'>): ShardDirectory {
-  const localCopy = { index: { docCount: 5 } };
+  const localCopy = { docCount: 5 };
   const indices = { held: () => ({ copy: localCopy, state: 'STARTED' }) } as unknown as IndicesService;
   const d = new ShardDirectory({ self: () => nodes[0], indices, view: () => view });
   const statuses = (d as unknown as { remote: Map<string, Map<string, { state: string; docCount: number }>> }).remote;
@@ -34,6 +34,19 @@ test('reads rotate over every started copy, primary listed first', () => {
   const firsts = Array.from({ length: 6 }, () => d.readOrder(meta, 0, null)[0].node.id);
   assert.deepEqual(firsts, ['2', '1', '3', '2', '1', '3']);
   for (const order of [d.readOrder(meta, 0, null), d.readOrder(meta, 0, null)]) assert.equal(new Set(order.map((r) => r.node.id)).size, 3, 'every copy stays as a fallback');
+});
+
+test('each shard rotates on its own: a search over as many shards as copies still reaches every copy of each', () => {
+  const two = { uuid: 'u2', name: 'two', settings: { numberOfShards: 2, numberOfReplicas: 1 } } as unknown as IndexMetadata;
+  const pair = [{ nodeId: '1', primary: true }, { nodeId: '2', primary: false }];
+  const twoView: ClusterView = { members: nodes, master: nodes[0], table: { indices: { u2: [pair, pair] } } };
+  const indices = { held: () => ({ copy: { docCount: 1 }, state: 'STARTED' }) } as unknown as IndicesService;
+  const d = new ShardDirectory({ self: () => nodes[0], indices, view: () => twoView });
+  const statuses = (d as unknown as { remote: Map<string, Map<string, { state: string; docCount: number }>> }).remote;
+  statuses.set('2', new Map([['u2:0', { state: 'STARTED', docCount: 1 }], ['u2:1', { state: 'STARTED', docCount: 1 }]]));
+  const seen = [new Set<string>(), new Set<string>()];
+  for (let search = 0; search < 4; search++) for (const shard of [0, 1]) seen[shard]!.add(d.readOrder(two, shard, null)[0]!.node.id);
+  assert.deepEqual(seen.map((s) => [...s].sort()), [['1', '2'], ['1', '2']]);
 });
 
 test('a preference string always picks the same order; _local and _primary as Elasticsearch defines them', () => {

@@ -8,6 +8,8 @@ import type { DocState } from '../../../shared/engine/store/doc-store.ts';
 import type { IndexMetadata } from './index-metadata.ts';
 import type { CopyRoute } from './shard-directory.ts';
 import { transportAddress } from './shard-directory.ts';
+import type { NodeInfo } from './membership-protocol.ts';
+import { FREE_CONTEXT, FREE_SCROLL_CONTEXTS } from '../transport/rpc-messages.ts';
 import type { DocOutcome } from '../indexer/apply-doc-op.ts';
 import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { ShardClient } from '../coordinator/shard-client.ts';
@@ -62,6 +64,18 @@ export class CopyAccess {
     if (route.local) return route.local.searchClient(meta, contexts);
     if (!this.transport) throw new Error(`copy [${meta.name}][${shard}] on node [${route.node.name}] but this node has no transport`);
     return new RemoteShardClient(this.transport, transportAddress(route.node), meta, shard, { onReleaseError: this.onReleaseError });
+  }
+
+  /** Frees a search context on another node; true when it was still open there. */
+  async freeContext(node: NodeInfo, contextId: number): Promise<boolean> {
+    if (!this.transport) return false;
+    return (await this.transport.call(transportAddress(node), FREE_CONTEXT, { context_id: contextId })).freed;
+  }
+
+  /** Frees every scroll context of another node; how many there were. */
+  async freeScrollContexts(node: NodeInfo): Promise<number> {
+    if (!this.transport) return 0;
+    return (await this.transport.call(transportAddress(node), FREE_SCROLL_CONTEXTS, {})).freed;
   }
 }
 

@@ -2,8 +2,9 @@
  * query_then_fetch across shards (DESIGN.md 2, "Searches" and "Scroll"):
  * scatter the query phase, merge the shards' top hits into the global order,
  * reduce aggregations, then fetch only the hits of the final page. Scrolls
- * keep each shard's point-in-time context and continue after the last hit
- * each shard contributed.
+ * keep each shard's point-in-time context on the node that holds the copy
+ * and continue after the last hit each shard contributed; the scroll id
+ * names those contexts (scroll-id.ts), so any node continues a scroll.
  */
 import { EsError, illegalArgument, indexNotFound, isEsError, noShardAvailable, renderError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
@@ -18,10 +19,12 @@ import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import { shardsForSearchRouting } from '../../../shared/routing/shard-routing.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ShardDirectory } from '../cluster/shard-directory.ts';
+import type { CopyRoute, ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess } from '../cluster/copy-access.ts';
 import { FailoverShardClient } from '../search/failover-shard-client.ts';
 import { SearchContexts } from '../search/search-contexts.ts';
+import { scrollCursorsOf, withScrollCursors } from '../search/scroll-cursors.ts';
+import { decodeScrollId, encodeScrollId, type ScrollId, type ScrollShard } from './scroll-id.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { RawJson } from '../rest/reply.ts';
 import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
@@ -62,16 +65,6 @@ interface ShardTarget {
   readonly boost: number;
 }
 
-interface ScrollState {
-  readonly targets: readonly ShardTarget[];
-  readonly contextIds: (number | null)[];
-  readonly cursors: (ShardCursor | null)[];
-  readonly batchSize: number;
-  readonly total: number;
-  readonly search: ParsedSearch;
-  expiresAt: number;
-}
-
 interface ShardFailure {
   readonly index: string;
   readonly shard: number;
@@ -80,8 +73,6 @@ interface ShardFailure {
 
 export class SearchCoordinator {
   private readonly contexts: SearchContexts;
-  private readonly scrolls = new Map<string, ScrollState>();
-  private scrollSeq = 0;
 
   constructor(
     private readonly state: ClusterState,
@@ -94,7 +85,6 @@ export class SearchCoordinator {
 
   close(): void {
     this.contexts.close();
-    this.scrolls.clear();
   }
 
   /** The request's body with the aliases' filters of this index added as filters. */
@@ -147,11 +137,19 @@ export class SearchCoordinator {
   /** The copies of a shard this search may use, in the order it tries them (retrying a failed copy on the next). */
   private shardClient(meta: IndexMetadata, shard: number, aggs: AggSpec[] | null, preference: string | null): ShardClient {
     const order = this.directory.readOrder(meta, shard, preference);
-    const clients = order.map((route) =>
-      this.access.searchClient(route, meta, shard, this.contexts),
-    );
+    const clients = order.map((route) => this.copyClient(route, meta, shard));
     if (clients.length === 0) return unavailableShard(meta, shard);
     return clients.length === 1 ? clients[0] : new FailoverShardClient(meta.name, shard, clients);
+  }
+
+  /**
+   * A copy's search client, naming the copy's node in its query responses
+   * (scroll ids need it); a copy of this node continues scroll pages where
+   * its context's last page ended.
+   */
+  private copyClient(route: CopyRoute, meta: IndexMetadata, shard: number): ShardClient {
+    const client = this.access.searchClient(route, meta, shard, this.contexts);
+    return onNode(route.node.id, route.local ? withScrollCursors(client, scrollCursorsOf(this.contexts)) : client);
   }
 
   /**
@@ -211,8 +209,7 @@ export class SearchCoordinator {
 
     const body: Record<string, unknown> = {};
     if (scroll) {
-      const id = this.openScroll(targets, responses, merged, search, size, total, req.scrollKeepAliveMs);
-      body._scroll_id = id;
+      body._scroll_id = this.scrollIdOf(targets, responses, search, size, total, req.scrollKeepAliveMs);
     } else {
       this.releaseUnfetched(targets, responses, merged);
     }
@@ -297,6 +294,7 @@ export class SearchCoordinator {
             scores: positions.map((p) => (scoreShown ? merged[p].score : NaN)),
             sortValues: positions.map((p) => merged[p].sortValues),
             release,
+            lastEmitted: release ? null : lastEmitted(resp, merged[positions[positions.length - 1]!]!),
           }),
         );
         fetched.push(rendered);
@@ -342,101 +340,108 @@ export class SearchCoordinator {
     });
   }
 
-  private openScroll(
+  /** The id of a scroll just opened: the contexts of the shards that answered, and how to continue them. */
+  private scrollIdOf(
     targets: readonly ShardTarget[],
     responses: readonly (ShardQueryResponse | null)[],
-    merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[],
     search: ParsedSearch,
-    batchSize: number,
+    size: number,
     total: number,
     keepAliveMs: number,
   ): string {
-    const cursors: (ShardCursor | null)[] = targets.map(() => null);
-    advanceCursors(cursors, merged);
-    const state: ScrollState = {
-      targets,
-      contextIds: responses.map((r) => r?.contextId ?? null),
-      cursors,
-      batchSize,
-      total,
-      search,
-      expiresAt: Date.now() + keepAliveMs,
-    };
-    const id = Buffer.from(`scroll:${++this.scrollSeq}:${Date.now().toString(36)}`).toString('base64url');
-    this.scrolls.set(id, state);
-    return id;
+    const shards: ScrollShard[] = [];
+    responses.forEach((r, i) => {
+      if (r === null) return;
+      const t = targets[i]!;
+      shards.push({ node: r.nodeId ?? this.directory.self.id, indexUuid: t.meta.uuid, index: t.meta.name, shard: t.client.shard, context: r.contextId, boost: t.boost });
+    });
+    return encodeScrollId({ size, total, sort: search.sort, trackScores: search.trackScores, keepAliveMs, shards });
   }
 
+  /**
+   * The next page of a scroll, on whichever node: the id says which node
+   * holds each shard's context. A context whose node has left the cluster
+   * (or died, or no longer holds the copy) is missing, as an expired one is.
+   */
   async scroll(scrollId: string, keepAliveMs: number | null): Promise<Record<string, unknown>> {
     const start = Date.now();
-    this.sweepScrolls(start);
-    const st = this.scrolls.get(scrollId);
-    if (!st) throw allShardsFailed([{ index: '', shard: -1, error: searchContextMissing(decodeScrollContext(scrollId)) }], 'query');
-    const keepAlive = keepAliveMs ?? Math.max(0, st.expiresAt - start);
-    st.expiresAt = start + keepAlive;
-    const live = st.targets.map((_, i) => i).filter((i) => st.contextIds[i] !== null);
-    const responses: (ShardQueryResponse | null)[] = st.targets.map(() => null);
+    const id = decodeScrollId(scrollId);
+    const keepAlive = keepAliveMs ?? id.keepAliveMs;
+    const search = continuationSearch(id);
     const failures: ShardFailure[] = [];
+    const targets: ShardTarget[] = [];
+    const contexts: number[] = [];
+    for (const s of id.shards) {
+      const target = this.scrollTarget(s, search);
+      if (target instanceof EsError) failures.push({ index: s.index, shard: s.shard, error: target });
+      else {
+        targets.push(target);
+        contexts.push(s.context);
+      }
+    }
+    const responses: (ShardQueryResponse | null)[] = targets.map(() => null);
     await Promise.all(
-      live.map(async (i) => {
+      targets.map(async (t, i) => {
         try {
-          responses[i] = await st.targets[i].client.query({
-            search: st.search,
-            size: st.batchSize,
-            after: st.cursors[i],
-            nowMillis: start,
-            keepAliveMs: keepAlive,
-            contextId: st.contextIds[i],
-          });
+          responses[i] = await t.client.query({ search, size: id.size, after: null, nowMillis: start, keepAliveMs: keepAlive, contextId: contexts[i]! });
         } catch (err) {
           if (!isEsError(err)) throw err;
-          failures.push({ index: st.targets[i].client.index, shard: st.targets[i].client.shard, error: err });
+          failures.push({ index: t.meta.name, shard: t.client.shard, error: contextGone(err) ? searchContextMissing(contexts[i]!) : err });
         }
       }),
     );
-    if (failures.length > 0 && responses.every((r) => r === null)) {
-      this.scrolls.delete(scrollId);
-      throw allShardsFailed(failures, 'query');
-    }
-    const merged = mergeTopHits(st.search, responses.map((r) => r?.result ?? null), 0, st.batchSize);
-    advanceCursors(st.cursors, merged);
-    const hits = await this.fetchPhase(st.targets, responses, merged, false);
+    if (failures.length > 0 && responses.every((r) => r === null)) throw allShardsFailed(failures, 'query');
+    const results = responses.map((r, i) => (r ? boosted(r.result, targets[i]!.boost) : null));
+    const merged = mergeTopHits(search, results, 0, id.size);
+    const hits = await this.fetchPhase(targets, responses, merged, false);
     const maxScore = merged.reduce((m, h) => (Number.isNaN(h.score) ? m : Math.max(m, h.score)), -Infinity);
     return {
       _scroll_id: scrollId,
       took: Date.now() - start,
       timed_out: false,
-      _shards: shardsHeader(st.targets.length, failures),
-      hits: { total: st.total, max_score: st.search.sort === null && merged.length > 0 && maxScore > -Infinity ? maxScore : null, hits },
+      _shards: shardsHeader(id.shards.length, failures),
+      hits: { total: id.total, max_score: search.sort === null && merged.length > 0 && maxScore > -Infinity ? maxScore : null, hits },
     };
   }
 
-  /** Frees scrolls; returns how many shard contexts were freed. */
-  clearScroll(ids: readonly string[] | 'all'): number {
-    let freed = 0;
-    if (ids === 'all') {
-      this.scrolls.clear();
-      return this.contexts.freeAllScrolls();
+  /** The client of a scroll's shard context, on this node or another; an EsError when the context cannot be there. */
+  private scrollTarget(s: ScrollShard, search: ParsedSearch): ShardTarget | EsError {
+    const meta = this.state.indexByUuid(s.indexUuid);
+    const node = this.directory.nodes().find((n) => n.id === s.node);
+    if (!meta || !node) return searchContextMissing(s.context);
+    let route: CopyRoute | undefined;
+    if (node.id === this.directory.self.id) {
+      route = this.directory.routes(meta, s.shard).find((r) => r.local !== null && r.node.id === node.id);
+      if (!route) return searchContextMissing(s.context);
+    } else {
+      route = { node, primary: false, state: 'STARTED', local: null, docCount: null, recovery: null };
     }
-    for (const id of ids) {
-      const st = this.scrolls.get(id);
-      if (!st) continue;
-      this.scrolls.delete(id);
-      st.contextIds.forEach((c, i) => {
-        if (c !== null && this.contexts.free(c)) freed++;
-        st.contextIds[i] = null;
-      });
-    }
-    return freed;
+    return { client: this.copyClient(route, meta, s.shard), search, source: { body: null, url: {} }, meta, boost: s.boost };
   }
 
-  private sweepScrolls(now: number): void {
-    for (const [id, st] of this.scrolls) {
-      if (st.expiresAt < now) {
-        this.scrolls.delete(id);
-        for (const c of st.contextIds) if (c !== null) this.contexts.free(c);
-      }
+  /** Frees scrolls, on whichever nodes hold their contexts; returns how many shard contexts were freed. */
+  async clearScroll(ids: readonly string[] | 'all'): Promise<number> {
+    const cursors = scrollCursorsOf(this.contexts);
+    const self = this.directory.self.id;
+    if (ids === 'all') {
+      cursors.clear();
+      let freed = this.contexts.freeAllScrolls();
+      const others = this.directory.nodes().filter((n) => n.id !== self);
+      for (const n of await Promise.all(others.map((node) => this.access.freeScrollContexts(node).catch(() => 0)))) freed += n;
+      return freed;
     }
+    const shards = ids.flatMap((text) => decodeScrollId(text).shards);
+    const freed = await Promise.all(
+      shards.map(async (s) => {
+        if (s.node === self) {
+          cursors.delete(s.context);
+          return this.contexts.free(s.context);
+        }
+        const node = this.directory.nodes().find((n) => n.id === s.node);
+        return node ? this.access.freeContext(node, s.context).catch(() => false) : false;
+      }),
+    );
+    return freed.filter(Boolean).length;
   }
 }
 
@@ -446,15 +451,44 @@ function shardAttributes(client: ShardClient): Attributes {
   return { [ATTR_INDEX]: client.index, [ATTR_SHARD]: client.shard };
 }
 
-/** Moves each shard's scroll cursor to the last of its hits on this page. */
-function advanceCursors(cursors: (ShardCursor | null)[], merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[]): void {
-  const seen = new Set<number>();
-  for (let p = merged.length - 1; p >= 0; p--) {
-    const h = merged[p]!;
-    if (seen.has(h.shardIndex)) continue;
-    seen.add(h.shardIndex);
-    cursors[h.shardIndex] = { sortValues: h.sortValues, score: h.score, doc: h.doc };
+/** The shard's last hit on a page, as the cursor its context continues after (the shard's own score, not the boosted one). */
+function lastEmitted(resp: ShardQueryResponse, hit: { doc: number; score: number; sortValues: SortValue[] | null }): ShardCursor {
+  const { docs, scores } = resp.result;
+  let score = hit.score;
+  for (let k = 0; k < docs.length; k++) {
+    if (docs[k] === hit.doc) {
+      score = scores[k]!;
+      break;
+    }
   }
+  return { sortValues: hit.sortValues, score, doc: hit.doc };
+}
+
+/** A client whose query responses name the node holding their context (scroll ids need it). */
+function onNode(nodeId: string, client: ShardClient): ShardClient {
+  const tagged: ShardClient = {
+    index: client.index,
+    shard: client.shard,
+    query: async (req) => ({ ...(await client.query(req)), nodeId }),
+    fetch: (req) => client.fetch(req),
+    fetchRendered: (req) => fetchRendered(client, req),
+    release: (contextId) => client.release(contextId),
+  };
+  return tagged;
+}
+
+/**
+ * What a continuation needs of the search: how to merge the shards' pages
+ * and whether scores are shown. The query itself runs in each shard's
+ * context, as the context was opened with it.
+ */
+function continuationSearch(id: ScrollId): ParsedSearch {
+  return { ...parseSearchBody({ size: id.size }, {}), sort: id.sort, trackScores: id.trackScores };
+}
+
+/** Failures that mean the context is gone: its node left or died, or no longer holds the copy. */
+function contextGone(err: EsError): boolean {
+  return ['search_context_missing_exception', 'shard_not_found_exception', 'connect_transport_exception', 'node_disconnected_exception', 'transport_exception'].includes(err.type);
 }
 
 function boostFor(boosts: ReadonlyMap<string, number>, r: ResolvedIndex): number {
@@ -474,10 +508,6 @@ function aliasSearchRouting(r: ResolvedIndex): string[] | null {
   const routings = r.viaAliases.map((a) => a.searchRouting).filter((x): x is string => x !== null);
   if (routings.length === 0 || routings.length < r.viaAliases.length) return null;
   return routings.flatMap((x) => x.split(','));
-}
-
-function decodeScrollContext(id: string): string {
-  return Buffer.from(id, 'base64url').toString('utf8').split(':')[1] ?? id;
 }
 
 function shardsHeader(total: number, failures: readonly ShardFailure[]): Record<string, unknown> {

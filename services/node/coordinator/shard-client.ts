@@ -36,6 +36,8 @@ export interface ShardQueryRequest {
 
 export interface ShardQueryResponse {
   readonly contextId: number;
+  /** The node holding the context (its id), when the client knows it: scroll ids name it. */
+  readonly nodeId?: string;
   readonly result: ShardQueryResult;
   readonly aggs: ShardAggState | null;
 }
@@ -47,6 +49,12 @@ export interface ShardFetchRequest {
   readonly sortValues: readonly (ShardQueryResult['sortValues'] extends (infer T)[] | null ? T | null : never)[];
   /** Free the context after fetching (plain searches; scrolls keep it). */
   readonly release: boolean;
+  /**
+   * Scrolls: the last of this shard's hits on the page. The context keeps it
+   * and the next page's query phase on the context continues after it, as
+   * Elasticsearch's context keeps its lastEmittedDoc (search/scroll-cursors.ts).
+   */
+  readonly lastEmitted?: ShardCursor | null;
 }
 
 export interface ShardClient {

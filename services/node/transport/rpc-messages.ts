@@ -46,6 +46,8 @@ export interface ShardFetchWireRequest {
   scores: Buffer;
   sort_values: (WireSortValue[] | null)[];
   release: boolean;
+  /** Scrolls: the last of this shard's hits on the page (absent = null). */
+  last_emitted?: WireCursor | null;
 }
 
 export interface ShardFetchWireResponse {
@@ -58,6 +60,12 @@ export interface FreeContextWireRequest {
 
 export interface FreeContextWireResponse {
   freed: boolean;
+}
+
+export type FreeScrollContextsWireRequest = Record<string, never>;
+
+export interface FreeScrollContextsWireResponse {
+  freed: number;
 }
 
 export interface GetWireRequest {
@@ -154,6 +162,12 @@ export const FREE_CONTEXT = rpcMethod<FreeContextWireRequest, FreeContextWireRes
   'indices:data/read/search[free_context]',
   'rpc/free-context-request.avsc',
   'rpc/free-context-response.avsc',
+);
+
+export const FREE_SCROLL_CONTEXTS = rpcMethod<FreeScrollContextsWireRequest, FreeScrollContextsWireResponse>(
+  'indices:data/read/search[clear_scroll_contexts]',
+  'rpc/free-scroll-contexts-request.avsc',
+  'rpc/free-scroll-contexts-response.avsc',
 );
 
 export const SHARD_GET = rpcMethod<GetWireRequest, GetWireResponse>('indices:data/read/get[s]', 'rpc/get-request.avsc', 'rpc/get-response.avsc');

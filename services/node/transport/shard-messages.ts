@@ -144,6 +144,7 @@ export function fetchRequestToWire(uuid: string, shard: number, req: ShardFetchR
     scores: typedArrayBytes(Float64Array.from(req.scores)),
     sort_values: req.sortValues.map((v) => (v ? sortValuesToWire(v) : null)),
     release: req.release,
+    last_emitted: req.lastEmitted ? cursorToWire(req.lastEmitted) : null,
   };
 }
 
@@ -155,5 +156,6 @@ export function fetchRequestFromWire(w: ShardFetchWireRequest): ShardFetchReques
     scores: Array.from(float64FromBytes(w.scores)),
     sortValues,
     release: w.release,
+    lastEmitted: w.last_emitted ? cursorFromWire(w.last_emitted) : null,
   };
 }

@@ -133,7 +133,7 @@ export function registerSearchRoutes(app: FastifyInstance, node: Node): void {
   const clear = async (req: FastifyRequest, reply: FastifyReply) => {
     const { ids } = scrollIds(req);
     if (ids.length === 0) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: no scroll ids specified;', 400);
-    const freed = node.search.clearScroll(ids.includes('_all') ? 'all' : ids);
+    const freed = await node.search.clearScroll(ids.includes('_all') ? 'all' : ids);
     return sendJson(reply, freed > 0 || ids.includes('_all') ? 200 : 404, { succeeded: true, num_freed: freed });
   };
   app.delete('/_search/scroll', clear);

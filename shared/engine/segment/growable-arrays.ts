@@ -29,6 +29,11 @@ export class Int32List {
   toArray(): Int32Array {
     return this.array.slice(0, this.length);
   }
+
+  /** Empties the list, keeping its backing array for reuse. */
+  clear(): void {
+    this.length = 0;
+  }
 }
 
 export class Uint32List {
@@ -54,6 +59,11 @@ export class Uint32List {
   toArray(): Uint32Array {
     return this.array.slice(0, this.length);
   }
+
+  /** Empties the list, keeping its backing array for reuse. */
+  clear(): void {
+    this.length = 0;
+  }
 }
 
 export class Float64List {
@@ -78,6 +88,11 @@ export class Float64List {
 
   toArray(): Float64Array {
     return this.array.slice(0, this.length);
+  }
+
+  /** Empties the list, keeping its backing array for reuse. */
+  clear(): void {
+    this.length = 0;
   }
 }
 
@@ -108,6 +123,12 @@ export class ByteList {
     const next = new Uint8Array(Math.max(capacity, this.array.length * 2));
     next.set(this.array.subarray(0, this.length));
     this.array = next;
+  }
+
+  /** Empties the list, keeping its backing array; what was written is zeroed (setAt relies on zeros past the length). */
+  clear(): void {
+    this.array.fill(0, 0, this.length);
+    this.length = 0;
   }
 
   /** An exact-length copy of `length` bytes (zero-padded when `length` exceeds what was written). */

@@ -31,6 +31,17 @@ export class KeywordFieldWriter {
     private readonly withDocValues: boolean,
   ) {}
 
+  /** Forgets the field's docs, keeping every array for the next segment's. */
+  reset(): void {
+    this.termSlots.clear();
+    this.entryDocs.clear();
+    this.entrySlots.clear();
+    this.doc = -1;
+    this.docEntryStart = 0;
+    this.docsWithValue = 0;
+    this.maxValuesPerDoc = 0;
+  }
+
   startDoc(doc: number): void {
     this.doc = doc;
     this.docEntryStart = this.entryDocs.length;
@@ -59,7 +70,7 @@ export class KeywordFieldWriter {
     return true;
   }
 
-  /** The field's columns; the writer must not be used afterwards. */
+  /** The field's columns, in arrays of their own (the writer may be reset and reused). */
   build(maxDoc: number): KeywordFieldColumns {
     const { terms, order, slotToTerm } = sortTerms(this.termSlots);
     const count = this.entryDocs.length;

@@ -16,6 +16,15 @@ export class NumericFieldWriter {
   private docValueStart = 0;
   private maxValuesPerDoc = 0;
 
+  /** Forgets the field's docs, keeping every array for the next segment's. */
+  reset(): void {
+    this.valueDocs.clear();
+    this.values.clear();
+    this.doc = -1;
+    this.docValueStart = 0;
+    this.maxValuesPerDoc = 0;
+  }
+
   startDoc(doc: number): void {
     this.doc = doc;
     this.docValueStart = this.values.length;

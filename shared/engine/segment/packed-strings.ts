@@ -210,6 +210,13 @@ export class PackedStringsBuilder {
     this.addUnits(list.chars, list.starts[i], list.starts[i + 1]);
   }
 
+  /** Empties the builder, keeping its arrays for reuse. */
+  clear(): void {
+    this.count = 0;
+    this.at = 0;
+  }
+
+  /** A list of the entries so far (copied out: the builder may be cleared and reused). */
   build(): PackedStrings {
     return new PackedStrings(this.chars.slice(0, this.at), this.starts.slice(0, this.count + 1));
   }

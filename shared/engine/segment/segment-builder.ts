@@ -1,6 +1,9 @@
 /**
  * The indexing buffer of a shard copy: documents accumulate in compact
  * growable columns and `build()` turns them into an immutable Segment.
+ * `reset()` then empties it for the next segment's documents and keeps its
+ * arrays: a refresh a second would otherwise allocate (and the collector
+ * free) megabytes of hash tables and pools a second.
  */
 import type { Analyzer, AnalyzerLookup } from '../analysis/types.ts';
 import type { FieldMapping, ParsedDocument, ParsedField } from '../mapping/types.ts';
@@ -47,7 +50,8 @@ interface FieldState {
 export class SegmentBuilder {
   private readonly fields = new Map<string, FieldState>();
   private readonly ids = new PackedStringsBuilder(1024, 20 * 1024);
-  private readonly routings: (string | null)[] = [];
+  /** Handed to the built segment as is: reset() starts a new array. */
+  private routings: (string | null)[] = [];
   private readonly versions = new Float64List(1024);
   private readonly seqNos = new Float64List(1024);
   private readonly sourceBytes = new ByteList(64 * 1024);
@@ -65,6 +69,26 @@ export class SegmentBuilder {
 
   constructor(private readonly analyzers: AnalyzerLookup) {
     this.sourceOffsets.push(0);
+  }
+
+  /** Empties the builder for the next segment, keeping each field's writer and arrays. */
+  reset(): void {
+    for (const state of this.fields.values()) {
+      state.column.writer?.reset();
+      state.present.clear();
+      state.lastDoc = -1;
+    }
+    this.ids.clear();
+    this.routings = [];
+    this.versions.clear();
+    this.seqNos.clear();
+    this.sourceBytes.clear();
+    this.sourceOffsets.clear();
+    this.sourceOffsets.push(0);
+    this.recentMappings.length = 0;
+    this.recentStates.length = 0;
+    this.recentAnalyzers.length = 0;
+    this.built = false;
   }
 
   /** Number of docs added so far. */
@@ -113,7 +137,7 @@ export class SegmentBuilder {
     return local;
   }
 
-  /** The immutable segment of every doc added; the builder cannot be used afterwards. */
+  /** The immutable segment of every doc added, in arrays of its own; reset() before adding more. */
   build(segmentId: number): Segment {
     if (this.built) throw new Error('SegmentBuilder.build called twice');
     this.built = true;
@@ -122,6 +146,8 @@ export class SegmentBuilder {
     const docValues = new Map<string, DocValues>();
     const fieldDocs = new Map<string, Uint32Array>();
     for (const state of this.fields.values()) {
+      // A field kept from an earlier segment that no doc of this one has.
+      if (state.lastDoc < 0) continue;
       const column = state.column;
       if (column.kind === 'text') {
         inverted.set(state.path, column.writer.build(maxDoc));
@@ -183,7 +209,8 @@ export class SegmentBuilder {
 
   private fieldState(mapping: FieldMapping): FieldState {
     const existing = this.fields.get(mapping.path);
-    if (existing !== undefined) {
+    // A state no doc of this segment used yet may be replaced (kept from an earlier segment).
+    if (existing !== undefined && (existing.type === mapping.type || existing.lastDoc >= 0)) {
       if (existing.type !== mapping.type) {
         throw mapperParsing(
           `mapper [${mapping.path}] of type [${mapping.type}] conflicts with type [${existing.type}] already in this segment`,

@@ -40,7 +40,7 @@ export class ShardIndex {
   private segments: LiveSegment[] = [];
   /** Per segment (by identity), deletes waiting for the next refresh. */
   private pendingDeletes = new Map<LiveSegment, PendingDeletes>();
-  private buffer: SegmentBuilder;
+  private readonly buffer: SegmentBuilder;
   /** `_id` → local doc of the buffer's live copy of it. */
   private bufferIds = new Map<string, number>();
   /** Buffered docs already superseded or deleted: born deleted in the next segment. */
@@ -183,7 +183,7 @@ export class ShardIndex {
 
   private flushBuffer(): void {
     const segment = this.buffer.build(this.nextSegmentId++);
-    this.buffer = new SegmentBuilder(this.analyzers);
+    this.buffer.reset();
     this.bufferIds = new Map();
     let liveDocs: Uint32Array | null = null;
     if (this.bufferDeletes.length > 0) {

@@ -17,6 +17,12 @@ export class SlicePool {
   pool = new Int32Array(1 << 16);
   private used = 0;
 
+  /** Forgets every stream, keeping the pool for reuse (zeroed: an old slice-end marker would end a new slice early). */
+  clear(): void {
+    this.pool.fill(0, 0, this.used);
+    this.used = 0;
+  }
+
   /** Starts a stream; returns its first slice's address, which is also the stream's first write cursor. */
   newStream(): number {
     return this.allocate(0);

@@ -51,6 +51,13 @@ export class TermHash {
     }
   }
 
+  /** Forgets every term, keeping the arrays for reuse (the next segment's terms). */
+  clear(): void {
+    this.table.fill(EMPTY);
+    this.count = 0;
+    this.charCount = 0;
+  }
+
   /** Number of distinct terms. */
   get size(): number {
     return this.count;

@@ -92,6 +92,17 @@ export class TextFieldWriter {
     this.position = position;
   }
 
+  /** Forgets the field's docs, keeping every array for the next segment's. */
+  reset(): void {
+    this.termSlots.clear();
+    this.streams.clear();
+    this.norms.clear();
+    this.postingCount = 0;
+    this.docCount = 0;
+    this.sumTotalTermFreq = 0;
+    this.doc = -1;
+  }
+
   startDoc(doc: number): void {
     this.doc = doc;
     this.tokensInDoc = 0;
@@ -124,7 +135,7 @@ export class TextFieldWriter {
     return true;
   }
 
-  /** The field's postings; the writer must not be used afterwards. */
+  /** The field's postings, in arrays of their own (the writer may be reset and reused). */
   build(maxDoc: number): InvertedField {
     const { terms, order } = sortTerms(this.termSlots);
     const count = this.postingCount;
@@ -163,7 +174,6 @@ export class TextFieldWriter {
     }
     postingStarts[terms.length] = o;
     positionStarts[count] = np;
-    this.slotState = new Int32Array(0);
     return {
       terms,
       postingStarts,

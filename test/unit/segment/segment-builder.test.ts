@@ -4,6 +4,7 @@ import { SegmentBuilder } from '../../../shared/engine/segment/segment-builder.t
 import { intToByte4 } from '../../../shared/engine/segment/small-float.ts';
 import type { InvertedField, NumericDocValues, Segment, SortedDocValues } from '../../../shared/engine/segment/types.ts';
 import { analyzers, bufferedDoc, fieldMapping } from './fixtures.ts';
+import { docRecord } from './segment-views.ts';
 
 const title = fieldMapping('title', 'text');
 const tags = fieldMapping('tags', 'keyword');
@@ -240,4 +241,37 @@ test('text postings of many random docs match a plain recount', () => {
   assert.equal(field.sumTotalTermFreq, lengths.reduce((a, b) => a + b, 0));
   assert.equal(field.docCount, lengths.filter((n) => n > 0).length);
   assert.deepEqual(Array.from(field.norms!), lengths.map((n) => intToByte4(n)));
+});
+
+test('a builder reset after build() builds the next segment exactly as a new builder would', () => {
+  const words = ['red', 'blue', 'fox', 'dog', 'car', 'plate', 'night', 'day'];
+  // Varied lengths, so the reused position pool's slices end at other places than before.
+  // Segments alternate between many terms with short position streams and few terms with long ones,
+  // so the reused pool's slices end where earlier ones did not (an old slice-end marker must not end a new slice).
+  const doc = (n: number, s: number) =>
+    bufferedDoc(
+      `d${n}`,
+      [
+        [title, [Array.from({ length: s % 2 === 0 ? 1 + (n % 3) : 60 }, (_, k) => (s % 2 === 0 ? `${words[(n + k) % 8]}${n % 37}` : words[(n + k) % 3])).join(' ')]],
+        [tags, n % 3 === 0 ? ['a', 'b'] : [`t${n % 5}`]],
+        ...(n % 4 === 0 ? [] : ([[price, [n]]] as const)),
+      ],
+      1,
+    );
+  const reused = new SegmentBuilder(analyzers);
+  let n = 0;
+  for (let s = 0; s < 4; s++) {
+    const fresh = new SegmentBuilder(analyzers);
+    for (let k = 0; k < 150 - s * 40; k++) {
+      const d = doc(n++, s);
+      reused.add(d);
+      fresh.add(d);
+    }
+    const a = reused.build(s);
+    reused.reset();
+    const b = fresh.build(s);
+    for (let d = 0; d < b.maxDoc; d++) assert.deepEqual(docRecord(a, d), docRecord(b, d), `segment ${s} doc ${d}`);
+    assert.deepEqual(postingsOf(a.inverted.get('title')!), postingsOf(b.inverted.get('title')!));
+    assert.deepEqual([...a.inverted.keys()].sort(), [...b.inverted.keys()].sort());
+  }
 });

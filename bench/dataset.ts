@@ -84,7 +84,12 @@ export async function openDataset(count: number, opts: { fresh?: boolean } = {})
 }
 
 /** Runs `fn` `warmup` times, then `runs` times, returning the timed samples in ms. */
-export async function measure(runs: number, fn: () => Promise<void>, warmup = Math.min(5, runs)): Promise<number[]> {
+/**
+ * Times `runs` calls of `fn` after `warmup` untimed ones. Every shard worker
+ * thread compiles its own code, so warming one query up takes a few dozen
+ * calls (Rally warms queries up with hundreds of iterations).
+ */
+export async function measure(runs: number, fn: () => Promise<void>, warmup = 30): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {

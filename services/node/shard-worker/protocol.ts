@@ -75,7 +75,9 @@ export type ToWorker =
   | FetchMessage
   /** Contexts the node freed (released, expired, cleared). */
   | { readonly t: 'drop'; readonly contextIds: readonly number[] }
-  | { readonly t: 'ping'; readonly seq: number };
+  | { readonly t: 'ping'; readonly seq: number }
+  /** Messages posted in one turn of the event loop, in order (one postMessage instead of one each). */
+  | { readonly t: 'batch'; readonly messages: readonly ToWorker[] };
 
 export interface QueryReply {
   readonly result: Omit<ShardQueryResult, 'matches'>;
@@ -93,4 +95,5 @@ export type FromWorker =
   | { readonly t: 'fail'; readonly seq: number; readonly error: RemoteError }
   | { readonly t: 'stats'; readonly copy: number; readonly stats: SegmentStats }
   /** Something failed outside any request (indexing a batch, a merge): for the node's log. */
-  | { readonly t: 'error'; readonly copy: number; readonly context: string; readonly error: RemoteError };
+  | { readonly t: 'error'; readonly copy: number; readonly context: string; readonly error: RemoteError }
+  | { readonly t: 'batch'; readonly messages: readonly FromWorker[] };

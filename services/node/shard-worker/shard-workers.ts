@@ -9,6 +9,7 @@ import { EsError } from '../../../shared/errors/es-errors.ts';
 import { errorFromWire } from '../transport/transport-errors.ts';
 import type { ContextOwner } from '../search/search-contexts.ts';
 import type { FromWorker, SegmentStats, ToWorker } from './protocol.ts';
+import { MessageBatcher, type Port } from './message-batcher.ts';
 
 /** A request's message without its sequence number (added when sent). */
 export type WorkerRequest = ToWorker extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
@@ -25,6 +26,7 @@ function workerGone(index: number, why: string): EsError {
 /** One worker thread and the requests waiting for its answers. */
 export class WorkerSlot implements ContextOwner {
   private readonly pending = new Map<number, Pending>();
+  private readonly out: MessageBatcher<ToWorker>;
   private seq = 1;
   private gone: string | null = null;
   /** Copies this worker holds, by copy id: its stats and error messages are routed to them. */
@@ -35,6 +37,7 @@ export class WorkerSlot implements ContextOwner {
     private readonly worker: Worker,
     onExit: (slot: WorkerSlot, why: string) => void,
   ) {
+    this.out = new MessageBatcher<ToWorker>(worker as Port<ToWorker>);
     worker.on('message', (msg: FromWorker) => this.receive(msg));
     worker.on('error', (err) => this.fail(`failed: ${err.message}`, onExit));
     worker.on('exit', (code) => this.fail(`exited with code ${code}`, onExit));
@@ -50,6 +53,9 @@ export class WorkerSlot implements ContextOwner {
 
   private receive(msg: FromWorker): void {
     switch (msg.t) {
+      case 'batch':
+        for (const m of msg.messages) this.receive(m);
+        return;
       case 'reply':
       case 'fail': {
         const p = this.pending.get(msg.seq);
@@ -70,7 +76,7 @@ export class WorkerSlot implements ContextOwner {
 
   post(msg: ToWorker, transfer: ArrayBuffer[] = []): void {
     if (this.gone !== null) return;
-    this.worker.postMessage(msg, transfer);
+    this.out.post(msg, transfer);
   }
 
   request<T>(msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> {
@@ -78,7 +84,7 @@ export class WorkerSlot implements ContextOwner {
     const seq = this.seq++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ ...msg, seq }, transfer);
+      this.out.post({ ...msg, seq } as ToWorker, transfer);
     });
   }
 

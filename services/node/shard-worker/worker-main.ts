@@ -14,14 +14,16 @@ import { emptyMapping } from '../search/empty-mapping.ts';
 import { errorToWire } from '../transport/transport-errors.ts';
 import { CopySegments, indexMetaOf } from './copy-segments.ts';
 import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, ToWorker } from './protocol.ts';
+import { MessageBatcher, type Port } from './message-batcher.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
 
 const copies = new Map<number, CopySegments>();
+const out = new MessageBatcher<FromWorker>(port as Port<FromWorker>);
 
 function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
-  port!.postMessage(msg, transfer);
+  out.post(msg, transfer);
 }
 
 function copyOf(id: number): CopySegments {
@@ -131,10 +133,13 @@ function handle(msg: ToWorker): void | Promise<void> {
     case 'ping':
       post({ t: 'reply', seq: msg.seq, value: null });
       return;
+    case 'batch':
+      for (const m of msg.messages) receive(m);
+      return;
   }
 }
 
-port.on('message', (msg: ToWorker) => {
+function receive(msg: ToWorker): void {
   try {
     const done = handle(msg);
     if (done !== undefined) {
@@ -146,4 +151,6 @@ port.on('message', (msg: ToWorker) => {
     if ('seq' in msg) post({ t: 'fail', seq: msg.seq, error: errorToWire(err) });
     else if ('copy' in msg) post({ t: 'error', copy: msg.copy, context: msg.t, error: errorToWire(err) });
   }
-});
+}
+
+port.on('message', receive);

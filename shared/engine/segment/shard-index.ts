@@ -19,6 +19,7 @@ import { findMerges } from './merge-policy.ts';
 import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
 import { mergeSegments } from './segment-merger.ts';
 import { estimateSegmentBytes } from './segment-size.ts';
+import { TermHash } from './term-hash.ts';
 import type { SearcherSnapshot, Segment, SegmentView } from './types.ts';
 
 /** One segment of the current state, as a refresh left it. Replaced, never mutated. */
@@ -41,8 +42,14 @@ export class ShardIndex {
   /** Per segment (by identity), deletes waiting for the next refresh. */
   private pendingDeletes = new Map<LiveSegment, PendingDeletes>();
   private readonly buffer: SegmentBuilder;
-  /** `_id` → local doc of the buffer's live copy of it. */
-  private bufferIds = new Map<string, number>();
+  /**
+   * `_id` → slot (ids hashed in place: a Map would keep a string per buffered
+   * doc alive until the refresh, long enough to be promoted and collected by
+   * a full GC), and per slot the local doc of the buffer's live copy, -1 once
+   * deleted.
+   */
+  private readonly bufferIds = new TermHash();
+  private bufferDocs = new Int32Array(1024);
   /** Buffered docs already superseded or deleted: born deleted in the next segment. */
   private bufferDeletes: number[] = [];
   private pending = 0;
@@ -92,7 +99,13 @@ export class ShardIndex {
     // add() first: a document it refuses must leave the previous copy live.
     const local = this.buffer.add(doc);
     if (!this.deleteBuffered(doc.id) && mayReplace) this.deleteInSegments(doc.id);
-    this.bufferIds.set(doc.id, local);
+    const slot = this.bufferIds.add(doc.id);
+    if (slot >= this.bufferDocs.length) {
+      const grown = new Int32Array(2 * this.bufferDocs.length);
+      grown.set(this.bufferDocs);
+      this.bufferDocs = grown;
+    }
+    this.bufferDocs[slot] = local;
     this.pending++;
   }
 
@@ -152,9 +165,10 @@ export class ShardIndex {
 
   /** Deletes the buffer's live copy of `id`; false when the buffer has none. */
   private deleteBuffered(id: string): boolean {
-    const local = this.bufferIds.get(id);
-    if (local === undefined) return false;
-    this.bufferIds.delete(id);
+    const slot = this.bufferIds.find(id);
+    const local = slot < 0 ? -1 : this.bufferDocs[slot];
+    if (local < 0) return false;
+    this.bufferDocs[slot] = -1;
     this.bufferDeletes.push(local);
     return true;
   }
@@ -184,13 +198,13 @@ export class ShardIndex {
   private flushBuffer(): void {
     const segment = this.buffer.build(this.nextSegmentId++);
     this.buffer.reset();
-    this.bufferIds = new Map();
+    this.bufferIds.clear();
     let liveDocs: Uint32Array | null = null;
     if (this.bufferDeletes.length > 0) {
       liveDocs = newFullBitset(segment.maxDoc);
       for (const doc of this.bufferDeletes) clearBit(liveDocs, doc);
     }
-    // A buffered doc is deleted at most once: it leaves bufferIds when it is.
+    // A buffered doc is deleted at most once: its slot in bufferDocs is -1 after.
     const numDocs = segment.maxDoc - this.bufferDeletes.length;
     this.bufferDeletes = [];
     if (numDocs === 0) return;

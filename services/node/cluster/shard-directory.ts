@@ -212,8 +212,10 @@ export class ShardDirectory {
    */
   readOrder(meta: IndexMetadata, shard: number, preference: string | null): CopyRoute[] {
     const started = this.started(meta, shard);
-    if (started.length <= 1) return started;
     const pref = preference ?? '';
+    // Only this node's copies, even when the one started copy is elsewhere.
+    if (pref === '_only_local') return started.filter((r) => r.local !== null);
+    if (started.length <= 1) return started;
     if (pref === '_primary' || pref === '_primary_first') return started;
     if (pref === '_local' || pref === '_only_local' || pref === '_prefer_local') {
       const local = started.filter((r) => r.local !== null);

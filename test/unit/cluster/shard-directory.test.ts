@@ -64,3 +64,13 @@ test('copies that are initializing or not yet reported serve no reads and count 
   assert.deepEqual(d.routes(meta, 0).map((r) => r.state), ['INITIALIZING', 'STARTED', 'INITIALIZING']);
   assert.equal(d.unassigned(meta, 0), 0);
 });
+
+test('_only_local reads no copy of another node, even when that is the only started copy', () => {
+  const indices = { held: () => undefined } as unknown as IndicesService;
+  const d = new ShardDirectory({ self: () => nodes[0], indices, view: () => view });
+  const statuses = (d as unknown as { remote: Map<string, Map<string, { state: string; docCount: number }>> }).remote;
+  statuses.set('2', new Map([['u1:0', { state: 'STARTED', docCount: 5 }]]));
+  assert.deepEqual(d.started(meta, 0).map((r) => r.node.id), ['2']);
+  assert.deepEqual(d.readOrder(meta, 0, '_only_local'), []);
+  assert.deepEqual(d.readOrder(meta, 0, '_local').map((r) => r.node.id), ['2']);
+});

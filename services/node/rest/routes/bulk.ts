@@ -6,7 +6,7 @@ import { EsError, actionRequestValidation, illegalArgument, isEsError, renderErr
 import type { Node } from '../../node.ts';
 import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
 import { params, query, rawBody, jsonBody, type Query } from '../params.ts';
-import { RawJson, sendJson, stringifyWithRaw } from '../reply.ts';
+import { sendJson, stringifyWithRaw } from '../reply.ts';
 import { getResponse, updateBody, updateGetSection, versionType, writeOptions, writeResponse, writeStatus } from './documents.ts';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
@@ -223,10 +223,17 @@ function itemResponse(node: Node, item: ParsedItem, r: WriteItemResult): Record<
  * field order: building an object per item for the generic serialiser cost
  * more than the rest of the response.
  */
-function itemJson(node: Node, item: ParsedItem, r: WriteItemResult): string {
+function itemJson(node: Node, item: ParsedItem, r: WriteItemResult, heads: Map<string, string>): string {
   if (!r.ok || item.action === 'update') return stringifyWithRaw(itemResponse(node, item, r));
+  // The `{"index":{"_index":...,"_type":...,` head is the same for most items of a request.
+  const key = `${item.action}\u0000${r.index}\u0000${r.type}`;
+  let head = heads.get(key);
+  if (head === undefined) {
+    head = `{"${item.action}":{"_index":${JSON.stringify(r.index)},"_type":${JSON.stringify(r.type)},`;
+    heads.set(key, head);
+  }
   return (
-    `{"${item.action}":{"_index":${JSON.stringify(r.index)},"_type":${JSON.stringify(r.type)},"_id":${JSON.stringify(r.id)},` +
+    `${head}"_id":${JSON.stringify(r.id)},` +
     `"_version":${r.version},"result":"${r.result}",${r.forcedRefresh ? '"forced_refresh":true,' : ''}` +
     `"_shards":{"total":${r.shardsTotal},"successful":${r.shardsSuccessful},"failed":0},` +
     `"_seq_no":${r.seqNo},"_primary_term":1,"status":${writeStatus(r)}}}`
@@ -249,6 +256,7 @@ export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
     );
     let k = 0;
     let errors = false;
+    const heads = new Map<string, string>();
     const out = new Array<string>(items.length);
     for (let i = 0; i < items.length; i++) {
       const it = items[i];
@@ -256,9 +264,11 @@ export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
         ? results[k++]
         : { ok: false, index: it.index, type: it.type, id: it.id, error: it.error! };
       if (!r.ok) errors = true;
-      out[i] = itemJson(node, it, r);
+      out[i] = itemJson(node, it, r, heads);
     }
-    return sendJson(reply, 200, { took: Date.now() - start, errors, items: new RawJson(`[${out.join(',')}]`) });
+    // Written out whole: the items are most of a large response, and the generic serialiser would copy them again.
+    const json = `{"took":${Date.now() - start},"errors":${errors},"items":[${out.join(',')}]}`;
+    return reply.code(200).type('application/json; charset=UTF-8').send(json);
   };
   for (const path of ['/_bulk', '/:index/_bulk', '/:index/:type/_bulk']) {
     app.post(path, bulk);

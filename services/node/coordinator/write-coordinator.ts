@@ -174,8 +174,16 @@ export class WriteCoordinator {
     results: (WriteItemResult | undefined)[],
   ): Promise<({ uuid: string; aliasRouting: string | null } | null)[]> {
     const out: ({ uuid: string; aliasRouting: string | null } | null)[] = new Array(reqs.length).fill(null);
+    // The items of a bulk mostly name one index: resolve each name and type once.
+    const resolved = new Map<string, { uuid: string; aliasRouting: string | null }>();
     for (let i = 0; i < reqs.length; i++) {
       const r = reqs[i];
+      const key = `${r.index}\u0000${r.type}`;
+      const known = resolved.get(key);
+      if (known !== undefined) {
+        out[i] = known;
+        continue;
+      }
       try {
         let target = resolveWriteIndex(this.meta.state, r.index);
         if (!target) {
@@ -191,6 +199,7 @@ export class WriteCoordinator {
           );
         }
         out[i] = { uuid: target.meta.uuid, aliasRouting: target.aliasRouting };
+        resolved.set(key, out[i]!);
       } catch (err) {
         if (!isEsError(err)) throw err;
         results[i] = failure(r, err);

@@ -6,6 +6,8 @@
  *   npm run bench:search -- --count 200000 --runs 50
  *   npm run bench:search -- --client fetch   # through fetch instead of a keep-alive node:http client
  *   npm run bench:search -- --scrolls 1      # one scroll pass (default 3, the median is reported)
+ *   npm run bench:search -- --warmup 50      # untimed calls of each query first (default 200: every
+ *                                            # shard worker thread compiles its own code, as a long-running node has)
  */
 import { generatePassRecords } from './pass-records.ts';
 import { argNumber, measure, openDataset } from './dataset.ts';
@@ -16,6 +18,7 @@ import { http as fetchHttp } from '../test/helpers/server.ts';
 const count = argNumber('count', 1_000_000);
 const runs = argNumber('runs', 100);
 const scrollPasses = argNumber('scrolls', 3);
+const warmup = argNumber('warmup', 200);
 const clientArg = process.argv.indexOf('--client');
 const clientKind = clientArg >= 0 ? process.argv[clientArg + 1] : 'http';
 if (clientKind !== 'http' && clientKind !== 'fetch') throw new Error(`--client is http or fetch, not ${clientKind}`);
@@ -57,7 +60,7 @@ async function main(): Promise<void> {
     ];
     const rows: string[][] = [['query', 'p50 ms', 'p99 ms']];
     for (const [name, fn] of queries) {
-      const s = await measure(runs, fn);
+      const s = await measure(runs, fn, warmup);
       rows.push([name, percentile(s, 50).toFixed(2), percentile(s, 99).toFixed(2)]);
     }
     // Scroll the whole index in _doc order, a few times (the first pass also warms up): the median pass.

@@ -6,7 +6,7 @@
  *   npm run bench:search -- --count 200000 --runs 50
  *   npm run bench:search -- --client fetch   # through fetch instead of a keep-alive node:http client
  *   npm run bench:search -- --scrolls 1      # one scroll pass (default 3, the median is reported)
- *   npm run bench:search -- --warmup 50      # untimed calls of each query first (default 200: every
+ *   npm run bench:search -- --warmup 50      # untimed calls of each query first (default 500: every
  *                                            # shard worker thread compiles its own code, as a long-running node has)
  */
 import { generatePassRecords } from './pass-records.ts';
@@ -18,7 +18,7 @@ import { http as fetchHttp } from '../test/helpers/server.ts';
 const count = argNumber('count', 1_000_000);
 const runs = argNumber('runs', 100);
 const scrollPasses = argNumber('scrolls', 3);
-const warmup = argNumber('warmup', 200);
+const warmup = argNumber('warmup', 500);
 const clientArg = process.argv.indexOf('--client');
 const clientKind = clientArg >= 0 ? process.argv[clientArg + 1] : 'http';
 if (clientKind !== 'http' && clientKind !== 'fetch') throw new Error(`--client is http or fetch, not ${clientKind}`);

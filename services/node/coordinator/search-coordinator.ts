@@ -25,6 +25,7 @@ import { FailoverShardClient } from '../search/failover-shard-client.ts';
 import { SearchContexts } from '../search/search-contexts.ts';
 import { scrollCursorsOf, withScrollCursors } from '../search/scroll-cursors.ts';
 import { decodeScrollId, encodeScrollId, type ScrollId, type ScrollShard } from './scroll-id.ts';
+import { ScrollPrefetch, type PreparedPage } from './scroll-prefetch.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { RawJson } from '../rest/reply.ts';
 import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
@@ -73,6 +74,7 @@ interface ShardFailure {
 
 export class SearchCoordinator {
   private readonly contexts: SearchContexts;
+  private readonly prefetch = new ScrollPrefetch();
 
   constructor(
     private readonly state: ClusterState,
@@ -84,6 +86,7 @@ export class SearchCoordinator {
   }
 
   close(): void {
+    this.prefetch.clear();
     this.contexts.close();
   }
 
@@ -209,7 +212,9 @@ export class SearchCoordinator {
 
     const body: Record<string, unknown> = {};
     if (scroll) {
-      body._scroll_id = this.scrollIdOf(targets, responses, search, size, total, req.scrollKeepAliveMs);
+      const scrollId = this.scrollIdOf(targets, responses, search, size, total, req.scrollKeepAliveMs);
+      body._scroll_id = scrollId;
+      if (merged.length === size) this.prepareNextPage(scrollId, decodeScrollId(scrollId), req.scrollKeepAliveMs);
     } else {
       this.releaseUnfetched(targets, responses, merged);
     }
@@ -270,6 +275,8 @@ export class SearchCoordinator {
     responses: readonly (ShardQueryResponse | null)[],
     merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[],
     release: boolean,
+    /** Given: the scroll cursors are not moved by the fetch; where each context's page ended is put here instead. */
+    deferredCursors?: { contextId: number; cursor: ShardCursor }[],
   ): Promise<RawJson> {
     const byShard = new Map<number, number[]>();
     merged.forEach((h, pos) => {
@@ -287,6 +294,11 @@ export class SearchCoordinator {
         const search = targets[shardIndex].search;
         const scoreShown = search.sort === null || search.trackScores || search.sort.some((s) => s.kind === 'score');
         const client = targets[shardIndex].client;
+        let cursor = release ? null : lastEmitted(resp, merged[positions[positions.length - 1]!]!);
+        if (cursor !== null && deferredCursors !== undefined) {
+          deferredCursors.push({ contextId: resp.contextId, cursor });
+          cursor = null;
+        }
         const rendered = await inSpan('fetch', { ...shardAttributes(client), [ATTR_HITS]: positions.length }, () =>
           fetchRendered(client, {
             contextId: resp.contextId,
@@ -294,7 +306,7 @@ export class SearchCoordinator {
             scores: positions.map((p) => (scoreShown ? merged[p].score : NaN)),
             sortValues: positions.map((p) => merged[p].sortValues),
             release,
-            lastEmitted: release ? null : lastEmitted(resp, merged[positions[positions.length - 1]!]!),
+            lastEmitted: cursor,
           }),
         );
         fetched.push(rendered);
@@ -367,6 +379,30 @@ export class SearchCoordinator {
     const start = Date.now();
     const id = decodeScrollId(scrollId);
     const keepAlive = keepAliveMs ?? id.keepAliveMs;
+    const page = (await this.prefetch.take(scrollId, keepAlive)) ?? (await this.scrollPage(id, keepAlive, start, false))!;
+    page.commit();
+    if (page.full) this.prepareNextPage(scrollId, id, keepAlive);
+    return { _scroll_id: scrollId, took: Date.now() - start, ...page.body };
+  }
+
+  /**
+   * While the client reads a page of a scroll whose contexts are all on this
+   * node, computes the next one (scroll-prefetch.ts). A scroll with contexts
+   * on other nodes is not prepared ahead: its cursors live on those nodes,
+   * and any node may be asked for its next page.
+   */
+  private prepareNextPage(scrollId: string, id: ScrollId, keepAliveMs: number): void {
+    const self = this.directory.self.id;
+    if (!id.shards.every((s) => s.node === self)) return;
+    this.prefetch.prepare(scrollId, keepAliveMs, () => this.scrollPage(id, keepAliveMs, Date.now(), true));
+  }
+
+  /**
+   * One page of a scroll: query and fetch phases on its contexts. A page
+   * computed ahead (`ahead`) leaves the cursors where they are until it is
+   * sent, and comes out null unless every shard answered.
+   */
+  private async scrollPage(id: ScrollId, keepAlive: number, start: number, ahead: boolean): Promise<PreparedPage | null> {
     const search = continuationSearch(id);
     const failures: ShardFailure[] = [];
     const targets: ShardTarget[] = [];
@@ -379,6 +415,7 @@ export class SearchCoordinator {
         contexts.push(s.context);
       }
     }
+    if (ahead && failures.length > 0) return null;
     const responses: (ShardQueryResponse | null)[] = targets.map(() => null);
     await Promise.all(
       targets.map(async (t, i) => {
@@ -390,17 +427,25 @@ export class SearchCoordinator {
         }
       }),
     );
+    if (ahead && failures.length > 0) return null;
     if (failures.length > 0 && responses.every((r) => r === null)) throw allShardsFailed(failures, 'query');
     const results = responses.map((r, i) => (r ? boosted(r.result, targets[i]!.boost) : null));
     const merged = mergeTopHits(search, results, 0, id.size);
-    const hits = await this.fetchPhase(targets, responses, merged, false);
+    const deferred: { contextId: number; cursor: ShardCursor }[] | undefined = ahead ? [] : undefined;
+    const hits = await this.fetchPhase(targets, responses, merged, false, deferred);
     const maxScore = merged.reduce((m, h) => (Number.isNaN(h.score) ? m : Math.max(m, h.score)), -Infinity);
+    const cursors = scrollCursorsOf(this.contexts);
     return {
-      _scroll_id: scrollId,
-      took: Date.now() - start,
-      timed_out: false,
-      _shards: shardsHeader(id.shards.length, failures),
-      hits: { total: id.total, max_score: search.sort === null && merged.length > 0 && maxScore > -Infinity ? maxScore : null, hits },
+      body: {
+        timed_out: false,
+        _shards: shardsHeader(id.shards.length, failures),
+        hits: { total: id.total, max_score: search.sort === null && merged.length > 0 && maxScore > -Infinity ? maxScore : null, hits },
+      },
+      full: merged.length === id.size,
+      commit: () => {
+        for (const d of deferred ?? []) cursors.advance(d.contextId, d.cursor);
+      },
+      discard: () => hits.release?.(),
     };
   }
 
@@ -424,12 +469,14 @@ export class SearchCoordinator {
     const cursors = scrollCursorsOf(this.contexts);
     const self = this.directory.self.id;
     if (ids === 'all') {
+      this.prefetch.clear();
       cursors.clear();
       let freed = this.contexts.freeAllScrolls();
       const others = this.directory.nodes().filter((n) => n.id !== self);
       for (const n of await Promise.all(others.map((node) => this.access.freeScrollContexts(node).catch(() => 0)))) freed += n;
       return freed;
     }
+    for (const text of ids) this.prefetch.drop(text);
     const shards = ids.flatMap((text) => decodeScrollId(text).shards);
     const freed = await Promise.all(
       shards.map(async (s) => {

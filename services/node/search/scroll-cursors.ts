@@ -51,9 +51,14 @@ export class ScrollCursors {
 
   /** After a fetch phase: the page ended at `lastEmitted` on this context's shard. */
   fetched(req: ShardFetchRequest): void {
-    const e = req.lastEmitted ? this.entries.get(req.contextId) : undefined;
+    if (req.lastEmitted) this.advance(req.contextId, req.lastEmitted);
+  }
+
+  /** The context's page ended at `cursor` (a fetch, or a page prepared ahead that is sent now). */
+  advance(contextId: number, cursor: ShardCursor): void {
+    const e = this.entries.get(contextId);
     if (!e) return;
-    e.cursor = req.lastEmitted!;
+    e.cursor = cursor;
     e.expiresAt = Math.max(e.expiresAt, Date.now() + e.keepAliveMs);
   }
 

@@ -188,6 +188,33 @@ describe('scroll', () => {
     assert.equal(gone.status, 404);
     await req('DELETE', '/passinfo/passinfo/late-doc?refresh=true');
   });
+
+  test('pages prepared ahead change nothing: a sorted scroll with changing keep-alives reads every doc once, in order', async () => {
+    // The node prepares each next page while the client reads; a request with another keep-alive cannot use it.
+    const first = await req('POST', '/passinfo/_search?scroll=1m', { sort: [{ pass_time: 'asc' }, '_doc'], size: 97 });
+    let body = first.body as { _scroll_id: string; hits: Hits & { hits: { sort: [number, number] }[] } };
+    const seen: string[] = [];
+    let last = -Infinity;
+    for (let page = 0; body.hits.hits.length > 0; page++) {
+      for (const h of body.hits.hits) {
+        assert.ok(h.sort[0] >= last, 'ascending pass_time across pages');
+        last = h.sort[0];
+        seen.push(h._id);
+      }
+      const keepAlive = page % 3 === 0 ? '2m' : '1m';
+      body = (await req('POST', '/_search/scroll', { scroll: keepAlive, scroll_id: body._scroll_id })).body as typeof body;
+    }
+    assert.equal(seen.length, records.length);
+    assert.equal(new Set(seen).size, records.length);
+  });
+
+  test('a scroll cleared while its next page is being prepared is gone', async () => {
+    const first = await req('POST', '/passinfo/_search?scroll=1m', { sort: ['_doc'], size: 50 });
+    const id = (first.body as { _scroll_id: string })._scroll_id;
+    const cleared = await req('DELETE', '/_search/scroll', { scroll_id: [id] });
+    assert.equal((cleared.body as { num_freed: number }).num_freed > 0, true);
+    assert.equal((await req('POST', '/_search/scroll', { scroll: '1m', scroll_id: id })).status, 404);
+  });
 });
 
 describe('aggregations', () => {

@@ -44,8 +44,8 @@ export interface ShardQueryResponse {
 
 export interface ShardFetchRequest {
   readonly contextId: number;
-  readonly docs: readonly number[];
-  readonly scores: readonly number[];
+  readonly docs: ArrayLike<number>;
+  readonly scores: ArrayLike<number>;
   readonly sortValues: readonly (ShardQueryResult['sortValues'] extends (infer T)[] | null ? T | null : never)[];
   /** Free the context after fetching (plain searches; scrolls keep it). */
   readonly release: boolean;

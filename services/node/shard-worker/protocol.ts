@@ -14,9 +14,10 @@
  */
 import type { IndexSettings } from '../../../shared/engine/mapping/index-settings.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
-import type { ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
+import type { ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import type { RemoteError } from '../transport/transport-errors.ts';
+import type { PackedSortRows } from './sort-rows.ts';
 
 /** What a worker needs of an index's metadata, as data. */
 export interface CopyMeta {
@@ -59,9 +60,9 @@ export interface FetchMessage {
   readonly seq: number;
   readonly copy: number;
   readonly contextId: number;
-  readonly docs: readonly number[];
-  readonly scores: readonly number[];
-  readonly sortValues: readonly (SortValue[] | null)[];
+  readonly docs: Int32Array;
+  readonly scores: Float64Array;
+  readonly sortValues: PackedSortRows;
   readonly release: boolean;
 }
 
@@ -80,7 +81,7 @@ export type ToWorker =
   | { readonly t: 'batch'; readonly messages: readonly ToWorker[] };
 
 export interface QueryReply {
-  readonly result: Omit<ShardQueryResult, 'matches'>;
+  readonly result: Omit<ShardQueryResult, 'matches' | 'sortValues'> & { readonly sortValues: PackedSortRows | null };
   readonly aggs: ShardAggState | null;
 }
 

@@ -15,6 +15,7 @@ import { errorToWire } from '../transport/transport-errors.ts';
 import { CopySegments, indexMetaOf } from './copy-segments.ts';
 import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';
+import { packResultRows, unpackSortRows } from './sort-rows.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
@@ -70,8 +71,9 @@ async function query(msg: QueryMessage): Promise<void> {
     keepAliveMs: 0,
     contextId: first ? null : msg.contextId,
   });
-  const { matches: _matches, ...result } = res.result;
+  const { matches: _matches, sortValues, ...rest } = res.result;
   void _matches;
+  const result = { ...rest, sortValues: packResultRows(sortValues) };
   const value: QueryReply = { result, aggs: res.aggs };
   post({ t: 'reply', seq: msg.seq, value }, [...ownBuffer(result.docs), ...ownBuffer(result.scores)]);
 }
@@ -79,7 +81,13 @@ async function query(msg: QueryMessage): Promise<void> {
 async function fetch(msg: FetchMessage): Promise<void> {
   const copy = copyOf(msg.copy);
   const client = new LocalShardClient(copy.meta, copy, copy.contexts, copy.filterCache, null, evaluateFilterBits);
-  const rendered = await client.fetchRendered(msg);
+  const rendered = await client.fetchRendered({
+    contextId: msg.contextId,
+    docs: msg.docs,
+    scores: msg.scores,
+    sortValues: unpackSortRows(msg.sortValues),
+    release: msg.release,
+  });
   // The rendered bytes may sit in a pooled buffer: hand over a copy of their own.
   const bytes = new Uint8Array(rendered.bytes.length);
   bytes.set(rendered.bytes);

@@ -10,6 +10,11 @@ import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryRespo
 import type { SearchContexts } from '../search/search-contexts.ts';
 import type { FetchReply, QueryReply } from './protocol.ts';
 import type { SegmentsHandle } from './segments-handle.ts';
+import { packSortRows, unpackResultRows } from './sort-rows.ts';
+
+function resultOf(contextId: number, reply: QueryReply): ShardQueryResponse {
+  return { contextId, result: { ...reply.result, sortValues: unpackResultRows(reply.result.sortValues), matches: null }, aggs: reply.aggs };
+}
 
 /** The parts of a query request a copy needs: the search travels as the client's body. */
 export type SourceQueryRequest = Omit<ShardQueryRequest, 'search'>;
@@ -55,7 +60,7 @@ export class WorkerShardClient implements ShardClient {
     if (req.contextId !== null) {
       if (!this.contexts.renew(req.contextId, req.keepAliveMs)) throw searchContextMissing(req.contextId);
       const reply = await this.handle.request<QueryReply>({ t: 'query', copy: this.handle.copy, contextId: req.contextId, continuation: true, ...base });
-      return { contextId: req.contextId, result: { ...reply.result, matches: null }, aggs: reply.aggs };
+      return resultOf(req.contextId, reply);
     }
     const source: ShardSearchSource | undefined = req.source;
     if (source === undefined) throw missingSource(this.meta, this.shard);
@@ -72,7 +77,7 @@ export class WorkerShardClient implements ShardClient {
         url: source.url,
         parseKey: parseKeyOf(source.body),
       });
-      return { contextId: id, result: { ...reply.result, matches: null }, aggs: reply.aggs };
+      return resultOf(id, reply);
     } catch (err) {
       this.contexts.free(id);
       throw err;
@@ -85,9 +90,9 @@ export class WorkerShardClient implements ShardClient {
       t: 'fetch',
       copy: this.handle.copy,
       contextId: req.contextId,
-      docs: req.docs,
-      scores: req.scores,
-      sortValues: req.sortValues,
+      docs: Int32Array.from(req.docs),
+      scores: Float64Array.from(req.scores),
+      sortValues: packSortRows(req.sortValues),
       release: req.release,
     });
     // The worker let the view go with the fetch.

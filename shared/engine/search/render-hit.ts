@@ -87,8 +87,8 @@ function docValueFields(seg: Segment, d: number, fields: readonly string[], mapp
 
 /** The hits of one fetch, as a shard renders them: `docs[i]` with `scores[i]` (NaN: not shown) and `sortValues[i]`. */
 export interface HitsToRender {
-  readonly docs: readonly number[];
-  readonly scores: readonly number[];
+  readonly docs: ArrayLike<number>;
+  readonly scores: ArrayLike<number>;
   readonly sortValues: readonly (readonly SortValue[] | null)[];
 }
 

@@ -5,6 +5,7 @@
  * the request filters them.
  */
 import type { MappingLookup } from '../mapping/types.ts';
+import type { PackedStrings } from '../segment/packed-strings.ts';
 import type { Segment, SearcherSnapshot, SegmentView } from '../segment/types.ts';
 import { releaseOnce, responseBuffers } from './buffer-pool.ts';
 import { filterSource } from './source-filter.ts';
@@ -120,69 +121,66 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   }
   const out = new ByteSink(estimate);
   const starts = new Uint32Array(n + 1);
-  const head = `{"_index":${JSON.stringify(opts.index)},"_type":${JSON.stringify(opts.type)},"_id":`;
+  // The fixed parts of every hit as bytes, written without going through a string each time.
+  const head = Buffer.from(`{"_index":${JSON.stringify(opts.index)},"_type":${JSON.stringify(opts.type)},"_id":`, 'utf8');
   const search = opts.search;
   const src = search.source;
   const filtered = src.includes.length > 0 || src.excludes.length > 0;
   const specs = search.sort;
-  // Text known to be ASCII (so its byte length is its length) is carried into
-  // the next write: one write and one copy per hit.
-  let carry = '';
   for (let i = 0; i < n; i++) {
-    starts[i] = out.length + carry.length;
+    starts[i] = out.length;
     const view = views[i]!;
     const seg = view.segment;
     const d = hits.docs[i]! - view.docBase;
-    let text = head + JSON.stringify(seg.ids.get(d));
-    let flushed = false;
-    if (search.version) text += `,"_version":${seg.versions[d]}`;
+    out.raw(head);
+    out.jsonString(seg.ids, d);
+    if (search.version) out.ascii(`,"_version":${seg.versions[d]}`);
     const score = hits.scores[i]!;
-    text += `,"_score":${Number.isNaN(score) ? 'null' : formatFloat(score)}`;
+    if (Number.isNaN(score)) out.raw(SCORE_NULL);
+    else out.ascii(`,"_score":${formatFloat(score)}`);
     const routing = seg.routings[d];
-    if (routing !== null && routing !== undefined) text += `,"_routing":${JSON.stringify(routing)}`;
+    if (routing !== null && routing !== undefined) out.text(`,"_routing":${JSON.stringify(routing)}`);
     if (src.fetch) {
       const from = seg.source.offsets[d]!;
       const to = seg.source.offsets[d + 1]!;
       if (to > from) {
         if (filtered) {
-          text += `,"_source":${filterSource(seg.source.bytes.subarray(from, to), src.includes, src.excludes)}`;
+          out.text(`,"_source":${filterSource(seg.source.bytes.subarray(from, to), src.includes, src.excludes)}`);
         } else {
-          out.text(carry + text + ',"_source":');
+          out.raw(SOURCE_KEY);
           out.bytes(seg.source.bytes, from, to);
-          carry = '';
-          text = '';
-          flushed = true;
         }
       }
     }
     if (search.docvalueFields.length > 0) {
       const fields = docValueFields(seg, d, search.docvalueFields, opts.mapping);
-      if (fields.length > 0) text += `,"fields":{${fields.join(',')}}`;
+      if (fields.length > 0) out.text(`,"fields":{${fields.join(',')}}`);
     }
     const sortValues = hits.sortValues[i] ?? null;
-    let ascii = flushed && search.docvalueFields.length === 0;
     if (sortValues !== null) {
-      let sort = ',"sort":[';
+      out.raw(SORT_KEY);
       for (let k = 0; k < sortValues.length; k++) {
         const v = sortValues[k]!;
-        if (k > 0) sort += ',';
-        sort += specs?.[k]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v);
-        if (typeof v === 'string') ascii = false;
+        if (k > 0) out.raw(COMMA);
+        const text = specs?.[k]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v);
+        if (typeof v === 'string') out.text(text);
+        else out.ascii(text);
       }
-      text += sort + ']';
-    }
-    text += '}';
-    if (ascii) {
-      carry += text;
+      out.raw(CLOSE_SORT);
     } else {
-      out.text(carry + text);
-      carry = '';
+      out.raw(CLOSE_HIT);
     }
   }
-  if (carry.length > 0) out.text(carry);
   starts[n] = out.length;
   return out.result(starts);
 }
+
+const SCORE_NULL = Buffer.from(',"_score":null');
+const SOURCE_KEY = Buffer.from(',"_source":');
+const SORT_KEY = Buffer.from(',"sort":[');
+const COMMA = Buffer.from(',');
+const CLOSE_SORT = Buffer.from(']}');
+const CLOSE_HIT = Buffer.from('}');
 
 /** A growable output buffer for UTF-8 text and raw bytes, drawn from the response buffer pool. */
 class ByteSink {
@@ -210,6 +208,46 @@ class ByteSink {
     // At most 3 bytes per UTF-16 code unit.
     this.reserve(s.length * 3);
     this.length += this.buf.write(s, this.length, 'utf8');
+  }
+
+  /** Text known to be ASCII: one byte per code unit, written in place. */
+  ascii(s: string): void {
+    this.reserve(s.length);
+    const u8 = this.u8;
+    let at = this.length;
+    for (let k = 0; k < s.length; k++) u8[at++] = s.charCodeAt(k);
+    this.length = at;
+  }
+
+  raw(b: Uint8Array): void {
+    this.reserve(b.length);
+    this.u8.set(b, this.length);
+    this.length += b.length;
+  }
+
+  /**
+   * Entry i of a packed list as a JSON string. Printable ASCII (almost every
+   * `_id`) is copied code unit by code unit; anything else goes through
+   * JSON.stringify, whose escapes Elasticsearch's output matches.
+   */
+  jsonString(list: PackedStrings, i: number): void {
+    const chars = list.chars;
+    const start = list.starts[i]!;
+    const end = list.starts[i + 1]!;
+    this.reserve(end - start + 2);
+    const u8 = this.u8;
+    let at = this.length;
+    u8[at++] = 0x22;
+    for (let k = start; k < end; k++) {
+      const c = chars[k]!;
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
+        this.text(JSON.stringify(list.get(i)));
+        return;
+      }
+      u8[at++] = c;
+    }
+    u8[at++] = 0x22;
+    this.length = at;
   }
 
   bytes(b: Buffer, from: number, to: number): void {

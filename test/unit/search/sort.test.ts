@@ -239,6 +239,17 @@ describe('merging shards and rendering hits', () => {
     assert.equal(filtered, '{"_index":"idx","_type":"doc","_id":"a1","_score":0.2876821,"_source":{"k":"x"}}');
   });
 
+  it('renders any _id as the JSON string Elasticsearch prints: quotes, backslashes, control characters, CJK and emoji', () => {
+    const ids = ['plain-1', 'quo"te', 'back\\slash', 'tab\there', '京A12345', 'emoji-😀', 'ctl\u0001', 'del\u007f'];
+    const snap = snapshotOf([buildSegment(1, ids.map((id) => ({ id, source: { n: 1 } })), mapping)]);
+    const search = parseSearchBody({}, {});
+    ids.forEach((id, d) => {
+      const text = renderHit(snap, d, { index: 'idx', type: 'doc', score: null, sortValues: null, search });
+      assert.equal((JSON.parse(text) as { _id: string })._id, id);
+      assert.ok(text.includes(`"_id":${JSON.stringify(id)}`), text);
+    });
+  });
+
   it('renders docvalue_fields', () => {
     const search = parseSearchBody({ docvalue_fields: ['n', 'k', 'missing'] }, {});
     const text = renderHit(shardA, 0, { index: 'idx', type: 'doc', score: 1, sortValues: null, search });

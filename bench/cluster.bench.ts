@@ -37,6 +37,7 @@
 import { rm } from 'node:fs/promises';
 import { generatePassRecords, PASSINFO_INDEX_BODY, prng, type PassRecord } from './pass-records.ts';
 import { argNumber, measure } from './dataset.ts';
+import { buildBulkBodies, seedSearches } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { percentile, printTable } from './report.ts';
 import { startCluster, type TestCluster } from '../test/helpers/cluster.ts';
@@ -66,21 +67,6 @@ interface Figures {
   visible: number[];
   waitFor: number[];
   queries: Map<string, number[]>;
-}
-
-function bulkBodies(): { body: Buffer; docs: number }[] {
-  const out: { body: Buffer; docs: number }[] = [];
-  const gen = generatePassRecords({ count });
-  for (;;) {
-    const lines: string[] = [];
-    for (let i = 0; i < batch; i++) {
-      const n = gen.next();
-      if (n.done) break;
-      lines.push(`{"index":{"_type":"passinfo","_id":"${n.value.event_id}"}}`, JSON.stringify(n.value));
-    }
-    if (lines.length === 0) return out;
-    out.push({ body: Buffer.from(lines.join('\n') + '\n', 'utf8'), docs: lines.length / 2 });
-  }
 }
 
 async function ok(client: KeepAliveClient, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -136,32 +122,10 @@ async function visibility(writers: readonly KeepAliveClient[], readers: readonly
 
 /** bench:search's queries (bench/search.bench.ts), p50/p99 through one node. */
 async function queries(client: KeepAliveClient): Promise<Map<string, number[]>> {
-  const sample = [...generatePassRecords({ count: 2000 })];
-  const freq = new Map<string, number>();
-  for (const r of sample) freq.set(r.plate, (freq.get(r.plate) ?? 0) + 1);
-  const plate = [...freq].sort((a, b) => b[1] - a[1])[0]![0];
-  const inner = plate.slice(3, 6);
   const post = (body: unknown) => async () => {
     await ok(client, 'POST', `${INDEX}/_search`, body);
   };
-  const list: [string, () => Promise<void>][] = [
-    ['fuzzy inner fragment (3 chars), top 10', post({ query: { match: { plate: { query: inner, operator: 'and' } } }, size: 10 })],
-    [
-      'fragment + term + 7-day range',
-      post({
-        query: {
-          bool: {
-            must: [{ match: { plate: { query: inner, operator: 'and' } } }],
-            filter: [{ term: { plate_category: 1 } }, { range: { pass_time: { gte: '2026-10-08 00:00:00', lt: '2026-10-15 00:00:00' } } }],
-          },
-        },
-        size: 10,
-      }),
-    ],
-    ['trajectory of a frequent plate, first 10', post({ query: { term: { 'plate.keyword': plate } }, sort: [{ pass_time: 'asc' }] })],
-    ['trajectory of a frequent plate, 1000 hits', post({ query: { term: { 'plate.keyword': plate } }, sort: [{ pass_time: 'asc' }], size: 1000 })],
-    ['term filter on land_id, size 0', post({ query: { bool: { filter: { term: { land_id: 'L0042' } } } }, size: 0 })],
-  ];
+  const list: [string, () => Promise<void>][] = seedSearches().map(([name, body]) => [name, post(body)]);
   const out = new Map<string, number[]>();
   for (const [name, fn] of list) out.set(name, await measure(runs, fn));
   return out;
@@ -253,7 +217,7 @@ async function singleNodeFigures(bodies: readonly { body: Buffer; docs: number }
 const pair = (s: readonly number[] | undefined): string => (s === undefined ? '-' : `${percentile(s, 50).toFixed(1)} / ${percentile(s, 99).toFixed(1)}`);
 
 async function main(): Promise<void> {
-  const bodies = bulkBodies();
+  const bodies = buildBulkBodies(count, batch);
   const record = generatePassRecords({ count: 1, seed: 99 }).next().value!;
   const cluster = await clusterFigures(bodies, record);
   const single = withSingle ? await singleNodeFigures(bodies, record) : null;

@@ -8,6 +8,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 import { spawnServer, http, type ChildServer } from '../test/helpers/server.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
+import { nextBulkBody } from './seed-workload.ts';
 
 export interface Dataset {
   readonly server: ChildServer;
@@ -21,12 +23,12 @@ export interface Dataset {
  * A bulk request, retried on a reset connection (a keep-alive socket closed
  * under the client): indexing the same ids again changes nothing.
  */
-async function bulkWithRetry(url: string, body: string, attempts = 3): ReturnType<typeof http> {
+async function bulkWithRetry(client: KeepAliveClient, body: Buffer, attempts = 3): Promise<void> {
   for (let i = 1; ; i++) {
     try {
-      return await http(url, 'POST', '/passinfo/_bulk', body);
+      return await client.bulk('/passinfo/_bulk', body);
     } catch (err) {
-      if (i >= attempts) throw err;
+      if (i >= attempts || !/ECONNRESET|socket hang up/.test((err as Error).message)) throw err;
       process.stderr.write(`bulk request failed (${(err as Error).message}), retrying\n`);
     }
   }
@@ -35,22 +37,19 @@ async function bulkWithRetry(url: string, body: string, attempts = 3): ReturnTyp
 export async function bulkLoad(url: string, count: number, opts: { batch?: number; concurrency?: number; seed?: number } = {}): Promise<number> {
   const batch = opts.batch ?? 5000;
   const gen = generatePassRecords({ count, seed: opts.seed });
+  const client = new KeepAliveClient(url);
   let sent = 0;
   const worker = async () => {
-    for (;;) {
-      const lines: string[] = [];
-      for (let i = 0; i < batch; i++) {
-        const n = gen.next();
-        if (n.done) break;
-        lines.push(`{"index":{"_type":"passinfo","_id":"${n.value.event_id}"}}`, JSON.stringify(n.value));
-      }
-      if (lines.length === 0) return;
-      const res = await bulkWithRetry(url, lines.join('\n') + '\n');
-      if (res.status !== 200 || (res.body as { errors?: boolean }).errors) throw new Error(`bulk failed: ${res.status} ${res.text.slice(0, 300)}`);
-      sent += lines.length / 2;
+    for (let b = nextBulkBody(gen, batch); b !== null; b = nextBulkBody(gen, batch)) {
+      await bulkWithRetry(client, b.body);
+      sent += b.docs;
     }
   };
-  await Promise.all(Array.from({ length: opts.concurrency ?? 3 }, worker));
+  try {
+    await Promise.all(Array.from({ length: opts.concurrency ?? 3 }, worker));
+  } finally {
+    client.close();
+  }
   return sent;
 }
 

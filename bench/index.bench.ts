@@ -16,7 +16,8 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { execSync } from 'node:child_process';
-import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
+import { PASSINFO_INDEX_BODY } from './pass-records.ts';
+import { buildBulkBodies } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { spawnServer, tempDir, http } from '../test/helpers/server.ts';
 import { percentile, printTable } from './report.ts';
@@ -48,24 +49,6 @@ function peakRssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** The whole load as NDJSON bulk bodies of `batch` records; the first 100,000 ids go to `ids` for the GET phase. */
-function buildBulkBodies(count: number, batch: number, ids: string[]): { body: Buffer; docs: number }[] {
-  const out: { body: Buffer; docs: number }[] = [];
-  const gen = generatePassRecords({ count });
-  for (;;) {
-    const lines: string[] = [];
-    for (let i = 0; i < batch; i++) {
-      const n = gen.next();
-      if (n.done) break;
-      const rec = n.value;
-      if (ids.length < 100_000) ids.push(rec.event_id);
-      lines.push(`{"index":{"_type":"passinfo","_id":"${rec.event_id}"}}`, JSON.stringify(rec));
-    }
-    if (lines.length === 0) return out;
-    out.push({ body: Buffer.from(lines.join('\n') + '\n', 'utf8'), docs: lines.length / 2 });
-  }
-}
-
 async function main(): Promise<void> {
   const dir = await tempDir('bench-index-');
   const server = await spawnServer(dir);
@@ -73,7 +56,10 @@ async function main(): Promise<void> {
     const created = await http(server.url, 'PUT', '/passinfo', PASSINFO_INDEX_BODY);
     if (created.status !== 200) throw new Error(`create index: ${created.status} ${created.text}`);
     const ids: string[] = [];
-    const bodies = buildBulkBodies(count, batch, ids);
+    // The first 100,000 ids are read back in the GET phase.
+    const bodies = buildBulkBodies(count, batch, (r) => {
+      if (ids.length < 100_000) ids.push(r.event_id);
+    });
     const client = new KeepAliveClient(server.url);
     let sent = 0;
     let next = 0;

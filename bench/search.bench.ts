@@ -9,7 +9,7 @@
  *   npm run bench:search -- --warmup 50      # untimed calls of each query first (default 500: every
  *                                            # shard worker thread compiles its own code, as a long-running node has)
  */
-import { generatePassRecords } from './pass-records.ts';
+import { seedSearches } from './seed-workload.ts';
 import { argNumber, measure, openDataset } from './dataset.ts';
 import { KeepAliveClient, type JsonResponse } from './keep-alive-client.ts';
 import { percentile, printTable } from './report.ts';
@@ -30,34 +30,11 @@ async function main(): Promise<void> {
   const http = (_base: string, method: string, path: string, body?: unknown): Promise<JsonResponse> =>
     clientKind === 'fetch' ? fetchHttp(url, method, path, body) : keepAlive.request(method, path, body);
   try {
-    // A frequent plate (the generator's skew puts plate 0 first) and fragments of it.
-    const sample = [...generatePassRecords({ count: 2000 })];
-    const freq = new Map<string, number>();
-    for (const r of sample) freq.set(r.plate, (freq.get(r.plate) ?? 0) + 1);
-    const plate = [...freq].sort((a, b) => b[1] - a[1])[0][0];
-    const inner = plate.slice(3, 6);
     const post = (body: unknown) => async () => {
       const r = await http(url, 'POST', '/passinfo/_search', body);
       if (r.status !== 200) throw new Error(r.text.slice(0, 300));
     };
-    const queries: [string, () => Promise<void>][] = [
-      ['fuzzy inner fragment (3 chars), top 10', post({ query: { match: { plate: { query: inner, operator: 'and' } } }, size: 10 })],
-      [
-        'fragment + term + 7-day range',
-        post({
-          query: {
-            bool: {
-              must: [{ match: { plate: { query: inner, operator: 'and' } } }],
-              filter: [{ term: { plate_category: 1 } }, { range: { pass_time: { gte: '2026-10-08 00:00:00', lt: '2026-10-15 00:00:00' } } }],
-            },
-          },
-          size: 10,
-        }),
-      ],
-      ['trajectory of a frequent plate, by time, first 10', post({ query: { term: { 'plate.keyword': plate } }, sort: [{ pass_time: 'asc' }] })],
-      ['trajectory of a frequent plate, by time, 1000 hits', post({ query: { term: { 'plate.keyword': plate } }, sort: [{ pass_time: 'asc' }], size: 1000 })],
-      ['term filter on land_id, size 0', post({ query: { bool: { filter: { term: { land_id: 'L0042' } } } }, size: 0 })],
-    ];
+    const queries: [string, () => Promise<void>][] = seedSearches().map(([name, body]) => [name, post(body)]);
     const rows: string[][] = [['query', 'p50 ms', 'p99 ms']];
     for (const [name, fn] of queries) {
       const s = await measure(runs, fn, warmup);

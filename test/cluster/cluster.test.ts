@@ -536,3 +536,42 @@ describe('two clusters on one Kafka', { timeout: 5 * 60_000 }, () => {
     }
   });
 });
+
+describe('a coordinating-only node', { timeout: 5 * 60_000 }, () => {
+  test('holds no copy, serves writes and searches through the data node, and reports red once a shard has no copy left', async () => {
+    const c = await startCluster({ nodes: 2, nodeFlags: (i) => (i === 1 ? ['--node.data', 'false'] : []) });
+    try {
+      await c.waitForHealth('green', { nodes: 2, timeoutMs: 90_000 });
+      const nodes = (await http(c.url(1), 'GET', '/_cat/nodes?format=json&h=name,node.role')).body as { name: string; 'node.role': string }[];
+      assert.deepEqual(nodes.map((n) => [n.name, n['node.role'].includes('d')]).sort(), [
+        ['node-0', true],
+        ['node-1', false],
+      ]);
+      await ok(http(c.url(1), 'PUT', '/coord', { settings: { number_of_shards: 2, number_of_replicas: 0 } }), 'create through the coordinating node');
+      await c.waitForHealth('green', { via: 1, timeoutMs: 60_000 });
+      const shards = await catShards(c, 1, 'coord');
+      assert.equal(shards.length, 2);
+      assert.ok(shards.every((r) => r.node === 'node-0'), 'every copy on the data node');
+      assert.equal((await http(c.url(1), 'PUT', '/coord/_doc/1?refresh=true', { plate: 'X1' })).status, 201);
+      assert.equal(total(await ok(http(c.url(1), 'POST', '/coord/_search', { query: { match: { plate: 'X1' } } }), 'search')), 1);
+
+      await c.kill(0);
+      let health: Json = {};
+      // Red as soon as the data node stops answering; its copies count as unassigned once the group drops it (session timeout).
+      await eventually(
+        'health red with both copies unassigned',
+        async () => {
+          health = (await http(c.url(1), 'GET', '/_cluster/health')).body as Json;
+          return health.status === 'red' && health.unassigned_shards === 2;
+        },
+        30_000,
+      );
+      assert.equal(health.active_primary_shards, 0);
+      assert.equal(health.number_of_data_nodes, 0);
+      const refused = await http(c.url(1), 'PUT', '/coord/_doc/2?timeout=1s', { plate: 'X2' });
+      assert.equal(refused.status, 503, refused.text);
+    } finally {
+      await c.stop();
+    }
+  });
+});

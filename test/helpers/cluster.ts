@@ -25,6 +25,8 @@ export interface ClusterOptions {
   readonly sessionTimeout?: string;
   /** An existing mock Kafka to share (two clusters on one Kafka). */
   readonly kafka?: MockKafka;
+  /** More settings for node i (e.g. `['--node.data', 'false']` for a coordinating-only node). */
+  readonly nodeFlags?: (i: number) => readonly string[];
 }
 
 export interface TestCluster {
@@ -39,7 +41,7 @@ export interface TestCluster {
   kill(i: number): Promise<void>;
   /** Starts node `i` again on its data directory. */
   restart(i: number): Promise<void>;
-  waitForHealth(status: 'green' | 'yellow', opts?: { nodes?: number; timeoutMs?: number; via?: number }): Promise<Record<string, unknown>>;
+  waitForHealth(status: 'green' | 'yellow' | 'red', opts?: { nodes?: number; timeoutMs?: number; via?: number }): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +94,7 @@ export async function startCluster(opts: ClusterOptions): Promise<TestCluster> {
     provUrl,
     '--cluster.session_timeout',
     opts.sessionTimeout ?? '3s',
+    ...(opts.nodeFlags?.(i) ?? []),
   ];
   const dirs = Array.from({ length: opts.nodes }, (_, i) => join(root, `node-${i}`));
   const nodes: (ChildServer | null)[] = await Promise.all(dirs.map((d, i) => spawnServer(d, flags(i), START_TIMEOUT_MS)));

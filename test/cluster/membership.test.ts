@@ -102,10 +102,7 @@ function describeSuite(): void {
     return m;
   }
 
-  // Not yet reliable on a loaded 2-core machine (docs/cluster-membership.md, "Known issues");
-  // run with LOGSEARCH_MEMBERSHIP_TESTS=1 until it is.
-  const gated = process.env.LOGSEARCH_MEMBERSHIP_TESTS === '1' ? null : 'membership suite gated: set LOGSEARCH_MEMBERSHIP_TESTS=1 (flaky under load)';
-  describe('cluster membership on the mock Kafka cluster', { skip: gated ?? unavailable ?? false, timeout: 120_000 }, () => {
+  describe('cluster membership on the mock Kafka cluster', { skip: unavailable ?? false, timeout: 120_000 }, () => {
     before(async () => {
       kafka = await startMockKafka(BROKERS);
     });

@@ -53,6 +53,8 @@ export class ShardCopy {
   private appliedWaiters: OffsetWaiter[] = [];
   private refreshWaiters: OffsetWaiter[] = [];
   private subscription: Subscription | null = null;
+  /** The last apply or rebuild, which the next one waits for. */
+  private exclusive: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
   private refreshIntervalMs = -1;
 
@@ -68,8 +70,12 @@ export class ShardCopy {
   static async open(opts: ShardCopyOptions): Promise<ShardCopy> {
     await mkdir(opts.dir, { recursive: true });
     const store = await DocStore.open(`${opts.dir}/docs`);
-    const segments = SegmentsHandle.open(opts.workers, opts.shard, opts.meta(), (context, err) => opts.onError(Object.assign(err, { message: `${context}: ${err.message}` })));
-    const copy = new ShardCopy(opts, store, segments);
+    let copy: ShardCopy | null = null;
+    const segments = SegmentsHandle.open(opts.workers, opts.shard, opts.meta(), {
+      onError: (context, err) => opts.onError(Object.assign(err, { message: `${context}: ${err.message}` })),
+      rebuild: () => copy?.rebuildSegments(),
+    });
+    copy = new ShardCopy(opts, store, segments);
     await copy.recover();
     return copy;
   }
@@ -139,7 +145,36 @@ export class ShardCopy {
     return () => this.listeners.delete(requestId);
   }
 
-  private async applyBatch(records: readonly LogRecord[]): Promise<void> {
+  /**
+   * Runs `task` after the applies and rebuilds before it: a rebuild reads
+   * the doc store while no apply changes it, and resends every document
+   * before any later change.
+   */
+  private exclusively(task: () => Promise<void>): Promise<void> {
+    const run = this.exclusive.then(task);
+    this.exclusive = run.catch(() => undefined);
+    return run;
+  }
+
+  private applyBatch(records: readonly LogRecord[]): Promise<void> {
+    return this.exclusively(() => this.applyBatchNow(records));
+  }
+
+  /** The copy's worker died and a new one holds its segments, empty: sends every live document again. */
+  rebuildSegments(): void {
+    void this.exclusively(async () => {
+      const meta = this.opts.meta();
+      this.segments.syncMeta(meta);
+      for await (const [id, state] of this.store.entries()) {
+        if (!state.deleted) this.indexDoc(id, state, false);
+      }
+      // Searches posted from here on are handled after this refresh: they see every document again.
+      this.segments.refresh();
+      this.segments.rebuilding = false;
+    }).catch((err: Error) => this.opts.onError(err));
+  }
+
+  private async applyBatchNow(records: readonly LogRecord[]): Promise<void> {
     const meta = this.opts.meta();
     const ops: DocOp[] = records.map((r) => docOpCodec.decode(r.value));
     const ids = [...new Set(ops.map((o) => o.id))];

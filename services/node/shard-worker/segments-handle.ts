@@ -9,7 +9,7 @@ import type { EsError } from '../../../shared/errors/es-errors.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import { ChangeBatchWriter } from './change-batch.ts';
 import type { CopyMeta, SegmentStats, ToWorker } from './protocol.ts';
-import type { ShardWorkers, WorkerRequest, WorkerSlot } from './shard-workers.ts';
+import type { ShardWorkers, SlotCopy, WorkerRequest, WorkerSlot } from './shard-workers.ts';
 
 /** Changes buffered before they are posted even within one applied batch (a recovery replays millions). */
 const MAX_BUFFERED_CHANGES = 2000;
@@ -27,29 +27,65 @@ export function copyMetaOf(meta: IndexMetadata): CopyMeta {
   };
 }
 
-export class SegmentsHandle {
+/** What the copy that owns the segments hears of them. */
+export interface SegmentsOwner {
+  onError(context: string, err: EsError): void;
+  /**
+   * The worker holding the segments died and a new one holds them, empty:
+   * the owner sends every live document again (its doc store has them).
+   */
+  rebuild(): void;
+}
+
+export class SegmentsHandle implements SlotCopy {
   stats: SegmentStats = NO_STATS;
   /** Index and delete operations sent since the last refresh. */
   pendingOps = 0;
+  /** The segments are being rebuilt after their worker died: searches would see part of them. */
+  rebuilding = false;
   private readonly writer = new ChangeBatchWriter();
   private sentMeta: IndexMetadata;
   private closed = false;
 
   constructor(
-    readonly slot: WorkerSlot,
+    /** The worker holding the segments (another one after a crash). */
+    public slot: WorkerSlot,
     readonly copy: number,
     readonly shard: number,
     meta: IndexMetadata,
-    onError: (context: string, err: EsError) => void,
+    private readonly owner: SegmentsOwner,
   ) {
     this.sentMeta = meta;
-    slot.copies.set(copy, { onStats: (s) => (this.stats = s), onError });
-    slot.post({ t: 'open', copy, shard, meta: copyMetaOf(meta) });
+    this.attach();
   }
 
-  static open(workers: ShardWorkers, shard: number, meta: IndexMetadata, onError: (context: string, err: EsError) => void): SegmentsHandle {
+  static open(workers: ShardWorkers, shard: number, meta: IndexMetadata, owner: SegmentsOwner): SegmentsHandle {
     const { copy, slot } = workers.place();
-    return new SegmentsHandle(slot, copy, shard, meta, onError);
+    return new SegmentsHandle(slot, copy, shard, meta, owner);
+  }
+
+  private attach(): void {
+    this.slot.copies.set(this.copy, this);
+    this.slot.post({ t: 'open', copy: this.copy, shard: this.shard, meta: copyMetaOf(this.sentMeta) });
+  }
+
+  onStats(stats: SegmentStats): void {
+    this.stats = stats;
+  }
+
+  onError(context: string, err: EsError): void {
+    this.owner.onError(context, err);
+  }
+
+  onWorkerLost(replacement: WorkerSlot): void {
+    if (this.closed) return;
+    this.slot = replacement;
+    this.rebuilding = true;
+    this.stats = NO_STATS;
+    this.pendingOps = 0;
+    this.writer.take();
+    this.attach();
+    this.owner.rebuild();
   }
 
   /** Sends the index's metadata again when its mapping or settings changed since it was last sent. */

@@ -3,6 +3,10 @@
  * segments of some of the node's shard copies, so analysis, indexing,
  * merges and shard searches run beside the main thread (HTTP, coordination,
  * the log and the doc stores) and beside each other, one core each.
+ *
+ * A worker that dies (a bug, memory) is replaced at once, and each copy it
+ * held is told to rebuild its segments in the new one from its doc store,
+ * which the main thread keeps: nothing acknowledged lives only in a worker.
  */
 import { Worker } from 'node:worker_threads';
 import { EsError } from '../../../shared/errors/es-errors.ts';
@@ -23,6 +27,14 @@ function workerGone(index: number, why: string): EsError {
   return new EsError('node_closed_exception', `shard worker [${index}] is not running: ${why}`, 500);
 }
 
+/** What a worker's copy hears from it. */
+export interface SlotCopy {
+  onStats(stats: SegmentStats): void;
+  onError(context: string, err: EsError): void;
+  /** The worker died; `replacement` is the new one to rebuild in. */
+  onWorkerLost(replacement: WorkerSlot): void;
+}
+
 /** One worker thread and the requests waiting for its answers. */
 export class WorkerSlot implements ContextOwner {
   private readonly pending = new Map<number, Pending>();
@@ -30,7 +42,7 @@ export class WorkerSlot implements ContextOwner {
   private seq = 1;
   private gone: string | null = null;
   /** Copies this worker holds, by copy id: its stats and error messages are routed to them. */
-  readonly copies = new Map<number, { onStats: (s: SegmentStats) => void; onError: (context: string, err: EsError) => void }>();
+  readonly copies = new Map<number, SlotCopy>();
 
   constructor(
     readonly index: number,
@@ -93,8 +105,19 @@ export class WorkerSlot implements ContextOwner {
     this.post({ t: 'drop', contextIds: [id] });
   }
 
+  /** Whether the worker stopped (terminated, or died). */
+  get stopped(): boolean {
+    return this.gone !== null;
+  }
+
+  /** Stops the worker; it is not replaced. */
   async terminate(): Promise<void> {
     this.gone ??= 'stopped';
+    await this.worker.terminate();
+  }
+
+  /** Stops the worker as a crash would: it is replaced and its copies rebuilt (for tests). */
+  async crash(): Promise<void> {
     await this.worker.terminate();
   }
 }
@@ -102,28 +125,46 @@ export class WorkerSlot implements ContextOwner {
 export interface ShardWorkersOptions {
   /** Worker threads (at least 1). */
   readonly count: number;
-  /** A worker stopped on its own (a crash): its copies no longer index or search. */
+  /** A worker stopped on its own (a crash); it has been replaced and its copies are rebuilding. */
   readonly onExit?: (index: number, why: string) => void;
 }
 
-export class ShardWorkers {
-  private readonly slots: WorkerSlot[];
-  private nextCopy = 1;
+function startWorker(index: number): Worker {
+  return new Worker(new URL('./boot.mjs', import.meta.url), { name: `shard-worker-${index}` });
+}
 
-  private constructor(slots: WorkerSlot[]) {
-    this.slots = slots;
-  }
+export class ShardWorkers {
+  private readonly slots: WorkerSlot[] = [];
+  private nextCopy = 1;
+  private closed = false;
+
+  private constructor(private readonly opts: ShardWorkersOptions) {}
 
   static async start(opts: ShardWorkersOptions): Promise<ShardWorkers> {
-    const slots: WorkerSlot[] = [];
-    const onExit = (slot: WorkerSlot, why: string) => opts.onExit?.(slot.index, why);
-    for (let i = 0; i < Math.max(1, opts.count); i++) {
-      const worker = new Worker(new URL('./boot.mjs', import.meta.url), { name: `shard-worker-${i}` });
-      slots.push(new WorkerSlot(i, worker, onExit));
-    }
+    const workers = new ShardWorkers(opts);
+    for (let i = 0; i < Math.max(1, opts.count); i++) workers.slots.push(workers.newSlot(i));
     // Loading the sources takes a moment: answer a ping before taking copies.
-    await Promise.all(slots.map((s) => s.request({ t: 'ping' })));
-    return new ShardWorkers(slots);
+    await Promise.all(workers.slots.map((s) => s.request({ t: 'ping' })));
+    return workers;
+  }
+
+  private newSlot(index: number): WorkerSlot {
+    return new WorkerSlot(index, startWorker(index), (slot, why) => this.lost(slot, why));
+  }
+
+  /** A worker died: a new one takes its place, and its copies rebuild there. */
+  private lost(slot: WorkerSlot, why: string): void {
+    if (this.closed || this.slots[slot.index] !== slot) return;
+    const replacement = this.newSlot(slot.index);
+    this.slots[slot.index] = replacement;
+    this.opts.onExit?.(slot.index, why);
+    for (const copy of [...slot.copies.values()]) copy.onWorkerLost(replacement);
+    slot.copies.clear();
+  }
+
+  /** The worker at `index` (tests). */
+  slot(index: number): WorkerSlot {
+    return this.slots[index]!;
   }
 
   get size(): number {
@@ -138,6 +179,7 @@ export class ShardWorkers {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.slots.map((s) => s.terminate()));
   }
 }

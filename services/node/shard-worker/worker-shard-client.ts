@@ -3,7 +3,7 @@
  * in the copy's shard worker. Context ids and keep-alives are the node's
  * (SearchContexts); the worker pins the views under those ids.
  */
-import { EsError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
+import { EsError, noShardAvailable, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import type { RenderedHits } from '../../../shared/engine/search/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../coordinator/shard-client.ts';
@@ -56,6 +56,8 @@ export class WorkerShardClient implements ShardClient {
 
   /** The query phase from the client's body (what a remote coordinator sends). */
   async querySource(req: SourceQueryRequest): Promise<ShardQueryResponse> {
+    // Left out rather than answered from part of the documents (another copy answers, if there is one).
+    if (this.handle.rebuilding) throw noShardAvailable(this.meta.name, this.shard);
     const base = { size: req.size, after: req.after, nowMillis: req.nowMillis, parseKey: 0, body: null, url: null };
     if (req.contextId !== null) {
       if (!this.contexts.renew(req.contextId, req.keepAliveMs)) throw searchContextMissing(req.contextId);

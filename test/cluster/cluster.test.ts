@@ -152,7 +152,7 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
 
   before(async () => {
     c = await startCluster({ nodes: 3 });
-    await c.waitForHealth('green', { nodes: 3, timeoutMs: 90_000 });
+    await c.waitForHealth('green', { nodes: 3, timeoutMs: 90_000, via: 'every' });
   });
 
   after(async () => {

@@ -41,7 +41,13 @@ export interface TestCluster {
   kill(i: number): Promise<void>;
   /** Starts node `i` again on its data directory. */
   restart(i: number): Promise<void>;
-  waitForHealth(status: 'green' | 'yellow' | 'red', opts?: { nodes?: number; timeoutMs?: number; via?: number }): Promise<Record<string, unknown>>;
+  /**
+   * Waits until health reaches `status` (and `nodes`, if given) as one node
+   * sees it: `via`, any running node by default, or with `via: 'every'` as
+   * each running node sees it (a node that only just joined may still lack
+   * its first view of the group when another already counts it).
+   */
+  waitForHealth(status: 'green' | 'yellow' | 'red', opts?: { nodes?: number; timeoutMs?: number; via?: number | 'every' }): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -125,6 +131,11 @@ export async function startCluster(opts: ClusterOptions): Promise<TestCluster> {
       nodes[i] = await spawnServer(dirs[i], flags(i), START_TIMEOUT_MS);
     },
     async waitForHealth(status, o = {}) {
+      if (o.via === 'every') {
+        let last: Record<string, unknown> = {};
+        for (let i = 0; i < nodes.length; i++) if (nodes[i]) last = await cluster.waitForHealth(status, { ...o, via: i });
+        return last;
+      }
       const timeout = o.timeoutMs ?? 60_000;
       const nodesParam = o.nodes === undefined ? '' : `&wait_for_nodes=${o.nodes}`;
       const deadline = Date.now() + timeout;

@@ -42,16 +42,13 @@ export class CopyAccess {
   }
 
   /** True once the copy applied every op below `offset` (then refreshed, if asked), false after `timeoutMs`. */
-  async waitApplied(route: CopyRoute, meta: IndexMetadata, shard: number, offset: number, timeoutMs: number, refresh = false): Promise<boolean> {
-    if (!route.local) return this.remote(route, meta, shard).waitForApplied(offset, timeoutMs, refresh);
-    const copy = route.local;
-    const applied = await appliedWithin(copy, offset, timeoutMs);
-    if (applied && refresh) copy.refresh();
-    return applied;
+  async waitApplied(route: CopyRoute, meta: IndexMetadata, shard: number, offset: number, timeoutMs: number, then: AfterApplied = 'none'): Promise<boolean> {
+    if (!route.local) return this.remote(route, meta, shard).waitForApplied(offset, timeoutMs, then);
+    return settledWithin(route.local, offset, timeoutMs, then);
   }
 
   refresh(route: CopyRoute, meta: IndexMetadata, shard: number): Promise<boolean> {
-    return this.waitApplied(route, meta, shard, 0, 30_000, true);
+    return this.waitApplied(route, meta, shard, 0, 30_000, 'refresh');
   }
 
   /** Outcomes of the ops at offsets [from, to) from a copy on another node. */
@@ -79,12 +76,31 @@ export class CopyAccess {
   }
 }
 
+/**
+ * What a write's copy does once it applied the write: nothing more, make it
+ * searchable now (`refresh=true`, `_refresh`), or answer once its own next
+ * refresh made it searchable (`refresh=wait_for`, on any node).
+ */
+export type AfterApplied = 'none' | 'refresh' | 'wait_for';
+
 /** True once the copy applied every op below `offset`, false if `timeoutMs` passed first. */
-export async function appliedWithin(copy: ShardCopy, offset: number, timeoutMs: number): Promise<boolean> {
-  if (copy.appliedOffset >= offset) return true;
+export function appliedWithin(copy: ShardCopy, offset: number, timeoutMs: number): Promise<boolean> {
+  if (copy.appliedOffset >= offset) return Promise.resolve(true);
+  return within(copy.waitForApplied(offset), timeoutMs);
+}
+
+/** True once the copy applied the ops below `offset` and did what `then` asks, false if `timeoutMs` passed first. */
+export async function settledWithin(copy: ShardCopy, offset: number, timeoutMs: number, then: AfterApplied): Promise<boolean> {
+  if (then === 'wait_for') return copy.refreshedOffset >= offset || within(copy.waitForRefresh(offset), timeoutMs);
+  const applied = await appliedWithin(copy, offset, timeoutMs);
+  if (applied && then === 'refresh') copy.refresh();
+  return applied;
+}
+
+function within(done: Promise<void>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
-    copy.waitForApplied(offset).then(() => true),
+    done.then(() => true),
     new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), Math.max(0, timeoutMs));
     }),

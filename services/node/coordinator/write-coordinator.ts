@@ -418,15 +418,12 @@ export class WriteCoordinator {
    */
   private async confirmCopies(meta: IndexMetadata, shard: number, started: readonly CopyRoute[], first: CopyRoute, end: number, opts: WriteOptions): Promise<number> {
     const refresh = opts.refresh !== 'false';
+    const then = opts.refresh === 'wait_for' ? 'wait_for' : refresh ? 'refresh' : 'none';
     const others = started.filter((r) => r !== first);
     const sync = opts.replication !== 'async';
     const confirm = async (route: CopyRoute): Promise<boolean> => {
       try {
-        if (route.local && opts.refresh === 'wait_for') {
-          await route.local.waitForRefresh(end);
-          return true;
-        }
-        return await this.access.waitApplied(route, meta, shard, end, opts.timeoutMs, refresh);
+        return await this.access.waitApplied(route, meta, shard, end, opts.timeoutMs, then);
       } catch {
         return false;
       }

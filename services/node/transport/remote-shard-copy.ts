@@ -4,6 +4,7 @@
  * ShardCopy.get for locally, over the transport.
  */
 import type { DocState } from '../../../shared/engine/store/doc-store.ts';
+import type { AfterApplied } from '../cluster/copy-access.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
 import { SHARD_GET, WAIT_APPLIED, WAIT_OUTCOMES, type WireDocOutcome } from './rpc-messages.ts';
@@ -50,11 +51,11 @@ export class RemoteShardCopy {
   }
 
   /** Resolves true once the copy applied every op below `offset`, false if `timeoutMs` passed first. */
-  async waitForApplied(offset: number, timeoutMs: number, refresh = false): Promise<boolean> {
+  async waitForApplied(offset: number, timeoutMs: number, then: AfterApplied = 'none'): Promise<boolean> {
     const res = await this.transport.call(
       this.node,
       WAIT_APPLIED,
-      { index_uuid: this.uuid, shard: this.shard, offset, timeout_ms: timeoutMs, refresh },
+      { index_uuid: this.uuid, shard: this.shard, offset, timeout_ms: timeoutMs, refresh: then === 'refresh', wait_for_refresh: then === 'wait_for' },
       { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
     );
     return res.applied;

@@ -95,6 +95,8 @@ export interface WaitAppliedWireRequest {
   timeout_ms: number;
   /** Make every applied op searchable once applied (absent = false). */
   refresh?: boolean;
+  /** Answer once the ops are searchable after the copy's next refresh (absent = false). */
+  wait_for_refresh?: boolean;
 }
 
 export interface WaitAppliedWireResponse {

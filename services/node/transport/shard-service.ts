@@ -37,7 +37,7 @@ import {
   type WireDocOutcome,
 } from './rpc-messages.ts';
 import { errorToWire } from './transport-errors.ts';
-import { appliedWithin } from '../cluster/copy-access.ts';
+import { appliedWithin, settledWithin } from '../cluster/copy-access.ts';
 import type { DocOutcome } from '../indexer/apply-doc-op.ts';
 import { fetchRequestFromWire, queryRequestFromWire, queryResponseToWire } from './shard-messages.ts';
 import type { TransportServer } from './transport-server.ts';
@@ -131,8 +131,8 @@ export class ShardService {
 
   async waitApplied(w: WaitAppliedWireRequest): Promise<WaitAppliedWireResponse> {
     const { copy } = this.resolve(w.index_uuid, w.shard);
-    const applied = await appliedWithin(copy, w.offset, w.timeout_ms);
-    if (applied && w.refresh) copy.refresh();
+    const then = w.wait_for_refresh ? 'wait_for' : w.refresh ? 'refresh' : 'none';
+    const applied = await settledWithin(copy, w.offset, w.timeout_ms, then);
     return { applied, applied_offset: copy.appliedOffset };
   }
 

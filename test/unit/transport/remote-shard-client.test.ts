@@ -240,6 +240,34 @@ test('a realtime get and wait-for-applied through a RemoteShardCopy answer as th
   assert.ok(Date.now() - started >= 90);
 });
 
+test('wait-for-applied with refresh makes the ops searchable; with wait_for it answers after the copy\'s own next refresh and forces none', async () => {
+  const settings = async (interval: string | null) =>
+    assert.equal((await http(server.url, 'PUT', '/passinfo/_settings', { index: { refresh_interval: interval } })).status, 200);
+  await settings('60s');
+  try {
+    const write = async (id: string) => {
+      assert.equal((await http(server.url, 'PUT', `/passinfo/passinfo/${id}?routing=r7`, { plate: '京A00002' })).status, 201);
+      const owner = copies.findIndex((c) => c.appliedOffset > c.refreshedOffset);
+      assert.ok(owner >= 0, 'the write is applied and not yet searchable');
+      return { owner, offset: copies[owner].appliedOffset, remote: new RemoteShardCopy(transport, remoteNode, meta, owner) };
+    };
+    const a = await write('remote-refresh-1');
+    assert.equal(await a.remote.waitForApplied(a.offset, 1000, 'refresh'), true);
+    assert.ok(copies[a.owner].refreshedOffset >= a.offset, 'refreshed');
+
+    const b = await write('remote-wait-for-1');
+    assert.equal(await b.remote.waitForApplied(b.offset, 200, 'wait_for'), false, 'no refresh within 200 ms');
+    assert.ok(copies[b.owner].refreshedOffset < b.offset, 'wait_for forced no refresh');
+    const pending = b.remote.waitForApplied(b.offset, 10_000, 'wait_for');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal((await http(server.url, 'POST', '/passinfo/_refresh')).status, 200);
+    assert.equal(await pending, true);
+    assert.ok(copies[b.owner].refreshedOffset >= b.offset);
+  } finally {
+    await settings(null);
+  }
+});
+
 test('a request for a shard this node does not hold is shard_not_found_exception', async () => {
   const remote = new RemoteShardCopy(transport, remoteNode, meta, SHARDS + 1);
   await assert.rejects(remote.get('x'), (err: unknown) => err instanceof EsError && err.type === 'shard_not_found_exception' && err.status === 404 && err.extra.index === 'passinfo');

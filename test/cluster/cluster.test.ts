@@ -208,7 +208,7 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
 
   test('an index with 5 shards and 1 replica goes green with each copy pair on distinct nodes', async () => {
     await ok(http(c.url(0), 'PUT', '/passinfo', { ...PASSINFO_INDEX_BODY, settings: { ...PASSINFO_INDEX_BODY.settings, number_of_shards: 5, number_of_replicas: 1 } }), 'create');
-    const health = await c.waitForHealth('green', { timeoutMs: 60_000 });
+    const health = await c.waitForHealth('green', { timeoutMs: 60_000, activeShards: 10, via: 'every' });
     assert.equal(health.active_primary_shards, 5);
     assert.equal(health.active_shards, 10);
     const shards = (await http(c.url(1), 'GET', '/_cat/shards/passinfo?format=json')).body as { shard: string; prirep: string; node: string; state: string }[];
@@ -352,7 +352,8 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
     await ok(http(c.url(1), 'PUT', '/passinfo/_settings', { index: { number_of_replicas: 2 } }), 'replicas 2');
     // Allocated at once: a third copy of every shard, initializing or already started.
     await eventually('15 copies allocated', async () => (await catShards(c, 0, 'passinfo')).filter((r) => r.state !== 'UNASSIGNED').length === 15, 15_000);
-    const health = await c.waitForHealth('green', { timeoutMs: 180_000 });
+    // A node whose table still has two copies a shard is green too: wait for the third copies as every node sees them.
+    const health = await c.waitForHealth('green', { timeoutMs: 180_000, activeShards: 15, via: 'every' });
     assert.equal(health.active_shards, 15);
     assert.equal(health.active_primary_shards, 5);
     const rows = await catShards(c, 2, 'passinfo');
@@ -368,7 +369,7 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
     }, 10_000);
     await ok(http(c.url(2), 'PUT', '/passinfo/_settings', { number_of_replicas: 1 }), 'replicas 1');
     await eventually('back to 10 copies', async () => (await catShards(c, 1, 'passinfo')).length === 10, 15_000);
-    const after = await c.waitForHealth('green', { timeoutMs: 60_000 });
+    const after = await c.waitForHealth('green', { timeoutMs: 60_000, via: 1 });
     assert.equal(after.active_shards, 10);
     const count = await ok(http(c.url(0), 'GET', '/passinfo/_count'), 'count');
     assert.ok((count.count as number) >= DOCS);
@@ -542,7 +543,7 @@ describe('a coordinating-only node', { timeout: 5 * 60_000 }, () => {
   test('holds no copy, serves writes and searches through the data node, and reports red once a shard has no copy left', async () => {
     const c = await startCluster({ nodes: 2, nodeFlags: (i) => (i === 1 ? ['--node.data', 'false'] : []) });
     try {
-      await c.waitForHealth('green', { nodes: 2, timeoutMs: 90_000 });
+      await c.waitForHealth('green', { nodes: 2, timeoutMs: 90_000, via: 'every' });
       const nodes = (await http(c.url(1), 'GET', '/_cat/nodes?format=json&h=name,node.role')).body as { name: string; 'node.role': string }[];
       assert.deepEqual(nodes.map((n) => [n.name, n['node.role'].includes('d')]).sort(), [
         ['node-0', true],

@@ -47,7 +47,10 @@ export interface TestCluster {
    * each running node sees it (a node that only just joined may still lack
    * its first view of the group when another already counts it).
    */
-  waitForHealth(status: 'green' | 'yellow' | 'red', opts?: { nodes?: number; timeoutMs?: number; via?: number | 'every' }): Promise<Record<string, unknown>>;
+  waitForHealth(
+    status: 'green' | 'yellow' | 'red',
+    opts?: { nodes?: number; activeShards?: number; timeoutMs?: number; via?: number | 'every' },
+  ): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -137,7 +140,8 @@ export async function startCluster(opts: ClusterOptions): Promise<TestCluster> {
         return last;
       }
       const timeout = o.timeoutMs ?? 60_000;
-      const nodesParam = o.nodes === undefined ? '' : `&wait_for_nodes=${o.nodes}`;
+      const nodesParam =
+        (o.nodes === undefined ? '' : `&wait_for_nodes=${o.nodes}`) + (o.activeShards === undefined ? '' : `&wait_for_active_shards=${o.activeShards}`);
       const deadline = Date.now() + timeout;
       for (;;) {
         const base = o.via === undefined ? cluster.anyUrl() : cluster.url(o.via);

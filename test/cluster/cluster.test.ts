@@ -307,6 +307,32 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
     assert.ok(total(pinned) >= 1);
   });
 
+  test('timeout: shards whose copy does not answer in time are left out, with timed_out true and the other shards\' hits', async () => {
+    const full = total(await ok(http(c.url(0), 'POST', '/passinfo/_search', { size: 0 }), 'full count'));
+    const onNode2 = new Set((await catShards(c, 0, 'passinfo')).filter((r) => r.node === 'node-2').map((r) => r.shard));
+    assert.ok(onNode2.size > 0 && onNode2.size < 5, `node-2 holds some shards: ${[...onNode2]}`);
+    // Sessions last 3 s: a pause well inside that keeps node-2 in the group.
+    c.pause(2);
+    let partial: Json;
+    const t0 = Date.now();
+    try {
+      partial = await ok(http(c.url(0), 'POST', '/passinfo/_search?timeout=300ms&preference=_prefer_nodes:node-2', { size: 0 }), 'search with a timeout');
+    } finally {
+      c.resume(2);
+    }
+    assert.ok(Date.now() - t0 < 1500, `answered after the timeout, not after node-2 came back (${Date.now() - t0} ms)`);
+    assert.equal(partial.timed_out, true);
+    assert.deepEqual(partial._shards, { total: 5, successful: 5, skipped: 0, failed: 0 });
+    const got = total(partial);
+    assert.ok(got > 0 && got < full, `the shards node-2 does not hold answered: ${got} of ${full}`);
+    const again = await ok(http(c.url(0), 'POST', '/passinfo/_search?timeout=30s&preference=_prefer_nodes:node-2', { size: 0 }), 'search after the pause');
+    assert.equal(again.timed_out, false);
+    assert.equal(total(again), full);
+    const refused = await http(c.url(0), 'POST', '/passinfo/_search?preference=_only_nodes:nowhere', { size: 0 });
+    assert.equal(refused.status, 400);
+    assert.match((refused.body as { error: { reason: string } }).error.reason, /^no data nodes with criteria \[nowhere\] found for shard: \[passinfo\]\[\d\]$/);
+  });
+
   test('concurrent _create of one id through different nodes has exactly one winner', async () => {
     const attempts = await Promise.all(
       [0, 1, 2, 0, 1, 2].map((i, k) => http(c.url(i), 'PUT', `/passinfo/passinfo/race-1/_create`, { plate: `race-${k}` })),

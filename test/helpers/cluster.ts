@@ -41,6 +41,10 @@ export interface TestCluster {
   kill(i: number): Promise<void>;
   /** Starts node `i` again on its data directory. */
   restart(i: number): Promise<void>;
+  /** SIGSTOP: the node keeps its connections but answers nothing, as in a long pause. */
+  pause(i: number): void;
+  /** SIGCONT after `pause`. */
+  resume(i: number): void;
   /**
    * Waits until health reaches `status` (and `nodes`, if given) as one node
    * sees it: `via`, any running node by default, or with `via: 'every'` as
@@ -128,6 +132,12 @@ export async function startCluster(opts: ClusterOptions): Promise<TestCluster> {
       nodes[i] = null;
       n.child.kill('SIGKILL');
       await n.exited;
+    },
+    pause(i) {
+      nodes[i]?.child.kill('SIGSTOP');
+    },
+    resume(i) {
+      nodes[i]?.child.kill('SIGCONT');
     },
     async restart(i) {
       if (nodes[i]) throw new Error(`node ${i} is running`);

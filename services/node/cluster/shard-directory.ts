@@ -13,6 +13,8 @@ import type { IndicesService, CopyRecovery, CopyState } from '../indexer/indices
 import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { NodeAddress, TransportClient } from '../transport/transport-client.ts';
 import { fetchNodeStatus } from '../transport/remote-node-status.ts';
+import { illegalArgument } from '../../../shared/errors/es-errors.ts';
+import { nodeMatches, parsePreference, type Preference } from './preference.ts';
 
 export interface CopyRoute {
   readonly node: NodeInfo;
@@ -207,21 +209,48 @@ export class ShardDirectory {
 
   /**
    * Started copies in the order a read tries them: rotated over all copies
-   * by default; `_local`/`_only_local` and `_primary` as Elasticsearch
-   * defines them; any other preference string always picks the same order.
+   * by default, or as `preference` asks (see preference.ts); a custom
+   * preference string always picks the same order.
    */
-  readOrder(meta: IndexMetadata, shard: number, preference: string | null): CopyRoute[] {
+  readOrder(meta: IndexMetadata, shard: number, preference: Preference | string | null): CopyRoute[] {
+    const pref = typeof preference === 'object' && preference !== null ? preference : parsePreference(preference);
     const started = this.started(meta, shard);
-    const pref = preference ?? '';
-    // Only this node's copies, even when the one started copy is elsewhere.
-    if (pref === '_only_local') return started.filter((r) => r.local !== null);
-    if (started.length <= 1) return started;
-    if (pref === '_primary' || pref === '_primary_first') return started;
-    if (pref === '_local' || pref === '_only_local' || pref === '_prefer_local') {
-      const local = started.filter((r) => r.local !== null);
-      return pref === '_only_local' ? local : [...local, ...started.filter((r) => r.local === null)];
+    const c = pref.copies;
+    switch (c.kind) {
+      // Only this node's copies, even when the one started copy is elsewhere.
+      case 'only_local':
+        return started.filter((r) => r.local !== null);
+      case 'local':
+        return [...started.filter((r) => r.local !== null), ...started.filter((r) => r.local === null)];
+      case 'primary':
+        return started.filter((r) => r.primary);
+      case 'primary_first':
+        return started;
+      case 'replica':
+        return started.filter((r) => !r.primary);
+      case 'replica_first':
+        return [...started.filter((r) => !r.primary), ...started.filter((r) => r.primary)];
+      case 'only_nodes': {
+        const only = started.filter((r) => nodeMatches(r.node, c.nodes, this.self, this.master()));
+        if (only.length === 0) {
+          throw illegalArgument(`no data nodes with ${c.nodes.length === 1 ? 'criteria' : 'criterion'} [${c.spec}] found for shard: [${meta.name}][${shard}]`);
+        }
+        return only;
+      }
+      case 'prefer_nodes': {
+        const order = this.rotated(started, this.nextRotation(`${meta.uuid}:${shard}`));
+        const matches = (r: CopyRoute) => nodeMatches(r.node, c.nodes, this.self, this.master());
+        return [...order.filter(matches), ...order.filter((r) => !matches(r))];
+      }
+      case 'custom':
+        return this.rotated(started, stringHash(c.key) + shard);
+      case 'rotate':
+        return this.rotated(started, this.nextRotation(`${meta.uuid}:${shard}`));
     }
-    const start = pref === '' ? this.nextRotation(`${meta.uuid}:${shard}`) : stringHash(pref) + shard;
+  }
+
+  private rotated(started: CopyRoute[], start: number): CopyRoute[] {
+    if (started.length <= 1) return started;
     const k = ((start % started.length) + started.length) % started.length;
     return [...started.slice(k), ...started.slice(0, k)];
   }

@@ -29,6 +29,7 @@ import { ScrollPrefetch, type PreparedPage } from './scroll-prefetch.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { RawJson } from '../rest/reply.ts';
 import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
+import { parsePreference, type Preference } from '../cluster/preference.ts';
 import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from './shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
 import { checkSearchLimits, parseSlice, shardsOfSlice } from './search-limits.ts';
@@ -117,6 +118,7 @@ export class SearchCoordinator {
     let firstAggs: AggSpec[] | null = null;
     const slice = parseSlice(req.body);
     const boosts = this.indexBoosts(validated, req.body, req.ignoreUnavailable, warn);
+    const preference = parsePreference(req.preference);
     for (const r of resolved) {
       const meta = r.meta;
       const unfiltered = r.direct || r.viaAliases.every((a) => a.filter === null);
@@ -129,16 +131,17 @@ export class SearchCoordinator {
       const routings = req.routing ?? aliasSearchRouting(r);
       let shards = routings ? shardsForSearchRouting(routings, meta.settings) : Array.from({ length: meta.settings.numberOfShards }, (_, i) => i);
       if (slice) shards = shardsOfSlice(meta, slice, shards);
+      if (preference.shards) shards = shards.filter((s) => preference.shards!.has(s));
       const boost = boostFor(boosts, r);
       for (const s of shards) {
-        targets.push({ client: this.shardClient(meta, s, aggs, req.preference), search, source: { body: sourceBody, url: req.url }, meta, boost });
+        targets.push({ client: this.shardClient(meta, s, aggs, preference), search, source: { body: sourceBody, url: req.url }, meta, boost });
       }
     }
     return { targets, aggs: firstAggs };
   }
 
   /** The copies of a shard this search may use, in the order it tries them (retrying a failed copy on the next). */
-  private shardClient(meta: IndexMetadata, shard: number, aggs: AggSpec[] | null, preference: string | null): ShardClient {
+  private shardClient(meta: IndexMetadata, shard: number, aggs: AggSpec[] | null, preference: Preference): ShardClient {
     const order = this.directory.readOrder(meta, shard, preference);
     const clients = order.map((route) => this.copyClient(route, meta, shard));
     if (clients.length === 0) return unavailableShard(meta, shard);
@@ -245,16 +248,21 @@ export class SearchCoordinator {
     const deadline = timeoutMs !== null && timeoutMs >= 0 ? Date.now() + timeoutMs : Infinity;
     const failures: ShardFailure[] = [];
     let timedOut = false;
+    // Every shard's query goes out in this turn of the event loop, so the queries for one worker travel in one message.
     const responses = await Promise.all(
       targets.map(async (t, i) => {
-        // Yield between shards so a shard that starts after the deadline is left out.
-        await new Promise((r) => setImmediate(r));
-        if (Date.now() > deadline) {
-          timedOut = true;
-          return null;
-        }
         try {
-          return await inSpan('query', shardAttributes(t.client), () => t.client.query(request(i)));
+          const answer = inSpan('query', shardAttributes(t.client), () => t.client.query(request(i)));
+          if (deadline === Infinity) return await answer;
+          const res = await beforeDeadline(answer, deadline);
+          if (res !== null) return res;
+          // Left out, as Elasticsearch leaves out what a shard had not collected by then; its context is freed once it answers.
+          timedOut = true;
+          answer.then(
+            (late) => t.client.release(late.contextId),
+            () => undefined,
+          );
+          return null;
         } catch (err) {
           if (!isEsError(err)) throw err;
           failures.push({ index: t.client.index, shard: t.client.shard, error: err });
@@ -585,4 +593,13 @@ function allShardsFailed(failures: readonly ShardFailure[], phase = 'query'): Es
 function unavailableShard(meta: IndexMetadata, shard: number): ShardClient {
   const fail = () => Promise.reject(noShardAvailable(meta.name, shard));
   return { index: meta.name, shard, query: fail, fetch: fail, release: () => {} };
+}
+
+/** The answer, or null once `deadline` (epoch ms) passed without one. */
+function beforeDeadline<T>(answer: Promise<T>, deadline: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }

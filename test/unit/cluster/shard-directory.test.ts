@@ -1,6 +1,7 @@
 /**
  * ShardDirectory's read order: rotation over started copies, `preference`
- * pinning, `_local` and `_primary`, and copies that are not started yet.
+ * (custom strings, `_local`, `_primary`, `_replica`, `_only_nodes`,
+ * `_prefer_nodes`, `_shards`), and copies that are not started yet.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +9,8 @@ import { ShardDirectory, type ClusterView } from '../../../services/node/cluster
 import type { NodeInfo } from '../../../services/node/cluster/membership-protocol.ts';
 import type { IndicesService } from '../../../services/node/indexer/indices-service.ts';
 import type { IndexMetadata } from '../../../services/node/cluster/index-metadata.ts';
+import { parsePreference } from '../../../services/node/cluster/preference.ts';
+import { EsError } from '../../../shared/errors/es-errors.ts';
 
 const node = (id: string): NodeInfo => ({ id, name: `node-${id}`, httpAddress: `127.0.0.1:920${id}`, transportAddress: `127.0.0.1:930${id}`, data: true });
 const nodes = ['1', '2', '3'].map(node);
@@ -73,4 +76,41 @@ test('_only_local reads no copy of another node, even when that is the only star
   assert.deepEqual(d.started(meta, 0).map((r) => r.node.id), ['2']);
   assert.deepEqual(d.readOrder(meta, 0, '_only_local'), []);
   assert.deepEqual(d.readOrder(meta, 0, '_local').map((r) => r.node.id), ['2']);
+});
+
+test('_only_nodes and _prefer_nodes pick copies by node id, name or wildcard; _replica and _primary as Elasticsearch 6.8 defines them', () => {
+  const d = directory({ '2': 'STARTED', '3': 'STARTED' });
+  const ids = (pref: string) => d.readOrder(meta, 0, pref).map((r) => r.node.id);
+  assert.deepEqual(ids('_only_nodes:node-3'), ['3']);
+  assert.deepEqual(ids('_only_nodes:2'), ['2']);
+  assert.deepEqual(ids('_only_nodes:node-1,node-3').sort(), ['1', '3']);
+  assert.deepEqual(ids('_only_nodes:node-*').sort(), ['1', '2', '3']);
+  assert.deepEqual(ids('_only_nodes:_local'), ['1']);
+  assert.deepEqual(ids('_only_nodes:_master'), ['1']);
+  for (let i = 0; i < 4; i++) {
+    const order = ids('_prefer_nodes:node-3');
+    assert.equal(order[0], '3');
+    assert.equal(order.length, 3, 'the other copies stay as fallbacks');
+  }
+  assert.deepEqual(ids('_primary'), ['2']);
+  assert.deepEqual(ids('_primary_first')[0], '2');
+  assert.deepEqual(ids('_replica').sort(), ['1', '3']);
+  assert.deepEqual(ids('_replica_first').slice(-1), ['2']);
+});
+
+test('a preference no copy meets, or one Elasticsearch does not know, is a 400 with its message', () => {
+  const d = directory({ '2': 'STARTED', '3': 'STARTED' });
+  const refused = (pref: string, reason: string) =>
+    assert.throws(() => d.readOrder(meta, 0, pref), (err: unknown) => err instanceof EsError && err.type === 'illegal_argument_exception' && err.status === 400 && err.reason === reason);
+  refused('_only_nodes:DOES-NOT-EXIST', 'no data nodes with criteria [DOES-NOT-EXIST] found for shard: [idx][0]');
+  refused('_only_nodes:a,b', 'no data nodes with criterion [a,b] found for shard: [idx][0]');
+  refused('_bogus', 'no Preference for [_bogus]');
+  refused('_shards:x', 'Failed to parse shard id [x] in preference [_shards:x]');
+});
+
+test('_shards:N names the shards to search and may be followed by another preference', () => {
+  assert.deepEqual([...parsePreference('_shards:2,3').shards!], [2, 3]);
+  assert.deepEqual(parsePreference('_shards:1|_only_local'), { shards: new Set([1]), copies: { kind: 'only_local' } });
+  assert.deepEqual(parsePreference('_shards:0|user-7').copies, { kind: 'custom', key: 'user-7' });
+  assert.deepEqual(parsePreference(null), { shards: null, copies: { kind: 'rotate' } });
 });

@@ -81,6 +81,29 @@ describe('a search', () => {
     assert.equal(fetches.reduce((n, s) => n + Number(s.attributes['logsearch.hits']), 0), 4);
   });
 
+  test('a scroll page has query and fetch spans per shard, also when it was prepared ahead while the client read the one before', async () => {
+    const opened = await req('POST', '/traced/_search?scroll=1m', { sort: ['_doc'], size: 5 });
+    assert.equal(opened.status, 200, opened.text);
+    const first = await spansWhen((s) => s.some((x) => x.name === 'scroll page ahead'));
+    const root = serverSpan(first, 'POST /{index}/_search');
+    const ahead = first.find((s) => s.name === 'scroll page ahead')!;
+    assert.equal(parentOf(ahead), idOf(root), 'the next page is prepared in the trace of the request it follows');
+    const underAhead = (name: string) => first.filter((s) => s.name === name && parentOf(s) === idOf(ahead));
+    assert.deepEqual(underAhead('query').map((s) => s.attributes['logsearch.shard']).sort(), [0, 1, 2]);
+    assert.ok(underAhead('fetch').length >= 1);
+
+    exporter.reset();
+    // The prepared page has been taken: this request computes the third page's queries itself or ahead, both traced.
+    const page2 = await req('POST', '/_search/scroll', { scroll: '1m', scroll_id: (opened.body as { _scroll_id: string })._scroll_id });
+    assert.equal(page2.status, 200, page2.text);
+    const second = await spansWhen((s) => s.some((x) => x.name === 'scroll page ahead') && s.filter((x) => x.name === 'query').length >= 3);
+    const scrollRoot = serverSpan(second, 'POST /_search/scroll');
+    const third = second.find((s) => s.name === 'scroll page ahead')!;
+    assert.equal(traceOf(third), traceOf(scrollRoot));
+    assert.deepEqual(second.filter((s) => s.name === 'query' && parentOf(s) === idOf(third)).map((s) => s.attributes['logsearch.shard']).sort(), [0, 1, 2]);
+    await req('DELETE', '/_search/scroll/_all');
+  });
+
   test("continues the caller's trace when the request carries a traceparent", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parentId = '00f067aa0ba902b7';

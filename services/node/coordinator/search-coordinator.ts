@@ -402,7 +402,8 @@ export class SearchCoordinator {
   private prepareNextPage(scrollId: string, id: ScrollId, keepAliveMs: number): void {
     const self = this.directory.self.id;
     if (!id.shards.every((s) => s.node === self)) return;
-    this.prefetch.prepare(scrollId, keepAliveMs, () => this.scrollPage(id, keepAliveMs, Date.now(), true));
+    // In the trace of the request whose page it follows: the request that takes it computes nothing.
+    this.prefetch.prepare(scrollId, keepAliveMs, () => inSpan('scroll page ahead', { [ATTR_SHARDS]: id.shards.length }, () => this.scrollPage(id, keepAliveMs, Date.now(), true)));
   }
 
   /**
@@ -428,7 +429,8 @@ export class SearchCoordinator {
     await Promise.all(
       targets.map(async (t, i) => {
         try {
-          responses[i] = await t.client.query({ search, size: id.size, after: null, nowMillis: start, keepAliveMs: keepAlive, contextId: contexts[i]! });
+          const req = { search, size: id.size, after: null, nowMillis: start, keepAliveMs: keepAlive, contextId: contexts[i]! };
+          responses[i] = await inSpan('query', shardAttributes(t.client), () => t.client.query(req));
         } catch (err) {
           if (!isEsError(err)) throw err;
           failures.push({ index: t.meta.name, shard: t.client.shard, error: contextGone(err) ? searchContextMissing(contexts[i]!) : err });

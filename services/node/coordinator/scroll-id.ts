@@ -5,7 +5,7 @@
  * any coordinator needs to continue: the batch size, the total hits of the
  * first page, the sort (to merge the shards' pages) and the keep-alive that
  * a continuation without `scroll` renews. Where each shard continues lives
- * with its context (search/scroll-cursors.ts), so the id stays the same for
+ * with its context (search/search-contexts.ts), so the id stays the same for
  * the whole scroll and any node of the cluster can continue it.
  *
  * To a client the id is an opaque token: base64url of a small JSON document.

@@ -23,7 +23,6 @@ import type { CopyRoute, ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess } from '../cluster/copy-access.ts';
 import { FailoverShardClient } from '../search/failover-shard-client.ts';
 import { SearchContexts } from '../search/search-contexts.ts';
-import { scrollCursorsOf, withScrollCursors } from '../search/scroll-cursors.ts';
 import { decodeScrollId, encodeScrollId, type ScrollId, type ScrollShard } from './scroll-id.ts';
 import { ScrollPrefetch, type PreparedPage } from './scroll-prefetch.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
@@ -148,14 +147,9 @@ export class SearchCoordinator {
     return clients.length === 1 ? clients[0] : new FailoverShardClient(meta.name, shard, clients);
   }
 
-  /**
-   * A copy's search client, naming the copy's node in its query responses
-   * (scroll ids need it); a copy of this node continues scroll pages where
-   * its context's last page ended.
-   */
+  /** A copy's search client, naming the copy's node in its query responses (scroll ids need it). */
   private copyClient(route: CopyRoute, meta: IndexMetadata, shard: number): ShardClient {
-    const client = this.access.searchClient(route, meta, shard, this.contexts);
-    return onNode(route.node.id, route.local ? withScrollCursors(client, scrollCursorsOf(this.contexts)) : client);
+    return onNode(route.node.id, this.access.searchClient(route, meta, shard, this.contexts));
   }
 
   /**
@@ -444,7 +438,6 @@ export class SearchCoordinator {
     const deferred: { contextId: number; cursor: ShardCursor }[] | undefined = ahead ? [] : undefined;
     const hits = await this.fetchPhase(targets, responses, merged, false, deferred);
     const maxScore = merged.reduce((m, h) => (Number.isNaN(h.score) ? m : Math.max(m, h.score)), -Infinity);
-    const cursors = scrollCursorsOf(this.contexts);
     return {
       body: {
         timed_out: false,
@@ -453,7 +446,7 @@ export class SearchCoordinator {
       },
       full: merged.length === id.size,
       commit: () => {
-        for (const d of deferred ?? []) cursors.advance(d.contextId, d.cursor);
+        for (const d of deferred ?? []) this.contexts.advance(d.contextId, d.cursor);
       },
       discard: () => hits.release?.(),
     };
@@ -476,11 +469,9 @@ export class SearchCoordinator {
 
   /** Frees scrolls, on whichever nodes hold their contexts; returns how many shard contexts were freed. */
   async clearScroll(ids: readonly string[] | 'all'): Promise<number> {
-    const cursors = scrollCursorsOf(this.contexts);
     const self = this.directory.self.id;
     if (ids === 'all') {
       this.prefetch.clear();
-      cursors.clear();
       let freed = this.contexts.freeAllScrolls();
       const others = this.directory.nodes().filter((n) => n.id !== self);
       for (const n of await Promise.all(others.map((node) => this.access.freeScrollContexts(node).catch(() => 0)))) freed += n;
@@ -490,10 +481,7 @@ export class SearchCoordinator {
     const shards = ids.flatMap((text) => decodeScrollId(text).shards);
     const freed = await Promise.all(
       shards.map(async (s) => {
-        if (s.node === self) {
-          cursors.delete(s.context);
-          return this.contexts.free(s.context);
-        }
+        if (s.node === self) return this.contexts.free(s.context);
         const node = this.directory.nodes().find((n) => n.id === s.node);
         return node ? this.access.freeContext(node, s.context).catch(() => false) : false;
       }),

@@ -52,7 +52,7 @@ export interface ShardFetchRequest {
   /**
    * Scrolls: the last of this shard's hits on the page. The context keeps it
    * and the next page's query phase on the context continues after it, as
-   * Elasticsearch's context keeps its lastEmittedDoc (search/scroll-cursors.ts).
+   * Elasticsearch's context keeps its lastEmittedDoc (search/search-contexts.ts).
    */
   readonly lastEmitted?: ShardCursor | null;
 }

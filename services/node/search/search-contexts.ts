@@ -5,8 +5,18 @@
  * lives beside the segments, in a shard worker thread (the context's
  * owner); freeing a context here tells its owner to let the view go. A
  * reaper frees contexts whose keep-alive passed.
+ *
+ * A scroll context also keeps where its next page starts: the last of its
+ * shard's hits that a page returned, as Elasticsearch's context keeps its
+ * lastEmittedDoc. It is kept here, on the node holding the context, so the
+ * scroll id names only where the contexts are and stays the same for the
+ * whole scroll: each page's fetch phase tells the holder where its shard
+ * stopped (ShardFetchRequest.lastEmitted), and the next page's query phase
+ * on that context continues after it. A shard that contributed nothing to a
+ * page is not fetched and keeps its place.
  */
 import { EsError } from '../../../shared/errors/es-errors.ts';
+import type { ShardCursor } from '../../../shared/engine/search/types.ts';
 
 /** Holds the views of contexts; told when one is freed. */
 export interface ContextOwner {
@@ -18,6 +28,8 @@ interface ContextEntry {
   /** Epoch ms after which the reaper frees it. */
   expiresAt: number;
   readonly scroll: boolean;
+  /** After which hit of its shard the next scroll page starts; null: at the beginning. */
+  cursor: ShardCursor | null;
 }
 
 /** How often expired contexts are looked for (Elasticsearch's search.keep_alive_interval is 1m). */
@@ -49,7 +61,7 @@ export class SearchContexts {
     const scroll = keepAliveMs > 0;
     if (scroll && this.scrollCount >= this.maxOpenScrollContexts) throw tooManyScrollContexts(this.maxOpenScrollContexts);
     const id = this.nextId++;
-    this.contexts.set(id, { owner, expiresAt: Date.now() + (scroll ? keepAliveMs : FETCH_KEEP_ALIVE_MS), scroll });
+    this.contexts.set(id, { owner, expiresAt: Date.now() + (scroll ? keepAliveMs : FETCH_KEEP_ALIVE_MS), scroll, cursor: null });
     if (scroll) this.scrollCount++;
     return id;
   }
@@ -69,6 +81,17 @@ export class SearchContexts {
     if (!this.has(id)) return false;
     this.contexts.get(id)!.expiresAt = Date.now() + keepAliveMs;
     return true;
+  }
+
+  /** Where the context's next scroll page starts (null: at its shard's beginning, or not open). */
+  cursor(id: number): ShardCursor | null {
+    return this.contexts.get(id)?.cursor ?? null;
+  }
+
+  /** The context's page ended at `cursor` (its fetch, or a page prepared ahead that is sent now). */
+  advance(id: number, cursor: ShardCursor): void {
+    const ctx = this.contexts.get(id);
+    if (ctx) ctx.cursor = cursor;
   }
 
   /** Frees a context and tells its owner; false when it was not open. */

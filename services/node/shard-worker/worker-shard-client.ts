@@ -61,7 +61,9 @@ export class WorkerShardClient implements ShardClient {
     const base = { size: req.size, after: req.after, nowMillis: req.nowMillis, parseKey: 0, body: null, url: null };
     if (req.contextId !== null) {
       if (!this.contexts.renew(req.contextId, req.keepAliveMs)) throw searchContextMissing(req.contextId);
-      const reply = await this.handle.request<QueryReply>({ t: 'query', copy: this.handle.copy, contextId: req.contextId, continuation: true, ...base });
+      // A scroll page continues where the context's last page ended, unless the request says where.
+      const after = req.after ?? this.contexts.cursor(req.contextId);
+      const reply = await this.handle.request<QueryReply>({ t: 'query', copy: this.handle.copy, contextId: req.contextId, continuation: true, ...base, after });
       return resultOf(req.contextId, reply);
     }
     const source: ShardSearchSource | undefined = req.source;
@@ -99,6 +101,7 @@ export class WorkerShardClient implements ShardClient {
     });
     // The worker let the view go with the fetch.
     if (req.release) this.contexts.forget(req.contextId);
+    else if (req.lastEmitted) this.contexts.advance(req.contextId, req.lastEmitted);
     const b = reply.bytes;
     return { bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength), starts: reply.starts };
   }

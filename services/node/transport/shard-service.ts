@@ -9,7 +9,6 @@ import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { CopyRecovery } from '../indexer/indices-service.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
-import { scrollCursorsOf } from '../search/scroll-cursors.ts';
 import {
   FREE_CONTEXT,
   FREE_SCROLL_CONTEXTS,
@@ -93,29 +92,22 @@ export class ShardService {
   async query(w: ShardQueryWireRequest): Promise<ShardQueryWireResponse> {
     const { meta, copy } = this.resolve(w.index_uuid, w.shard);
     const req = queryRequestFromWire(w);
-    // A scroll page continues where the context's last page ended (search/scroll-cursors.ts).
-    const cursors = scrollCursorsOf(this.contexts);
     // The coordinator validated the body already (its deprecation warnings are reported there); the copy's worker parses it.
-    const res = await copy.searchClient(meta, this.contexts).querySource({ ...cursors.continuing(req), source: req.source ?? undefined });
-    cursors.queried(req, res);
+    const res = await copy.searchClient(meta, this.contexts).querySource({ ...req, source: req.source ?? undefined });
     return queryResponseToWire(res);
   }
 
   async fetch(w: ShardFetchWireRequest): Promise<ShardFetchWireResponse> {
     const { meta, copy } = this.resolve(w.index_uuid, w.shard);
-    const req = fetchRequestFromWire(w);
-    const hits = await copy.searchClient(meta, this.contexts).fetch(req);
-    scrollCursorsOf(this.contexts).fetched(req);
+    const hits = await copy.searchClient(meta, this.contexts).fetch(fetchRequestFromWire(w));
     return { hits };
   }
 
   freeContext(w: FreeContextWireRequest): FreeContextWireResponse {
-    scrollCursorsOf(this.contexts).delete(w.context_id);
     return { freed: this.contexts.free(w.context_id) };
   }
 
   freeScrollContexts(): FreeScrollContextsWireResponse {
-    scrollCursorsOf(this.contexts).clear();
     return { freed: this.contexts.freeAllScrolls() };
   }
 

@@ -17,6 +17,7 @@ import type { SearchContexts } from '../search/search-contexts.ts';
 import type { TransportClient } from '../transport/transport-client.ts';
 import { RemoteShardCopy } from '../transport/remote-shard-copy.ts';
 import { RemoteShardClient } from '../transport/remote-shard-client.ts';
+import { orNullAfter } from '../timeouts.ts';
 
 export interface CopyRead {
   readonly doc: DocState | undefined;
@@ -97,12 +98,6 @@ export async function settledWithin(copy: ShardCopy, offset: number, timeoutMs: 
   return applied;
 }
 
-function within(done: Promise<void>, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    done.then(() => true),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), Math.max(0, timeoutMs));
-    }),
-  ]).finally(() => clearTimeout(timer));
+async function within(done: Promise<void>, timeoutMs: number): Promise<boolean> {
+  return (await orNullAfter(done.then(() => true), timeoutMs)) ?? false;
 }

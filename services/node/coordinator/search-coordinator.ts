@@ -31,6 +31,7 @@ import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolv
 import { parsePreference, type Preference } from '../cluster/preference.ts';
 import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from './shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
+import { orNullAfter } from '../timeouts.ts';
 import { checkSearchLimits, parseSlice, shardsOfSlice } from './search-limits.ts';
 import { inSpan, inSpanSync, type Attributes } from '../../../shared/telemetry/spans.ts';
 import { ATTR_HITS, ATTR_INDEX, ATTR_SHARD, ATTR_SHARDS } from '../../../shared/telemetry/attributes.ts';
@@ -133,14 +134,14 @@ export class SearchCoordinator {
       if (preference.shards) shards = shards.filter((s) => preference.shards!.has(s));
       const boost = boostFor(boosts, r);
       for (const s of shards) {
-        targets.push({ client: this.shardClient(meta, s, aggs, preference), search, source: { body: sourceBody, url: req.url }, meta, boost });
+        targets.push({ client: this.shardClient(meta, s, preference), search, source: { body: sourceBody, url: req.url }, meta, boost });
       }
     }
     return { targets, aggs: firstAggs };
   }
 
   /** The copies of a shard this search may use, in the order it tries them (retrying a failed copy on the next). */
-  private shardClient(meta: IndexMetadata, shard: number, aggs: AggSpec[] | null, preference: Preference): ShardClient {
+  private shardClient(meta: IndexMetadata, shard: number, preference: Preference): ShardClient {
     const order = this.directory.readOrder(meta, shard, preference);
     const clients = order.map((route) => this.copyClient(route, meta, shard));
     if (clients.length === 0) return unavailableShard(meta, shard);
@@ -248,7 +249,7 @@ export class SearchCoordinator {
         try {
           const answer = inSpan('query', shardAttributes(t.client), () => t.client.query(request(i)));
           if (deadline === Infinity) return await answer;
-          const res = await beforeDeadline(answer, deadline);
+          const res = await orNullAfter(answer, deadline - Date.now());
           if (res !== null) return res;
           // Left out, as Elasticsearch leaves out what a shard had not collected by then; its context is freed once it answers.
           timedOut = true;
@@ -583,13 +584,4 @@ function allShardsFailed(failures: readonly ShardFailure[], phase = 'query'): Es
 function unavailableShard(meta: IndexMetadata, shard: number): ShardClient {
   const fail = () => Promise.reject(noShardAvailable(meta.name, shard));
   return { index: meta.name, shard, query: fail, fetch: fail, release: () => {} };
-}
-
-/** The answer, or null once `deadline` (epoch ms) passed without one. */
-function beforeDeadline<T>(answer: Promise<T>, deadline: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
-  });
-  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }

@@ -28,6 +28,7 @@ import type { IndicesService } from '../indexer/indices-service.ts';
 import type { CopyRoute, ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess } from '../cluster/copy-access.ts';
 import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
+import { orNullAfter } from '../timeouts.ts';
 import type { RequestIds } from '../request-ids.ts';
 import { resolveWriteIndex, validateNewIndexName } from './index-resolver.ts';
 import type { IndexAdmin } from './index-admin.ts';
@@ -456,16 +457,10 @@ function requiredActiveCopies(spec: WriteOptions['waitForActiveShards'], copies:
   return spec ?? 1;
 }
 
-function withTimeout(p: Promise<void>, ms: number): Promise<void> {
+/** `p`, or nothing once `ms` passed: the ops are in the log and will be applied; a slow apply only delays the answer. */
+async function withTimeout(p: Promise<void>, ms: number): Promise<void> {
   if (!(ms > 0) || !Number.isFinite(ms)) return p;
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    p,
-    new Promise<void>((resolve) => {
-      // The ops are in the log and will be applied; a slow apply only delays the answer.
-      timer = setTimeout(resolve, ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  await orNullAfter(p, ms);
 }
 
 function toResult(p: Prepared, outcome: DocOutcome, meta: IndexMetadata): WriteItemResult {

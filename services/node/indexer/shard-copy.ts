@@ -109,13 +109,18 @@ export class ShardCopy {
    */
   private async recover(): Promise<void> {
     this.appliedOffset = await this.store.appliedOffset();
-    const meta = this.opts.meta();
-    this.segments.syncMeta(meta);
+    await this.indexStoredDocs();
+    this.refreshedOffset = this.appliedOffset;
+  }
+
+  /** Sends every live document of the doc store to the segments, then refreshes them. */
+  private async indexStoredDocs(): Promise<void> {
+    this.segments.syncMeta(this.opts.meta());
     for await (const [id, state] of this.store.entries()) {
       if (!state.deleted) this.indexDoc(id, state, false);
     }
+    // Searches posted from here on are handled after this refresh: they see every document.
     this.segments.refresh();
-    this.refreshedOffset = this.appliedOffset;
   }
 
   start(): void {
@@ -163,13 +168,7 @@ export class ShardCopy {
   /** The copy's worker died and a new one holds its segments, empty: sends every live document again. */
   rebuildSegments(): void {
     void this.exclusively(async () => {
-      const meta = this.opts.meta();
-      this.segments.syncMeta(meta);
-      for await (const [id, state] of this.store.entries()) {
-        if (!state.deleted) this.indexDoc(id, state, false);
-      }
-      // Searches posted from here on are handled after this refresh: they see every document again.
-      this.segments.refresh();
+      await this.indexStoredDocs();
       this.segments.rebuilding = false;
     }).catch((err: Error) => this.opts.onError(err));
   }

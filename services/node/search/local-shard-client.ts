@@ -38,8 +38,8 @@ export interface PinnedContext {
  */
 export interface PinnedContexts {
   get(id: number): PinnedContext | undefined;
-  /** Pins a view under a new id (or `id` when the caller allocated one). */
-  pin(context: PinnedContext, id: number | null): number;
+  /** Pins a view under the id the node allocated. */
+  pin(id: number, context: PinnedContext): void;
   drop(id: number): void;
 }
 
@@ -55,7 +55,7 @@ export class LocalShardClient implements ShardClient {
     /** Parsed aggregations for this index (mappings differ per index), or null. */
     private readonly aggs: AggSpec[] | null,
     private readonly filterBits: (query: unknown, view: SegmentView, ctx: ShardSearchContext) => Uint32Array,
-    /** The id a first page pins its view under (allocated by the node), or null to let `contexts` pick one. */
+    /** The id a first page pins its view under, allocated by the node (a fetch pins nothing). */
     private readonly newContextId: number | null = null,
   ) {
     this.index = meta.name;
@@ -80,8 +80,10 @@ export class LocalShardClient implements ShardClient {
       ctx = this.contexts.get(id);
       if (!ctx) throw searchContextMissing(id);
     } else {
+      if (this.newContextId === null) throw new Error('a first query phase pins its view under the id the node allocated');
+      id = this.newContextId;
       ctx = { snapshot: this.copy.acquireSnapshot(), search: req.search };
-      id = this.contexts.pin(ctx, this.newContextId);
+      this.contexts.pin(id, ctx);
     }
     const shardCtx = this.shardContext(req.nowMillis);
     const wantAggs = this.aggs !== null && req.contextId === null;

@@ -53,11 +53,7 @@ export class CopySegments implements ChangeVisitor {
     const pinned = this.pinned;
     this.contexts = {
       get: (id) => pinned.get(id),
-      pin: (ctx, id) => {
-        if (id === null) throw new Error('a shard worker pins contexts under ids the node allocated');
-        pinned.set(id, ctx);
-        return id;
-      },
+      pin: (id, ctx) => void pinned.set(id, ctx),
       drop: (id) => void pinned.delete(id),
     };
   }

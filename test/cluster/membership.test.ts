@@ -4,8 +4,8 @@
  * The mock rebalances a non-empty group (session timeout - 1 s) after a
  * join or leave, and drops a silent member within a second of its session
  * timeout: with 3 s sessions a change settles in about 2 to 6 s. A member
- * whose SyncGroup loses the race with the leader's joins again (see
- * `rejoin` in membership.ts), which can add one more drop.
+ * that drops out of a rebalance joins again (see `rejoin` in membership.ts),
+ * which adds one more drop.
  *
  * With MEMBERSHIP_CHILD set, this file is a member node in a child process
  * (for `kill -9`): it prints every view it gets as a JSON line.
@@ -28,12 +28,11 @@ const HEARTBEAT_INTERVAL_MS = 300;
 const REBALANCE_DELAY_MS = SESSION_TIMEOUT_MS - 1000;
 /** The mock checks sessions once a second. */
 const SESSION_CHECK_MS = 1000;
-/** A silent member (killed, or one that lost the SyncGroup race and joined again) is dropped and the group rebalanced. */
+/** A silent member (killed, or one that dropped out of a rebalance and joined again) is dropped and the group rebalanced. */
 const DROP_MS = SESSION_TIMEOUT_MS + SESSION_CHECK_MS + REBALANCE_DELAY_MS;
 /**
- * Any change settles within one drop, plus one more each time a member loses
- * the SyncGroup race and joins again (its old member is dropped silently):
- * seen twice in a row on a loaded machine.
+ * Any change settles within one drop, plus one more each time a member drops
+ * out of a rebalance and joins again (its old member is dropped silently).
  */
 const SETTLE_MS = 3 * DROP_MS;
 /** A child node under tsx: compiling and loading takes a few seconds on a busy machine. */
@@ -72,10 +71,14 @@ if (process.env.MEMBERSHIP_CHILD !== undefined) {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function eventually(what: string, check: () => boolean, ms = SETTLE_MS): Promise<void> {
+/** Every member's view in one line, to say what a step that did not settle saw. */
+const views = (ms: readonly Membership[]): string =>
+  ms.map((m) => `${m.node.id}: epoch ${m.view.epoch}, master ${m.master?.id ?? '-'}, members ${ids(m.members).join(',')}`).join('; ');
+
+async function eventually(what: string, check: () => boolean, ms = SETTLE_MS, seen?: () => string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms: ${what}`);
+    if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms: ${what}${seen === undefined ? '' : ` (${seen()})`}`);
     await sleep(50);
   }
 }
@@ -123,36 +126,36 @@ function describeSuite(): void {
       const c = await member('one', 'c', indices);
       const coordinating = await member('one', 'q', indices, false);
       const all = [a, b, c, coordinating];
-      await eventually('four members agree', () => agree(all) && a.members.length === 4);
+      await eventually('four members agree', () => agree(all) && a.members.length === 4, SETTLE_MS, () => views(all));
       assert.equal(b.master?.id, 'a', 'the oldest member stays master');
       assert.ok(a.isMaster && !b.isMaster);
       assert.deepEqual(copiesPerNode(c.view), { a: 4, b: 4, c: 4 }, '12 copies on the three data nodes, none on the coordinating-only node');
 
       replicas = 2;
       await a.requestRebalance();
-      await eventually('every node sees 3 copies per shard', () => agree(all) && a.table.indices['logs-uuid']!.every((s) => s.length === 3));
+      await eventually('every node sees 3 copies per shard', () => agree(all) && a.table.indices['logs-uuid']!.every((s) => s.length === 3), SETTLE_MS, () => views(all));
       assert.deepEqual(copiesPerNode(b.view), { a: 6, b: 6, c: 6 });
       replicas = 0;
       await a.requestRebalance();
-      await eventually('every node sees 1 copy per shard', () => agree(all) && a.table.indices['logs-uuid']!.every((s) => s.length === 1));
+      await eventually('every node sees 1 copy per shard', () => agree(all) && a.table.indices['logs-uuid']!.every((s) => s.length === 1), SETTLE_MS, () => views(all));
       replicas = 1;
       await a.requestRebalance();
-      await eventually('2 copies per shard again', () => agree(all) && a.table.indices['logs-uuid']!.every((s) => s.length === 2));
+      await eventually('2 copies per shard again', () => agree(all) && a.table.indices['logs-uuid']!.every((s) => s.length === 2), SETTLE_MS, () => views(all));
 
       await c.stop();
       const rest = [a, b, coordinating];
-      await eventually('c is gone from every view', () => agree(rest) && !ids(a.members).includes('c'));
+      await eventually('c is gone from every view', () => agree(rest) && !ids(a.members).includes('c'), SETTLE_MS, () => views(rest));
       assert.deepEqual(copiesPerNode(b.view), { a: 6, b: 6 });
 
       const d = await member('one', 'd', indices);
       const withD = [...rest, d];
-      await eventually('d joined everywhere', () => agree(withD) && ids(a.members).includes('d'));
+      await eventually('d joined everywhere', () => agree(withD) && ids(a.members).includes('d'), SETTLE_MS, () => views(withD));
       assert.deepEqual(copiesPerNode(d.view), { a: 4, b: 4, d: 4 }, 'the joining node gets its share');
 
       await a.stop();
       const left = [b, coordinating, d];
-      await eventually('a new master after the master left', () => agree(left) && b.master !== null && b.master.id !== 'a');
-      // The oldest remaining Kafka member: b, unless b joined again after losing a SyncGroup race.
+      await eventually('a new master after the master left', () => agree(left) && b.master !== null && b.master.id !== 'a', SETTLE_MS, () => views(left));
+      // The oldest remaining Kafka member: b, unless b dropped out of a rebalance and joined again.
       assert.ok(['b', 'q', 'd'].includes(b.master!.id), `a remaining node is master (${b.master!.id})`);
       assert.deepEqual(copiesPerNode(d.view), { b: 6, d: 6 });
     });
@@ -174,11 +177,11 @@ function describeSuite(): void {
       await eventually('the child joined', () => ids(x.members).includes('y') && childSees().join() === 'x,y', CHILD_START_MS + SETTLE_MS);
       assert.deepEqual(copiesPerNode(x.view), { x: 4, y: 4 });
       const z = await member('kill', 'z', () => indices);
-      await eventually('three members', () => agree([x, z]) && x.members.length === 3);
+      await eventually('three members', () => agree([x, z]) && x.members.length === 3, SETTLE_MS, () => views([x, z]));
 
       child.kill('SIGKILL');
       const killedAt = Date.now();
-      await eventually('y is dropped', () => agree([x, z]) && !ids(x.members).includes('y'));
+      await eventually('y is dropped', () => agree([x, z]) && !ids(x.members).includes('y'), SETTLE_MS, () => views([x, z]));
       const took = Date.now() - killedAt;
       assert.ok(took >= SESSION_TIMEOUT_MS - 1000, `dropped by the session timeout, not before (${took} ms)`);
       assert.deepEqual(copiesPerNode(z.view), { x: 4, z: 4 });

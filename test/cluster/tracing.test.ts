@@ -110,6 +110,9 @@ describe('tracing in a two-node cluster on mock Kafka', { timeout: 5 * 60_000 },
     }
     const remote = () => spans.filter((s) => traceIds.includes(s.traceId) && s.node === 'node-1' && s.kind === KIND_SERVER);
     await spansWhen(spans, () => remote().some((s) => s.name.includes('[phase/query]')), 'a query RPC served by node-1');
+    // Each node exports on its own schedule: node-1's server span can arrive before the caller's span from node-0.
+    const parentExported = (served: ExportedSpan) => spans.some((s) => s.spanId === served.parentSpanId);
+    await spansWhen(spans, () => remote().every(parentExported), "the callers of node-1's server spans, exported by node-0");
     for (const served of remote()) {
       const caller = spans.find((s) => s.spanId === served.parentSpanId);
       assert.ok(caller, `the parent of ${served.name} on node-1 was exported`);

@@ -305,13 +305,11 @@ export class Membership {
 
   /**
    * kafkajs does not restart a consumer after an error it deems permanent,
-   * and a group member must not die of one rebalance that went wrong. The
-   * librdkafka mock answers a member's SyncGroup with INVALID_REQUEST when
-   * the leader's SyncGroup (which carries every member's assignment) got
-   * there first: another process, or a busy event loop, loses that race.
-   * Real Kafka hands the late member its assignment. So the member joins
-   * again, as a new member, after the retry backoff; a node that keeps
-   * failing stops with an `error` event.
+   * and a group member must not die of one rebalance that went wrong (the
+   * unpatched librdkafka mock, for one, answers a SyncGroup that comes after
+   * the leader's with INVALID_REQUEST; docs/cluster-membership.md). So the
+   * member joins again, as a new member, after the retry backoff; a node
+   * that keeps failing stops with an `error` event.
    */
   private rejoin(consumer: Consumer, poke: boolean, error: Error): void {
     const live = (): boolean => this.isLive(consumer, poke);

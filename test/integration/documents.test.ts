@@ -301,6 +301,16 @@ describe('indices, mappings, aliases, health', () => {
     const text = await req('GET', '/_cat/indices/cat1?v');
     assert.match(text.text, /^health status index/);
   });
+
+  test('_cat/indices counts a write as soon as refresh=true, wait_for or _refresh answered', async () => {
+    const count = async () => ((await req('GET', '/_cat/indices/cat2?format=json')).body as { 'docs.count': string }[])[0]['docs.count'];
+    for (let i = 1; i <= 30; i++) {
+      const refresh = ['true', 'wait_for', 'false'][i % 3];
+      assert.equal((await req('PUT', `/cat2/_doc/${i}?refresh=${refresh}`, { i })).status, 201);
+      if (refresh === 'false') assert.equal((await req('POST', '/cat2/_refresh')).status, 200);
+      assert.equal(await count(), String(i), `after write ${i} (refresh=${refresh})`);
+    }
+  });
 });
 
 describe('active shard counts', () => {

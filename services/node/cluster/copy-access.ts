@@ -92,9 +92,17 @@ export function appliedWithin(copy: ShardCopy, offset: number, timeoutMs: number
 
 /** True once the copy applied the ops below `offset` and did what `then` asks, false if `timeoutMs` passed first. */
 export async function settledWithin(copy: ShardCopy, offset: number, timeoutMs: number, then: AfterApplied): Promise<boolean> {
-  if (then === 'wait_for') return copy.refreshedOffset >= offset || within(copy.waitForRefresh(offset), timeoutMs);
+  if (then === 'wait_for') {
+    const refreshed = copy.refreshedOffset >= offset || (await within(copy.waitForRefresh(offset), timeoutMs));
+    if (refreshed) await copy.segmentsSettled();
+    return refreshed;
+  }
   const applied = await appliedWithin(copy, offset, timeoutMs);
-  if (applied && then === 'refresh') copy.refresh();
+  if (applied && then === 'refresh') {
+    copy.refresh();
+    // Answer once the worker refreshed: doc counts (`_cat/indices`, stats) then include the write, as in Elasticsearch.
+    await copy.segmentsSettled();
+  }
   return applied;
 }
 

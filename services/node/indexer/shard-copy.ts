@@ -234,6 +234,11 @@ export class ShardCopy {
     return p;
   }
 
+  /** Resolves once the segments handled what was sent to them so far and reported their figures (see SegmentsHandle.settled). */
+  segmentsSettled(): Promise<void> {
+    return this.segments.settled();
+  }
+
   /** Makes every applied op searchable now. */
   refresh(): void {
     // Searches are posted to the worker behind the refresh, so they see it: the ops are searchable from here on.

@@ -126,6 +126,18 @@ export class SegmentsHandle implements SlotCopy {
     this.post({ t: 'refresh', copy: this.copy });
   }
 
+  /**
+   * Resolves once the worker handled everything posted so far, a refresh
+   * included, and its figures for it arrived (they come before the reply):
+   * `refresh=true` and `_refresh` answer after this, so `_cat/indices` and
+   * stats then count what they made searchable, as in Elasticsearch.
+   */
+  async settled(): Promise<void> {
+    if (this.closed) return;
+    // A worker that died meanwhile is replaced and the copy rebuilt; there is nothing to wait for.
+    await this.slot.request({ t: 'ping' }).catch(() => undefined);
+  }
+
   request<T>(msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> {
     return this.slot.request<T>(msg, transfer);
   }

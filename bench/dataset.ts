@@ -58,8 +58,9 @@ export async function openDataset(count: number, opts: { fresh?: boolean } = {})
   if (opts.fresh) await rm(dir, { recursive: true, force: true });
   const existed = existsSync(join(dir, 'node.json'));
   await mkdir(dir, { recursive: true });
-  // A restart rebuilds segments from the doc store (docs/decisions/001): allow for it.
-  const server = await spawnServer(dir, [], 15 * 60_000);
+  const server = await spawnServer(dir);
+  // A restart rebuilds segments from the doc store (docs/decisions/001): the copies start once that is done.
+  await http(server.url, 'GET', '/_cluster/health?wait_for_status=yellow&timeout=15m');
   let loadSeconds = 0;
   const have = existed ? ((await http(server.url, 'GET', '/passinfo/_count')).body as { count?: number }).count : undefined;
   if (have !== count) {

@@ -111,3 +111,43 @@ test('a shard worker that dies is replaced and its copies rebuilt from their doc
     await server.stop();
   }
 });
+
+/**
+ * A restarted node fills each copy's segments from its doc store before the
+ * copy starts (segments live in memory). It answers HTTP meanwhile, as
+ * Elasticsearch does: health is red while a primary loads and green after,
+ * and a search sent during the load waits for it rather than seeing part of
+ * the documents.
+ */
+test('a restarted node answers at once; its copies load from their doc stores, and searches wait for them', async () => {
+  const dir = await tempDir('restart-');
+  const docs = 60_000;
+  try {
+    let server = await startServer([], dir);
+    await http(server.url, 'PUT', '/big', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    for (let start = 0; start < docs; start += 10_000) {
+      const lines: string[] = [];
+      for (let i = start; i < start + 10_000; i++) lines.push(`{"index":{"_type":"_doc","_id":"${i}"}}`, `{"n":${i},"plate":"京A${String(i).padStart(5, '0')}"}`);
+      assert.equal(((await http(server.url, 'POST', '/big/_bulk', lines.join('\n') + '\n')).body as { errors: boolean }).errors, false);
+    }
+    await server.stop();
+
+    server = await startServer([], dir);
+    try {
+      // Loading 60,000 documents takes far longer than these two requests.
+      const health = (await http(server.url, 'GET', '/_cluster/health')).body as { status: string; initializing_shards: number };
+      const search = http(server.url, 'POST', '/big/_search', { size: 0, query: { match_all: {} } });
+      assert.equal(health.status, 'red', 'the primary is still loading');
+      assert.equal(health.initializing_shards, 1);
+      const found = (await search).body as { hits: { total: number }; _shards: { failed: number } };
+      assert.deepEqual([found.hits.total, found._shards.failed], [docs, 0], 'the search waited for the whole shard');
+      const green = (await http(server.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=30s')).body as { status: string };
+      assert.equal(green.status, 'green');
+      assert.equal((await http(server.url, 'GET', '/big/_doc/59999')).status, 200);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

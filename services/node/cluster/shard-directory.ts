@@ -15,6 +15,7 @@ import type { NodeAddress, TransportClient } from '../transport/transport-client
 import { fetchNodeStatus } from '../transport/remote-node-status.ts';
 import { illegalArgument } from '../../../shared/errors/es-errors.ts';
 import { nodeMatches, parsePreference, type Preference } from './preference.ts';
+import { orNullAfter } from '../timeouts.ts';
 
 export interface CopyRoute {
   readonly node: NodeInfo;
@@ -148,11 +149,15 @@ export class ShardDirectory {
   /** Resolves true once every shard of the index has a started primary, false after `timeoutMs`. */
   async waitForPrimaries(meta: IndexMetadata, timeoutMs: number): Promise<boolean> {
     await this.ready(meta);
+    if (!this.clustered) {
+      const held = Array.from({ length: meta.settings.numberOfShards }, (_, s) => this.opts.indices.held(meta.uuid, s)?.started);
+      return (await orNullAfter(Promise.all(held).then(() => true), timeoutMs)) ?? false;
+    }
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       let all = true;
       for (let s = 0; s < meta.settings.numberOfShards && all; s++) all = this.routes(meta, s).some((r) => r.primary && r.state === 'STARTED');
-      if (all || !this.clustered) return all || !this.clustered;
+      if (all) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, 100));
       await this.poll();

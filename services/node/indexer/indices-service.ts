@@ -64,6 +64,8 @@ interface Entry {
   readonly copy: ShardCopy;
   state: CopyState;
   readonly recovery: CopyRecovery;
+  /** Resolves when the copy is STARTED. */
+  readonly started: Promise<void>;
 }
 
 export class IndicesService {
@@ -139,27 +141,30 @@ export class IndicesService {
         workers: this.opts.workers,
         onError: (err) => this.opts.onError(err, `[${meta.name}][${s}] apply`),
       });
-      // Caught up = applied everything the partition held when the copy opened.
+      // Started = segments filled from the doc store, and everything the partition held when the copy opened applied.
       const target = await this.opts.log.highWatermark(topic, s);
       const startOffset = copy.appliedOffset;
-      const caughtUp = startOffset >= target;
       const recovery: CopyRecovery = {
         type: startOffset > 0 ? 'existing_store' : 'empty_store',
         startOffset,
         targetOffset: Math.max(target, startOffset),
         startTime,
-        stopTime: caughtUp ? Date.now() : null,
+        stopTime: null,
       };
-      const entry: Entry = { copy, state: caughtUp ? 'STARTED' : 'INITIALIZING', recovery };
-      byShard.set(s, entry);
       copy.start();
-      if (entry.state === 'INITIALIZING') {
-        void copy.waitForApplied(target).then(() => {
-          entry.state = 'STARTED';
-          recovery.stopTime = Date.now();
-          this.opts.onCopyState?.();
-        });
-      }
+      const entry: Entry = {
+        copy,
+        state: 'INITIALIZING',
+        recovery,
+        started: copy.loaded
+          .then(() => copy.waitForApplied(target))
+          .then(() => {
+            entry.state = 'STARTED';
+            recovery.stopTime = Date.now();
+            this.opts.onCopyState?.();
+          }),
+      };
+      byShard.set(s, entry);
     }
     this.opts.onCopyState?.();
   }
@@ -193,7 +198,7 @@ export class IndicesService {
   }
 
   /** This node's copy of a shard and its state, if it holds one. */
-  held(uuid: string, shard: number): { copy: ShardCopy; state: CopyState; recovery: CopyRecovery } | undefined {
+  held(uuid: string, shard: number): { copy: ShardCopy; state: CopyState; recovery: CopyRecovery; started: Promise<void> } | undefined {
     return this.copies.get(uuid)?.get(shard);
   }
 

@@ -57,6 +57,9 @@ export class ShardCopy {
   private exclusive: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
   private refreshIntervalMs = -1;
+  /** The segments are being filled from the doc store (see `start`): a refresh now would show part of them. */
+  private loading = false;
+  private closing = false;
 
   private constructor(
     private readonly opts: ShardCopyOptions,
@@ -76,8 +79,13 @@ export class ShardCopy {
       rebuild: () => copy?.rebuildSegments(),
     });
     copy = new ShardCopy(opts, store, segments);
-    await copy.recover();
+    copy.appliedOffset = await store.appliedOffset();
     return copy;
+  }
+
+  /** Resolves once the segments hold every document the doc store had at `start` (searches wait for it). */
+  get loaded(): Promise<void> {
+    return this.segments.loaded;
   }
 
   /** Live docs visible to searches, as of the worker's last report. */
@@ -102,28 +110,37 @@ export class ShardCopy {
     return new WorkerShardClient(this.segments, meta, contexts);
   }
 
-  /**
-   * Rebuilds the searchable segments from the doc store (segments live in
-   * memory only; see docs/decisions/001-segments-rebuilt-from-doc-store.md),
-   * then resumes the log after the stored checkpoint.
-   */
-  private async recover(): Promise<void> {
-    this.appliedOffset = await this.store.appliedOffset();
-    await this.indexStoredDocs();
-    this.refreshedOffset = this.appliedOffset;
-  }
-
   /** Sends every live document of the doc store to the segments, then refreshes them. */
   private async indexStoredDocs(): Promise<void> {
     this.segments.syncMeta(this.opts.meta());
     for await (const [id, state] of this.store.entries()) {
+      if (this.closing) return;
       if (!state.deleted) this.indexDoc(id, state, false);
     }
     // Searches posted from here on are handled after this refresh: they see every document.
     this.segments.refresh();
   }
 
+  /**
+   * Fills the searchable segments from the doc store (segments live in
+   * memory only; see docs/decisions/001-segments-rebuilt-from-doc-store.md),
+   * then applies the log from the stored checkpoint on. The node serves HTTP
+   * meanwhile: the copy stays INITIALIZING until both are done, and
+   * searches of it wait for the segments (`loaded`).
+   */
   start(): void {
+    this.loading = true;
+    const load = this.exclusively(async () => {
+      await this.indexStoredDocs();
+      this.loading = false;
+      this.refreshedOffset = this.appliedOffset;
+      this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
+    });
+    this.segments.loaded = load.catch((err: Error) => {
+      this.loading = false;
+      this.opts.onError(err);
+    });
+    // Applies queue behind the load (`exclusively`).
     this.subscription = this.opts.log.follow(
       this.opts.topic,
       this.shard,
@@ -241,6 +258,8 @@ export class ShardCopy {
 
   /** Makes every applied op searchable now. */
   refresh(): void {
+    // The load ends with a refresh of everything applied so far.
+    if (this.loading) return;
     // Searches are posted to the worker behind the refresh, so they see it: the ops are searchable from here on.
     this.segments.refresh();
     this.refreshedOffset = this.appliedOffset;
@@ -268,8 +287,11 @@ export class ShardCopy {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     await this.subscription?.close();
+    // A load or apply under way stops reading the doc store before it closes.
+    await this.exclusive;
     await this.segments.close();
     await this.store.close();
   }

@@ -43,6 +43,8 @@ export class SegmentsHandle implements SlotCopy {
   pendingOps = 0;
   /** The segments are being rebuilt after their worker died: searches would see part of them. */
   rebuilding = false;
+  /** Resolves once the copy filled the segments from its doc store at start-up; searches wait for it. */
+  loaded: Promise<void> = Promise.resolve();
   private readonly writer = new ChangeBatchWriter();
   private sentMeta: IndexMetadata;
   private closed = false;

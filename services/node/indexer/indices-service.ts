@@ -71,6 +71,8 @@ interface Entry {
 export class IndicesService {
   /** By index uuid, then shard number. */
   private readonly copies = new Map<string, Map<number, Entry>>();
+  /** The last copy load queued (see `open`). */
+  private loads: Promise<void> = Promise.resolve();
   private reconciling: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -151,7 +153,13 @@ export class IndicesService {
         startTime,
         stopTime: null,
       };
-      copy.start();
+      // Copies with stored documents load one after another: together they would take as long, and each would be searchable later.
+      if (startOffset > 0) {
+        copy.start(this.loads);
+        this.loads = copy.loaded;
+      } else {
+        copy.start();
+      }
       const entry: Entry = {
         copy,
         state: 'INITIALIZING',

@@ -126,11 +126,13 @@ export class ShardCopy {
    * memory only; see docs/decisions/001-segments-rebuilt-from-doc-store.md),
    * then applies the log from the stored checkpoint on. The node serves HTTP
    * meanwhile: the copy stays INITIALIZING until both are done, and
-   * searches of it wait for the segments (`loaded`).
+   * searches of it wait for the segments (`loaded`). The load begins once
+   * `turn` resolves (the node loads one copy at a time).
    */
-  start(): void {
+  start(turn: Promise<void> = Promise.resolve()): void {
     this.loading = true;
     const load = this.exclusively(async () => {
+      await turn;
       await this.indexStoredDocs();
       this.loading = false;
       this.refreshedOffset = this.appliedOffset;

@@ -255,7 +255,7 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
       const now = await catShards(c, 2, 'passinfo');
       const primaries = now.filter((r) => r.prirep === 'p').reduce((n, r) => n + Number(r.docs), 0);
       return primaries === DOCS && [0, 1, 2, 3, 4].every((s) => new Set(now.filter((r) => r.shard === String(s)).map((r) => r.docs)).size === 1);
-    }, 10_000);
+    }, 30_000);
     const rows = await catShards(c, 2, 'passinfo');
     assert.equal(rows.length, 10);
     const names = new Set(['node-0', 'node-1', 'node-2']);
@@ -377,7 +377,7 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
     assert.equal(health0.active_shards, 10);
     await ok(http(c.url(1), 'PUT', '/passinfo/_settings', { index: { number_of_replicas: 2 } }), 'replicas 2');
     // Allocated at once: a third copy of every shard, initializing or already started.
-    await eventually('15 copies allocated', async () => (await catShards(c, 0, 'passinfo')).filter((r) => r.state !== 'UNASSIGNED').length === 15, 15_000);
+    await eventually('15 copies allocated', async () => (await catShards(c, 0, 'passinfo')).filter((r) => r.state !== 'UNASSIGNED').length === 15, 30_000);
     // A node whose table still has two copies a shard is green too: wait for the third copies as every node sees them.
     const health = await c.waitForHealth('green', { timeoutMs: 180_000, activeShards: 15, via: 'every' });
     assert.equal(health.active_shards, 15);
@@ -392,9 +392,9 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
       await ok(http(c.url(0), 'POST', '/passinfo/_refresh'), 'refresh');
       const now = await catShards(c, 2, 'passinfo');
       return [0, 1, 2, 3, 4].every((s) => new Set(now.filter((r) => r.shard === String(s)).map((r) => r.docs)).size === 1);
-    }, 10_000);
+    }, 30_000);
     await ok(http(c.url(2), 'PUT', '/passinfo/_settings', { number_of_replicas: 1 }), 'replicas 1');
-    await eventually('back to 10 copies', async () => (await catShards(c, 1, 'passinfo')).length === 10, 15_000);
+    await eventually('back to 10 copies', async () => (await catShards(c, 1, 'passinfo')).length === 10, 30_000);
     const after = await c.waitForHealth('green', { timeoutMs: 60_000, via: 1 });
     assert.equal(after.active_shards, 10);
     const count = await ok(http(c.url(0), 'GET', '/passinfo/_count'), 'count');
@@ -526,7 +526,7 @@ describe('restarts and dead nodes (10 s sessions)', { timeout: 10 * 60_000 }, ()
     await eventually(`node-1's copies hold the ${heldDocs} documents of their shards`, async () => {
       await ok(http(c.url(1), 'POST', '/ckpt/_refresh'), 'refresh');
       return total(await ok(http(c.url(1), 'POST', '/ckpt/_search?preference=_only_local', { size: 0 }), 'search node-1 copies')) === heldDocs;
-    }, 10_000);
+    }, 30_000);
   });
 
   test('a scroll whose contexts are on a node that died answers 404 search_context_missing_exception on the others', async () => {

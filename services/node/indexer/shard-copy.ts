@@ -60,6 +60,9 @@ export class ShardCopy {
   /** The segments are being filled from the doc store (see `start`): a refresh now would show part of them. */
   private loading = false;
   private closing = false;
+  /** Resolves when `close` begins: a load waiting for its turn gives up. */
+  private readonly closeBegun: Promise<void>;
+  private beginClose!: () => void;
 
   private constructor(
     private readonly opts: ShardCopyOptions,
@@ -68,6 +71,7 @@ export class ShardCopy {
     readonly segments: SegmentsHandle,
   ) {
     this.shard = opts.shard;
+    this.closeBegun = new Promise((resolve) => (this.beginClose = resolve));
   }
 
   static async open(opts: ShardCopyOptions): Promise<ShardCopy> {
@@ -132,7 +136,7 @@ export class ShardCopy {
   start(turn: Promise<void> = Promise.resolve()): void {
     this.loading = true;
     const load = this.exclusively(async () => {
-      await turn;
+      await Promise.race([turn, this.closeBegun]);
       await this.indexStoredDocs();
       this.loading = false;
       this.refreshedOffset = this.appliedOffset;
@@ -290,6 +294,7 @@ export class ShardCopy {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.beginClose();
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     await this.subscription?.close();
     // A load or apply under way stops reading the doc store before it closes.

@@ -119,17 +119,21 @@ test('a shard worker that dies is replaced and its copies rebuilt from their doc
  * and a search sent during the load waits for it rather than seeing part of
  * the documents.
  */
+async function loadDocs(url: string, index: string, docs: number): Promise<void> {
+  await http(url, 'PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  for (let start = 0; start < docs; start += 10_000) {
+    const lines: string[] = [];
+    for (let i = start; i < start + 10_000; i++) lines.push(`{"index":{"_type":"_doc","_id":"${i}"}}`, `{"n":${i},"plate":"京A${String(i).padStart(5, '0')}"}`);
+    assert.equal(((await http(url, 'POST', `/${index}/_bulk`, lines.join('\n') + '\n')).body as { errors: boolean }).errors, false);
+  }
+}
+
 test('a restarted node answers at once; its copies load from their doc stores, and searches wait for them', async () => {
   const dir = await tempDir('restart-');
   const docs = 60_000;
   try {
     let server = await startServer([], dir);
-    await http(server.url, 'PUT', '/big', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
-    for (let start = 0; start < docs; start += 10_000) {
-      const lines: string[] = [];
-      for (let i = start; i < start + 10_000; i++) lines.push(`{"index":{"_type":"_doc","_id":"${i}"}}`, `{"n":${i},"plate":"京A${String(i).padStart(5, '0')}"}`);
-      assert.equal(((await http(server.url, 'POST', '/big/_bulk', lines.join('\n') + '\n')).body as { errors: boolean }).errors, false);
-    }
+    await loadDocs(server.url, 'big', docs);
     await server.stop();
 
     server = await startServer([], dir);
@@ -144,6 +148,30 @@ test('a restarted node answers at once; its copies load from their doc stores, a
       const green = (await http(server.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=30s')).body as { status: string };
       assert.equal(green.status, 'green');
       assert.equal((await http(server.url, 'GET', '/big/_doc/59999')).status, 200);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an index deleted while a restarted node loads its copies goes at once, without waiting for the other loads', async () => {
+  const dir = await tempDir('restart-');
+  try {
+    let server = await startServer([], dir);
+    // Copies load one at a time, in the order the indices were created: `first`, then `second`.
+    await loadDocs(server.url, 'first', 60_000);
+    await loadDocs(server.url, 'second', 10_000);
+    await server.stop();
+
+    server = await startServer([], dir);
+    try {
+      assert.equal((await http(server.url, 'DELETE', '/second')).status, 200);
+      const health = (await http(server.url, 'GET', '/_cluster/health')).body as { status: string; initializing_shards: number };
+      assert.deepEqual([health.status, health.initializing_shards], ['red', 1], "deleted while `first` was still loading");
+      assert.equal((await http(server.url, 'GET', '/second/_count')).status, 404);
+      assert.equal(((await http(server.url, 'GET', '/first/_count')).body as { count: number }).count, 60_000);
     } finally {
       await server.stop();
     }

@@ -142,10 +142,12 @@ export class ShardCopy {
       this.refreshedOffset = this.appliedOffset;
       this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
     });
-    this.segments.loaded = load.catch((err: Error) => {
-      this.loading = false;
-      this.opts.onError(err);
-    });
+    this.segments.loading(
+      load.catch((err: Error) => {
+        this.loading = false;
+        this.opts.onError(err);
+      }),
+    );
     // Applies queue behind the load (`exclusively`).
     this.subscription = this.opts.log.follow(
       this.opts.topic,

@@ -45,6 +45,16 @@ export class SegmentsHandle implements SlotCopy {
   rebuilding = false;
   /** Resolves once the copy filled the segments from its doc store at start-up; searches wait for it. */
   loaded: Promise<void> = Promise.resolve();
+  /** Whether `loaded` has resolved: searches skip the await once it has (an await per shard page costs scroll throughput). */
+  isLoaded = true;
+
+  /** Searches wait for `load` until it settles. */
+  loading(load: Promise<void>): void {
+    this.isLoaded = false;
+    this.loaded = load.finally(() => {
+      this.isLoaded = true;
+    });
+  }
   private readonly writer = new ChangeBatchWriter();
   private sentMeta: IndexMetadata;
   private closed = false;

@@ -57,7 +57,7 @@ export class WorkerShardClient implements ShardClient {
   /** The query phase from the client's body (what a remote coordinator sends). */
   async querySource(req: SourceQueryRequest): Promise<ShardQueryResponse> {
     // At start-up, the copy answers once its segments hold every stored document (one node reads from its copies while they load).
-    await this.handle.loaded;
+    if (!this.handle.isLoaded) await this.handle.loaded;
     // Left out rather than answered from part of the documents (another copy answers, if there is one).
     if (this.handle.rebuilding) throw noShardAvailable(this.meta.name, this.shard);
     const base = { size: req.size, after: req.after, nowMillis: req.nowMillis, parseKey: 0, body: null, url: null };

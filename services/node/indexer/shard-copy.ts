@@ -57,8 +57,6 @@ export class ShardCopy {
   private exclusive: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
   private refreshIntervalMs = -1;
-  /** The segments are being filled from the doc store (see `start`): a refresh now would show part of them. */
-  private loading = false;
   private closing = false;
   /** Resolves when `close` begins: a load waiting for its turn gives up. */
   private readonly closeBegun: Promise<void>;
@@ -134,20 +132,18 @@ export class ShardCopy {
    * `turn` resolves (the node loads one copy at a time).
    */
   start(turn: Promise<void> = Promise.resolve()): void {
-    this.loading = true;
+    this.segments.isLoaded = false;
     const load = this.exclusively(async () => {
-      await Promise.race([turn, this.closeBegun]);
-      await this.indexStoredDocs();
-      this.loading = false;
-      this.refreshedOffset = this.appliedOffset;
-      this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
+      try {
+        await Promise.race([turn, this.closeBegun]);
+        await this.indexStoredDocs();
+        this.refreshedOffset = this.appliedOffset;
+        this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
+      } finally {
+        this.segments.isLoaded = true;
+      }
     });
-    this.segments.loading(
-      load.catch((err: Error) => {
-        this.loading = false;
-        this.opts.onError(err);
-      }),
-    );
+    this.segments.loaded = load.catch((err: Error) => this.opts.onError(err));
     // Applies queue behind the load (`exclusively`).
     this.subscription = this.opts.log.follow(
       this.opts.topic,
@@ -266,8 +262,8 @@ export class ShardCopy {
 
   /** Makes every applied op searchable now. */
   refresh(): void {
-    // The load ends with a refresh of everything applied so far.
-    if (this.loading) return;
+    // The start-up load ends with a refresh of everything applied so far.
+    if (!this.segments.isLoaded) return;
     // Searches are posted to the worker behind the refresh, so they see it: the ops are searchable from here on.
     this.segments.refresh();
     this.refreshedOffset = this.appliedOffset;

@@ -43,18 +43,14 @@ export class SegmentsHandle implements SlotCopy {
   pendingOps = 0;
   /** The segments are being rebuilt after their worker died: searches would see part of them. */
   rebuilding = false;
-  /** Resolves once the copy filled the segments from its doc store at start-up; searches wait for it. */
-  loaded: Promise<void> = Promise.resolve();
-  /** Whether `loaded` has resolved: searches skip the await once it has (an await per shard page costs scroll throughput). */
+  /**
+   * False while the copy fills the segments from its doc store at start-up
+   * (ShardCopy.start): searches then wait for `loaded`, and a refresh would
+   * show part of the documents. Checked before awaiting, since an await on
+   * every shard page costs scroll throughput.
+   */
   isLoaded = true;
-
-  /** Searches wait for `load` until it settles. */
-  loading(load: Promise<void>): void {
-    this.isLoaded = false;
-    this.loaded = load.finally(() => {
-      this.isLoaded = true;
-    });
-  }
+  loaded: Promise<void> = Promise.resolve();
   private readonly writer = new ChangeBatchWriter();
   private sentMeta: IndexMetadata;
   private closed = false;

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { http, startServer, type TestServer } from '../helpers/server.ts';
 import { PASSINFO_INDEX_BODY, generatePassRecords } from '../../bench/pass-records.ts';
 
 let server: TestServer;
@@ -131,5 +131,45 @@ describe('official client: search and scroll', () => {
       body.aggregations.big.buckets.map((b: { doc_count: number }) => b.doc_count),
       [500, 500],
     );
+  });
+
+  test('search_type=count answers the search response: hits.total and aggregations, no hits', async () => {
+    const query = { range: { n: { lt: 1000 } } };
+    const { body } = await client.search({
+      index: 'scrolled',
+      // The 6.x client's types list only the search types 6.8 has; the request goes out as written.
+      search_type: 'count' as 'query_then_fetch',
+      body: { query, size: 5, aggs: { s: { stats: { field: 'n' } } } },
+    });
+    assert.equal(body.count, undefined);
+    assert.equal(body.hits.total, 1000);
+    assert.deepEqual(body.hits.hits, []);
+    assert.equal(body.aggregations.s.count, 1000);
+    assert.equal(body.aggregations.s.max, 999);
+    assert.equal(body._shards.total, 5);
+    // max_score as a search of size 0 gives it.
+    const { body: sizeZero } = await client.search({ index: 'scrolled', body: { query, size: 0 } });
+    assert.equal(body.hits.max_score, sizeZero.hits.max_score);
+  });
+
+  test('search_type=count on every search path, GET and POST', async () => {
+    const paths = ['/_search', '/scrolled/_search', '/scrolled/_doc/_search'];
+    for (const path of paths) {
+      for (const method of ['GET', 'POST']) {
+        const res = await http(server.url, method, `${path}?search_type=count&q=n:[10 TO 19]`);
+        assert.equal(res.status, 200, `${method} ${path}`);
+        const hits = (res.body as { hits: { total: number; hits: unknown[] } }).hits;
+        assert.equal(hits.total, 10, `${method} ${path}`);
+        assert.deepEqual(hits.hits, [], `${method} ${path}`);
+      }
+    }
+  });
+
+  test('search_type=count with scroll is a 400 that says why', async () => {
+    const res = await http(server.url, 'POST', '/scrolled/_search?search_type=count&scroll=1m', { query: { match_all: {} } });
+    assert.equal(res.status, 400);
+    const error = (res.body as { error: { type: string; reason: string } }).error;
+    assert.equal(error.type, 'illegal_argument_exception');
+    assert.match(error.reason, /search_type=count.*cannot be scrolled/);
   });
 });

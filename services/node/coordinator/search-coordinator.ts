@@ -53,7 +53,7 @@ export interface SearchRequest {
   readonly typedKeys: boolean;
   /** `timeout` URL parameter in ms, or null. */
   readonly timeoutMs: number | null;
-  /** Count only: `_count` and `search_type=count`. */
+  /** `_count`: answers `{count, _shards}`. (`search_type=count` is a search of size 0 with the search response.) */
   readonly countOnly: boolean;
 }
 
@@ -184,7 +184,8 @@ export class SearchCoordinator {
     const nowMillis = start;
     const search = parseSearchBody(req.rawBody ?? req.body, req.url);
     const scroll = req.scrollKeepAliveMs > 0;
-    const size = req.countOnly ? 0 : search.size;
+    // search_type=count (Elasticsearch 2.x, kept from the seed's interface): the query phase only, with the search response.
+    const size = req.countOnly || req.searchType === 'count' ? 0 : search.size;
     if (scroll && size === 0 && !req.countOnly) throw illegalArgument('[size] cannot be [0] in a scroll context');
     const { targets, aggs } = await this.targets(req, search, warn);
     for (const meta of new Set(targets.map((t) => t.meta))) checkSearchLimits(meta, search, size, scroll);

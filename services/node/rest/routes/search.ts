@@ -36,6 +36,9 @@ export function searchRequest(req: FastifyRequest, countOnly: boolean): SearchRe
   const p = params(req);
   const searchType = q.search_type ?? 'query_then_fetch';
   if (!SEARCH_TYPES.has(searchType)) throw illegalArgument(`No search type for [${searchType}]`);
+  if (searchType === 'count' && q.scroll !== undefined) {
+    throw illegalArgument('[search_type=count] returns no hits, so it cannot be scrolled: search without [scroll], or scroll without [search_type=count]');
+  }
   const body = jsonBody(req);
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw new EsError('parsing_exception', 'Expected [START_OBJECT] but found [VALUE_STRING]', 400, { line: 1, col: 1 });
@@ -73,7 +76,7 @@ export function searchRequest(req: FastifyRequest, countOnly: boolean): SearchRe
     allowNoIndices: boolParam(q, 'allow_no_indices', true),
     typedKeys: boolParam(q, 'typed_keys', false),
     timeoutMs: q.timeout === undefined ? null : parseTimeValue(q.timeout, 'timeout'),
-    countOnly: countOnly || searchType === 'count',
+    countOnly,
   };
 }
 

@@ -15,6 +15,7 @@ import { ensureIndices, type IndexNames, type IndexOptions } from './index-setup
 import { NUMERIC_FIELDS, validatePassRecord, type PassRecord } from './pass-record.ts';
 import { PassWriter } from './pass-writer.ts';
 import type { SearchClient } from './search-client.ts';
+import { setOwn } from '../../shared/json/own-keys.ts';
 
 export type FileFormat = 'ndjson' | 'csv';
 
@@ -70,7 +71,8 @@ function csvRecord(header: readonly string[], line: string): Record<string, unkn
   const obj: Record<string, unknown> = {};
   header.forEach((name, i) => {
     const cell = cells[i]!;
-    obj[name] = NUMERIC_FIELDS.has(name) ? (cell.trim() === '' ? undefined : Number(cell)) : cell === '' ? null : cell;
+    // A header is data: a column named __proto__ is a field (and fails validation), never the object's prototype.
+    setOwn(obj, name, NUMERIC_FIELDS.has(name) ? (cell.trim() === '' ? undefined : Number(cell)) : cell === '' ? null : cell);
   });
   return obj;
 }

@@ -7,13 +7,14 @@
  */
 import type { IndexMetadata } from './index-metadata.ts';
 import type { ShardDirectory } from './shard-directory.ts';
+import { getOwn } from '../../../shared/json/own-keys.ts';
 
 export type HealthStatus = 'green' | 'yellow' | 'red';
 
 const RANK: Record<string, number> = { red: 0, yellow: 1, green: 2 };
 
 export function healthRank(s: string): number {
-  return RANK[s] ?? -1;
+  return getOwn(RANK, s) ?? -1;
 }
 
 interface HealthSource {

@@ -8,6 +8,7 @@
 import { illegalArgument } from '../../../shared/errors/es-errors.ts';
 import { globToRegExp } from '../coordinator/index-resolver.ts';
 import type { NodeInfo } from './membership-protocol.ts';
+import { getOwn } from '../../../shared/json/own-keys.ts';
 
 export type CopyChoice =
   | { readonly kind: 'rotate' }
@@ -54,7 +55,7 @@ export function parsePreference(value: string | null | undefined): Preference {
   if (!rest.startsWith('_')) return { shards, copies: { kind: 'custom', key: rest } };
   const colon = rest.indexOf(':');
   const type = colon < 0 ? rest : rest.slice(0, colon + 1);
-  const simple = SIMPLE[type];
+  const simple = getOwn(SIMPLE, type);
   if (simple !== undefined) return { shards, copies: { kind: simple } as CopyChoice };
   if (type === '_only_nodes:' || type === '_prefer_nodes:') {
     const spec = rest.slice(colon + 1);

@@ -1,8 +1,10 @@
 /**
  * Merging a partial document into a stored source, as Elasticsearch's
  * XContentHelper.update does: objects merge key by key, recursively; any other
- * value (arrays included) replaces the old one.
+ * value (arrays included) replaces the old one. Keys are data: `__proto__`
+ * and `constructor` merge like any other field (shared/json/own-keys.ts).
  */
+import { getOwn, setOwn } from '../../../shared/json/own-keys.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -20,18 +22,18 @@ function deepEqual(a: Json | undefined, b: Json | undefined): boolean {
   const ao = a as { [k: string]: Json };
   const bo = b as { [k: string]: Json };
   const keys = Object.keys(ao);
-  return keys.length === Object.keys(bo).length && keys.every((k) => k in bo && deepEqual(ao[k], bo[k]));
+  return keys.length === Object.keys(bo).length && keys.every((k) => Object.hasOwn(bo, k) && deepEqual(ao[k], bo[k]));
 }
 
 /** Merges `changes` into `target` in place; returns whether anything changed. */
 function mergeInto(target: { [k: string]: Json }, changes: { [k: string]: Json }): boolean {
   let changed = false;
   for (const [k, v] of Object.entries(changes)) {
-    const old = target[k];
+    const old = getOwn(target, k);
     if (isObject(old) && isObject(v)) {
       if (mergeInto(old, v)) changed = true;
-    } else if (!(k in target) || !deepEqual(old, v)) {
-      target[k] = v;
+    } else if (!Object.hasOwn(target, k) || !deepEqual(old, v)) {
+      setOwn(target, k, v);
       changed = true;
     }
   }

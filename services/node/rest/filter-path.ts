@@ -4,6 +4,7 @@
  * leading `-` excludes. Arrays are transparent: the path applies to each element.
  */
 import { globToRegExp } from '../coordinator/index-resolver.ts';
+import { setOwn } from '../../../shared/json/own-keys.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -40,7 +41,7 @@ function include(value: Json, patterns: readonly Pattern[]): Json | undefined {
     if (next.length === 0) continue;
     const kept = include(v, next);
     if (kept !== undefined) {
-      out[k] = kept;
+      setOwn(out, k, kept);
       any = true;
     }
   }
@@ -62,7 +63,7 @@ function exclude(value: Json, segments: readonly string[]): Json | undefined {
     } else if (matchesSegment(seg, k)) {
       kept = exclude(v, rest);
     }
-    if (kept !== undefined) out[k] = kept;
+    if (kept !== undefined) setOwn(out, k, kept);
   }
   return out;
 }

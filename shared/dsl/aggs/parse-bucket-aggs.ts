@@ -21,6 +21,7 @@ import type {
 import { timeZone } from '../../engine/aggs/time-zone.ts';
 import { AggParams, isObject, mustBeAtLeast, tokenName, type Json } from './agg-params.ts';
 import { checkField, readValuesSource } from './parse-values-source.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 export interface Common {
   readonly name: string;
@@ -160,7 +161,7 @@ function parseInterval(p: AggParams, aggName: string): DateInterval {
   const fixed = p.string('fixed_interval');
   const legacy = p.raw('interval');
   if (calendar !== null) {
-    const unit = CALENDAR_UNITS[calendar];
+    const unit = getOwn(CALENDAR_UNITS, calendar);
     if (unit === undefined) throw illegalArgument(`The supplied interval [${calendar}] could not be parsed as a calendar interval.`);
     return { kind: 'calendar', unit };
   }
@@ -170,7 +171,7 @@ function parseInterval(p: AggParams, aggName: string): DateInterval {
     return { kind: 'fixed', millis: legacy };
   }
   if (typeof legacy === 'string') {
-    const unit = CALENDAR_UNITS[legacy];
+    const unit = getOwn(CALENDAR_UNITS, legacy);
     if (unit !== undefined) return { kind: 'calendar', unit };
     return { kind: 'fixed', millis: parseTimeValue(legacy, 'date_histogram.interval') };
   }

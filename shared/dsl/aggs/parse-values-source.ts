@@ -4,6 +4,7 @@ import type { MappingLookup } from '../../engine/mapping/types.ts';
 import type { ValueTypeName, ValuesSourceSpec } from '../../engine/aggs/spec.ts';
 import { resolveSource } from '../../engine/aggs/value-source.ts';
 import type { AggParams } from './agg-params.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 const VALUE_TYPES: Readonly<Record<string, ValueTypeName>> = {
   string: 'string',
@@ -30,7 +31,7 @@ export function readValuesSource(p: AggParams, opts: { withFormat: boolean }): V
   const vt = p.string('value_type') ?? p.string('valueType');
   let valueType: ValueTypeName | null = null;
   if (vt !== null) {
-    valueType = VALUE_TYPES[vt] ?? null;
+    valueType = getOwn(VALUE_TYPES, vt) ?? null;
     if (valueType === null) throw illegalArgument(`Unknown value type [${vt}]`);
   }
   const format = opts.withFormat ? p.string('format') : null;

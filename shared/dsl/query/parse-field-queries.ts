@@ -24,6 +24,7 @@ import type {
   ZeroTermsQuery,
 } from './query-builders.ts';
 import { DEFAULT_BOOST } from './query-builders.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 function multipleFields(r: DslReader, body: JsonMap, key: string, name: string, first: string | null): void {
   if (first !== null) throw r.errorAt(body, key, `[${name}] query doesn't support multiple fields, found [${first}] and [${key}]`);
@@ -406,7 +407,7 @@ export function parseMultiMatch(r: DslReader, body: JsonMap): MultiMatchBuilder 
         query = r.scalar(body, key);
         break;
       case 'type': {
-        const t = MULTI_MATCH_TYPES[r.text(body, key).toLowerCase()];
+        const t = getOwn(MULTI_MATCH_TYPES, r.text(body, key).toLowerCase());
         if (t === undefined) {
           throw new EsError('parse_exception', `failed to parse [multi_match] query type [${r.text(body, key)}]. unknown type.`, 400);
         }

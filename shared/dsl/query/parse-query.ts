@@ -19,6 +19,7 @@ import {
 } from './parse-field-queries.ts';
 import type { BoolBuilder, ConstantScoreBuilder, DisMaxBuilder, IdsBuilder, QueryBuilder } from './query-builders.ts';
 import { DEFAULT_BOOST } from './query-builders.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 type QueryParser = (r: DslReader, body: JsonMap) => QueryBuilder;
 
@@ -57,7 +58,7 @@ export function parseInnerQuery(r: DslReader, container: object, key: string | n
   const name = names[0]!;
   const body = value[name];
   if (!r.isMap(body)) throw r.errorAt(value, name, `[${name}] query malformed, no start_object after query name`);
-  const parser = PARSERS[name];
+  const parser = getOwn(PARSERS, name);
   if (parser === undefined) throw r.errorAt(value, name, `no [query] registered for [${name}]`);
   const q = parser(r, body);
   if (names.length > 1) {

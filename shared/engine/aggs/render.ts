@@ -8,6 +8,7 @@ import type { ReducedAgg, ReducedBucket } from './reduced.ts';
 import { bucketKeyString } from './reduced.ts';
 import type { TopHitState, ValueFormat } from './state.ts';
 import { formatValue } from './value-format.ts';
+import { setOwn } from '../../json/own-keys.ts';
 
 type Json = Record<string, unknown>;
 
@@ -46,7 +47,7 @@ export function renderAggs(aggs: readonly ReducedAgg[], typedKeys: boolean, into
     const body: Json = {};
     if (agg.meta !== null) body.meta = agg.meta;
     renderBody(agg, typedKeys, body);
-    into[key] = body;
+    setOwn(into, key, body);
   }
   return into;
 }
@@ -93,7 +94,7 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
       };
       if (agg.keyed) {
         const out: Json = {};
-        for (const b of agg.buckets) out[b.keyAsString ?? javaDoubleToString(b.key as number)] = render(b);
+        for (const b of agg.buckets) setOwn(out, b.keyAsString ?? javaDoubleToString(b.key as number), render(b));
         body.buckets = out;
       } else {
         body.buckets = agg.buckets.map(render);
@@ -115,7 +116,7 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
       };
       if (agg.keyed) {
         const out: Json = {};
-        for (const b of agg.buckets) out[String(b.key)] = render(b, false);
+        for (const b of agg.buckets) setOwn(out, String(b.key), render(b, false));
         body.buckets = out;
       } else {
         body.buckets = agg.buckets.map((b) => render(b, true));
@@ -125,7 +126,7 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
     case 'filters': {
       if (agg.keyed) {
         const out: Json = {};
-        for (const b of agg.buckets) out[bucketKeyString(b)] = renderBucket(b, typedKeys, {});
+        for (const b of agg.buckets) setOwn(out, bucketKeyString(b), renderBucket(b, typedKeys, {}));
         body.buckets = out;
       } else {
         body.buckets = agg.buckets.map((b) => renderBucket(b, typedKeys, {}));

@@ -12,6 +12,7 @@
 
 import { JavaCategory, javaCategory } from './char-classes.ts';
 import { FilterStage, type TokenConsumer, type TokenFilterFactory } from './token-stream.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 const EXPLICIT: Readonly<Record<string, string>> = {
   Æ: 'AE', æ: 'ae', Ð: 'D', ð: 'd', Ø: 'O', ø: 'o', Þ: 'TH', þ: 'th', ß: 'ss', Đ: 'D', đ: 'd',
@@ -60,7 +61,7 @@ function foldCodePoint(cp: number): string | null {
   let cached = foldCache.get(cp);
   if (cached !== undefined) return cached;
   const ch = String.fromCodePoint(cp);
-  cached = EXPLICIT[ch] ?? null;
+  cached = getOwn(EXPLICIT, ch) ?? null;
   if (cached === null && foldsByDecomposition(cp)) {
     const decomposed = ch.normalize('NFKD').replace(COMBINING_MARKS, '');
     if (decomposed.length > 0 && isAsciiString(decomposed)) cached = decomposed;

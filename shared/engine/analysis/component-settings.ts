@@ -6,6 +6,7 @@
  */
 
 import { illegalArgument, settingsException } from '../../errors/es-errors.ts';
+import { getOwn, setOwn } from '../../json/own-keys.ts';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -23,15 +24,15 @@ export function expandDottedKeys(obj: Record<string, unknown>): Record<string, u
     const parts = key.split('.');
     let target = out;
     for (let i = 0; i < parts.length - 1; i++) {
-      const p = parts[i]!;
-      const existing = target[p];
-      if (!isPlainObject(existing)) target[p] = {};
-      target = target[p] as Record<string, unknown>;
+      const existing = getOwn(target, parts[i]!);
+      const next: Record<string, unknown> = isPlainObject(existing) ? existing : {};
+      if (next !== existing) setOwn(target, parts[i]!, next);
+      target = next;
     }
     const last = parts[parts.length - 1]!;
     const v = isPlainObject(value) ? expandDottedKeys(value) : value;
-    const existing = target[last];
-    target[last] = isPlainObject(existing) && isPlainObject(v) ? { ...existing, ...v } : v;
+    const existing = getOwn(target, last);
+    setOwn(target, last, isPlainObject(existing) && isPlainObject(v) ? { ...existing, ...v } : v);
   }
   return out;
 }
@@ -132,6 +133,6 @@ export function printSettings(def: Readonly<Record<string, unknown>>): string {
   };
   walk('', def);
   const sorted: Record<string, string | string[]> = {};
-  for (const key of [...flat.keys()].sort()) sorted[key] = flat.get(key)!;
+  for (const key of [...flat.keys()].sort()) setOwn(sorted, key, flat.get(key)!);
   return JSON.stringify(sorted);
 }

@@ -8,6 +8,7 @@
 
 import { applyReplacements, type Replacement } from './offset-correction.ts';
 import type { CharFilter, CharFilterResult } from './token-stream.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 /** Elements Lucene's HTMLStripCharFilter treats as block-level (replaced by "\n"). */
 const BLOCK_ELEMENTS = new Set([
@@ -110,5 +111,5 @@ function decodeEntity(m: RegExpExecArray): string | null {
     if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return null;
     return String.fromCodePoint(cp);
   }
-  return NAMED_ENTITIES[m[3]!] ?? null;
+  return getOwn(NAMED_ENTITIES, m[3]!) ?? null;
 }

@@ -6,6 +6,7 @@
  */
 
 import { illegalArgument } from '../../errors/es-errors.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 /** Java Pattern flag names accepted by Elasticsearch's Regex.flagsFromString. */
 const JAVA_FLAGS: Readonly<Record<string, string>> = {
@@ -26,7 +27,7 @@ export function jsFlagsFromJava(flags: string): string {
   for (const raw of flags.split('|')) {
     const name = raw.trim();
     if (name === '') continue;
-    const js = JAVA_FLAGS[name];
+    const js = getOwn(JAVA_FLAGS, name);
     if (js === undefined) throw illegalArgument(`Unknown regex flag [${name}]`);
     if (!out.includes(js)) out += js;
   }

@@ -8,6 +8,7 @@ import { illegalArgument } from '../../errors/es-errors.ts';
 import { javaLowerCase } from './case-mapping.ts';
 import type { ComponentSettings } from './component-settings.ts';
 import { DroppingStage, type TokenConsumer, type TokenFilterFactory } from './token-stream.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 /** Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (Elasticsearch's `_english_`). */
 export const ENGLISH_STOP_WORDS: readonly string[] = [
@@ -29,7 +30,7 @@ export function parseStopWords(settings: ComponentSettings, defaultWords: readon
     if (settings.getString('stopwords') === '_none_' && settings.getList('stopwords').length <= 1) return [];
     const out: string[] = [];
     for (const word of settings.getList('stopwords')) {
-      const named = NAMED_STOP_WORDS[word];
+      const named = getOwn(NAMED_STOP_WORDS, word);
       if (named !== undefined) out.push(...named);
       else out.push(word);
     }

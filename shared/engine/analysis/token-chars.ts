@@ -15,6 +15,7 @@ import {
   SYMBOL_MASK,
   categoryBit,
 } from './char-classes.ts';
+import { getOwn } from '../../json/own-keys.ts';
 
 const CATEGORY_NAMES: Readonly<Record<string, JavaCategory>> = {
   unassigned: JavaCategory.Unassigned,
@@ -86,7 +87,7 @@ export function parseTokenChars(classes: readonly string[]): CharClassSet | null
         whitespace = true;
         break;
       default: {
-        const cat = CATEGORY_NAMES[name];
+        const cat = getOwn(CATEGORY_NAMES, name);
         if (cat === undefined) throw illegalArgument(`Unknown token type: '${name}', must be one of [${MATCHER_NAMES_IN_ES_ORDER}]`);
         mask |= categoryBit(cat);
       }

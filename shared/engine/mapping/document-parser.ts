@@ -21,6 +21,7 @@ import { DEFAULT_DATE_FORMAT, JodaDateFormatter, dateFormatter } from './date-fo
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, alternatives, epoch, fixed, lit } from './date-steps.ts';
 import { templateMapping, type DetectedType } from './dynamic-templates.ts';
 import { makeLeaf } from './leaf-field.ts';
+import { getOwn, setOwn } from '../../json/own-keys.ts';
 import { parseProperty, type MappingParseOptions } from './mapping-parser.ts';
 import { renderNode } from './mapping-render.ts';
 import {
@@ -516,12 +517,13 @@ export class DocumentParser {
       let props = top;
       if (parent !== this.m.root) {
         for (const part of parent.path.split('.')) {
-          const entry = (props[part] ??= { properties: {} }) as Record<string, unknown>;
+          let entry = getOwn(props, part) as Record<string, unknown> | undefined;
+          if (entry === undefined) setOwn(props, part, (entry = {}));
           entry.properties ??= {};
           props = entry.properties as Record<string, unknown>;
         }
       }
-      props[node.name] = renderNode(node);
+      setOwn(props, node.name, renderNode(node));
     }
     return { properties: top };
   }

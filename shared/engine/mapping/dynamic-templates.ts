@@ -7,6 +7,7 @@
  * template's mapping. The first matching template wins.
  */
 import type { DynamicTemplateDef } from './mapping-nodes.ts';
+import { setOwn } from '../../json/own-keys.ts';
 
 /** Elasticsearch's XContentFieldType names. */
 export type DetectedType = 'object' | 'string' | 'long' | 'double' | 'boolean' | 'date' | 'binary';
@@ -66,7 +67,7 @@ function substitute(value: unknown, name: string, dynamicType: string): unknown 
   if (Array.isArray(value)) return value.map((v) => substitute(v, name, dynamicType));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[substitute(k, name, dynamicType) as string] = substitute(v, name, dynamicType);
+    for (const [k, v] of Object.entries(value)) setOwn(out, substitute(k, name, dynamicType) as string, substitute(v, name, dynamicType));
     return out;
   }
   return value;

@@ -11,6 +11,7 @@
 import { javaCause, javaCauseChain, numberFormatException, type EsError } from '../../errors/es-errors.ts';
 import { javaHashOrder, javaHashSetOrder } from './java-hash-order.ts';
 import { parseTimeValue } from './time-value.ts';
+import { getOwn, setOwn } from '../../json/own-keys.ts';
 
 /** `IndexMetaData.INDEX_NUMBER_OF_SHARDS_SETTING`: default 5 in 6.x, at most `es.index.max_number_of_shards` (1024). */
 export const DEFAULT_NUMBER_OF_SHARDS = 5;
@@ -152,11 +153,11 @@ function analysisOf(flat: ReadonlyMap<string, FlatEntry>): Record<string, unknow
     const parts = key.slice(ANALYSIS_PREFIX.length).split('.');
     let cur = root;
     for (let i = 0; i < parts.length - 1; i++) {
-      const next = cur[parts[i]];
-      if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[parts[i]] = {};
-      cur = cur[parts[i]] as Record<string, unknown>;
+      let next = getOwn(cur, parts[i]);
+      if (next === null || typeof next !== 'object' || Array.isArray(next)) setOwn(cur, parts[i], (next = {}));
+      cur = next as Record<string, unknown>;
     }
-    cur[parts[parts.length - 1]] = entry.raw;
+    setOwn(cur, parts[parts.length - 1], entry.raw);
   }
   return root;
 }
@@ -218,7 +219,7 @@ function entriesOf(settings: IndexSettings): Map<string, FlatEntry> {
       // keep the JSON types the analysis was created with
       let cur: unknown = settings.analysis;
       for (const part of key.slice(ANALYSIS_PREFIX.length).split('.')) {
-        cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
+        cur = cur !== null && typeof cur === 'object' ? getOwn(cur as Record<string, unknown>, part) : undefined;
       }
       if (cur !== undefined) raw = cur;
     }
@@ -320,7 +321,7 @@ function structured(flat: Record<string, SettingValue>): Record<string, unknown>
     const out: Record<string, unknown> = {};
     for (const k of javaHashOrder(tree.keys, 2)) {
       const v = tree.values.get(k) as SettingValue | Tree;
-      out[k] = isTree(v) ? render(v) : v;
+      setOwn(out, k, isTree(v) ? render(v) : v);
     }
     return out;
   };

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_DATE_FORMAT } from './date-format.ts';
 import type { DynamicTemplateDef, LeafNode, MappingNode, ObjectNode, RootOptions } from './mapping-nodes.ts';
+import { setOwn } from '../../json/own-keys.ts';
 
 type Json = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export function renderLeaf(leaf: LeafNode): Json {
   if (o.similarity !== null) out.similarity = o.similarity;
   if (leaf.fields.length > 0) {
     const fields: Json = {};
-    for (const f of [...leaf.fields].sort((a, b) => byName(a.name, b.name))) fields[f.name] = renderLeaf(f);
+    for (const f of [...leaf.fields].sort((a, b) => byName(a.name, b.name))) setOwn(fields, f.name, renderLeaf(f));
     out.fields = fields;
   }
   if (o.copyTo.length > 0) out.copy_to = [...o.copyTo];
@@ -98,7 +99,7 @@ function renderProperties(obj: ObjectNode, out: Json): void {
   const names = [...obj.children.keys()].sort(byName);
   if (names.length === 0) return;
   const props: Json = {};
-  for (const name of names) props[name] = renderNode(obj.children.get(name) as MappingNode);
+  for (const name of names) setOwn(props, name, renderNode(obj.children.get(name) as MappingNode));
   out.properties = props;
 }
 
@@ -132,7 +133,7 @@ function renderTemplate(t: DynamicTemplateDef): Json {
   else if (t.match === null && t.pathMatch === null) body.match_mapping_type = '*';
   if (t.regex) body.match_pattern = 'regex';
   const mapping: Json = {};
-  for (const k of Object.keys(t.mapping).sort(byName)) mapping[k] = t.mapping[k];
+  for (const k of Object.keys(t.mapping).sort(byName)) setOwn(mapping, k, t.mapping[k]);
   body.mapping = mapping;
   return { [t.name]: body };
 }

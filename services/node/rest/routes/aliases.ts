@@ -7,6 +7,7 @@ import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { globToRegExp, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
 import { jsonBody, objectBody, params } from '../params.ts';
 import { sendJson } from '../reply.ts';
+import { setOwn } from '../../../../shared/json/own-keys.ts';
 
 /** An index's aliases as GET _alias prints them; `patterns` null = all. */
 export function aliasesBody(meta: IndexMetadata, patterns: readonly RegExp[] | null): Record<string, unknown> {
@@ -18,7 +19,7 @@ export function aliasesBody(meta: IndexMetadata, patterns: readonly RegExp[] | n
     if (a.indexRouting !== null) body.index_routing = a.indexRouting;
     if (a.searchRouting !== null) body.search_routing = a.searchRouting;
     if (a.isWriteIndex !== null) body.is_write_index = a.isWriteIndex;
-    out[name] = body;
+    setOwn(out, name, body);
   }
   return out;
 }

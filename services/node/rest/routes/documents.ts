@@ -10,6 +10,7 @@ import type { GetResult } from '../../coordinator/doc-reader.ts';
 import { jsonError, longParam, params, query, rawBody, timeParam, type Query } from '../params.ts';
 import { renderSource, sourceFilterFromParams } from '../source-params.ts';
 import { sendJson } from '../reply.ts';
+import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
 
 const DEFAULT_WRITE_TIMEOUT_MS = 60_000;
 
@@ -147,8 +148,8 @@ function storedFieldValues(r: GetResult, names: readonly string[]): Record<strin
     const mapping = r.meta.mapping?.field(name);
     if (!mapping || !mapping.store) continue;
     let v: unknown = src;
-    for (const part of name.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
-    if (v !== undefined && v !== null) out[name] = Array.isArray(v) ? v : [v];
+    for (const part of name.split('.')) v = v && typeof v === 'object' ? getOwn(v as Record<string, unknown>, part) : undefined;
+    if (v !== undefined && v !== null) setOwn(out, name, Array.isArray(v) ? v : [v]);
   }
   return out;
 }

@@ -11,6 +11,7 @@ import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { globToRegExp, parseExpandWildcards, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
 import { boolParam, jsonBody, objectBody, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
+import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
 import { aliasesBody } from './aliases.ts';
 
 function resolveOpts(q: Query) {
@@ -142,7 +143,7 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
         for (const [t, m] of Object.entries(mappings)) {
           const hit = typePatterns.filter((pt) => pt === '_all' || globToRegExp(pt).test(t));
           if (hit.length > 0) {
-            kept[t] = m;
+            setOwn(kept, t, m);
             hit.forEach((h) => foundTypes.add(h));
           }
         }
@@ -233,7 +234,7 @@ function filterSettings(settings: Record<string, unknown>, names: readonly RegEx
     for (const [k, v] of Object.entries(obj)) {
       const key = prefix ? `${prefix}.${k}` : k;
       if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, key);
-      else flat[key] = v;
+      else setOwn(flat, key, v);
     }
   };
   walk(settings, '');
@@ -243,10 +244,11 @@ function filterSettings(settings: Record<string, unknown>, names: readonly RegEx
     const parts = k.split('.');
     let cur = out;
     for (let i = 0; i < parts.length - 1; i++) {
-      cur[parts[i]] ??= {};
-      cur = cur[parts[i]] as Record<string, unknown>;
+      let next = getOwn(cur, parts[i]);
+      if (next === undefined) setOwn(cur, parts[i], (next = {}));
+      cur = next as Record<string, unknown>;
     }
-    cur[parts[parts.length - 1]] = v;
+    setOwn(cur, parts[parts.length - 1], v);
   }
   return out;
 }

@@ -12,6 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_SERVICE_NAME, otlpTracesUrl } from '../../shared/telemetry/tracing.ts';
+import { CLUSTER_SETTING_KEYS, flattenSettings, validateUpdate } from './cluster/cluster-settings.ts';
+import { CORS_DEFAULTS, type CorsSettings } from './rest/cors.ts';
 
 export interface NodeConfig {
   readonly clusterName: string;
@@ -57,6 +59,14 @@ export interface NodeConfig {
    * has); one shard worker thread per core holds and searches the segments.
    */
   readonly processors: number;
+  /**
+   * Values of dynamic cluster settings (`action.destructive_requires_name`,
+   * `search.max_buckets`, ...) given in this node's configuration; cluster
+   * settings set through the API take precedence (cluster-settings.ts).
+   */
+  readonly clusterSettings: ReadonlyMap<string, string>;
+  /** `http.cors.*` (off by default). */
+  readonly cors: CorsSettings;
 }
 
 const DEFAULTS: Record<string, string> = {
@@ -80,9 +90,10 @@ const DEFAULTS: Record<string, string> = {
   'kafka.topic_provisioner': '',
   'telemetry.otlp.endpoint': '',
   'node.processors': String(availableParallelism()),
+  ...CORS_DEFAULTS,
 };
 
-const KNOWN = new Set(Object.keys(DEFAULTS).concat(['config']));
+const KNOWN = new Set(Object.keys(DEFAULTS).concat(['config'], CLUSTER_SETTING_KEYS));
 const ENV_PREFIX = 'LOGSEARCH_';
 
 function flatten(obj: unknown, prefix: string, out: Record<string, string>): void {
@@ -113,7 +124,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of KNOWN) {
     const direct = env[key];
-    const prefixed = env[ENV_PREFIX + key.toUpperCase().replace(/\./g, '_')];
+    const prefixed = env[ENV_PREFIX + key.toUpperCase().replace(/[.-]/g, '_')];
     const v = prefixed ?? direct;
     if (v !== undefined) out[key] = v;
   }
@@ -146,6 +157,12 @@ function parseBool(value: string, setting: string): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
   throw new Error(`Failed to parse value [${value}] as only [true] or [false] are allowed for setting [${setting}]`);
+}
+
+function parseNonNegativeInt(value: string, setting: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`Failed to parse value [${value}] for setting [${setting}] must be >= 0`);
+  return n;
 }
 
 function parseProcessors(value: string): number {
@@ -189,5 +206,26 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     otlpTracesEndpoint: otlpTracesUrl(s['telemetry.otlp.endpoint'], env),
     serviceName: env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
     processors: parseProcessors(s['node.processors']),
+    clusterSettings: configuredClusterSettings(s),
+    cors: {
+      enabled: parseBool(s['http.cors.enabled'], 'http.cors.enabled'),
+      allowOrigin: s['http.cors.allow-origin'],
+      maxAgeSeconds: parseNonNegativeInt(s['http.cors.max-age'], 'http.cors.max-age'),
+      allowMethods: s['http.cors.allow-methods'],
+      allowHeaders: s['http.cors.allow-headers'],
+      allowCredentials: parseBool(s['http.cors.allow-credentials'], 'http.cors.allow-credentials'),
+    },
   };
+}
+
+/** The dynamic cluster settings the configuration sets, checked as `PUT /_cluster/settings` checks them. */
+function configuredClusterSettings(s: Record<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const key of CLUSTER_SETTING_KEYS) if (s[key] !== undefined) out.set(key, s[key]);
+  try {
+    validateUpdate('persistent', flattenSettings(Object.fromEntries(out), 'persistent'));
+  } catch (err) {
+    throw new Error(`invalid node setting: ${(err as Error).message}`, { cause: err });
+  }
+  return out;
 }

@@ -32,7 +32,8 @@ import { SearchContexts } from './search/search-contexts.ts';
 import { RequestIds } from './request-ids.ts';
 import { resolveIndices } from './coordinator/index-resolver.ts';
 import { createHttpServer } from './rest/http-server.ts';
-import { registerRoutes } from './rest/routes/index.ts';
+import { routeTable } from './rest/route-table.ts';
+import { EffectiveSettings } from './cluster/cluster-settings.ts';
 import { TransportServer } from './transport/transport-server.ts';
 import { TransportClient } from './transport/transport-client.ts';
 import { ShardService } from './transport/shard-service.ts';
@@ -96,6 +97,8 @@ export class Node {
     readonly writes: WriteCoordinator,
     readonly reader: DocReader,
     readonly search: SearchCoordinator,
+    /** Dynamic cluster settings in force on this node. */
+    readonly settings: EffectiveSettings,
     private readonly workers: ShardWorkers,
     private readonly clusterParts: ClusterParts | null,
   ) {}
@@ -184,11 +187,12 @@ export class Node {
     await meta.start();
     await indices.reconcile();
     const contexts = new SearchContexts(config.maxOpenScrollContexts);
-    const admin = new IndexAdmin(meta, indices, directory);
+    const settings = new EffectiveSettings(() => meta.state.clusterSettings, config.clusterSettings);
+    const admin = new IndexAdmin(meta, indices, directory, settings);
     const writes = new WriteCoordinator(log, meta, indices, admin, ids, directory, access);
     const reader = new DocReader(meta.state, directory, access);
     const search = new SearchCoordinator(meta.state, directory, access, { maxOpenScrollContexts: config.maxOpenScrollContexts, contexts });
-    const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, workers, parts);
+    const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, settings, workers, parts);
     built.node = node;
     node.tracing = tracing;
     if (parts) await node.joinCluster(parts, contexts);
@@ -245,8 +249,7 @@ export class Node {
   }
 
   private async listen(): Promise<void> {
-    const app = createHttpServer({ maxContentLength: this.config.maxContentLength, logger: this.logger });
-    registerRoutes(app, this);
+    const app = createHttpServer({ maxContentLength: this.config.maxContentLength, logger: this.logger, routes: routeTable(this), cors: this.config.cors });
     await app.listen({ host: this.config.networkHost, port: this.config.httpPort });
     const addr = app.server.address();
     this.httpPort = typeof addr === 'object' && addr ? addr.port : this.config.httpPort;

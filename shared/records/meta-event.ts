@@ -1,4 +1,5 @@
 /** The MetaEvent record (schemas/meta-event.avsc) as TypeScript sees it. */
+import type avro from 'avsc';
 import { RecordCodec, loadSchema } from './avro-codec.ts';
 
 export interface CreateIndexEvent {
@@ -39,6 +40,11 @@ export interface SetIndexStateEvent {
 export interface UpdateAliasesEvent {
   actions: AliasAction[];
 }
+/** Flat setting keys to text values; null resets a setting. */
+export interface UpdateClusterSettingsEvent {
+  persistent_json: string;
+  transient_json: string;
+}
 
 /** Avro's wrapped-union form: exactly one key, the record's full name. */
 export type MetaEventBody =
@@ -47,7 +53,8 @@ export type MetaEventBody =
   | { 'logsearch.PutMapping': PutMappingEvent }
   | { 'logsearch.UpdateSettings': UpdateSettingsEvent }
   | { 'logsearch.UpdateAliases': UpdateAliasesEvent }
-  | { 'logsearch.SetIndexState': SetIndexStateEvent };
+  | { 'logsearch.SetIndexState': SetIndexStateEvent }
+  | { 'logsearch.UpdateClusterSettings': UpdateClusterSettingsEvent };
 
 export interface MetaEvent {
   request_id: string;
@@ -55,4 +62,17 @@ export interface MetaEvent {
   event: MetaEventBody;
 }
 
-export const metaEventCodec = new RecordCodec<MetaEvent>(loadSchema('meta-event.avsc'), 1);
+const schema = loadSchema('meta-event.avsc') as { fields: { name: string; type: unknown }[] };
+
+/**
+ * Version 1 is the schema before UpdateClusterSettings was added to the
+ * event union (a branch appended at its end), so logs written before it read on.
+ */
+function withoutClusterSettings(s: typeof schema): avro.Schema {
+  const fields = s.fields.map((f) =>
+    f.name === 'event' ? { ...f, type: (f.type as { name?: string }[]).filter((b) => b.name !== 'UpdateClusterSettings') } : f,
+  );
+  return { ...s, fields } as avro.Schema;
+}
+
+export const metaEventCodec = new RecordCodec<MetaEvent>(schema as avro.Schema, 2, new Map([[1, withoutClusterSettings(schema)]]));

@@ -85,7 +85,7 @@ export async function http(
   if (body !== undefined) {
     const isText = typeof body === 'string';
     init.body = isText ? body : JSON.stringify(body);
-    (init.headers as Record<string, string>)['content-type'] ??= isText ? 'application/x-ndjson' : 'application/json';
+    (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
   }
   const res = await fetch(base + path, init);
   const text = await res.text();

@@ -14,6 +14,7 @@ import {
   withSettingsUpdate,
   aliasFromRequest,
 } from './index-metadata.ts';
+import { applyUpdate, validateUpdate, type ClusterSettingsSource } from './cluster-settings.ts';
 
 export type MetaOutcome =
   | { readonly ok: true; readonly index?: IndexMetadata }
@@ -28,6 +29,8 @@ export class ClusterState {
   appliedOffset = 0;
   /** Bumped on every successful change; lets callers cache derived views. */
   version = 0;
+  /** Dynamic cluster settings set through `PUT /_cluster/settings`. */
+  clusterSettings: ClusterSettingsSource = { persistent: new Map(), transient: new Map() };
   private readonly listeners: Listener[] = [];
 
   onApplied(listener: Listener): void {
@@ -141,6 +144,18 @@ export class ClusterState {
     }
     if ('logsearch.UpdateAliases' in e) {
       this.applyAliasActions(e['logsearch.UpdateAliases'].actions);
+      return { ok: true };
+    }
+    if ('logsearch.UpdateClusterSettings' in e) {
+      const u = e['logsearch.UpdateClusterSettings'];
+      const persistent = new Map(Object.entries(JSON.parse(u.persistent_json) as Record<string, string | null>));
+      const transient = new Map(Object.entries(JSON.parse(u.transient_json) as Record<string, string | null>));
+      validateUpdate('transient', transient);
+      validateUpdate('persistent', persistent);
+      this.clusterSettings = {
+        persistent: applyUpdate(this.clusterSettings.persistent, persistent),
+        transient: applyUpdate(this.clusterSettings.transient, transient),
+      };
       return { ok: true };
     }
     throw illegalArgument('unknown metadata event');

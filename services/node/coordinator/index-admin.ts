@@ -11,6 +11,7 @@ import type { MetaService } from '../cluster/meta-service.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { IndicesService } from '../indexer/indices-service.ts';
 import type { ShardDirectory } from '../cluster/shard-directory.ts';
+import { DESTRUCTIVE_REQUIRES_NAME, type EffectiveSettings } from '../cluster/cluster-settings.ts';
 
 /** How long index creation waits for its primaries to start (Elasticsearch's default `timeout`). */
 const CREATE_WAIT_MS = 30_000;
@@ -53,7 +54,20 @@ export class IndexAdmin {
     private readonly meta: MetaService,
     private readonly indices: IndicesService,
     private readonly directory: ShardDirectory,
+    private readonly settings: EffectiveSettings,
   ) {}
+
+  /**
+   * DestructiveOperations.failDestructive: with `action.destructive_requires_name`
+   * an index expression must name its indices, no `_all` and no wildcard.
+   */
+  private failDestructive(expr: string): void {
+    if (!this.settings.get(DESTRUCTIVE_REQUIRES_NAME)) return;
+    const parts = splitExpression(expr);
+    if (parts.length === 0 || parts.some((p) => p === '_all' || p.includes('*'))) {
+      throw illegalArgument('Wildcard expressions or all indices are not allowed');
+    }
+  }
 
   async createIndex(name: string, body: CreateIndexBody): Promise<IndexMetadata> {
     validateNewIndexName(name);
@@ -90,6 +104,7 @@ export class IndexAdmin {
    * resolved here: an alias name counts as a missing index.
    */
   async deleteIndices(expr: string, ignoreUnavailable: boolean, allowNoIndices: boolean): Promise<void> {
+    this.failDestructive(expr);
     const byName = new Map<string, IndexMetadata>();
     for (const p of splitExpression(expr)) {
       if (p.startsWith('-') && byName.size > 0) {
@@ -125,6 +140,7 @@ export class IndexAdmin {
 
   /** `_close` / `_open`: wildcards expand to indices in the other state. */
   async setClosed(expr: string, closed: boolean, ignoreUnavailable: boolean, allowNoIndices: boolean): Promise<void> {
+    this.failDestructive(expr);
     const expandWildcards = closed ? { open: true, closed: false } : { open: false, closed: true };
     const metas = resolveIndices(this.meta.state, expr, { ignoreUnavailable, allowNoIndices, expandWildcards })
       .filter((r) => r.direct)

@@ -189,6 +189,8 @@ export class WriteCoordinator {
         let target = resolveWriteIndex(this.meta.state, r.index);
         if (!target) {
           validateNewIndexName(r.index);
+          // A write that would fail on its type must not create the index first.
+          if (r.type.startsWith('_') && r.type !== '_doc') throw mapperParsing(`mapping type name [${r.type}] can't start with '_' unless it is called [_doc]`);
           await this.admin.autoCreate(r.index);
           target = resolveWriteIndex(this.meta.state, r.index);
           if (!target) throw indexNotFound(r.index);

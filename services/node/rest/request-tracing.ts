@@ -13,17 +13,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '../../../shared/telemetry/attributes.ts';
 import { SpanKind, SpanStatusCode, runInSpan, startSpanFrom, type ScopedSpan } from '../../../shared/telemetry/spans.ts';
 
-/** `/:index/_search` → `/{index}/_search`, as OpenTelemetry's http.route and Elasticsearch's docs write it. */
-export function routePattern(fastifyUrl: string): string {
-  return fastifyUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-}
-
-export function traceRequests(app: FastifyInstance): void {
+/** `routeOf` names the route table's path a request takes (`/{index}/_search`), undefined when none. */
+export function traceRequests(app: FastifyInstance, routeOf: (req: FastifyRequest) => string | undefined): void {
   const spans = new WeakMap<FastifyRequest, ScopedSpan>();
 
   app.addHook('onRequest', (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    const url = req.routeOptions.url;
-    const route = url === undefined ? undefined : routePattern(url);
+    const route = routeOf(req);
     const path = req.url;
     const q = path.indexOf('?');
     const scoped = startSpanFrom(route === undefined ? req.method : `${req.method} ${route}`, req.headers, SpanKind.SERVER, {

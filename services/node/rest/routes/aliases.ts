@@ -1,7 +1,7 @@
 /**
  * Alias APIs: `POST /_aliases`, put/delete/get/exists of `/{index}/_alias/{name}`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { globToRegExp, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
@@ -45,11 +45,12 @@ function lookup(node: Node, indexExpr: string | undefined, nameExpr: string | un
   return { found, missing };
 }
 
-export function registerAliasRoutes(app: FastifyInstance, node: Node): void {
-  app.post('/_aliases', async (req, reply) => {
+/** Alias handlers, by name (route-table.ts says which paths they serve). */
+export function aliasHandlers(node: Node) {
+  const update = async (req: FastifyRequest, reply: FastifyReply) => {
     await node.admin.updateAliases(jsonBody(req));
     return sendJson(reply, 200, { acknowledged: true });
-  });
+  };
 
   const put = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
@@ -57,18 +58,12 @@ export function registerAliasRoutes(app: FastifyInstance, node: Node): void {
     await node.admin.putAlias(p.index, p.name, body);
     return sendJson(reply, 200, { acknowledged: true });
   };
-  for (const path of ['/:index/_alias/:name', '/:index/_aliases/:name', '/_alias/:name', '/_aliases/:name']) {
-    app.put(path, put);
-    app.post(path, put);
-  }
 
   const del = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
     await node.admin.deleteAlias(p.index, p.name);
     return sendJson(reply, 200, { acknowledged: true });
   };
-  app.delete('/:index/_alias/:name', del);
-  app.delete('/:index/_aliases/:name', del);
 
   const exists = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
@@ -80,9 +75,6 @@ export function registerAliasRoutes(app: FastifyInstance, node: Node): void {
       return reply.code(404).send();
     }
   };
-  app.head('/_alias/:name', exists);
-  app.head('/:index/_alias/:name', exists);
-  app.head('/:index/_alias', exists);
   const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
     const { found, missing } = lookup(node, p.index, p.name);
@@ -92,8 +84,6 @@ export function registerAliasRoutes(app: FastifyInstance, node: Node): void {
     }
     return sendJson(reply, 200, found);
   };
-  for (const path of ['/_alias', '/_aliases', '/_alias/:name', '/:index/_alias', '/:index/_aliases', '/:index/_alias/:name']) {
-    app.get(path, get);
-  }
 
+  return { update, put, delete: del, exists, get };
 }

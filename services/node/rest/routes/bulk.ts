@@ -1,7 +1,7 @@
 /**
  * `_bulk` (NDJSON) and `_mget`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, actionRequestValidation, illegalArgument, isEsError, renderError } from '../../../../shared/errors/es-errors.ts';
 import type { Node } from '../../node.ts';
 import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
@@ -240,7 +240,8 @@ function itemJson(node: Node, item: ParsedItem, r: WriteItemResult, heads: Map<s
   );
 }
 
-export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
+/** `_bulk` and `_mget` handlers (route-table.ts says which paths they serve). */
+export function bulkHandlers(node: Node) {
   const bulk = async (req: FastifyRequest, reply: FastifyReply) => {
     const start = Date.now();
     const q = query(req);
@@ -270,10 +271,6 @@ export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
     const json = `{"took":${Date.now() - start},"errors":${errors},"items":[${out.join(',')}]}`;
     return reply.code(200).type('application/json; charset=UTF-8').send(json);
   };
-  for (const path of ['/_bulk', '/:index/_bulk', '/:index/:type/_bulk']) {
-    app.post(path, bulk);
-    app.put(path, bulk);
-  }
 
   const mget = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
@@ -325,8 +322,6 @@ export function registerBulkRoutes(app: FastifyInstance, node: Node): void {
     );
     return sendJson(reply, 200, { docs });
   };
-  for (const path of ['/_mget', '/:index/_mget', '/:index/:type/_mget']) {
-    app.get(path, mget);
-    app.post(path, mget);
-  }
+
+  return { bulk, mget };
 }

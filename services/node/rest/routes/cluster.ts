@@ -1,7 +1,7 @@
 /**
  * Node and cluster APIs: `GET /` (info), cluster health, and the `_cat` family.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import type { Node } from '../../node.ts';
 import { clusterHealth, healthRank, type HealthStatus } from '../../cluster/health.ts';
@@ -14,17 +14,17 @@ import type { CopyRecoveryStatus, CopyRoute } from '../../cluster/shard-director
 
 const DEFAULT_HEALTH_TIMEOUT_MS = 30_000;
 
-export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
-  app.head('/', async (_req, reply) => reply.code(200).send());
-  app.get('/', async (_req, reply) =>
+/** Node and cluster handlers, by name (route-table.ts says which paths they serve). */
+export function clusterHandlers(node: Node) {
+  const ping = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(200).send();
+  const info = async (_req: FastifyRequest, reply: FastifyReply) =>
     sendJson(reply, 200, {
       name: node.config.nodeName,
       cluster_name: node.config.clusterName,
       cluster_uuid: node.clusterUuid,
       version: ES_VERSION,
       tagline: 'You Know, for Search',
-    }),
-  );
+    });
 
   const health = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
@@ -49,10 +49,7 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
       await new Promise((r) => setTimeout(r, Math.min(50, Math.max(1, deadline - Date.now()))));
     }
   };
-  app.get('/_cluster/health', health);
-  app.get('/_cluster/health/:index', health);
-
-  app.get('/_cat/health', async (req, reply) => {
+  const catHealth = async (req: FastifyRequest, reply: FastifyReply) => {
     const h = clusterHealth(node, node.cluster.indices(), 'cluster').body;
     const now = Date.now();
     const cols: CatColumn[] = [
@@ -72,7 +69,7 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
       { name: 'active_shards_percent', value: () => String(h.active_shards_percent_as_number) + '%' },
     ];
     return renderCat(reply, query(req), cols, [null]);
-  });
+  };
 
   const catIndices = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
@@ -107,8 +104,6 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
     ];
     return renderCat(reply, query(req), cols, rows);
   };
-  app.get('/_cat/indices', catIndices);
-  app.get('/_cat/indices/:index', catIndices);
 
   const catShards = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
@@ -156,8 +151,6 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
     ];
     return renderCat(reply, query(req), cols, rows);
   };
-  app.get('/_cat/shards', catShards);
-  app.get('/_cat/shards/:index', catShards);
 
   /**
    * `_cat/recovery`: how each copy was built when it opened. A copy replays
@@ -225,10 +218,7 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
     ];
     return renderCat(reply, q, cols, rows);
   };
-  app.get('/_cat/recovery', catRecovery);
-  app.get('/_cat/recovery/:index', catRecovery);
-
-  app.get('/_cat/master', async (req, reply) => {
+  const catMaster = async (req: FastifyRequest, reply: FastifyReply) => {
     const master = node.directory.master();
     const cols: CatColumn[] = [
       { name: 'id', value: () => master?.id ?? '-' },
@@ -237,9 +227,9 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
       { name: 'node', value: () => master?.name ?? '-' },
     ];
     return renderCat(reply, query(req), cols, [null]);
-  });
+  };
 
-  app.get('/_cat/nodes', async (req, reply) => {
+  const catNodes = async (req: FastifyRequest, reply: FastifyReply) => {
     const mem = process.memoryUsage();
     const masterId = node.directory.master()?.id;
     const nodes = [...node.directory.nodes()].sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -255,9 +245,9 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
       { name: 'name', value: (n) => n.name },
     ];
     return renderCat(reply, query(req), cols, nodes);
-  });
+  };
 
-  app.get('/_nodes', async (_req, reply) => {
+  const nodesInfo = async (_req: FastifyRequest, reply: FastifyReply) => {
     const nodes = node.directory.nodes();
     const out: Record<string, unknown> = {};
     for (const n of nodes) {
@@ -275,7 +265,9 @@ export function registerClusterRoutes(app: FastifyInstance, node: Node): void {
       };
     }
     return sendJson(reply, 200, { _nodes: { total: nodes.length, successful: nodes.length, failed: 0 }, cluster_name: node.config.clusterName, nodes: out });
-  });
+  };
+
+  return { ping, info, health, catHealth, catIndices, catShards, catRecovery, catMaster, catNodes, nodesInfo };
 }
 
 /** The host part of `host:port`. */

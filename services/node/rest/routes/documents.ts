@@ -1,7 +1,7 @@
 /**
  * Document APIs: index, create, get, head, _source, delete, update.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, actionRequestValidation, illegalArgument, parsingException, versionConflictInternal } from '../../../../shared/errors/es-errors.ts';
 import type { UpdateBody, VersionType } from '../../../../shared/records/doc-op.ts';
 import type { Node } from '../../node.ts';
@@ -154,7 +154,8 @@ function storedFieldValues(r: GetResult, names: readonly string[]): Record<strin
   return out;
 }
 
-export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
+/** Document handlers, by name (route-table.ts says which paths they serve). */
+export function documentHandlers(node: Node) {
   const indexDoc = (op: 'index' | 'create', idFromPath: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
@@ -175,11 +176,6 @@ export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
     if (!r.ok) throw r.error;
     return sendJson(reply, writeStatus(r), writeResponse(r));
   };
-  app.put('/:index/:type/:id', indexDoc('index', true));
-  app.post('/:index/:type/:id', indexDoc('index', true));
-  app.post('/:index/:type', indexDoc('index', false));
-  app.put('/:index/:type/:id/_create', indexDoc('create', true));
-  app.post('/:index/:type/:id/_create', indexDoc('create', true));
 
   const get = async (req: FastifyRequest) => {
     const q = query(req);
@@ -200,12 +196,12 @@ export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
     return r;
   };
 
-  app.get('/:index/:type/:id', async (req, reply) => {
+  const getDoc = async (req: FastifyRequest, reply: FastifyReply) => {
     const r = await get(req);
     return sendJson(reply, r.doc ? 200 : 404, getResponse(r, query(req)));
-  });
+  };
 
-  app.get('/:index/:type/:id/_source', async (req, reply) => {
+  const getSource = async (req: FastifyRequest, reply: FastifyReply) => {
     const r = await get(req);
     const q = query(req);
     if (!r.doc) throw documentNotFoundForSource(r);
@@ -213,7 +209,7 @@ export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
     const source = renderSource(r.meta, r.doc.source, sourceFilterFromParams(q));
     if (source === undefined) throw documentNotFoundForSource(r);
     return sendJson(reply, 200, source);
-  });
+  };
 
   const del = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
@@ -222,9 +218,7 @@ export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
     if (!r.ok) throw r.error;
     return sendJson(reply, writeStatus(r), writeResponse(r));
   };
-  app.delete('/:index/:type/:id', del);
-
-  app.post('/:index/:type/:id/_update', async (req, reply) => {
+  const update = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
     const raw = rawBody(req);
@@ -245,7 +239,9 @@ export function registerDocumentRoutes(app: FastifyInstance, node: Node): void {
     const get = updateGetSection(node, r, body._source ?? q._source);
     if (get) out.get = get;
     return sendJson(reply, r.result === 'created' ? 201 : 200, out);
-  });
+  };
+
+  return { index: indexDoc('index', true), indexAutoId: indexDoc('index', false), create: indexDoc('create', true), get: getDoc, getSource, delete: del, update };
 }
 
 /**

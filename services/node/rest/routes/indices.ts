@@ -1,7 +1,7 @@
 /**
  * Index APIs: create, delete, exists, get, settings, mappings, refresh, _analyze.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, analyzeNonTokenizedField, indexNotFound } from '../../../../shared/errors/es-errors.ts';
 import { renderSettings } from '../../../../shared/engine/mapping/index-settings.ts';
 import { runAnalyze } from '../../../../shared/engine/analysis/analyze-request.ts';
@@ -40,8 +40,9 @@ export function mappingsBody(meta: IndexMetadata, withType = true): Record<strin
   return withType ? { [meta.mapping.typeName]: meta.mapping.toJSON() } : meta.mapping.toJSON();
 }
 
-export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
-  app.put('/:index', async (req, reply) => {
+/** Index handlers, by name (route-table.ts says which paths they serve). */
+export function indexHandlers(node: Node) {
+  const create = async (req: FastifyRequest, reply: FastifyReply) => {
     const body = objectBody(req) ?? {};
     const known = new Set(['settings', 'mappings', 'aliases']);
     // Elasticsearch accepts bare settings at the top level of the body.
@@ -57,24 +58,24 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     const meta = await node.admin.createIndex(params(req).index, { settings, mappings, aliases: body.aliases });
     if (meta.warnings.length > 0) reply.header('Warning', meta.warnings.map(warningHeader));
     return sendJson(reply, 200, { acknowledged: true, shards_acknowledged: true, index: meta.name });
-  });
+  };
 
-  app.delete('/:index', async (req, reply) => {
+  const remove = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     await node.admin.deleteIndices(params(req).index, boolParam(q, 'ignore_unavailable', false), boolParam(q, 'allow_no_indices', true));
     return sendJson(reply, 200, { acknowledged: true });
-  });
+  };
 
-  app.head('/:index', async (req, reply) => {
+  const exists = async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       const resolved = resolveIndices(node.cluster, params(req).index, { allowNoIndices: false });
       return reply.code(resolved.length > 0 ? 200 : 404).send();
     } catch {
       return reply.code(404).send();
     }
-  });
+  };
 
-  app.get('/:index', async (req, reply) => {
+  const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
     const out: Record<string, unknown> = {};
@@ -82,7 +83,7 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
       out[meta.name] = { aliases: aliasesBody(meta, null), mappings: mappingsBody(meta, includeTypeName(q)), settings: settingsBody(meta) };
     }
     return sendJson(reply, 200, out);
-  });
+  };
 
   const getSettings = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
@@ -97,10 +98,6 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     }
     return sendJson(reply, 200, out);
   };
-  app.get('/_settings', getSettings);
-  app.get('/:index/_settings', getSettings);
-  app.get('/:index/_settings/:name', getSettings);
-  app.get('/_settings/:name', getSettings);
 
   const putSettings = async (req: FastifyRequest, reply: FastifyReply) => {
     const body = objectBody(req);
@@ -108,8 +105,6 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     await node.admin.updateSettings(params(req).index, body.settings ?? body);
     return sendJson(reply, 200, { acknowledged: true });
   };
-  app.put('/_settings', putSettings);
-  app.put('/:index/_settings', putSettings);
 
   const putMapping = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
@@ -120,10 +115,6 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     await node.admin.putMapping(p.index, type, body);
     return sendJson(reply, 200, { acknowledged: true });
   };
-  for (const path of ['/:index/_mapping', '/:index/_mapping/:type', '/:index/:type/_mapping', '/_mapping/:type', '/:index/_mappings/:type', '/:index/:type/_mappings', '/_mappings/:type']) {
-    app.put(path, putMapping);
-    app.post(path, putMapping);
-  }
 
   const getMapping = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
@@ -166,17 +157,12 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     }
     return sendJson(reply, 200, out);
   };
-  for (const path of ['/_mapping', '/:index/_mapping', '/:index/_mapping/:type', '/:index/:type/_mapping', '/_mapping/:type']) {
-    app.get(path, getMapping);
-  }
 
   const openClose = (closed: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     await node.admin.setClosed(params(req).index, closed, boolParam(q, 'ignore_unavailable', false), boolParam(q, 'allow_no_indices', true));
     return sendJson(reply, 200, closed ? { acknowledged: true } : { acknowledged: true, shards_acknowledged: true });
   };
-  app.post('/:index/_close', openClose(true));
-  app.post('/:index/_open', openClose(false));
 
   const refresh = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
@@ -184,10 +170,6 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     const { total, successful } = await node.refresh(resolved.map((r) => r.meta));
     return sendJson(reply, 200, { _shards: { total, successful, failed: 0 } });
   };
-  for (const path of ['/_refresh', '/:index/_refresh']) {
-    app.post(path, refresh);
-    app.get(path, refresh);
-  }
 
   const analyze = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
@@ -217,10 +199,8 @@ export function registerIndexRoutes(app: FastifyInstance, node: Node): void {
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, result);
   };
-  for (const path of ['/_analyze', '/:index/_analyze']) {
-    app.get(path, analyze);
-    app.post(path, analyze);
-  }
+
+  return { create, delete: remove, exists, get, getSettings, putSettings, putMapping, getMapping, close: openClose(true), open: openClose(false), refresh, analyze };
 }
 
 /** Elasticsearch's `Warning` header form: `299 Elasticsearch-<version> "<text>" "<date>"`. */

@@ -1,7 +1,7 @@
 /**
  * Search APIs: `_search` (GET and POST, URI and body), `_count`, scroll and clear scroll.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import type { SearchUrlParams } from '../../../../shared/dsl/query/search-body.ts';
 import type { Node } from '../../node.ts';
@@ -104,23 +104,15 @@ function scrollIds(req: FastifyRequest): { ids: string[]; scroll: string | undef
   return { ids, scroll };
 }
 
-export function registerSearchRoutes(app: FastifyInstance, node: Node): void {
+/** Search handlers, by name (route-table.ts says which paths they serve). */
+export function searchHandlers(node: Node) {
   const run = async (req: FastifyRequest, reply: FastifyReply, countOnly: boolean) => {
     const { body, warnings } = await node.search.search(searchRequest(req, countOnly));
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, body);
   };
   const search = (req: FastifyRequest, reply: FastifyReply) => run(req, reply, false);
-  for (const path of ['/_search', '/:index/_search', '/:index/:type/_search']) {
-    app.get(path, search);
-    app.post(path, search);
-  }
-
   const count = (req: FastifyRequest, reply: FastifyReply) => run(req, reply, true);
-  for (const path of ['/_count', '/:index/_count', '/:index/:type/_count']) {
-    app.get(path, count);
-    app.post(path, count);
-  }
 
   const scroll = async (req: FastifyRequest, reply: FastifyReply) => {
     const { ids, scroll } = scrollIds(req);
@@ -128,10 +120,6 @@ export function registerSearchRoutes(app: FastifyInstance, node: Node): void {
     const keepAlive = scroll === undefined ? null : parseTimeValue(scroll, 'scroll');
     return sendJson(reply, 200, await node.search.scroll(ids[0], keepAlive));
   };
-  for (const path of ['/_search/scroll', '/_search/scroll/:scroll_id']) {
-    app.get(path, scroll);
-    app.post(path, scroll);
-  }
 
   const clear = async (req: FastifyRequest, reply: FastifyReply) => {
     const { ids } = scrollIds(req);
@@ -139,6 +127,6 @@ export function registerSearchRoutes(app: FastifyInstance, node: Node): void {
     const freed = await node.search.clearScroll(ids.includes('_all') ? 'all' : ids);
     return sendJson(reply, freed > 0 || ids.includes('_all') ? 200 : 404, { succeeded: true, num_freed: freed });
   };
-  app.delete('/_search/scroll', clear);
-  app.delete('/_search/scroll/:scroll_id', clear);
+
+  return { search, count, scroll, clearScroll: clear };
 }

@@ -1,0 +1,90 @@
+/**
+ * Every REST endpoint of a node, in one table: method, path, handler. Paths
+ * are written as Elasticsearch's docs write them. router.ts decides which
+ * route a request takes (the most explicit match; a segment starting with
+ * `_` is never an index, type or id), and answers 405 with `Allow` for a
+ * known path with another method and 400 `no handler found` for the rest.
+ */
+import type { Node } from '../node.ts';
+import type { Handler, Method, Route } from './router.ts';
+import type { BodyKind } from './content-type.ts';
+import { clusterHandlers } from './routes/cluster.ts';
+import { clusterSettingsHandlers } from './routes/cluster-settings.ts';
+import { indexHandlers } from './routes/indices.ts';
+import { aliasHandlers } from './routes/aliases.ts';
+import { documentHandlers } from './routes/documents.ts';
+import { bulkHandlers } from './routes/bulk.ts';
+import { searchHandlers } from './routes/search.ts';
+
+export function routeTable(node: Node): Route[] {
+  const cluster = clusterHandlers(node);
+  const settings = clusterSettingsHandlers(node);
+  const indices = indexHandlers(node);
+  const aliases = aliasHandlers(node);
+  const docs = documentHandlers(node);
+  const bulk = bulkHandlers(node);
+  const search = searchHandlers(node);
+
+  const routes: Route[] = [];
+  const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
+    for (const path of paths) for (const method of methods) routes.push({ method, path, handler, body });
+  };
+
+  // ---- node and cluster --------------------------------------------------------------
+  add(['GET'], ['/'], cluster.info);
+  add(['HEAD'], ['/'], cluster.ping);
+  add(['GET'], ['/_cluster/health', '/_cluster/health/{index}'], cluster.health);
+  add(['GET'], ['/_cluster/settings'], settings.get);
+  add(['PUT'], ['/_cluster/settings'], settings.put);
+  add(['GET'], ['/_cat/health'], cluster.catHealth);
+  add(['GET'], ['/_cat/indices', '/_cat/indices/{index}'], cluster.catIndices);
+  add(['GET'], ['/_cat/shards', '/_cat/shards/{index}'], cluster.catShards);
+  add(['GET'], ['/_cat/recovery', '/_cat/recovery/{index}'], cluster.catRecovery);
+  add(['GET'], ['/_cat/master'], cluster.catMaster);
+  add(['GET'], ['/_cat/nodes'], cluster.catNodes);
+  add(['GET'], ['/_nodes'], cluster.nodesInfo);
+
+  // ---- indices -----------------------------------------------------------------------
+  add(['PUT'], ['/{index}'], indices.create);
+  add(['DELETE'], ['/{index}'], indices.delete);
+  add(['HEAD'], ['/{index}'], indices.exists);
+  add(['GET'], ['/{index}'], indices.get);
+  add(['GET'], ['/_settings', '/_settings/{name}', '/{index}/_settings', '/{index}/_settings/{name}'], indices.getSettings);
+  add(['PUT'], ['/_settings', '/{index}/_settings'], indices.putSettings);
+  add(['GET'], ['/_mapping', '/_mapping/{type}', '/{index}/_mapping', '/{index}/_mapping/{type}', '/{index}/{type}/_mapping'], indices.getMapping);
+  add(
+    ['PUT', 'POST'],
+    ['/_mapping/{type}', '/_mappings/{type}', '/{index}/_mapping', '/{index}/_mapping/{type}', '/{index}/_mappings/{type}', '/{index}/{type}/_mapping', '/{index}/{type}/_mappings'],
+    indices.putMapping,
+  );
+  add(['POST'], ['/{index}/_close'], indices.close);
+  add(['POST'], ['/{index}/_open'], indices.open);
+  add(['GET', 'POST'], ['/_refresh', '/{index}/_refresh'], indices.refresh);
+  add(['GET', 'POST'], ['/_analyze', '/{index}/_analyze'], indices.analyze);
+
+  // ---- aliases -----------------------------------------------------------------------
+  add(['POST'], ['/_aliases'], aliases.update);
+  add(['PUT', 'POST'], ['/_alias/{name}', '/_aliases/{name}', '/{index}/_alias/{name}', '/{index}/_aliases/{name}'], aliases.put);
+  add(['DELETE'], ['/{index}/_alias/{name}', '/{index}/_aliases/{name}'], aliases.delete);
+  add(['HEAD'], ['/_alias/{name}', '/{index}/_alias', '/{index}/_alias/{name}'], aliases.exists);
+  add(['GET'], ['/_alias', '/_aliases', '/_alias/{name}', '/{index}/_alias', '/{index}/_aliases', '/{index}/_alias/{name}'], aliases.get);
+
+  // ---- documents ---------------------------------------------------------------------
+  add(['PUT', 'POST'], ['/{index}/{type}/{id}'], docs.index);
+  add(['POST'], ['/{index}/{type}'], docs.indexAutoId);
+  add(['PUT', 'POST'], ['/{index}/{type}/{id}/_create'], docs.create);
+  add(['GET'], ['/{index}/{type}/{id}'], docs.get);
+  add(['GET'], ['/{index}/{type}/{id}/_source'], docs.getSource);
+  add(['DELETE'], ['/{index}/{type}/{id}'], docs.delete);
+  add(['POST'], ['/{index}/{type}/{id}/_update'], docs.update);
+  add(['PUT', 'POST'], ['/_bulk', '/{index}/_bulk', '/{index}/{type}/_bulk'], bulk.bulk, 'ndjson');
+  add(['GET', 'POST'], ['/_mget', '/{index}/_mget', '/{index}/{type}/_mget'], bulk.mget);
+
+  // ---- search ------------------------------------------------------------------------
+  add(['GET', 'POST'], ['/_search', '/{index}/_search', '/{index}/{type}/_search'], search.search);
+  add(['GET', 'POST'], ['/_count', '/{index}/_count', '/{index}/{type}/_count'], search.count);
+  add(['GET', 'POST'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.scroll);
+  add(['DELETE'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.clearScroll);
+
+  return routes;
+}

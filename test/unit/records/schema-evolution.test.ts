@@ -54,3 +54,16 @@ test('MetaEvent unions keep their branch', () => {
   const e = { request_id: 'x', timestamp: 1, event: { 'logsearch.PutMapping': { indices: ['u'], type: 't', mapping_json: '{}', dynamic: true } } };
   assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(e as never)))), e);
 });
+
+test('a MetaEvent written before UpdateClusterSettings existed (writer version 1) reads on', () => {
+  const schema = loadSchema('meta-event.avsc') as { fields: { name: string; type: unknown }[] };
+  const v1 = {
+    ...schema,
+    fields: schema.fields.map((f) => (f.name === 'event' ? { ...f, type: (f.type as { name?: string }[]).filter((b) => b.name !== 'UpdateClusterSettings') } : f)),
+  };
+  const old = new RecordCodec(v1 as never, 1);
+  const e = { request_id: 'x', timestamp: 1, event: { 'logsearch.SetIndexState': { indices: ['u'], closed: true } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(old.encode(e as never)))), e);
+  const settings = { request_id: 'y', timestamp: 2, event: { 'logsearch.UpdateClusterSettings': { persistent_json: '{}', transient_json: '{"a":"1"}' } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(settings as never)))), settings);
+});

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'logs/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist.*/**', 'data/**', 'logs/**', '**/*.mjs', '**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,16 @@
 #!/usr/bin/env node
-// `npx logsearch start [--setting value ...]`: runs a node from the TypeScript sources.
-import { register } from 'tsx/esm/api';
+// `logsearch <command>` (`npx logsearch --help`). Runs the compiled CLI from
+// dist/ in this very process, so SIGTERM and SIGINT reach the node itself;
+// compiles dist/ first when the sources changed since the last build.
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt } from '../scripts/build.mjs';
 
-register();
-await import('../services/node/main.ts');
+let dist;
+try {
+  dist = ensureBuilt();
+} catch (err) {
+  process.stderr.write(`logsearch: ${err.message}\n`);
+  process.exit(1);
+}
+const { main } = await import(pathToFileURL(`${dist}/services/cli/main.js`).href);
+process.exit(await main(process.argv.slice(2)));

@@ -7,13 +7,19 @@
  * Environment: `LOGSEARCH_HTTP_PORT=9201` (prefix, dots as underscores) or the
  * setting's own name, as Elasticsearch's Docker image accepts (`http.port=9201`).
  * Flags: `--http.port 9201`, `--http.port=9201` or `-E http.port=9201`.
+ * The settings themselves, with defaults, are in settings.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism, hostname } from 'node:os';
 import { parse as parseYaml } from 'yaml';
+import { parseTimeValue } from '../../shared/engine/mapping/time-value.ts';
+import { parseByteSizeValue } from '../../shared/engine/mapping/byte-size-value.ts';
 import { DEFAULT_SERVICE_NAME, otlpTracesUrl } from '../../shared/telemetry/tracing.ts';
+import { CONFIG_FLAG, SETTINGS_BY_NAME, type Setting } from './settings.ts';
 import { CLUSTER_SETTING_KEYS, flattenSettings, validateUpdate } from './cluster/cluster-settings.ts';
-import { CORS_DEFAULTS, type CorsSettings } from './rest/cors.ts';
+import type { CorsSettings } from './rest/cors.ts';
+
+/** Read when present and no `--config` names another file. */
+export const DEFAULT_CONFIG_FILE = 'config/logsearch.yml';
 
 export interface NodeConfig {
   readonly clusterName: string;
@@ -69,163 +75,182 @@ export interface NodeConfig {
   readonly cors: CorsSettings;
 }
 
-const DEFAULTS: Record<string, string> = {
-  'cluster.name': 'logsearch',
-  'node.name': hostname(),
-  'path.data': './data',
-  'path.logs': './logs',
-  'network.host': '127.0.0.1',
-  'network.publish_host': '',
-  'http.port': '9200',
-  'http.max_content_length': '100mb',
-  log: 'embedded',
-  brokers: '',
-  'node.data': 'true',
-  'node.master': 'true',
-  'search.max_open_scroll_context': '500',
-  'log.fsync': 'false',
-  'logger.level': 'info',
-  'transport.port': '9300',
-  'cluster.session_timeout': '10s',
-  'kafka.topic_provisioner': '',
-  'telemetry.otlp.endpoint': '',
-  'node.processors': String(availableParallelism()),
-  ...CORS_DEFAULTS,
-};
-
-const KNOWN = new Set(Object.keys(DEFAULTS).concat(['config'], CLUSTER_SETTING_KEYS));
 const ENV_PREFIX = 'LOGSEARCH_';
 
-function flatten(obj: unknown, prefix: string, out: Record<string, string>): void {
+/** A setting that cannot be used: one line for the user, no stack. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function flatten(obj: unknown, prefix: string, out: Map<string, string>): void {
   if (obj === null || obj === undefined) return;
   if (typeof obj === 'object' && !Array.isArray(obj)) {
     for (const [k, v] of Object.entries(obj as Record<string, unknown>)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   } else {
-    out[prefix] = Array.isArray(obj) ? obj.join(',') : String(obj);
+    out.set(prefix, Array.isArray(obj) ? obj.join(',') : String(obj));
   }
 }
 
-export function parseFlags(argv: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+/** `--name value`, `--name=value`, `-E name=value`; a bare `--name` is `true`. */
+export function parseFlags(argv: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
     if (arg === '-E') arg = `--${argv[++i] ?? ''}`;
-    if (!arg.startsWith('--')) throw new Error(`unexpected argument [${arg}]; settings are given as --name value or -E name=value`);
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument [${arg}]; settings are given as --name value or -E name=value`);
     const body = arg.slice(2);
     const eq = body.indexOf('=');
-    if (eq >= 0) out[body.slice(0, eq)] = body.slice(eq + 1);
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith('-')) out[body] = argv[++i];
-    else out[body] = 'true';
+    if (eq >= 0) out.set(body.slice(0, eq), body.slice(eq + 1));
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('-')) out.set(body, argv[++i]);
+    else out.set(body, 'true');
   }
   return out;
 }
 
-function fromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of KNOWN) {
+function fromEnv(env: NodeJS.ProcessEnv): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const key of [...SETTINGS_BY_NAME.keys(), CONFIG_FLAG]) {
     const direct = env[key];
     const prefixed = env[ENV_PREFIX + key.toUpperCase().replace(/[.-]/g, '_')];
     const v = prefixed ?? direct;
-    if (v !== undefined) out[key] = v;
+    if (v !== undefined) out.set(key, v);
   }
   return out;
 }
 
-/** Parses `100mb`, `1gb`, `512kb`, `1024` (bytes) as Elasticsearch byte-size settings. */
-export function parseByteSize(value: string, setting: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(value);
-  if (!m) throw new Error(`failed to parse setting [${setting}] with value [${value}] as a size in bytes`);
-  const unit = (m[2] ?? 'b').toLowerCase();
-  const mult = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4, pb: 1024 ** 5 }[unit] ?? 1;
-  return Math.round(Number(m[1]) * mult);
+/** Levenshtein distance, for "did you mean" (setting names are short). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
 }
 
-function parsePort(value: string, setting: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid ${setting} [${value}]`);
-  return port;
+function unknownSetting(name: string, from: string): ConfigError {
+  const near = [...SETTINGS_BY_NAME.keys()].filter((k) => distance(k, name) <= 2);
+  const hint = near.length > 0 ? `; did you mean [${near.join('], [')}]?` : '';
+  return new ConfigError(`unknown setting [${name}] ${from}${hint} (logsearch start --help lists them)`);
 }
 
-/** `500ms`, `10s`, `1m` or a number of milliseconds. */
-function parseDuration(value: string, setting: string): number {
-  const m = /^\s*(\d+)\s*(ms|s|m)?\s*$/.exec(value);
-  if (!m) throw new Error(`failed to parse setting [${setting}] with value [${value}] as a time value`);
-  return Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? 'ms'] ?? 1);
-}
+/** The reason of a parser's error (an EsError from the engine's parsers, or ours). */
+const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-function parseBool(value: string, setting: string): boolean {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new Error(`Failed to parse value [${value}] as only [true] or [false] are allowed for setting [${setting}]`);
-}
-
-function parseNonNegativeInt(value: string, setting: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`Failed to parse value [${value}] for setting [${setting}] must be >= 0`);
-  return n;
-}
-
-function parseProcessors(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`Failed to parse value [${value}] for setting [node.processors] must be >= 1`);
-  return n;
+/** A setting's value, checked against its kind. */
+function parseSetting<T>(setting: Setting, value: string): T;
+function parseSetting(setting: Setting, value: string): string | number | boolean | string[] {
+  const bad = (what: string) => new ConfigError(`invalid value [${value}] for setting [${setting.name}]: ${what}`);
+  const kind = setting.kind;
+  switch (kind.type) {
+    case 'string':
+    case 'cluster':
+      return value;
+    case 'list':
+      return value.split(',').map((b) => b.trim()).filter(Boolean);
+    case 'port': {
+      const port = Number(value);
+      if (!/^\d+$/.test(value.trim()) || port > 65535) throw bad('a port is a number from 0 to 65535');
+      return port;
+    }
+    case 'int': {
+      const n = Number(value);
+      if (!/^\d+$/.test(value.trim()) || n < kind.min) throw bad(`a whole number of at least ${kind.min}`);
+      return n;
+    }
+    case 'bool':
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      throw bad('only [true] or [false] are allowed');
+    case 'enum':
+      if (!kind.values.includes(value)) throw bad(`one of [${kind.values.join(', ')}]`);
+      return value;
+    case 'duration':
+      try {
+        return parseTimeValue(value, setting.name);
+      } catch (err) {
+        throw new ConfigError(`${reasonOf(err)} (a time value such as 500ms, 10s, 5m, 1h, 1d)`);
+      }
+    case 'bytes':
+      try {
+        return parseByteSizeValue(value, setting.name);
+      } catch (err) {
+        throw new ConfigError(`${reasonOf(err)} (a size such as 512kb, 100mb, 1gb)`);
+      }
+  }
 }
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): NodeConfig {
   const flags = parseFlags(argv);
   const envs = fromEnv(env);
-  const file = flags.config ?? envs.config ?? (existsSync('config/logsearch.yml') ? 'config/logsearch.yml' : null);
-  const fromFile: Record<string, string> = {};
-  if (file) flatten(parseYaml(readFileSync(file, 'utf8')) as unknown, '', fromFile);
-  const s: Record<string, string> = { ...DEFAULTS, ...fromFile, ...envs, ...flags };
-  for (const key of Object.keys(s)) {
-    if (!KNOWN.has(key)) throw new Error(`unknown setting [${key}]`);
+  const file = flags.get(CONFIG_FLAG) ?? envs.get(CONFIG_FLAG) ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : null);
+  const fromFile = new Map<string, string>();
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`cannot read the configuration file [${file}]: ${reasonOf(err)}`);
+    }
+    try {
+      flatten(parseYaml(text) as unknown, '', fromFile);
+    } catch (err) {
+      throw new ConfigError(`[${file}] is not valid YAML: ${reasonOf(err).split('\n')[0]}`);
+    }
   }
-  const port = parsePort(s['http.port'], 'http.port');
-  const log = s.log;
-  if (log !== 'embedded' && log !== 'kafka') throw new Error(`log must be [embedded] or [kafka], got [${log}]`);
+  for (const key of fromFile.keys()) if (!SETTINGS_BY_NAME.has(key)) throw unknownSetting(key, `in ${file}`);
+  for (const key of flags.keys()) if (key !== CONFIG_FLAG && !SETTINGS_BY_NAME.has(key)) throw unknownSetting(key, 'on the command line');
+  const raw = (name: string): string => flags.get(name) ?? envs.get(name) ?? fromFile.get(name) ?? SETTINGS_BY_NAME.get(name)!.default;
+  const get = <T>(name: string): T => parseSetting<T>(SETTINGS_BY_NAME.get(name)!, raw(name));
   return {
-    clusterName: s['cluster.name'],
-    nodeName: s['node.name'],
-    pathData: s['path.data'],
-    pathLogs: s['path.logs'],
-    networkHost: s['network.host'],
-    publishHost: s['network.publish_host'] || s['network.host'],
-    httpPort: port,
-    maxContentLength: parseByteSize(s['http.max_content_length'], 'http.max_content_length'),
-    log,
-    brokers: s.brokers ? s.brokers.split(',').map((b) => b.trim()).filter(Boolean) : [],
-    nodeData: parseBool(s['node.data'], 'node.data'),
-    nodeMaster: parseBool(s['node.master'], 'node.master'),
-    maxOpenScrollContexts: Number(s['search.max_open_scroll_context']),
-    logFsync: parseBool(s['log.fsync'], 'log.fsync'),
-    logLevel: s['logger.level'],
-    transportPort: parsePort(s['transport.port'], 'transport.port'),
-    sessionTimeoutMs: parseDuration(s['cluster.session_timeout'], 'cluster.session_timeout'),
-    topicProvisioner: s['kafka.topic_provisioner'],
-    otlpTracesEndpoint: otlpTracesUrl(s['telemetry.otlp.endpoint'], env),
+    clusterName: get('cluster.name'),
+    nodeName: get('node.name'),
+    pathData: get('path.data'),
+    pathLogs: get('path.logs'),
+    networkHost: get('network.host'),
+    publishHost: get<string>('network.publish_host') || get('network.host'),
+    httpPort: get('http.port'),
+    maxContentLength: get('http.max_content_length'),
+    log: get('log'),
+    brokers: get('brokers'),
+    nodeData: get('node.data'),
+    nodeMaster: get('node.master'),
+    maxOpenScrollContexts: get('search.max_open_scroll_context'),
+    logFsync: get('log.fsync'),
+    logLevel: get('logger.level'),
+    transportPort: get('transport.port'),
+    sessionTimeoutMs: get('cluster.session_timeout'),
+    topicProvisioner: get('kafka.topic_provisioner'),
+    otlpTracesEndpoint: otlpTracesUrl(get('telemetry.otlp.endpoint'), env),
     serviceName: env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
-    processors: parseProcessors(s['node.processors']),
-    clusterSettings: configuredClusterSettings(s),
+    processors: get('node.processors'),
+    clusterSettings: configuredClusterSettings((name) => flags.get(name) ?? envs.get(name) ?? fromFile.get(name)),
     cors: {
-      enabled: parseBool(s['http.cors.enabled'], 'http.cors.enabled'),
-      allowOrigin: s['http.cors.allow-origin'],
-      maxAgeSeconds: parseNonNegativeInt(s['http.cors.max-age'], 'http.cors.max-age'),
-      allowMethods: s['http.cors.allow-methods'],
-      allowHeaders: s['http.cors.allow-headers'],
-      allowCredentials: parseBool(s['http.cors.allow-credentials'], 'http.cors.allow-credentials'),
+      enabled: get('http.cors.enabled'),
+      allowOrigin: get('http.cors.allow-origin'),
+      maxAgeSeconds: get('http.cors.max-age'),
+      allowMethods: get('http.cors.allow-methods'),
+      allowHeaders: get('http.cors.allow-headers'),
+      allowCredentials: get('http.cors.allow-credentials'),
     },
   };
 }
 
-/** The dynamic cluster settings the configuration sets, checked as `PUT /_cluster/settings` checks them. */
-function configuredClusterSettings(s: Record<string, string>): Map<string, string> {
+/** The dynamic cluster settings the configuration sets (not their defaults), checked as `PUT /_cluster/settings` checks them. */
+function configuredClusterSettings(given: (name: string) => string | undefined): Map<string, string> {
   const out = new Map<string, string>();
-  for (const key of CLUSTER_SETTING_KEYS) if (s[key] !== undefined) out.set(key, s[key]);
+  for (const key of CLUSTER_SETTING_KEYS) {
+    const v = given(key);
+    if (v !== undefined) out.set(key, v);
+  }
   try {
     validateUpdate('persistent', flattenSettings(Object.fromEntries(out), 'persistent'));
   } catch (err) {
-    throw new Error(`invalid node setting: ${(err as Error).message}`, { cause: err });
+    throw new ConfigError(`invalid node setting: ${reasonOf(err)}`);
   }
   return out;
 }

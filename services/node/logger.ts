@@ -19,3 +19,17 @@ export function createLogger(opts: { level: string; pathLogs: string | null; clu
     pino.multistream(streams),
   );
 }
+
+/**
+ * Writes out what the log file's stream still buffers (it writes
+ * asynchronously); called before the process exits, so the last lines
+ * (`stopping`, `stopped`) are in the file.
+ */
+export function flushLogs(logger: Logger): void {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as { flushSync?: () => void } | undefined;
+  try {
+    stream?.flushSync?.();
+  } catch {
+    // The file was never opened (a start that failed early): nothing to flush.
+  }
+}

@@ -277,8 +277,26 @@ export class Node {
     await this.refresh(resolveIndices(this.cluster, expr, { ignoreUnavailable: true }).map((r) => r.meta));
   }
 
+  /**
+   * Stops taking requests and waits for those in flight. A keep-alive
+   * connection whose request ends after close() began would then sit idle
+   * until its timeout (72 s), holding the port: such connections are closed
+   * as soon as they go idle.
+   */
+  private async closeHttp(): Promise<void> {
+    const app = this.http;
+    if (app === null) return;
+    const closed = app.close();
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+    try {
+      await closed;
+    } finally {
+      clearInterval(sweep);
+    }
+  }
+
   async stop(): Promise<void> {
-    await this.http?.close();
+    await this.closeHttp();
     this.directory.stop();
     // Leave the group first, so the others take over this node's copies without waiting for the session timeout.
     await this.clusterParts?.membership?.stop();

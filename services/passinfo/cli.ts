@@ -1,8 +1,9 @@
 /**
  * The pass-record application's command line:
  *
- *   tsx services/passinfo/cli.ts <command> [flags]
+ *   logsearch passinfo <command> [flags]
  *
+ *   generate         write sample pass records as NDJSON (for import)
  *   setup            create the indices and aliases (idempotent)
  *   produce          stream generated pass records to Kafka as Avro
  *   ingest           consume the topic into the search service
@@ -16,6 +17,11 @@
  * Kafka --brokers host:9092[,host:9092] --topic passinfo. See docs/passinfo.md.
  */
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { stat } from 'node:fs/promises';
+import { parseTimeValue } from '../../shared/engine/mapping/time-value.ts';
+import { Progress } from '../../shared/terminal/progress.ts';
+import { writeSampleFile } from './sample-file.ts';
 import { createKafka, type KafkaLogLevel } from './kafka-client.ts';
 import { designation, DEFAULT_LOOK_BACK_DAYS } from './entry-designation.ts';
 import { PassinfoError, asPassinfoError } from './errors.ts';
@@ -23,7 +29,7 @@ import { importFile } from './file-import.ts';
 import { buildHttpApi, DEFAULT_HOST, DEFAULT_PORT } from './http-api.ts';
 import { DEFAULT_INDEX_NAMES, ensureIndices, type IndexOptions } from './index-setup.ts';
 import { DEFAULT_GROUP, IngestService } from './ingest.ts';
-import { produce, progressLine, realisticRecords } from './producer.ts';
+import { produce, realisticRecords } from './producer.ts';
 import { PassinfoQueries } from './queries.ts';
 import type { Region } from './region-collision.ts';
 import type { PlateSort } from './plate-search.ts';
@@ -53,6 +59,8 @@ const FLAGS = {
   checkpoints: { type: 'string' },
   days: { type: 'string' },
   'start-day': { type: 'string' },
+  // generate
+  out: { type: 'string', short: 'o' },
   // import
   format: { type: 'string' },
   rejects: { type: 'string' },
@@ -91,14 +99,25 @@ const num = (v: string | undefined): number | undefined => (v === undefined ? un
 const csv = (v: string | undefined): string[] | undefined => v?.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 const nums = (v: string | undefined): number[] | undefined => csv(v)?.map(Number);
 
-/** `30s`, `5m`, `2h` or seconds. */
-function durationMs(v: string | undefined): number | undefined {
+/** A time flag in Elasticsearch's units (`30s`, `5m`, `2h`), read by the node's own parser. */
+function durationMs(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v);
-  if (m === null) throw new Error(`--duration [${v}] is not a duration like 30s, 5m, 2h`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
-  return Number(m[1]) * unit;
+  try {
+    return parseTimeValue(v, flag);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message} (a time such as 500ms, 30s, 5m, 2h)`);
+  }
 }
+
+/** A count flag: a whole number. */
+function count(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${flag} [${v}] is not a whole number`);
+  return Number(v);
+}
+
+/** A mistake in the command line: one line and exit status 2. */
+class UsageError extends Error {}
 
 /** `--region L0001,L0002@2026-10-01 08:00:00/2026-10-01 10:00:00` */
 function region(v: string): Region {
@@ -182,17 +201,65 @@ async function runQuery(command: string, f: Flags): Promise<boolean> {
   }
 }
 
-const USAGE = `usage: passinfo <setup|produce|ingest|import FILE|serve|plates|passes|trajectory|traffic|landing-points|collision|first-entries|companions|similarity|day-night> [flags]
-see docs/passinfo.md`;
+const USAGE = `usage: logsearch passinfo <command> [flags]
+
+The pass-record application over the search node (--es, default
+http://127.0.0.1:9200). Everything, with each query's parameters:
+docs/passinfo.md.
+
+data in:
+  generate --count N [--out FILE]    sample records as NDJSON (stdout without --out)
+           [--seed --plates --checkpoints --days --start-day yyyy-MM-dd]
+  import FILE [--format ndjson|csv]  load an NDJSON or CSV file, no Kafka needed
+         [--rejects FILE --entry-checkpoints L1,L2 --shards --replicas]
+  produce --count N | --rate R --duration 5m   stream generated records to Kafka
+          [--brokers host:9092 --topic passinfo]
+  ingest [--brokers --topic --group --entry-checkpoints]   consume the topic into the index
+  setup [--shards --replicas]        create the indices and aliases (idempotent)
+
+answers:
+  serve [--host 127.0.0.1 --port 9280]   the HTTP API of the queries
+  plates | passes | trajectory | traffic | landing-points | collision |
+  first-entries | companions | similarity | day-night [flags]
+                                     run one query and print its JSON answer
+
+Times take Elasticsearch's units (500ms, 30s, 5m, 2h).`;
 
 export async function main(argv: string[]): Promise<number> {
-  const { values: f, positionals } = parse(argv);
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    // node:util's message names the flag; its advice about `--` is about positionals, not ours.
+    throw new UsageError(`${(err as Error).message.split('. ')[0]} (logsearch passinfo --help lists the flags)`);
+  }
+  const { values: f, positionals } = parsed;
   const command = positionals[0];
   if (f.help || command === undefined) {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined && !f.help ? 2 : 0;
   }
   switch (command) {
+    case 'generate': {
+      const total = count(f.count, 'count');
+      if (total === undefined) throw new UsageError('generate needs --count N (and --out FILE, else it writes to stdout)');
+      const progress = new Progress({ label: 'generated', total });
+      const result = await writeSampleFile(
+        {
+          count: total,
+          seed: count(f.seed, 'seed'),
+          plates: count(f.plates, 'plates'),
+          checkpoints: count(f.checkpoints, 'checkpoints'),
+          days: count(f.days, 'days'),
+          startDay: f['start-day'],
+        },
+        f.out ?? process.stdout,
+        (n) => progress.update(n),
+      );
+      progress.finish(result.records);
+      if (f.out !== undefined) print({ file: f.out, records: result.records, bytes: result.bytes });
+      return 0;
+    }
     case 'setup': {
       const client = new SearchClient(f.es);
       await ensureIndices(client, DEFAULT_INDEX_NAMES, indexOptions(f));
@@ -201,12 +268,12 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'produce': {
-      const rate = num(f.rate) ?? 0;
-      const duration = durationMs(f.duration);
-      const count = num(f.count) ?? (duration !== undefined && rate > 0 ? Math.ceil((rate * duration) / 1000) : undefined);
-      if (count === undefined) throw new Error('produce needs --count, or --rate with --duration');
+      const rate = count(f.rate, 'rate') ?? 0;
+      const duration = durationMs(f.duration, 'duration');
+      const total = count(f.count, 'count') ?? (duration !== undefined && rate > 0 ? Math.ceil((rate * duration) / 1000) : undefined);
+      if (total === undefined) throw new UsageError('produce needs --count, or --rate with --duration');
       const records = realisticRecords({
-        count,
+        count: total,
         seed: num(f.seed),
         plates: num(f.plates),
         checkpoints: num(f.checkpoints),
@@ -215,17 +282,19 @@ export async function main(argv: string[]): Promise<number> {
       });
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort());
-      const tty = process.stderr.isTTY;
+      process.once('SIGTERM', () => controller.abort());
+      const progress = new Progress({ label: 'produced', total });
       const result = await produce(kafkaOf(f, 'passinfo-producer'), f.topic, records, {
         rate,
         durationMs: duration,
         signal: controller.signal,
-        progress: (p) => process.stderr.write(tty ? `\r${progressLine(p)}   ${p.done ? '\n' : ''}` : `${progressLine(p)}\n`),
+        progress: (p) => (p.done ? progress.finish(p.produced) : progress.update(p.produced)),
       });
-      return result.produced > 0 || count === 0 ? 0 : 1;
+      return result.produced > 0 || total === 0 ? 0 : 1;
     }
     case 'ingest': {
       const client = new SearchClient(f.es);
+      const ingestProgress = process.stderr.isTTY ? new Progress({ label: 'consumed' }) : null;
       let fatal: (err: Error) => void = () => undefined;
       const failed = new Promise<Error>((resolve) => (fatal = resolve));
       const service = await IngestService.start({
@@ -237,10 +306,14 @@ export async function main(argv: string[]): Promise<number> {
         deadLetterTopic: f['dead-letter-topic'],
         designation: entryDesignation(f),
         index: indexOptions(f),
-        sessionTimeoutMs: num(f['session-timeout']),
-        bulkSize: num(f['bulk-size']),
-        statusIntervalMs: num(f['status-interval']),
-        report: (s) => process.stderr.write(`${JSON.stringify({ msg: 'ingest status', ...s })}\n`),
+        sessionTimeoutMs: durationMs(f['session-timeout'], 'session-timeout'),
+        bulkSize: count(f['bulk-size'], 'bulk-size'),
+        statusIntervalMs: durationMs(f['status-interval'], 'status-interval'),
+        report: (s) => {
+          // A terminal gets a live line; a log gets the status as JSON, every status interval.
+          if (ingestProgress !== null) ingestProgress.update(s.consumed, `indexed ${s.indexed}, duplicates ${s.duplicates}, dead-lettered ${s.dead_lettered}`);
+          else process.stderr.write(`${JSON.stringify({ msg: 'ingest status', ...s })}\n`);
+        },
         onFatal: (err) => fatal(err),
       });
       process.stderr.write(`${JSON.stringify({ msg: 'ingest started', topic: f.topic, group: service.groupId })}\n`);
@@ -250,6 +323,7 @@ export async function main(argv: string[]): Promise<number> {
       });
       const why = await Promise.race([stop, failed]);
       await service.stop();
+      ingestProgress?.finish();
       await client.close();
       if (why instanceof Error) {
         process.stderr.write(`${JSON.stringify({ msg: 'ingest failed', error: why.message })}\n`);
@@ -261,6 +335,9 @@ export async function main(argv: string[]): Promise<number> {
       const file = positionals[1];
       if (file === undefined) throw new Error('import needs a file: passinfo import records.ndjson');
       const client = new SearchClient(f.es);
+      const size = (await stat(file)).size;
+      const progress = new Progress({ label: 'read', total: size, bytes: true });
+      const detail = (s: { indexed: number; duplicates: number; rejected: number }) => `indexed ${s.indexed}, duplicates ${s.duplicates}, rejected ${s.rejected}`;
       const summary = await importFile({
         client,
         names: DEFAULT_INDEX_NAMES,
@@ -269,9 +346,9 @@ export async function main(argv: string[]): Promise<number> {
         rejectsFile: f.rejects,
         designation: entryDesignation(f),
         index: indexOptions(f),
-        progress: (s) => process.stderr.write(`\rimported ${s.indexed} (duplicates ${s.duplicates}, rejected ${s.rejected}) of ${s.lines} lines`),
+        progress: (s, bytesRead) => progress.update(bytesRead, detail(s)),
       });
-      process.stderr.write('\n');
+      progress.finish(size, detail(summary));
       await client.close();
       print(summary);
       return summary.rejected > 0 ? 3 : 0;
@@ -296,17 +373,26 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      if (err instanceof PassinfoError || err instanceof RangeError) {
-        const e = asPassinfoError(err);
-        process.stderr.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
-        process.exit(e.status === 400 ? 2 : 1);
-      }
-      process.stderr.write(`passinfo: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
+/** main() with its errors as a user sees them: one line on stderr, exit 2 for a mistake in the command or a refused parameter. */
+export async function runPassinfo(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`passinfo: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof PassinfoError || err instanceof RangeError) {
+      const e = asPassinfoError(err);
+      process.stderr.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
+      return e.status === 400 ? 2 : 1;
+    }
+    process.stderr.write(`passinfo: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+// Run from the sources: `node --import tsx services/passinfo/cli.ts <command>` (`logsearch passinfo` runs the compiled form).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  runPassinfo(process.argv.slice(2)).then((code) => process.exit(code));
 }

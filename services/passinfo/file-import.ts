@@ -30,7 +30,8 @@ export interface ImportOptions {
   readonly designation?: EntryDesignation;
   readonly index?: IndexOptions;
   readonly batchSize?: number;
-  readonly progress?: (s: ImportSummary) => void;
+  /** After every bulk: the summary so far and how many bytes of the file were read. */
+  readonly progress?: (s: ImportSummary, bytesRead: number) => void;
 }
 
 export interface ImportSummary {
@@ -111,10 +112,11 @@ export async function importFile(options: ImportOptions): Promise<ImportSummary>
       await detector.store(firsts);
       summary.first_entries += firsts.length;
     }
-    options.progress?.(summary);
+    options.progress?.(summary, input.bytesRead);
   };
 
-  const lines = createInterface({ input: createReadStream(options.file, 'utf8'), crlfDelay: Infinity });
+  const input = createReadStream(options.file, 'utf8');
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let header: string[] | null = null;
   let lineNo = 0;
   try {

@@ -87,8 +87,3 @@ export interface GeneratedStream extends Omit<GeneratorOptions, 'ordered'> {
 export function realisticRecords(opts: GeneratedStream): Iterable<PassRecord> {
   return generatePassRecords({ ...opts, ordered: true });
 }
-
-/** `produced 120000 (9830/s) 12.2 s` */
-export function progressLine(p: ProduceProgress): string {
-  return `produced ${p.produced} (${Math.round(p.rate)}/s) ${p.seconds.toFixed(1)} s${p.done ? ' done' : ''}`;
-}

@@ -62,7 +62,7 @@ function startIngestProcess(topic: string, group: string): ChildProcess {
       '--group',
       group,
       '--session-timeout',
-      String(SESSION_TIMEOUT_MS),
+      `${SESSION_TIMEOUT_MS}ms`,
       '--bulk-size',
       '100',
       '--entry-checkpoints',

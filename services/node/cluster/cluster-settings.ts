@@ -76,6 +76,11 @@ const DEFS: ReadonlyMap<string, SettingDef<unknown>> = new Map(
 /** The keys of every dynamic cluster setting (node configuration accepts them too). */
 export const CLUSTER_SETTING_KEYS: readonly string[] = [...DEFS.keys()];
 
+/** A dynamic cluster setting's default, as text (`logsearch start --help` shows it). */
+export function clusterSettingDefault(key: string): string | undefined {
+  return DEFS.get(key)?.dflt;
+}
+
 /**
  * A settings object as Elasticsearch's Settings.Builder reads it: nested
  * (`{"action":{"destructive_requires_name":true}}`) or dotted, values as text,

@@ -129,8 +129,11 @@ export interface ShardWorkersOptions {
   readonly onExit?: (index: number, why: string) => void;
 }
 
+/** Compiled (dist/), a worker runs worker-main.js as it is; from the sources, boot.mjs registers tsx first. */
+const WORKER_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './boot.mjs' : './worker-main.js', import.meta.url);
+
 function startWorker(index: number): Worker {
-  return new Worker(new URL('./boot.mjs', import.meta.url), { name: `shard-worker-${index}` });
+  return new Worker(WORKER_ENTRY, { name: `shard-worker-${index}` });
 }
 
 export class ShardWorkers {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, parseByteSize } from '../../../services/node/config.ts';
+import { ConfigError, loadConfig } from '../../../services/node/config.ts';
+import { parseByteSizeValue } from '../../../shared/engine/mapping/byte-size-value.ts';
 
 test('defaults: embedded log, 127.0.0.1:9200, data in ./data', () => {
   const c = loadConfig([], {});
@@ -31,15 +32,45 @@ test('flag forms: --name value, --name=value, -E name=value; env with the settin
   assert.equal(c.httpPort, 9555);
 });
 
-test('unknown settings and bad values are refused with a clear error', () => {
-  assert.throws(() => loadConfig(['--htp.port', '1'], {}), /unknown setting \[htp.port\]/);
-  assert.throws(() => loadConfig(['--http.port', 'abc'], {}), /invalid http.port/);
-  assert.throws(() => loadConfig(['--log', 'zookeeper'], {}), /log must be/);
+test('unknown settings and bad values are refused with a one-line error', () => {
+  const refused = (argv: string[], message: RegExp) =>
+    assert.throws(
+      () => loadConfig(argv, {}),
+      (err: Error) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'),
+    );
+  refused(['--htp.port', '1'], /^unknown setting \[htp.port\] on the command line; did you mean \[http.port\]\?/);
+  refused(['--help'], /^unknown setting \[help\]/);
+  refused(['--http.port', 'abc'], /invalid value \[abc\] for setting \[http.port\]/);
+  refused(['--http.port', '70000'], /invalid value \[70000\] for setting \[http.port\]/);
+  refused(['--log', 'zookeeper'], /invalid value \[zookeeper\] for setting \[log\]: one of \[embedded, kafka\]/);
+  refused(['--logger.level', 'verbose'], /invalid value \[verbose\] for setting \[logger.level\]/);
+  refused(['--node.processors', '0'], /at least 1/);
+  refused(['--cluster.session_timeout', '10'], /failed to parse setting \[cluster.session_timeout\] with value \[10\] as a time value: unit is missing/);
+  refused(['--http.max_content_length', 'lots'], /failed to parse setting \[http.max_content_length\] with value \[lots\] as a size in bytes/);
+});
+
+test('a setting in the YAML file that does not exist is refused, naming the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+  const file = join(dir, 'logsearch.yml');
+  writeFileSync(file, 'cluster:\n  nmae: x\n');
+  assert.throws(() => loadConfig(['--config', file], {}), new RegExp(`unknown setting \\[cluster.nmae\\] in ${file}; did you mean \\[cluster.name\\]`));
+});
+
+test('durations and sizes take every Elasticsearch unit', () => {
+  assert.equal(loadConfig(['--cluster.session_timeout', '1h'], {}).sessionTimeoutMs, 3_600_000);
+  assert.equal(loadConfig(['--cluster.session_timeout', '1500ms'], {}).sessionTimeoutMs, 1500);
+  assert.equal(loadConfig(['--cluster.session_timeout', '2d'], {}).sessionTimeoutMs, 2 * 86_400_000);
+  assert.equal(loadConfig(['--http.max_content_length', '1.5gb'], {}).maxContentLength, 1.5 * 1024 ** 3);
+  assert.equal(loadConfig(['--http.max_content_length', '64k'], {}).maxContentLength, 65536);
 });
 
 test('byte sizes as Elasticsearch writes them', () => {
-  assert.equal(parseByteSize('100mb', 'x'), 104857600);
-  assert.equal(parseByteSize('1kb', 'x'), 1024);
-  assert.equal(parseByteSize('512', 'x'), 512);
-  assert.throws(() => parseByteSize('lots', 'x'), /failed to parse setting \[x\]/);
+  assert.equal(parseByteSizeValue('100mb', 'x'), 104857600);
+  assert.equal(parseByteSizeValue('1KB', 'x'), 1024);
+  assert.equal(parseByteSizeValue('512b', 'x'), 512);
+  assert.equal(parseByteSizeValue('0', 'x'), 0);
+  assert.equal(parseByteSizeValue('-1', 'x'), -1);
+  assert.throws(() => parseByteSizeValue('512', 'x'), /failed to parse setting \[x\] with value \[512\] as a size in bytes: unit is missing or unrecognized/);
+  assert.throws(() => parseByteSizeValue('lots', 'x'), /unit is missing or unrecognized/);
+  assert.throws(() => parseByteSizeValue('tenmb', 'x'), /failed to parse \[tenmb\]/);
 });

@@ -1,0 +1,124 @@
+/**
+ * Every node setting, once: its name (Elasticsearch's where Elasticsearch has
+ * one), default, kind of value and meaning. config.ts reads settings through
+ * this table, `logsearch start --help` prints it, and config/logsearch.yml
+ * and README.md list the same names (a test compares them).
+ */
+import { availableParallelism, hostname } from 'node:os';
+import { CORS_DEFAULTS } from './rest/cors.ts';
+import { CLUSTER_SETTING_KEYS, clusterSettingDefault } from './cluster/cluster-settings.ts';
+
+/** What a setting's value is; config.ts parses each kind with one parser. */
+export type SettingKind =
+  | { readonly type: 'string' }
+  | { readonly type: 'port' }
+  | { readonly type: 'bool' }
+  | { readonly type: 'int'; readonly min: number }
+  /** Elasticsearch's time value: `500ms`, `10s`, `1h` (shared/engine/mapping/time-value.ts). */
+  | { readonly type: 'duration' }
+  /** Elasticsearch's byte size: `100mb`, `1gb` (shared/engine/mapping/byte-size-value.ts). */
+  | { readonly type: 'bytes' }
+  | { readonly type: 'enum'; readonly values: readonly string[] }
+  /** A comma-separated list. */
+  | { readonly type: 'list' }
+  /** A dynamic cluster setting, checked as `PUT /_cluster/settings` checks it (cluster/cluster-settings.ts). */
+  | { readonly type: 'cluster'; readonly shown: string };
+
+export interface Setting {
+  readonly name: string;
+  /** The value when nothing sets it, as text (what `--help` prints); '' = none. */
+  readonly default: string;
+  /** Printed instead of the default when it depends on the machine. */
+  readonly defaultShown?: string;
+  readonly kind: SettingKind;
+  /** One line for `--help`. */
+  readonly help: string;
+}
+
+/** What `--help` says of the dynamic cluster settings a node's configuration may set (PUT /_cluster/settings overrides them). */
+const CLUSTER_HELP = {
+  'action.destructive_requires_name': { kind: 'bool', help: 'true: deleting, closing or opening indices needs their names, not wildcards or _all (cluster setting)' },
+  'search.max_buckets': { kind: 'number', help: 'buckets one aggregation response may hold (cluster setting)' },
+  'search.max_keep_alive': { kind: 'time', help: 'the longest scroll keep-alive a request may ask for (cluster setting)' },
+} as const;
+
+/** pino's levels, which `logger.level` takes. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const STRING = { type: 'string' } as const;
+
+export const SETTINGS: readonly Setting[] = [
+  { name: 'cluster.name', default: 'logsearch', kind: STRING, help: 'names the cluster; its topics and groups are prefixed with it' },
+  { name: 'node.name', default: hostname(), defaultShown: 'the host name', kind: STRING, help: "this node's name" },
+  { name: 'path.data', default: './data', kind: STRING, help: 'the embedded log and the shard copies' },
+  { name: 'path.logs', default: './logs', kind: STRING, help: 'JSON logs (<cluster.name>.log), also written to stdout' },
+  { name: 'network.host', default: '127.0.0.1', kind: STRING, help: 'address to bind; 0.0.0.0 for every interface' },
+  { name: 'network.publish_host', default: '', defaultShown: 'network.host', kind: STRING, help: 'the address other nodes reach this one at' },
+  { name: 'http.port', default: '9200', kind: { type: 'port' }, help: 'HTTP port (0 picks a free one)' },
+  { name: 'http.max_content_length', default: '100mb', kind: { type: 'bytes' }, help: 'larger request bodies are refused with 413' },
+  { name: 'transport.port', default: '9300', kind: { type: 'port' }, help: 'node-to-node transport, on Kafka only (0 picks a free one)' },
+  { name: 'search.max_open_scroll_context', default: '500', kind: { type: 'int', min: 0 }, help: 'open scroll contexts per node' },
+  { name: 'node.data', default: 'true', kind: { type: 'bool' }, help: 'false: a coordinating-only node that holds no shard copies' },
+  { name: 'node.master', default: 'true', kind: { type: 'bool' }, help: 'accepted for Elasticsearch configurations; every node may be master' },
+  {
+    name: 'node.processors',
+    default: String(availableParallelism()),
+    defaultShown: "the machine's cores",
+    kind: { type: 'int', min: 1 },
+    help: 'shard worker threads that index and search the copies',
+  },
+  { name: 'log', default: 'embedded', kind: { type: 'enum', values: ['embedded', 'kafka'] }, help: 'the commit log: embedded (one machine) or kafka' },
+  { name: 'log.fsync', default: 'false', kind: { type: 'bool' }, help: 'fsync every append (without it a write survives a crash, not a power cut)' },
+  { name: 'brokers', default: '', kind: { type: 'list' }, help: 'Kafka bootstrap brokers host:port,... (log: kafka)' },
+  { name: 'cluster.session_timeout', default: '10s', kind: { type: 'duration' }, help: "how long a silent node stays a member before its copies move" },
+  { name: 'kafka.topic_provisioner', default: '', kind: STRING, help: 'URL that creates topics, for brokers that refuse CreateTopics (the mock)' },
+  { name: 'http.cors.enabled', default: CORS_DEFAULTS['http.cors.enabled']!, kind: { type: 'bool' }, help: 'answer cross-origin requests from a browser (http.cors.*)' },
+  {
+    name: 'http.cors.allow-origin',
+    default: CORS_DEFAULTS['http.cors.allow-origin']!,
+    kind: STRING,
+    help: 'origins allowed: *, a comma-separated list, or /regex/; empty allows none',
+  },
+  { name: 'http.cors.max-age', default: CORS_DEFAULTS['http.cors.max-age']!, kind: { type: 'int', min: 0 }, help: 'seconds a browser may cache a preflight answer' },
+  { name: 'http.cors.allow-methods', default: CORS_DEFAULTS['http.cors.allow-methods']!, kind: STRING, help: 'methods allowed across origins, comma-separated' },
+  { name: 'http.cors.allow-headers', default: CORS_DEFAULTS['http.cors.allow-headers']!, kind: STRING, help: 'request headers allowed across origins, comma-separated' },
+  { name: 'http.cors.allow-credentials', default: CORS_DEFAULTS['http.cors.allow-credentials']!, kind: { type: 'bool' }, help: 'send Access-Control-Allow-Credentials' },
+  ...CLUSTER_SETTING_KEYS.map((name): Setting => {
+    const about = (CLUSTER_HELP as Readonly<Record<string, { kind: string; help: string }>>)[name] ?? { kind: 'value', help: 'a dynamic cluster setting' };
+    // No default of its own here: the cluster's (cluster-settings.ts) applies unless the configuration sets one.
+    return { name, default: '', defaultShown: clusterSettingDefault(name), kind: { type: 'cluster', shown: about.kind }, help: about.help };
+  }),
+  { name: 'logger.level', default: 'info', kind: { type: 'enum', values: LOG_LEVELS }, help: 'log level' },
+  { name: 'telemetry.otlp.endpoint', default: '', kind: STRING, help: 'OTLP/HTTP base URL to export traces to; empty: no tracing' },
+];
+
+/** `--config FILE`: the YAML file to read; not a setting of its own. */
+export const CONFIG_FLAG = 'config';
+
+export const SETTINGS_BY_NAME: ReadonlyMap<string, Setting> = new Map(SETTINGS.map((s) => [s.name, s]));
+
+/** How a setting's kind reads in `--help`. */
+function kindText(kind: SettingKind): string {
+  switch (kind.type) {
+    case 'enum':
+      return kind.values.filter((v) => v !== 'silent').join('|');
+    case 'duration':
+      return 'time';
+    case 'bytes':
+      return 'size';
+    case 'int':
+      return 'number';
+    case 'cluster':
+      return kind.shown;
+    default:
+      return kind.type;
+  }
+}
+
+/** The settings as `logsearch start --help` lists them: the flag with its kind of value and default, then the meaning. */
+export function settingsHelp(): string {
+  return SETTINGS.map((s) => {
+    const def = s.defaultShown ?? (s.default === '' ? 'none' : s.default);
+    return `  --${s.name} <${kindText(s.kind)}>  (default: ${def})\n        ${s.help}`;
+  }).join('\n');
+}

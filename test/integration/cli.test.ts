@@ -1,0 +1,81 @@
+/**
+ * The `logsearch` command line as a user types it: the bin in a child
+ * process, running the compiled build (dist/, built first when stale).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SETTINGS } from '../../services/node/settings.ts';
+import { validatePassRecord } from '../../services/passinfo/pass-record.ts';
+import { http, startServer, tempDir, type TestServer } from '../helpers/server.ts';
+import { runBin } from '../helpers/processes.ts';
+
+let server: TestServer;
+let dir: string;
+before(async () => {
+  server = await startServer();
+  dir = await tempDir('logsearch-cli-');
+});
+after(async () => {
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A user-fixable mistake: exit 2 and one line on stderr, no stack trace. */
+function assertOneLineError(r: { code: number | null; stderr: string }, message: RegExp): void {
+  assert.equal(r.code, 2, r.stderr);
+  const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('logsearch: compiling') && !l.startsWith('logsearch: built'));
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, message);
+}
+
+test('--help names the commands; no command is a usage error', async () => {
+  const help = await runBin(['--help']);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^usage: logsearch <command>/);
+  assert.match(help.stdout, /^ {2}start /m);
+  assert.match(help.stdout, /^ {2}passinfo /m);
+  const none = await runBin([]);
+  assert.equal(none.code, 2);
+  assertOneLineError(await runBin(['serve']), /^logsearch: unknown command \[serve\]/);
+});
+
+test('start --help lists every setting with its default', async () => {
+  const r = await runBin(['start', '--help']);
+  assert.equal(r.code, 0, r.stderr);
+  for (const s of SETTINGS) {
+    const def = s.defaultShown ?? (s.default === '' ? 'none' : s.default);
+    assert.ok(r.stdout.includes(`--${s.name} <`), `${s.name} missing from start --help`);
+    assert.ok(r.stdout.includes(`(default: ${def})`), `default of ${s.name} missing`);
+  }
+});
+
+test('an unknown flag or a bad value is a one-line error', async () => {
+  assertOneLineError(await runBin(['start', '--htp.port', '9201']), /^logsearch start: unknown setting \[htp.port\].*did you mean \[http.port\]/);
+  assertOneLineError(await runBin(['start', '--logger.level', 'verbose']), /invalid value \[verbose\] for setting \[logger.level\]/);
+  assertOneLineError(await runBin(['start', '--cluster.session_timeout', 'soon']), /as a time value/);
+  assertOneLineError(await runBin(['passinfo', 'import', 'x.ndjson', '--nope']), /^passinfo: Unknown option '--nope'/);
+  assertOneLineError(await runBin(['passinfo', 'generate']), /generate needs --count/);
+});
+
+test('passinfo generate writes records that import loads, with plain progress lines off a terminal', async () => {
+  const file = join(dir, 'passes.ndjson');
+  const gen = await runBin(['passinfo', 'generate', '--count', '3000', '--seed', '5', '--out', file]);
+  assert.equal(gen.code, 0, gen.stderr);
+  assert.deepEqual(JSON.parse(gen.stdout), { file, records: 3000, bytes: readFileSync(file).length });
+  assert.match(gen.stderr, /^100% {2}generated 3,000 of 3,000 .* done$/m);
+  assert.doesNotMatch(gen.stderr, /\r/);
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  assert.equal(lines.length, 3000);
+  assert.ok(lines.every((l) => validatePassRecord(JSON.parse(l)).ok));
+
+  const imported = await runBin(['passinfo', 'import', file, '--es', server.url, '--shards', '2', '--replicas', '0']);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.equal((JSON.parse(imported.stdout) as { indexed: number }).indexed, 3000);
+  assert.match(imported.stderr, /^100% {2}read .* done {2}\(indexed 3000, duplicates 0, rejected 0\)$/m);
+  await http(server.url, 'POST', '/passinfo/_refresh');
+  const count = await http(server.url, 'GET', '/passinfo/_count');
+  assert.equal((count.body as { count: number }).count, 3000);
+});

@@ -49,6 +49,7 @@ if up_to_date; then
   exit 0
 fi
 
+echo "mock-kafka: building the mock Kafka cluster the Kafka tests run against (test/helpers/mock-kafka; 1-3 minutes the first time, cached afterwards)"
 for tool in gcc make npm tar patch sha256sum; do
   command -v "$tool" >/dev/null || { echo "mock-kafka: $tool is required" >&2; exit 1; }
 done

@@ -231,7 +231,7 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parse(argv);
   } catch (err) {
     // node:util's message names the flag; its advice about `--` is about positionals, not ours.
-    throw new UsageError(`${(err as Error).message.split('. ')[0]} (logsearch passinfo --help lists the flags)`);
+    throw new UsageError(`${(err as Error).message.split(/\.\s/)[0]} (logsearch passinfo --help lists the flags)`);
   }
   const { values: f, positionals } = parsed;
   const command = positionals[0];

@@ -60,7 +60,8 @@ export interface TestCluster {
 
 const START_TIMEOUT_MS = 120_000;
 
-async function provisionerServer(kafka: MockKafka, replication: number): Promise<{ server: Server; url: string }> {
+/** Serves `kafka.topic_provisioner`: creates the topics the nodes ask for through the mock's command channel. */
+export async function provisionerServer(kafka: MockKafka, replication: number): Promise<{ server: Server; url: string }> {
   const created = new Map<string, Promise<void>>();
   const server = createServer((req, res) => {
     let body = '';

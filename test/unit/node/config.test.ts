@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../../services/node/config.ts';
 import { parseByteSizeValue } from '../../../shared/engine/mapping/byte-size-value.ts';
+import { SETTINGS } from '../../../services/node/settings.ts';
 
 test('defaults: embedded log, 127.0.0.1:9200, data in ./data', () => {
   const c = loadConfig([], {});
@@ -73,4 +74,20 @@ test('byte sizes as Elasticsearch writes them', () => {
   assert.throws(() => parseByteSizeValue('512', 'x'), /failed to parse setting \[x\] with value \[512\] as a size in bytes: unit is missing or unrecognized/);
   assert.throws(() => parseByteSizeValue('lots', 'x'), /unit is missing or unrecognized/);
   assert.throws(() => parseByteSizeValue('tenmb', 'x'), /failed to parse \[tenmb\]/);
+});
+
+test('config/logsearch.yml lists every setting, commented out, and as shipped changes nothing', () => {
+  const text = readFileSync(new URL('../../../config/logsearch.yml', import.meta.url), 'utf8');
+  const listed = [...text.matchAll(/^#([a-z_.]+): /gm)].map((m) => m[1]);
+  assert.deepEqual([...listed].sort(), SETTINGS.map((s) => s.name).sort());
+  for (const s of SETTINGS) {
+    // Each line, uncommented, is a value the setting takes.
+    const line = text.split('\n').find((l) => l.startsWith(`#${s.name}: `))!;
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    writeFileSync(join(dir, 'one.yml'), line.slice(1));
+    assert.doesNotThrow(() => loadConfig(['--config', join(dir, 'one.yml')], {}), line);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+  writeFileSync(join(dir, 'as-shipped.yml'), text);
+  assert.deepEqual(loadConfig(['--config', join(dir, 'as-shipped.yml')], {}), loadConfig([], {}));
 });

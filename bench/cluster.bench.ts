@@ -40,6 +40,7 @@ import { argNumber, measure } from './dataset.ts';
 import { buildBulkBodies, seedSearches } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { percentile, printTable } from './report.ts';
+import { Progress } from '../shared/terminal/progress.ts';
 import { startCluster, type TestCluster } from '../test/helpers/cluster.ts';
 import { spawnServer, tempDir, type ChildServer } from '../test/helpers/server.ts';
 
@@ -81,14 +82,17 @@ async function load(urls: readonly string[], bodies: readonly { body: Buffer; do
   let next = 0;
   let sent = 0;
   const start = performance.now();
+  const progress = new Progress({ label: 'indexed', total: bodies.reduce((n, b) => n + b.docs, 0) });
   const worker = async () => {
     while (next < bodies.length) {
       const i = next++;
       await clients[i % clients.length]!.bulk(`${INDEX}/_bulk`, bodies[i]!.body);
       sent += bodies[i]!.docs;
+      progress.update(sent);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  progress.finish(sent);
   const seconds = (performance.now() - start) / 1000;
   for (const c of clients) c.close();
   return sent / seconds;

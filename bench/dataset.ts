@@ -10,6 +10,7 @@ import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 import { spawnServer, http, type ChildServer } from '../test/helpers/server.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { nextBulkBody } from './seed-workload.ts';
+import { Progress } from '../shared/terminal/progress.ts';
 
 export interface Dataset {
   readonly server: ChildServer;
@@ -34,7 +35,11 @@ async function bulkWithRetry(client: KeepAliveClient, body: Buffer, attempts = 3
   }
 }
 
-export async function bulkLoad(url: string, count: number, opts: { batch?: number; concurrency?: number; seed?: number } = {}): Promise<number> {
+export async function bulkLoad(
+  url: string,
+  count: number,
+  opts: { batch?: number; concurrency?: number; seed?: number; progress?: Progress } = {},
+): Promise<number> {
   const batch = opts.batch ?? 5000;
   const gen = generatePassRecords({ count, seed: opts.seed });
   const client = new KeepAliveClient(url);
@@ -43,6 +48,7 @@ export async function bulkLoad(url: string, count: number, opts: { batch?: numbe
     for (let b = nextBulkBody(gen, batch); b !== null; b = nextBulkBody(gen, batch)) {
       await bulkWithRetry(client, b.body);
       sent += b.docs;
+      opts.progress?.update(sent);
     }
   };
   try {
@@ -50,6 +56,7 @@ export async function bulkLoad(url: string, count: number, opts: { batch?: numbe
   } finally {
     client.close();
   }
+  opts.progress?.finish(sent);
   return sent;
 }
 
@@ -68,7 +75,7 @@ export async function openDataset(count: number, opts: { fresh?: boolean } = {})
     const created = await http(server.url, 'PUT', '/passinfo', PASSINFO_INDEX_BODY);
     if (created.status !== 200) throw new Error(`create index: ${created.text}`);
     const t0 = performance.now();
-    await bulkLoad(server.url, count);
+    await bulkLoad(server.url, count, { progress: new Progress({ label: 'loaded', total: count }) });
     loadSeconds = (performance.now() - t0) / 1000;
   }
   await http(server.url, 'POST', '/passinfo/_refresh');

@@ -21,6 +21,7 @@ import { buildBulkBodies } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { spawnServer, tempDir, http } from '../test/helpers/server.ts';
 import { percentile, printTable } from './report.ts';
+import { Progress } from '../shared/terminal/progress.ts';
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -65,14 +66,17 @@ async function main(): Promise<void> {
     let next = 0;
     const start = performance.now();
     const cpuStart = cpuSeconds(server.child.pid!);
+    const progress = new Progress({ label: 'indexed', total: count });
     const worker = async () => {
       while (next < bodies.length) {
         const b = bodies[next++];
         await client.bulk('/passinfo/_bulk', b.body);
         sent += b.docs;
+        progress.update(sent);
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
+    progress.finish(sent);
     const elapsed = (performance.now() - start) / 1000;
     const serverCpu = cpuSeconds(server.child.pid!) - cpuStart;
     await http(server.url, 'POST', '/passinfo/_refresh');

@@ -16,6 +16,7 @@ import { http, spawnServer, tempDir } from '../test/helpers/server.ts';
 import { startMockKafka } from '../test/helpers/mock-kafka.ts';
 import { plateOf } from './pass-records.ts';
 import { percentile, printTable } from './report.ts';
+import { Progress } from '../shared/terminal/progress.ts';
 import { createKafka } from '../services/passinfo/kafka-client.ts';
 import { produce, realisticRecords } from '../services/passinfo/producer.ts';
 import { IngestService } from '../services/passinfo/ingest.ts';
@@ -54,7 +55,11 @@ async function main(): Promise<void> {
     await kafkaMock.createTopic(`${TOPIC}.dead-letter`, 1, 1);
 
     log(`producing ${COUNT} records to Kafka ...`);
-    const produced = await produce(kafka, TOPIC, realisticRecords({ count: COUNT, seed: SEED }), { batchSize: 2000 });
+    const producing = new Progress({ label: 'produced', total: COUNT });
+    const produced = await produce(kafka, TOPIC, realisticRecords({ count: COUNT, seed: SEED }), {
+      batchSize: 2000,
+      progress: (p) => (p.done ? producing.finish(p.produced) : producing.update(p.produced)),
+    });
     const admin = kafka.admin();
     await admin.connect();
     const offsets = await admin.fetchTopicOffsets(TOPIC);
@@ -77,10 +82,12 @@ async function main(): Promise<void> {
     });
     let searchable = 0;
     let lastLog = 0;
+    const ingesting = new Progress({ label: 'searchable', total: COUNT });
     while (searchable < COUNT) {
       await sleep(250);
       const res = await http(server.url, 'GET', '/passinfo/_count');
       searchable = (res.body as { count?: number }).count ?? 0;
+      ingesting.update(searchable);
       if (performance.now() - lastLog > 5000) {
         lastLog = performance.now();
         const s = await service.status();
@@ -88,6 +95,7 @@ async function main(): Promise<void> {
         if (s.lost_to_retention > 0) throw new Error(`${s.lost_to_retention} records lost to the mock's retention`);
       }
     }
+    ingesting.finish(searchable);
     const ingestSeconds = (performance.now() - t0) / 1000;
     const status = await service.status();
     await service.stop();

@@ -91,3 +91,12 @@ test('config/logsearch.yml lists every setting, commented out, and as shipped ch
   writeFileSync(join(dir, 'as-shipped.yml'), text);
   assert.deepEqual(loadConfig(['--config', join(dir, 'as-shipped.yml')], {}), loadConfig([], {}));
 });
+
+test("README.md's settings table lists every setting with the default the node uses", () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const rows = new Map([...readme.matchAll(/^\| `([a-z_.]+)` \|([^|]*)\|/gm)].map((m) => [m[1]!, m[2]!.trim()]));
+  for (const s of SETTINGS) {
+    assert.ok(rows.has(s.name), `README.md has no row for ${s.name}`);
+    if (s.defaultShown === undefined && s.default !== '') assert.equal(rows.get(s.name), `\`${s.default}\``, s.name);
+  }
+});

@@ -78,7 +78,7 @@ test('byte sizes as Elasticsearch writes them', () => {
 
 test('config/logsearch.yml lists every setting, commented out, and as shipped changes nothing', () => {
   const text = readFileSync(new URL('../../../config/logsearch.yml', import.meta.url), 'utf8');
-  const listed = [...text.matchAll(/^#([a-z_.]+): /gm)].map((m) => m[1]);
+  const listed = [...text.matchAll(/^#([a-z_.-]+): /gm)].map((m) => m[1]);
   assert.deepEqual([...listed].sort(), SETTINGS.map((s) => s.name).sort());
   for (const s of SETTINGS) {
     // Each line, uncommented, is a value the setting takes.
@@ -94,7 +94,7 @@ test('config/logsearch.yml lists every setting, commented out, and as shipped ch
 
 test("README.md's settings table lists every setting with the default the node uses", () => {
   const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const rows = new Map([...readme.matchAll(/^\| `([a-z_.]+)` \|([^|]*)\|/gm)].map((m) => [m[1]!, m[2]!.trim()]));
+  const rows = new Map([...readme.matchAll(/^\| `([a-z_.-]+)` \|([^|]*)\|/gm)].map((m) => [m[1]!, m[2]!.trim()]));
   for (const s of SETTINGS) {
     assert.ok(rows.has(s.name), `README.md has no row for ${s.name}`);
     if (s.defaultShown === undefined && s.default !== '') assert.equal(rows.get(s.name), `\`${s.default}\``, s.name);

@@ -93,3 +93,13 @@ export async function within(ms: number, check: () => boolean | Promise<boolean>
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Ends a process and everything under it with SIGKILL (a test's cleanup after a failed assertion). */
+export function killTree(pid: number): void {
+  for (const child of childPids(pid)) killTree(child);
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}

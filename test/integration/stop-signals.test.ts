@@ -12,21 +12,27 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { http, spawnServer, tempDir } from '../helpers/server.ts';
-import { ROOT, childPids, commandLine, portIsFree, startedPort, within } from '../helpers/processes.ts';
+import { ROOT, childPids, commandLine, killTree, portIsFree, startedPort, within } from '../helpers/processes.ts';
 
 const dirs: string[] = [];
+const started: ChildProcess[] = [];
 after(async () => {
+  // A test that failed may leave its node running: nothing outlives the suite.
+  for (const p of started) if (p.exitCode === null && p.signalCode === null) killTree(p.pid!);
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-/** `npm start` on a fresh data directory (compiling dist/ first when it is stale). */
-async function npmStart(): Promise<{ npm: ChildProcess; port: number; dir: string; exited: Promise<number | null> }> {
+/** `npm start` (or `npx logsearch start`) on a fresh data directory, compiling dist/ first when it is stale. */
+async function npmStart(how: 'npm start' | 'npx' = 'npm start'): Promise<{ npm: ChildProcess; port: number; dir: string; exited: Promise<number | null> }> {
   const dir = await tempDir('logsearch-stop-');
   dirs.push(dir);
-  const npm = spawn('npm', ['start', '--', '--path.data', dir, '--path.logs', join(dir, 'logs'), '--http.port', '0', '--node.processors', '1'], {
+  const settings = ['--path.data', dir, '--path.logs', join(dir, 'logs'), '--http.port', '0', '--node.processors', '1'];
+  const [command, args] = how === 'npm start' ? ['npm', ['start', '--', ...settings]] : ['npx', ['logsearch', 'start', ...settings]];
+  const npm = spawn(command, args, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.push(npm);
   let stderr = '';
   npm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
@@ -78,6 +84,17 @@ test('SIGTERM to the process npm start created: port and lock free within 5 s, e
     again.child.kill('SIGTERM');
     assert.equal(await again.exited, 0);
   }
+});
+
+test('SIGTERM to npx logsearch start reaches the node: npx runs it with no shell between them, and exits 0', async () => {
+  const { npm: npx, port, dir, exited } = await npmStart('npx');
+  const children = childPids(npx.pid!);
+  assert.equal(children.length, 1);
+  assert.match(commandLine(children[0]!)[1]!, /\/logsearch$/, 'the node runs the bin itself');
+  npx.kill('SIGTERM');
+  const freed = await within(5000, async () => !existsSync(lockOf(dir)) && (await portIsFree(port)));
+  assert.ok(freed, 'port or lock still held 5 s after SIGTERM to npx');
+  assert.equal(await exited, 0);
 });
 
 test('SIGINT to npm itself reaches the node: it stops and npm exits 0', async () => {

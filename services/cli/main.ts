@@ -69,6 +69,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`logsearch ${name}: ${err.message}\n`);
       return 2;
     }
+    // A system call that failed (a port in use, a folder not writable) is the machine's state, not a bug: no stack.
+    if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') {
+      process.stderr.write(`logsearch ${name}: ${err.message}\n`);
+      return 1;
+    }
     process.stderr.write(`logsearch ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;
   }

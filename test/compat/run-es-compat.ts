@@ -40,7 +40,10 @@ async function knownFailures(): Promise<Set<string>> {
 
 async function main(): Promise<void> {
   if (!existsSync(join(suiteDir, 'run.mjs'))) {
-    if (process.env.ES_COMPAT_DIR) throw new Error(`es-compat: ES_COMPAT_DIR is ${suiteDir}, but no suite (run.mjs) is there`);
+    if (process.env.ES_COMPAT_DIR) {
+      process.stderr.write(`es-compat: ES_COMPAT_DIR is ${suiteDir}, but no suite (run.mjs) is there\n`);
+      process.exit(1);
+    }
     process.stdout.write(
       `es-compat: skipped: Elasticsearch's REST test suite is not at ${DEFAULT_SUITE} (it lives beside the repository, not in it); ` +
         'set ES_COMPAT_DIR to its folder to run it\n',

@@ -79,3 +79,11 @@ test('passinfo generate writes records that import loads, with plain progress li
   const count = await http(server.url, 'GET', '/passinfo/_count');
   assert.equal((count.body as { count: number }).count, 3000);
 });
+
+test('a port in use is one line and exit status 1, not a stack trace', async () => {
+  const port = new URL(server.url).port;
+  const r = await runBin(['start', '--http.port', port, '--path.data', join(dir, 'busy'), '--path.logs', join(dir, 'busy-logs'), '--node.processors', '1']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr.trim(), new RegExp(`^logsearch start: listen EADDRINUSE: address already in use 127\\.0\\.0\\.1:${port}$`, 'm'));
+  assert.doesNotMatch(r.stderr, /^\s+at /m);
+});

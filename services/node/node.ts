@@ -172,6 +172,7 @@ export class Node {
       dataDir: config.pathData,
       clusterName: config.clusterName,
       onError: (err, context) => logger.error({ err, context }, 'indexer error'),
+      onNotice: (message) => logger.warn(message),
       workers,
       hosted: parts ? (m) => hostedShards(parts.membership, identity.nodeId, m) : undefined,
     });

@@ -304,6 +304,13 @@ class Reader {
 }
 
 /** The DocOp whose Avro body starts at `start` of `buf`. */
+/** Just the first two fields, request_id and item: who waits for the op's outcome. */
+export function decodeDocOpHeader(buf: Buffer, start: number): { requestId: string; item: number } {
+  const r = new Reader(buf, start);
+  const requestId = r.repeatedString(requestIds);
+  return { requestId, item: r.long() };
+}
+
 export function decodeDocOp(buf: Buffer, start: number): DocOp {
   const r = new Reader(buf, start);
   const request_id = r.repeatedString(requestIds);

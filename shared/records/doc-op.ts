@@ -1,6 +1,6 @@
 /** The DocOp record (schemas/doc-op.avsc) as TypeScript sees it. */
 import { RecordCodec, loadSchema } from './avro-codec.ts';
-import { decodeDocOp, encodeDocOp } from './doc-op-binary.ts';
+import { decodeDocOp, decodeDocOpHeader, encodeDocOp } from './doc-op-binary.ts';
 
 export type OpType = 'INDEX' | 'CREATE' | 'UPDATE' | 'DELETE';
 export type VersionType = 'INTERNAL' | 'EXTERNAL' | 'EXTERNAL_GTE' | 'FORCE';
@@ -30,3 +30,12 @@ export interface DocOp {
 }
 
 export const docOpCodec = new RecordCodec<DocOp>(loadSchema('doc-op.avsc'), 1, new Map(), { encode: encodeDocOp, decode: decodeDocOp });
+
+/**
+ * The request id and item of a DocOp log value, without decoding the rest
+ * (the main thread matches outcomes to waiting requests; the copy's engine
+ * decodes the op). Every schema version starts with these two fields.
+ */
+export function docOpHeader(value: Buffer): { requestId: string; item: number } {
+  return decodeDocOpHeader(value, 2);
+}

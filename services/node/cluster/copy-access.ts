@@ -4,7 +4,7 @@
  * (RemoteShardCopy, RemoteShardClient). Callers pick copies from the
  * ShardDirectory and never look at where they are.
  */
-import type { DocState } from '../../../shared/engine/store/doc-store.ts';
+import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import type { IndexMetadata } from './index-metadata.ts';
 import type { CopyRoute } from './shard-directory.ts';
 import { transportAddress } from './shard-directory.ts';

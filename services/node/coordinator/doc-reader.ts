@@ -5,7 +5,7 @@
  */
 import { illegalArgument, indexNotFound, noShardAvailable } from '../../../shared/errors/es-errors.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
-import type { DocState } from '../../../shared/engine/store/doc-store.ts';
+import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardDirectory } from '../cluster/shard-directory.ts';

@@ -19,7 +19,7 @@ import {
   versionConflictSeqNo,
 } from '../../../shared/errors/es-errors.ts';
 import type { DocOp } from '../../../shared/records/doc-op.ts';
-import type { DocState } from '../../../shared/engine/store/doc-store.ts';
+import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import { mergePartialDoc } from './partial-update.ts';
 
 export type WriteResult = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';

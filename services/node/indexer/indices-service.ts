@@ -49,6 +49,8 @@ export interface IndicesServiceOptions {
   readonly hosted?: (meta: IndexMetadata) => readonly number[];
   /** A local copy changed state (opened, started, closed). */
   readonly onCopyState?: () => void;
+  /** Something the node's log should say (a copy rebuilt from the log, and why). */
+  readonly onNotice?: (message: string) => void;
 }
 
 /** One copy this node holds. */
@@ -71,8 +73,6 @@ interface Entry {
 export class IndicesService {
   /** By index uuid, then shard number. */
   private readonly copies = new Map<string, Map<number, Entry>>();
-  /** The last copy load queued (see `open`). */
-  private loads: Promise<void> = Promise.resolve();
   private reconciling: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -106,7 +106,7 @@ export class IndicesService {
       for (const [s, e] of [...shards]) {
         if (keep.has(s)) continue;
         shards.delete(s);
-        await e.copy.close();
+        await e.copy.close(false);
         await rm(join(this.indexDir(uuid), String(s)), { recursive: true, force: true });
         this.opts.onCopyState?.();
       }
@@ -132,49 +132,48 @@ export class IndicesService {
       byShard = new Map();
       this.copies.set(meta.uuid, byShard);
     }
-    for (const s of shards) {
-      const startTime = Date.now();
-      const copy = await ShardCopy.open({
-        dir: join(this.indexDir(meta.uuid), String(s)),
-        log: this.opts.log,
-        topic,
-        shard: s,
-        meta: () => this.opts.state.indexByUuid(meta.uuid) ?? meta,
-        workers: this.opts.workers,
-        onError: (err) => this.opts.onError(err, `[${meta.name}][${s}] apply`),
-      });
-      // Started = segments filled from the doc store, and everything the partition held when the copy opened applied.
-      const target = await this.opts.log.highWatermark(topic, s);
-      const startOffset = copy.appliedOffset;
-      const recovery: CopyRecovery = {
-        type: startOffset > 0 ? 'existing_store' : 'empty_store',
-        startOffset,
-        targetOffset: Math.max(target, startOffset),
-        startTime,
-        stopTime: null,
-      };
-      // Copies with stored documents load one after another: together they would take as long, and each would be searchable later.
-      if (startOffset > 0) {
-        copy.start(this.loads);
-        this.loads = copy.loaded;
-      } else {
-        copy.start();
-      }
-      const entry: Entry = {
-        copy,
-        state: 'INITIALIZING',
-        recovery,
-        started: copy.loaded
-          .then(() => copy.waitForApplied(target))
-          .then(() => {
-            entry.state = 'STARTED';
-            recovery.stopTime = Date.now();
-            this.opts.onCopyState?.();
-          }),
-      };
-      byShard.set(s, entry);
-    }
+    // Copies open in parallel, each in its worker: an open maps and checks the copy's segment files.
+    await Promise.all(shards.map((s) => this.openCopy(meta, topic, s, byShard!)));
     this.opts.onCopyState?.();
+  }
+
+  private async openCopy(meta: IndexMetadata, topic: string, s: number, byShard: Map<number, Entry>): Promise<void> {
+    const startTime = Date.now();
+    const copy = await ShardCopy.open({
+      dir: join(this.indexDir(meta.uuid), String(s)),
+      log: this.opts.log,
+      topic,
+      shard: s,
+      meta: () => this.opts.state.indexByUuid(meta.uuid) ?? meta,
+      workers: this.opts.workers,
+      onError: (err) => this.opts.onError(err, `[${meta.name}][${s}] apply`),
+      onNotice: this.opts.onNotice,
+    });
+    // Started = everything the partition held when the copy opened applied, and searchable.
+    const target = await this.opts.log.highWatermark(topic, s);
+    const startOffset = copy.appliedOffset;
+    const recovery: CopyRecovery = {
+      type: copy.opened.recovery === 'existing_store' ? 'existing_store' : 'empty_store',
+      startOffset,
+      targetOffset: Math.max(target, startOffset),
+      startTime,
+      stopTime: null,
+    };
+    copy.start();
+    const entry: Entry = {
+      copy,
+      state: 'INITIALIZING',
+      recovery,
+      started: copy.waitForApplied(target).then(async () => {
+        // The replayed ops are in the indexing buffer: searchable before the copy counts as started.
+        copy.refresh();
+        await copy.segmentsSettled();
+        entry.state = 'STARTED';
+        recovery.stopTime = Date.now();
+        this.opts.onCopyState?.();
+      }),
+    };
+    byShard.set(s, entry);
   }
 
   /** Data directories of indices the cluster no longer has (deleted while this node was down). */

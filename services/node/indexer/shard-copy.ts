@@ -1,21 +1,26 @@
 /**
- * One copy of one shard (DESIGN.md 2 and 3): consumes its partition of the
- * index topic in offset order, applies each DocOp to the doc store (durable,
- * with the checkpoint in the same batch), tells the coordinator the outcome
- * of the ops it is waiting for, and hands the changes to the copy's
- * segments, which a shard worker thread analyzes, indexes and searches
- * (services/node/shard-worker).
+ * One copy of one shard (DESIGN.md 2 and 3), as the main thread sees it:
+ * consumes its partition of the index topic in offset order, hands each batch
+ * to the copy's engine in its shard worker (which applies, indexes and
+ * stores it, copy-engine.ts), and tells the coordinators waiting for those
+ * ops their outcomes. Realtime gets, refreshes and searches go to the engine.
+ *
+ * The engine's last commit says where to resume: a restarted copy opens its
+ * segment files and replays only the log after that commit.
  */
 import { mkdir } from 'node:fs/promises';
 import type { CommitLog, LogRecord, Subscription } from '../../../shared/log/commit-log.ts';
-import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
-import { DocStore, type DocChange, type DocState } from '../../../shared/engine/store/doc-store.ts';
+import type { EsError } from '../../../shared/errors/es-errors.ts';
+import { errorFromWire } from '../transport/transport-errors.ts';
+import type { DocState } from '../../../shared/engine/store/doc-state.ts';
+import { docOpHeader } from '../../../shared/records/doc-op.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
-import { SegmentsHandle } from '../shard-worker/segments-handle.ts';
+import { EngineHandle } from '../shard-worker/engine-handle.ts';
+import { APPLY_RESULTS, type ApplyReply, type OpenReply } from '../shard-worker/protocol.ts';
 import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
 import { WorkerShardClient } from '../shard-worker/worker-shard-client.ts';
-import { applyDocOp, type DocOutcome } from './apply-doc-op.ts';
+import type { DocOutcome } from './apply-doc-op.ts';
 import { OutcomeRing } from './outcome-ring.ts';
 import { traceApply, type Attributes } from '../../../shared/telemetry/spans.ts';
 import { ATTR_INDEX, ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_DESTINATION_PARTITION_ID, ATTR_SHARD } from '../../../shared/telemetry/attributes.ts';
@@ -27,8 +32,6 @@ interface OffsetWaiter {
   readonly resolve: () => void;
 }
 
-const EMPTY_SOURCE = Buffer.from('{}');
-
 export interface ShardCopyOptions {
   readonly dir: string;
   readonly log: CommitLog;
@@ -36,10 +39,15 @@ export interface ShardCopyOptions {
   readonly shard: number;
   /** The index's current metadata (mapping, analyzers, settings). */
   readonly meta: () => IndexMetadata;
-  /** The threads that hold the copy's segments. */
+  /** The threads that hold the copies' engines. */
   readonly workers: ShardWorkers;
   readonly onError: (err: Error) => void;
+  /** Something the node's log should say about the copy (a rebuild and why). */
+  readonly onNotice?: (message: string) => void;
 }
+
+/** Records handed to the engine in one message (a recovery replays millions). */
+const MAX_APPLY_BATCH = 2000;
 
 export class ShardCopy {
   readonly shard: number;
@@ -47,113 +55,120 @@ export class ShardCopy {
   appliedOffset = 0;
   /** Every op below this offset is visible to searches. */
   refreshedOffset = 0;
+  /** How the copy opened (for `_cat/recovery`). */
+  opened: OpenReply;
   /** Outcomes of recent ops, for coordinators on other nodes (WAIT_OUTCOMES). */
   readonly outcomes = new OutcomeRing();
+  /**
+   * The engine reopened after its worker died and is replaying the log up to
+   * where it was: searches would see part of its documents meanwhile.
+   */
+  rebuilding = false;
   private readonly listeners = new Map<string, OutcomeListener>();
   private appliedWaiters: OffsetWaiter[] = [];
   private refreshWaiters: OffsetWaiter[] = [];
   private subscription: Subscription | null = null;
-  /** The last apply or rebuild, which the next one waits for. */
-  private exclusive: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
   private refreshIntervalMs = -1;
   private closing = false;
-  /** Resolves when `close` begins: a load waiting for its turn gives up. */
-  private readonly closeBegun: Promise<void>;
-  private beginClose!: () => void;
 
   private constructor(
     private readonly opts: ShardCopyOptions,
-    private readonly store: DocStore,
-    /** The copy's searchable segments, in a shard worker. */
-    readonly segments: SegmentsHandle,
+    /** The copy's engine, in a shard worker. */
+    readonly engine: EngineHandle,
+    opened: OpenReply,
   ) {
     this.shard = opts.shard;
-    this.closeBegun = new Promise((resolve) => (this.beginClose = resolve));
+    this.opened = opened;
+    this.appliedOffset = opened.nextOffset;
+    this.refreshedOffset = opened.nextOffset;
   }
 
   static async open(opts: ShardCopyOptions): Promise<ShardCopy> {
     await mkdir(opts.dir, { recursive: true });
-    const store = await DocStore.open(`${opts.dir}/docs`);
     let copy: ShardCopy | null = null;
-    const segments = SegmentsHandle.open(opts.workers, opts.shard, opts.meta(), {
+    const { handle, opened } = EngineHandle.open(opts.workers, opts.shard, opts.meta(), opts.dir, {
       onError: (context, err) => opts.onError(Object.assign(err, { message: `${context}: ${err.message}` })),
-      rebuild: () => copy?.rebuildSegments(),
+      reopened: (reply) => copy?.reopened(reply),
     });
-    copy = new ShardCopy(opts, store, segments);
-    copy.appliedOffset = await store.appliedOffset();
+    const reply = await opened;
+    if (reply.recovery === 'rebuilt') opts.onNotice?.(`[${opts.topic}][${opts.shard}] rebuilding from the log: ${reply.reason}`);
+    copy = new ShardCopy(opts, handle, reply);
+    // The log lost records the copy had applied (an OS crash with log.fsync off): the copy would
+    // skip the offsets new writes get. It is emptied and rebuilt from what the log still holds.
+    const end = await opts.log.highWatermark(opts.topic, opts.shard);
+    if (copy.appliedOffset > end) {
+      opts.onNotice?.(
+        `[${opts.topic}][${opts.shard}] applied up to offset ${copy.appliedOffset} but the log ends at ${end}: rebuilding the copy from the log`,
+      );
+      copy.opened = await handle.reset();
+      copy.opened = { ...copy.opened, recovery: 'rebuilt', reason: `the log ends at ${end}, before the copy's offset` };
+      copy.appliedOffset = 0;
+      copy.refreshedOffset = 0;
+    }
     return copy;
-  }
-
-  /** Resolves once the segments hold every document the doc store had at `start` (searches wait for it). */
-  get loaded(): Promise<void> {
-    return this.segments.loaded;
   }
 
   /** Live docs visible to searches, as of the worker's last report. */
   get docCount(): number {
-    return this.segments.stats.docCount;
+    return this.engine.stats.docCount;
   }
 
   get deletedCount(): number {
-    return this.segments.stats.deletedCount;
+    return this.engine.stats.deletedCount;
   }
 
   get sizeInBytes(): number {
-    return this.segments.stats.sizeInBytes;
+    return this.engine.stats.sizeInBytes;
   }
 
   get segmentCount(): number {
-    return this.segments.stats.segmentCount;
+    return this.engine.stats.segmentCount;
   }
 
   /** The copy's query and fetch phases, with contexts kept in `contexts`. */
   searchClient(meta: IndexMetadata, contexts: SearchContexts): WorkerShardClient {
-    return new WorkerShardClient(this.segments, meta, contexts);
+    return new WorkerShardClient(this.engine, () => this.rebuilding, meta, contexts);
   }
 
-  /** Sends every live document of the doc store to the segments, then refreshes them. */
-  private async indexStoredDocs(): Promise<void> {
-    this.segments.syncMeta(this.opts.meta());
-    for await (const [id, state] of this.store.entries()) {
-      if (this.closing) return;
-      if (!state.deleted) this.indexDoc(id, state, false);
-    }
-    // Searches posted from here on are handled after this refresh: they see every document.
-    this.segments.refresh();
+  /** Applies the log from the copy's offset on. */
+  start(): void {
+    this.follow();
+    this.scheduleRefresh();
   }
 
-  /**
-   * Fills the searchable segments from the doc store (segments live in
-   * memory only; see docs/decisions/001-segments-rebuilt-from-doc-store.md),
-   * then applies the log from the stored checkpoint on. The node serves HTTP
-   * meanwhile: the copy stays INITIALIZING until both are done, and
-   * searches of it wait for the segments (`loaded`). The load begins once
-   * `turn` resolves (the node loads one copy at a time).
-   */
-  start(turn: Promise<void> = Promise.resolve()): void {
-    this.segments.isLoaded = false;
-    const load = this.exclusively(async () => {
-      try {
-        await Promise.race([turn, this.closeBegun]);
-        await this.indexStoredDocs();
-        this.refreshedOffset = this.appliedOffset;
-        this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
-      } finally {
-        this.segments.isLoaded = true;
-      }
-    });
-    this.segments.loaded = load.catch((err: Error) => this.opts.onError(err));
-    // Applies queue behind the load (`exclusively`).
+  private follow(): void {
     this.subscription = this.opts.log.follow(
       this.opts.topic,
       this.shard,
       this.appliedOffset,
       // One span per applied batch, in the trace of the write that produced it (context in the record headers).
       (records) => traceApply(records, this.applySpanAttributes(), () => this.applyBatch(records)),
-      { maxBatch: 2000, onError: this.opts.onError },
+      { maxBatch: MAX_APPLY_BATCH, onError: (err) => this.applyFailed(err) },
     );
-    this.scheduleRefresh();
+  }
+
+  private applyFailed(err: Error): void {
+    if (this.closing) return;
+    this.opts.onError(err);
+  }
+
+  /** The worker holding the engine died: follow the log again from where its last commit left the copy. */
+  private reopened(opening: Promise<OpenReply>): void {
+    if (this.closing) return;
+    const reached = this.appliedOffset;
+    this.rebuilding = true;
+    void (async () => {
+      await this.subscription?.close();
+      const reply = await opening;
+      if (this.closing) return;
+      this.appliedOffset = reply.nextOffset;
+      this.follow();
+      await this.waitForApplied(reached);
+      this.refresh();
+      await this.engine.settled();
+      this.rebuilding = false;
+    })().catch((err: Error) => this.opts.onError(err));
   }
 
   private applySpanAttributes(): Attributes {
@@ -171,74 +186,22 @@ export class ShardCopy {
     return () => this.listeners.delete(requestId);
   }
 
-  /**
-   * Runs `task` after the applies and rebuilds before it: a rebuild reads
-   * the doc store while no apply changes it, and resends every document
-   * before any later change.
-   */
-  private exclusively(task: () => Promise<void>): Promise<void> {
-    const run = this.exclusive.then(task);
-    this.exclusive = run.catch(() => undefined);
-    return run;
-  }
-
-  private applyBatch(records: readonly LogRecord[]): Promise<void> {
-    return this.exclusively(() => this.applyBatchNow(records));
-  }
-
-  /** The copy's worker died and a new one holds its segments, empty: sends every live document again. */
-  rebuildSegments(): void {
-    void this.exclusively(async () => {
-      await this.indexStoredDocs();
-      this.segments.rebuilding = false;
-    }).catch((err: Error) => this.opts.onError(err));
-  }
-
-  private async applyBatchNow(records: readonly LogRecord[]): Promise<void> {
-    const meta = this.opts.meta();
-    const ops: DocOp[] = records.map((r) => docOpCodec.decode(r.value));
-    const ids = [...new Set(ops.map((o) => o.id))];
-    const stored = await this.store.getMany(ids);
-    const current = new Map<string, DocState | undefined>();
-    ids.forEach((id, i) => current.set(id, stored[i]));
-
-    const changes: DocChange[] = [];
-    /** Per change: whether the doc had a live copy before it (else the index need not look for one). */
-    const replaces: boolean[] = [];
-    const outcomes: DocOutcome[] = new Array(ops.length);
-    for (let i = 0; i < ops.length; i++) {
-      const op = ops[i];
-      const coords = { index: meta.name, uuid: meta.uuid, shard: this.shard, type: op.type, id: op.id };
-      const before = current.get(op.id);
-      const outcome = applyDocOp(before, op, records[i].offset, coords);
-      outcomes[i] = outcome;
-      if (outcome.ok && outcome.next) {
-        current.set(op.id, outcome.next);
-        changes.push({ id: op.id, state: outcome.next });
-        replaces.push(before !== undefined && !before.deleted);
-      }
+  private async applyBatch(records: readonly LogRecord[]): Promise<void> {
+    if (this.closing) return;
+    this.engine.syncMeta(this.opts.meta());
+    const reply = await this.engine.apply(records);
+    const next = records[records.length - 1]!.offset + 1;
+    for (let i = 0; i < records.length; i++) {
+      const outcome = outcomeOf(reply, i);
+      const offset = records[i]!.offset;
+      this.outcomes.record(offset, outcome);
+      if (this.listeners.size === 0) continue;
+      const { requestId, item } = docOpHeader(records[i]!.value);
+      const l = this.listeners.get(requestId);
+      if (l) l(item, outcome, offset);
     }
-    const next = records[records.length - 1].offset + 1;
-    await this.store.commit(changes, next);
-
-    this.segments.syncMeta(meta);
-    for (let k = 0; k < changes.length; k++) {
-      const c = changes[k];
-      if (c.state.deleted) this.segments.delete(c.id);
-      else this.indexDoc(c.id, c.state, replaces[k]);
-    }
-    this.segments.flush();
     this.appliedOffset = next;
-    for (let i = 0; i < ops.length; i++) {
-      this.outcomes.record(records[i].offset, outcomes[i]);
-      const l = this.listeners.get(ops[i].request_id);
-      if (l) l(ops[i].item, outcomes[i], records[i].offset);
-    }
     this.appliedWaiters = resolveUpTo(this.appliedWaiters, this.appliedOffset);
-  }
-
-  private indexDoc(id: string, state: DocState, mayReplace: boolean): void {
-    this.segments.index(id, state.version, state.seqNo, state.routing, state.source ?? EMPTY_SOURCE, mayReplace);
   }
 
   /** Resolves once every op below `offset` has been applied. */
@@ -255,18 +218,23 @@ export class ShardCopy {
     return p;
   }
 
-  /** Resolves once the segments handled what was sent to them so far and reported their figures (see SegmentsHandle.settled). */
+  /** Resolves once the engine handled what was sent to it so far and reported its figures (see EngineHandle.settled). */
   segmentsSettled(): Promise<void> {
-    return this.segments.settled();
+    return this.engine.settled();
   }
 
   /** Makes every applied op searchable now. */
   refresh(): void {
-    // The start-up load ends with a refresh of everything applied so far.
-    if (!this.segments.isLoaded) return;
     // Searches are posted to the worker behind the refresh, so they see it: the ops are searchable from here on.
-    this.segments.refresh();
+    this.engine.refresh();
     this.refreshedOffset = this.appliedOffset;
+    this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
+  }
+
+  /** Makes every applied op durable in segment files (`_flush`). */
+  async flush(): Promise<void> {
+    this.refreshedOffset = this.appliedOffset;
+    await this.engine.flush();
     this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
   }
 
@@ -279,27 +247,45 @@ export class ShardCopy {
     this.refreshIntervalMs = interval;
     if (interval > 0) {
       this.refreshTimer = setInterval(() => {
-        if (this.segments.pendingOps > 0 || this.refreshWaiters.length > 0) this.refresh();
+        if (this.engine.pendingOps > 0 || this.refreshWaiters.length > 0) this.refresh();
       }, interval);
       this.refreshTimer.unref();
     }
   }
 
-  /** Realtime get: reads the doc store, so it sees every applied op at once. */
-  get(id: string): Promise<DocState | undefined> {
-    return this.store.get(id);
+  /** Realtime get: the engine answers after every op applied so far. */
+  async get(id: string): Promise<DocState | undefined> {
+    return (await this.getMany([id]))[0];
   }
 
-  async close(): Promise<void> {
+  async getMany(ids: readonly string[]): Promise<(DocState | undefined)[]> {
+    const states = await this.engine.get(ids);
+    return states.map((s) =>
+      s === null ? undefined : { ...s, source: s.source === null ? null : Buffer.from(s.source.buffer, s.source.byteOffset, s.source.byteLength) },
+    );
+  }
+
+  /** Stops applying; `flush` commits first (a clean shutdown: nothing to replay at the next start). */
+  async close(flush = true): Promise<void> {
     this.closing = true;
-    this.beginClose();
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     await this.subscription?.close();
-    // A load or apply under way stops reading the doc store before it closes.
-    await this.exclusive;
-    await this.segments.close();
-    await this.store.close();
+    await this.engine.close(flush);
   }
+}
+
+function outcomeOf(reply: ApplyReply, i: number): DocOutcome {
+  const code = reply.results[i]!;
+  if (code < 0) return { ok: false, error: errorFromWire(reply.errors![i]!) as EsError };
+  const source = reply.sources?.[i] ?? null;
+  return {
+    ok: true,
+    result: APPLY_RESULTS[code]!,
+    version: reply.versions[i]!,
+    seqNo: reply.seqNos[i]!,
+    next: null,
+    source: source === null ? null : Buffer.from(source.buffer, source.byteOffset, source.byteLength),
+  };
 }
 
 function resolveUpTo(waiters: OffsetWaiter[], offset: number): OffsetWaiter[] {

@@ -2,12 +2,14 @@
  * Messages between a node's main thread and its shard worker threads.
  *
  * A shard copy is split along DESIGN.md's two halves: the main thread
- * consumes the copy's partition and applies each op to the doc store (the
- * durable state, with the checkpoint), and the copy's worker holds its
- * searchable segments: it analyzes and indexes the documents the applied ops
- * produced, refreshes, merges, and runs the shard's query and fetch phases.
- * Messages on one port arrive in order, so a search posted after a refresh
- * sees what the refresh made visible.
+ * consumes the copy's partition and tells the coordinators the outcome of
+ * each op; the copy's worker is its indexer and holds all of its state: it
+ * applies the ops in offset order against its version map, analyzes and
+ * indexes the documents, refreshes, merges, commits (segment files and the
+ * version map with the log offset they cover), and runs the shard's realtime
+ * gets and its query and fetch phases. Messages on one port arrive in order,
+ * and a copy handles its messages one after another, so a get or search
+ * posted after an apply or a refresh sees it.
  *
  * Everything here is plain data (structured clone); errors travel as
  * RemoteError records, as they do between nodes.
@@ -36,6 +38,8 @@ export interface SegmentStats {
   readonly deletedCount: number;
   readonly sizeInBytes: number;
   readonly segmentCount: number;
+  /** Log offset the last commit covers: a restart replays from here. */
+  readonly committedOffset: number;
 }
 
 export interface QueryMessage {
@@ -67,11 +71,16 @@ export interface FetchMessage {
 }
 
 export type ToWorker =
-  | { readonly t: 'open'; readonly copy: number; readonly shard: number; readonly meta: CopyMeta }
+  | OpenMessage
   | { readonly t: 'meta'; readonly copy: number; readonly meta: CopyMeta }
-  | { readonly t: 'changes'; readonly copy: number; readonly bytes: Uint8Array }
+  | { readonly t: 'apply'; readonly seq: number; readonly copy: number; readonly records: Uint8Array }
+  | { readonly t: 'get'; readonly seq: number; readonly copy: number; readonly ids: readonly string[] }
   | { readonly t: 'refresh'; readonly copy: number }
-  | { readonly t: 'close'; readonly seq: number; readonly copy: number }
+  /** A commit now (`_flush`, a clean shutdown). */
+  | { readonly t: 'flush'; readonly seq: number; readonly copy: number }
+  /** Forget everything and start from offset 0 (the log lost records the copy had applied). */
+  | { readonly t: 'reset'; readonly seq: number; readonly copy: number }
+  | { readonly t: 'close'; readonly seq: number; readonly copy: number; readonly flush: boolean }
   | QueryMessage
   | FetchMessage
   /** Contexts the node freed (released, expired, cleared). */
@@ -79,6 +88,48 @@ export type ToWorker =
   | { readonly t: 'ping'; readonly seq: number }
   /** Messages posted in one turn of the event loop, in order (one postMessage instead of one each). */
   | { readonly t: 'batch'; readonly messages: readonly ToWorker[] };
+
+export interface OpenMessage {
+  readonly t: 'open';
+  readonly seq: number;
+  readonly copy: number;
+  readonly shard: number;
+  readonly meta: CopyMeta;
+  /** The copy's data directory. */
+  readonly dir: string;
+}
+
+/** How a copy opened: from its last commit, empty, or emptied because its files could not be used. */
+export interface OpenReply {
+  /** Offset of the first record to apply. */
+  readonly nextOffset: number;
+  readonly recovery: 'existing_store' | 'empty_store' | 'rebuilt';
+  /** Why the copy was rebuilt (a damaged segment file, an older format), for the node's log. */
+  readonly reason: string | null;
+}
+
+/** Outcomes of an applied batch, one per record, in order. */
+export interface ApplyReply {
+  /** Index into APPLY_RESULTS, or -1 for a refused op (its error in `errors`). */
+  readonly results: Int8Array;
+  readonly versions: Float64Array;
+  readonly seqNos: Float64Array;
+  /** Per op: its error when refused; null when every op succeeded. */
+  readonly errors: (RemoteError | null)[] | null;
+  /** Per op: the document's source after an update (the update API can return it); null when no op was an update. */
+  readonly sources: (Uint8Array | null)[] | null;
+}
+
+export const APPLY_RESULTS = ['created', 'updated', 'deleted', 'not_found', 'noop'] as const;
+
+/** A document as a realtime get sees it. */
+export interface WireDocState {
+  readonly version: number;
+  readonly seqNo: number;
+  readonly deleted: boolean;
+  readonly routing: string | null;
+  readonly source: Uint8Array | null;
+}
 
 export interface QueryReply {
   readonly result: Omit<ShardQueryResult, 'matches' | 'sortValues'> & { readonly sortValues: PackedSortRows | null };

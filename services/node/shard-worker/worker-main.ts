@@ -1,7 +1,8 @@
 /**
- * A shard worker thread: hosts the searchable segments of the shard copies
- * the node gives it (protocol.ts) and answers their query and fetch phases.
- * Started by ShardWorkers through boot.mjs.
+ * A shard worker thread: the indexer and store of the shard copies the node
+ * gives it (protocol.ts, copy-engine.ts): applies their log records, answers
+ * their realtime gets and their query and fetch phases. Started by
+ * ShardWorkers through boot.mjs.
  */
 import { parentPort } from 'node:worker_threads';
 import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
@@ -12,7 +13,7 @@ import type { ParsedSearch } from '../../../shared/engine/search/types.ts';
 import { LocalShardClient } from '../search/local-shard-client.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { errorToWire } from '../transport/transport-errors.ts';
-import { CopySegments, indexMetaOf } from './copy-segments.ts';
+import { CopyEngine, indexMetaOf } from './copy-engine.ts';
 import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';
 import { packResultRows, unpackSortRows } from './sort-rows.ts';
@@ -20,23 +21,28 @@ import { packResultRows, unpackSortRows } from './sort-rows.ts';
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
 
-const copies = new Map<number, CopySegments>();
+/** Copies by id; a copy's entry is there from its `open` message on, resolved once it opened. */
+const copies = new Map<number, Promise<CopyEngine>>();
 const out = new MessageBatcher<FromWorker>(port as Port<FromWorker>);
 
 function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
   out.post(msg, transfer);
 }
 
-function copyOf(id: number): CopySegments {
+function copyOf(id: number): Promise<CopyEngine> {
   const c = copies.get(id);
-  if (c === undefined) throw new Error(`shard worker has no copy [${id}]`);
+  if (c === undefined) return Promise.reject(new Error(`shard worker has no copy [${id}]`));
   return c;
+}
+
+function reply(seq: number, value: unknown, transfer: ArrayBuffer[] = []): void {
+  post({ t: 'reply', seq, value }, transfer);
 }
 
 /** The last search body parsed, by parse key: the shards of one search in this worker share it. */
 let lastParse: { key: number; search: ParsedSearch; aggs: Map<string, AggSpec[] | null> } | null = null;
 
-function parsed(msg: QueryMessage, copy: CopySegments): { search: ParsedSearch; aggs: AggSpec[] | null } {
+function parsed(msg: QueryMessage, copy: CopyEngine): { search: ParsedSearch; aggs: AggSpec[] | null } {
   if (lastParse === null || lastParse.key !== msg.parseKey) {
     // A Buffer body arrives as a plain Uint8Array.
     const body = msg.body instanceof Uint8Array && !Buffer.isBuffer(msg.body) ? Buffer.from(msg.body.buffer, msg.body.byteOffset, msg.body.byteLength) : msg.body;
@@ -58,7 +64,11 @@ function ownBuffer(a: ArrayBufferView): ArrayBuffer[] {
 }
 
 async function query(msg: QueryMessage): Promise<void> {
-  const copy = copyOf(msg.copy);
+  const copy = await copyOf(msg.copy);
+  await copy.run(() => queryNow(msg, copy));
+}
+
+async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
   const first = !msg.continuation;
   const { search, aggs } = first ? parsed(msg, copy) : { search: null, aggs: null };
   const client = new LocalShardClient(copy.meta, copy, copy.contexts, copy.filterCache, aggs, evaluateFilterBits, msg.contextId);
@@ -79,7 +89,11 @@ async function query(msg: QueryMessage): Promise<void> {
 }
 
 async function fetch(msg: FetchMessage): Promise<void> {
-  const copy = copyOf(msg.copy);
+  const copy = await copyOf(msg.copy);
+  await copy.run(() => fetchNow(msg, copy));
+}
+
+async function fetchNow(msg: FetchMessage, copy: CopyEngine): Promise<void> {
   const client = new LocalShardClient(copy.meta, copy, copy.contexts, copy.filterCache, null, evaluateFilterBits);
   const rendered = await client.fetchRendered({
     contextId: msg.contextId,
@@ -100,50 +114,68 @@ function handle(msg: ToWorker): void | Promise<void> {
   switch (msg.t) {
     case 'open': {
       const id = msg.copy;
-      const copy = new CopySegments(
-        msg.shard,
-        indexMetaOf(msg.meta, null),
-        (stats) => post({ t: 'stats', copy: id, stats }),
-        (context, err) => post({ t: 'error', copy: id, context, error: errorToWire(err) }),
-      );
-      copies.set(id, copy);
-      return;
+      const opening = CopyEngine.open(msg.shard, indexMetaOf(msg.meta, null), msg.dir, {
+        onStats: (stats) => post({ t: 'stats', copy: id, stats }),
+        onError: (context, err) => post({ t: 'error', copy: id, context, error: errorToWire(err) }),
+      });
+      const engine = opening.then((o) => o.engine);
+      copies.set(id, engine);
+      // A copy that failed to open answers every later message with that failure.
+      engine.catch(() => undefined);
+      return opening.then((o) => {
+        reply(msg.seq, o.reply);
+        post({ t: 'stats', copy: id, stats: o.engine.stats() });
+      });
     }
-    case 'meta': {
-      const copy = copyOf(msg.copy);
-      copy.meta = indexMetaOf(msg.meta, copy.meta);
-      return;
-    }
-    case 'changes':
-      try {
-        copyOf(msg.copy).applyChanges(msg.bytes);
-      } catch (err) {
-        post({ t: 'error', copy: msg.copy, context: 'index', error: errorToWire(err) });
-      }
-      return;
+    case 'meta':
+      return copyOf(msg.copy).then((copy) => {
+        copy.meta = indexMetaOf(msg.meta, copy.meta);
+      });
+    case 'apply':
+      return copyOf(msg.copy)
+        .then((copy) => copy.apply(msg.records))
+        .then((value) => reply(msg.seq, value, [value.results.buffer, value.versions.buffer, value.seqNos.buffer] as ArrayBuffer[]));
+    case 'get':
+      return copyOf(msg.copy)
+        .then((copy) => copy.get(msg.ids))
+        .then((value) => reply(msg.seq, value));
     case 'refresh':
-      copyOf(msg.copy).refresh();
-      return;
-    case 'close':
-      copies.get(msg.copy)?.close();
+      return copyOf(msg.copy).then((copy) => copy.refresh());
+    case 'flush':
+      return copyOf(msg.copy)
+        .then((copy) => copy.flush())
+        .then(() => reply(msg.seq, null));
+    case 'reset':
+      return copyOf(msg.copy)
+        .then((copy) => copy.reset())
+        .then((value) => reply(msg.seq, value));
+    case 'close': {
+      const copy = copies.get(msg.copy);
       copies.delete(msg.copy);
-      post({ t: 'reply', seq: msg.seq, value: null });
-      return;
+      if (copy === undefined) return reply(msg.seq, null);
+      return copy
+        .then((c) => c.close(msg.flush), () => undefined)
+        .then(() => reply(msg.seq, null));
+    }
     case 'query':
       return query(msg);
     case 'fetch':
       return fetch(msg);
     case 'drop':
-      for (const id of msg.contextIds) {
-        for (const copy of copies.values()) if (copy.dropContext(id)) break;
-      }
-      return;
+      return dropContexts(msg.contextIds);
     case 'ping':
-      post({ t: 'reply', seq: msg.seq, value: null });
+      reply(msg.seq, null);
       return;
     case 'batch':
       for (const m of msg.messages) receive(m);
       return;
+  }
+}
+
+async function dropContexts(ids: readonly number[]): Promise<void> {
+  const engines = await Promise.all([...copies.values()].map((c) => c.catch(() => null)));
+  for (const id of ids) {
+    for (const copy of engines) if (copy !== null && copy.dropContext(id)) break;
   }
 }
 
@@ -153,6 +185,7 @@ function receive(msg: ToWorker): void {
     if (done !== undefined) {
       done.catch((err: unknown) => {
         if ('seq' in msg) post({ t: 'fail', seq: msg.seq, error: errorToWire(err) });
+        else if ('copy' in msg) post({ t: 'error', copy: msg.copy, context: msg.t, error: errorToWire(err) });
       });
     }
   } catch (err) {

@@ -9,7 +9,7 @@ import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../coordinator/shard-client.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import type { FetchReply, QueryReply } from './protocol.ts';
-import type { SegmentsHandle } from './segments-handle.ts';
+import type { EngineHandle } from './engine-handle.ts';
 import { packSortRows, unpackResultRows } from './sort-rows.ts';
 
 function resultOf(contextId: number, reply: QueryReply): ShardQueryResponse {
@@ -42,7 +42,9 @@ export class WorkerShardClient implements ShardClient {
   readonly shard: number;
 
   constructor(
-    private readonly handle: SegmentsHandle,
+    private readonly handle: EngineHandle,
+    /** True while the copy's engine replays the log after its worker died. */
+    private readonly rebuilding: () => boolean,
     private readonly meta: IndexMetadata,
     private readonly contexts: SearchContexts,
   ) {
@@ -56,10 +58,8 @@ export class WorkerShardClient implements ShardClient {
 
   /** The query phase from the client's body (what a remote coordinator sends). */
   async querySource(req: SourceQueryRequest): Promise<ShardQueryResponse> {
-    // At start-up, the copy answers once its segments hold every stored document (one node reads from its copies while they load).
-    if (!this.handle.isLoaded) await this.handle.loaded;
     // Left out rather than answered from part of the documents (another copy answers, if there is one).
-    if (this.handle.rebuilding) throw noShardAvailable(this.meta.name, this.shard);
+    if (this.rebuilding()) throw noShardAvailable(this.meta.name, this.shard);
     const base = { size: req.size, after: req.after, nowMillis: req.nowMillis, parseKey: 0, body: null, url: null };
     if (req.contextId !== null) {
       if (!this.contexts.renew(req.contextId, req.keepAliveMs)) throw searchContextMissing(req.contextId);

@@ -3,7 +3,7 @@
  * write coordinator and the doc reader use ShardCopy.waitForApplied and
  * ShardCopy.get for locally, over the transport.
  */
-import type { DocState } from '../../../shared/engine/store/doc-store.ts';
+import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import type { AfterApplied } from '../cluster/copy-access.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';

@@ -4,8 +4,7 @@
  * x64 128 of the UTF-8 bytes, cached per segment dictionary); numbers with
  * BitMixer.mix64, as Elasticsearch's MurmurHash3Values does.
  */
-import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
-import type { PackedStrings } from '../segment/packed-strings.ts';
+import type { NumericDocValues, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
 import { HyperLogLog, precisionFromThreshold } from './cardinality-hll.ts';
 import { doubleToLongBits, hashHigh, longBits, mix64, murmur3x64h1 } from './murmur3.ts';
@@ -20,7 +19,7 @@ interface OrdHashes {
   readonly done: Uint8Array;
 }
 
-const ordHashCache = new WeakMap<PackedStrings, OrdHashes>();
+const ordHashCache = new WeakMap<TermDictionary, OrdHashes>();
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(256);
 
@@ -30,7 +29,7 @@ function hashString(s: string): number {
   return murmur3x64h1(scratch, 0, written);
 }
 
-function ordHashes(dict: PackedStrings): OrdHashes {
+function ordHashes(dict: TermDictionary): OrdHashes {
   let h = ordHashCache.get(dict);
   if (!h) {
     h = { hi: new Uint32Array(dict.length), lo: new Uint32Array(dict.length), done: new Uint8Array(dict.length) };

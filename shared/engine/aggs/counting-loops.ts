@@ -11,11 +11,13 @@
  * resumes after it.
  */
 
+import type { NumericArray, OrdArray } from '../segment/types.ts';
+
 /** counts[global ordinal]++ for single-valued ordinals; docs without a value count under missingOrd when ≥ 0. */
 export function countOrdinals(
   docs: Int32Array,
   n: number,
-  segOrds: Int32Array,
+  segOrds: OrdArray,
   toGlobal: Int32Array,
   missingOrd: number,
   counts: Int32Array,
@@ -39,7 +41,7 @@ let segmentCounts = new Int32Array(1024);
 export function countOrdinalsBySegment(
   docs: Int32Array,
   n: number,
-  segOrds: Int32Array,
+  segOrds: OrdArray,
   dictSize: number,
   toGlobal: Int32Array,
   missingOrd: number,
@@ -58,7 +60,7 @@ export function countOrdinalsBySegment(
   seg[dictSize] = 0;
 }
 
-function countSegmentOrdinals(docs: Int32Array, n: number, segOrds: Int32Array, seg: Int32Array, missingSlot: number): void {
+function countSegmentOrdinals(docs: Int32Array, n: number, segOrds: OrdArray, seg: Int32Array, missingSlot: number): void {
   for (let i = 0; i < n; i++) {
     const o = segOrds[docs[i]!]!;
     seg[o >= 0 ? o : missingSlot]!++;
@@ -73,7 +75,7 @@ function countSegmentOrdinals(docs: Int32Array, n: number, segOrds: Int32Array, 
 export function countOrdinalsForSubs(
   docs: Int32Array,
   n: number,
-  segOrds: Int32Array,
+  segOrds: OrdArray,
   toGlobal: Int32Array,
   missingOrd: number,
   counts: Int32Array,
@@ -105,7 +107,7 @@ export function countHistogramRun(
   docs: Int32Array,
   from: number,
   n: number,
-  values: Float64Array,
+  values: NumericArray,
   missing: number,
   step: number,
   shift: number,
@@ -140,7 +142,7 @@ export function countGridRun(
   owners: Int32Array,
   from: number,
   n: number,
-  values: Float64Array,
+  values: NumericArray,
   missing: number,
   step: number,
   shift: number,

@@ -6,14 +6,14 @@
  * up once per bucket at the end. Cached per set of segments (segments are
  * immutable), so repeated searches skip the merge.
  */
-import { mergeDictionaries } from '../segment/dictionary-merge.ts';
-import { PackedStrings } from '../segment/packed-strings.ts';
-import type { SegmentView, SortedDocValues } from '../segment/types.ts';
+import { PackedStrings, PackedStringsBuilder } from '../segment/packed-strings.ts';
+import { mergeTerms } from '../segment/term-merge.ts';
+import type { SegmentView, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import { sortedValues } from './value-source.ts';
 
 export interface GlobalOrdinals {
   /** Distinct values over all segments, ascending (JS `<`). */
-  readonly terms: PackedStrings;
+  readonly terms: TermDictionary;
   /** Per view (in the order given): segment ord → global ord; null when the segment lacks the field. */
   readonly segmentToGlobal: readonly (Int32Array | null)[];
   /** Global ord of the `missing` value, or -1. */
@@ -56,7 +56,7 @@ export function globalOrdinals(views: readonly SegmentView[], field: string | nu
 }
 
 function build(dvs: readonly (SortedDocValues | null)[], missing: string | null): GlobalOrdinals {
-  const dicts: PackedStrings[] = dvs.map((d) => (d === null ? PackedStrings.EMPTY : d.dict));
+  const dicts: TermDictionary[] = dvs.map((d) => (d === null ? PackedStrings.EMPTY : d.dict));
   if (missing !== null) dicts.push(PackedStrings.of([missing]));
   const present = dicts.filter((d) => d.length > 0);
   if (missing === null && present.length <= 1) {
@@ -70,12 +70,15 @@ function build(dvs: readonly (SortedDocValues | null)[], missing: string | null)
       missingOrd: -1,
     };
   }
-  const { terms, ordMaps } = mergeDictionaries(
-    dicts,
-    dicts.map(() => null),
-  );
+  const ordMaps = dicts.map((d) => new Int32Array(d.length));
+  const terms = new PackedStringsBuilder(1024, 16 * 1024);
+  mergeTerms(dicts, null, (term, holders) => {
+    const ord = terms.length;
+    terms.add(term);
+    for (const { part, termId } of holders) ordMaps[part]![termId] = ord;
+  });
   return {
-    terms,
+    terms: terms.build(),
     segmentToGlobal: dvs.map((d, i) => (d === null ? null : ordMaps[i]!)),
     missingOrd: missing === null ? -1 : ordMaps[dicts.length - 1]![0]!,
   };

@@ -10,7 +10,8 @@
  * of segments (with the global ordinals) and ships them with its state.
  */
 import { NumberIds } from './bucket-ords.ts';
-import type { PackedStrings } from '../segment/packed-strings.ts';
+import { PackedStrings } from '../segment/packed-strings.ts';
+import type { TermDictionary } from '../segment/types.ts';
 import type { KeyCodes } from './state.ts';
 
 /** Units packed per number: 3 × 17 bits (a unit + 1, or 0 past the end) ≤ 53 bits. */
@@ -31,10 +32,18 @@ export function keyCodes(keys: readonly string[]): KeyCodes {
   return { hi, lo };
 }
 
-/** keyCodes of a packed dictionary, read in place. */
-export function packedKeyCodes(keys: PackedStrings): KeyCodes {
+/** keyCodes of a dictionary: read in place when packed in memory, entry by entry otherwise. */
+export function dictionaryKeyCodes(keys: TermDictionary): KeyCodes {
   const hi = new Float64Array(keys.length);
   const lo = new Float64Array(keys.length);
+  if (!(keys instanceof PackedStrings)) {
+    for (let k = 0; k < keys.length; k++) {
+      const s = keys.get(k);
+      hi[k] = (unitCode(s, 0) * UNIT + unitCode(s, 1)) * UNIT + unitCode(s, 2);
+      lo[k] = (unitCode(s, 3) * UNIT + unitCode(s, 4)) * UNIT + unitCode(s, 5);
+    }
+    return { hi, lo };
+  }
   const { chars, starts } = keys;
   const unit = (start: number, end: number, i: number): number => (start + i < end ? chars[start + i]! + 1 : 0);
   for (let k = 0; k < keys.length; k++) {

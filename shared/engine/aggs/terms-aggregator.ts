@@ -8,7 +8,7 @@
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
-import { codesOf, packedKeyCodes } from './key-merge.ts';
+import { codesOf, dictionaryKeyCodes } from './key-merge.ts';
 import { countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
@@ -373,7 +373,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   protected override keyCodesOf(keyIds: Int32Array): KeyCodes {
     let codes = globalKeyCodes.get(this.globals);
     if (codes === undefined) {
-      codes = packedKeyCodes(this.globals.terms);
+      codes = dictionaryKeyCodes(this.globals.terms);
       globalKeyCodes.set(this.globals, codes);
     }
     return codesOf(codes, keyIds);

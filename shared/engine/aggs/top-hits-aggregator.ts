@@ -4,7 +4,7 @@
  * `_source` (filtered) and sort values are read once, when the state is built.
  */
 import { filterSource } from '../search/source-filter.ts';
-import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
+import { idOf, type NumericDocValues, type SortedDocValues } from '../segment/types.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import type { AggPathElement, TopHitsSortSpec, TopHitsSpec } from './spec.ts';
 import type { AggState, TopHitState } from './state.ts';
@@ -135,13 +135,16 @@ export class TopHitsAggregator implements Aggregator {
       const segment = view.segment;
       let source: unknown = undefined;
       if (this.spec.source.fetch) {
-        const bytes = segment.source.bytes.subarray(segment.source.offsets[e.doc]!, segment.source.offsets[e.doc + 1]!);
-        source = bytes.length === 0 ? undefined : JSON.parse(filterSource(bytes, this.spec.source.includes, this.spec.source.excludes));
+        const bytes = segment.stored.document(e.doc).source;
+        source =
+          bytes.length === 0
+            ? undefined
+            : JSON.parse(filterSource(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), this.spec.source.includes, this.spec.source.excludes));
       }
       return {
         index: this.scope.ctx.indexName ?? '',
         type: this.scope.ctx.typeName ?? '_doc',
-        id: segment.ids.get(e.doc),
+        id: idOf(segment, e.doc),
         score: tracked ? e.score : null,
         version: this.spec.version ? segment.versions[e.doc]! : null,
         source,

@@ -2,7 +2,7 @@
  * Leaves over doc values and per-doc metadata: numeric ranges and sets (numbers,
  * dates, booleans), `exists`, and `ids`.
  */
-import type { NumericDocValues, Segment, SortedDocValues } from '../segment/types.ts';
+import { ID_FIELD, type NumericDocValues, type Segment, type SortedDocValues } from '../segment/types.ts';
 import { orInto, wordsFor } from './doc-bits.ts';
 import type { ExistsQuery, IdsQuery, NumericRangeQuery, NumericSetQuery } from './query.ts';
 
@@ -89,10 +89,14 @@ export function existsBits(q: ExistsQuery, seg: Segment): Uint32Array {
     }
     const inv = seg.inverted.get(field);
     if (inv === undefined) continue;
-    const docs = inv.postingDocs;
-    for (let p = 0; p < docs.length; p++) {
-      const d = docs[p]!;
-      bits[d >>> 5]! |= 1 << (d & 31);
+    for (let t = 0; t < inv.terms.length; t++) {
+      const cursor = inv.postings(t);
+      while (cursor.nextBlock()) {
+        for (let i = 0; i < cursor.count; i++) {
+          const d = cursor.docs[i]!;
+          bits[d >>> 5]! |= 1 << (d & 31);
+        }
+      }
     }
   }
   return bits;
@@ -100,12 +104,19 @@ export function existsBits(q: ExistsQuery, seg: Segment): Uint32Array {
 
 export function idsBits(q: IdsQuery, seg: Segment): Uint32Array {
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
-  if (q.ids.length === 0) return bits;
-  const ids = seg.ids;
+  const inv = seg.inverted.get(ID_FIELD);
+  if (q.ids.length === 0 || inv === undefined) return bits;
   // Every copy of each id: a segment keeps copies born deleted, which live-docs filter out later.
-  for (const id of new Set(q.ids)) ids.find(id, (d) => {
-    bits[d >>> 5]! |= 1 << (d & 31);
-    return false;
-  });
+  for (const id of new Set(q.ids)) {
+    const t = inv.terms.find(id);
+    if (t < 0) continue;
+    const cursor = inv.postings(t);
+    while (cursor.nextBlock()) {
+      for (let i = 0; i < cursor.count; i++) {
+        const d = cursor.docs[i]!;
+        bits[d >>> 5]! |= 1 << (d & 31);
+      }
+    }
+  }
   return bits;
 }

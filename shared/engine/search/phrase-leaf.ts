@@ -5,30 +5,28 @@
 import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
 import { wordsFor } from './doc-bits.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
-import { termRange } from './postings-leaves.ts';
+import { termIdOf } from './postings-leaves.ts';
+import type { PostingsCursor } from '../segment/types.ts';
 import type { PhraseQuery } from './query.ts';
 
 const f = Math.fround;
 
 /** Exact phrase frequency (ExactPhraseScorer): occurrences of all terms at their offsets. */
-function exactPhraseFreq(
-  positions: Int32Array,
-  starts: number[],
-  ends: number[],
-  offsets: readonly number[],
-): number {
+function exactPhraseFreq(positions: readonly Int32Array[], offsets: readonly number[]): number {
   let freq = 0;
-  const n = starts.length;
-  const cursor = starts.slice();
-  outer: for (let i = starts[0]!; i < ends[0]!; i++) {
-    const base = positions[i]! - offsets[0]!;
+  const n = positions.length;
+  const cursor = new Array<number>(n).fill(0);
+  const first = positions[0]!;
+  outer: for (let i = 0; i < first.length; i++) {
+    const base = first[i]! - offsets[0]!;
     for (let t = 1; t < n; t++) {
       const want = base + offsets[t]!;
+      const list = positions[t]!;
       let c = cursor[t]!;
-      while (c < ends[t]! && positions[c]! < want) c++;
+      while (c < list.length && list[c]! < want) c++;
       cursor[t] = c;
-      if (c === ends[t]!) break outer;
-      if (positions[c]! !== want) continue outer;
+      if (c === list.length) break outer;
+      if (list[c]! !== want) continue outer;
     }
     freq++;
   }
@@ -39,19 +37,13 @@ function exactPhraseFreq(
  * Sloppy phrase frequency (SloppyPhraseScorer without the repeating-terms
  * special case): sum over minimal matches of 1 / (1 + matchLength).
  */
-function sloppyPhraseFreq(
-  positions: Int32Array,
-  starts: number[],
-  ends: number[],
-  offsets: readonly number[],
-  slop: number,
-): number {
-  const n = starts.length;
-  const cur = starts.slice();
+function sloppyPhraseFreq(positions: readonly Int32Array[], offsets: readonly number[], slop: number): number {
+  const n = positions.length;
+  const cur = new Array<number>(n).fill(0);
   const pos = new Array<number>(n);
   let end = -Infinity;
   for (let t = 0; t < n; t++) {
-    pos[t] = positions[cur[t]!]! - offsets[t]!;
+    pos[t] = positions[t]![0]! - offsets[t]!;
     if (pos[t]! > end) end = pos[t]!;
   }
   let freq = 0;
@@ -71,8 +63,8 @@ function sloppyPhraseFreq(
   while (true) {
     // advance pp
     cur[pp]!++;
-    if (cur[pp]! >= ends[pp]!) break;
-    pos[pp] = positions[cur[pp]!]! - offsets[pp]!;
+    if (cur[pp]! >= positions[pp]!.length) break;
+    pos[pp] = positions[pp]![cur[pp]!]! - offsets[pp]!;
     if (pos[pp]! > end) end = pos[pp]!;
     if (pos[pp]! > next) {
       if (matchLength <= slop) freq = f(freq + f(1 / (1 + matchLength)));
@@ -93,15 +85,13 @@ export function phraseSet(q: PhraseQuery, ctx: SegmentEvalContext, needScores: b
   const inv = seg.inverted.get(q.field);
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
   const empty: DocSet = { bits, scores: null, constant: 0, mutable: true };
-  if (inv === undefined || inv.positions === null || inv.positionStarts === null || q.terms.length === 0) return empty;
+  if (inv === undefined || !inv.hasPositions || q.terms.length === 0) return empty;
   const n = q.terms.length;
-  const pStart: number[] = [];
-  const pEnd: number[] = [];
+  const cursors: PostingsCursor[] = [];
   for (const term of q.terms) {
-    const [s, e] = termRange(inv, term);
-    if (s === e) return empty;
-    pStart.push(s);
-    pEnd.push(e);
+    const t = termIdOf(inv, term);
+    if (t < 0) return empty;
+    cursors.push(inv.postings(t));
   }
   const scores = needScores ? ctx.arena.takeScores(seg.maxDoc) : null;
   let wv = 0;
@@ -113,36 +103,26 @@ export function phraseSet(q: PhraseQuery, ctx: SegmentEvalContext, needScores: b
     wv = bm25WeightValue(boost, idf);
   }
   const normCache = ctx.stats.field(q.field).normCache;
-  const docs = inv.postingDocs;
-  const cursor = pStart.slice();
-  const posStarts: number[] = new Array<number>(n);
-  const posEnds: number[] = new Array<number>(n);
-  for (let p0 = pStart[0]!; p0 < pEnd[0]!; p0++) {
-    const d = docs[p0]!;
-    let all = true;
-    for (let t = 1; t < n; t++) {
-      let c = cursor[t]!;
-      while (c < pEnd[t]! && docs[c]! < d) c++;
-      cursor[t] = c;
-      if (c === pEnd[t]! || docs[c]! !== d) {
-        all = false;
-        break;
+  const lead = cursors[0]!;
+  const lists = new Array<Int32Array>(n);
+  while (lead.nextBlock()) {
+    const docs = lead.docs;
+    block: for (let p0 = 0, count = lead.count; p0 < count; p0++) {
+      const d = docs[p0]!;
+      const at = new Array<number>(n);
+      for (let t = 1; t < n; t++) {
+        const i = cursors[t]!.advance(d);
+        if (i < 0) break block;
+        if (cursors[t]!.docs[i] !== d) continue block;
+        at[t] = i;
       }
+      lists[0] = lead.positions(p0);
+      for (let t = 1; t < n; t++) lists[t] = cursors[t]!.positions(at[t]!);
+      const freq = q.slop === 0 ? exactPhraseFreq(lists, q.positions) : sloppyPhraseFreq(lists, q.positions, q.slop);
+      if (freq <= 0) continue;
+      bits[d >>> 5]! |= 1 << (d & 31);
+      if (scores !== null) scores[d] = bm25Score(wv, freq, inv.norms === null ? BM25_K1 : normCache[inv.norms[d]!]!);
     }
-    if (!all) continue;
-    posStarts[0] = inv.positionStarts[p0]!;
-    posEnds[0] = inv.positionStarts[p0 + 1]!;
-    for (let t = 1; t < n; t++) {
-      posStarts[t] = inv.positionStarts[cursor[t]!]!;
-      posEnds[t] = inv.positionStarts[cursor[t]! + 1]!;
-    }
-    const freq =
-      q.slop === 0
-        ? exactPhraseFreq(inv.positions, posStarts, posEnds, q.positions)
-        : sloppyPhraseFreq(inv.positions, posStarts, posEnds, q.positions, q.slop);
-    if (freq <= 0) continue;
-    bits[d >>> 5]! |= 1 << (d & 31);
-    if (scores !== null) scores[d] = bm25Score(wv, freq, inv.norms === null ? BM25_K1 : normCache[inv.norms[d]!]!);
   }
   return { bits, scores, constant: 0, mutable: true };
 }

@@ -3,7 +3,7 @@
  * statistics, a synonym group (Lucene's SynonymQuery), and the union of the
  * postings of expanded terms (constant-score multi-term queries).
  */
-import type { InvertedField, Segment } from '../segment/types.ts';
+import type { InvertedField, PostingsCursor, Segment } from '../segment/types.ts';
 import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
 import { lowestBit, wordsFor } from './doc-bits.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
@@ -11,11 +11,15 @@ import type { SynonymQuery, TermQuery } from './query.ts';
 
 const f = Math.fround;
 
-export function termRange(inv: InvertedField | undefined, term: string): [number, number] {
-  if (inv === undefined) return [0, 0];
-  const t = inv.terms.find(term);
-  if (t < 0) return [0, 0];
-  return [inv.postingStarts[t]!, inv.postingStarts[t + 1]!];
+/** Term id of `term` in a field, or -1 (no field, or no such term). */
+export function termIdOf(inv: InvertedField | undefined, term: string): number {
+  return inv === undefined ? -1 : inv.terms.find(term);
+}
+
+/** Docs containing `term` in this segment (0 when none). */
+export function termDocFreq(inv: InvertedField | undefined, term: string): number {
+  const t = termIdOf(inv, term);
+  return t < 0 ? 0 : inv!.docFreq(t);
 }
 
 /** The BM25 numerator factor of a term, from shard-level statistics. */
@@ -28,48 +32,55 @@ export function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boole
   const seg = ctx.segment;
   const inv = seg.inverted.get(q.field);
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
-  const [start, end] = termRange(inv, q.term);
-  if (inv === undefined || start === end) return { bits, scores: null, constant: 0, mutable: true };
-  const docs = inv.postingDocs;
+  const t = termIdOf(inv, q.term);
+  if (t < 0) return { bits, scores: null, constant: 0, mutable: true };
+  const cursor = inv!.postings(t);
   if (!needScores) {
-    for (let p = start; p < end; p++) {
-      const d = docs[p]!;
-      bits[d >>> 5]! |= 1 << (d & 31);
+    while (cursor.nextBlock()) {
+      const docs = cursor.docs;
+      for (let i = 0, n = cursor.count; i < n; i++) {
+        const d = docs[i]!;
+        bits[d >>> 5]! |= 1 << (d & 31);
+      }
     }
     return { bits, scores: null, constant: 0, mutable: true };
   }
   const scores = ctx.arena.takeScores(seg.maxDoc);
   const wv = termWeightValue(ctx, q.field, q.term, boost);
-  scoreTermInto(inv, start, end, wv, ctx.stats.field(q.field).normCache, bits, scores);
+  scoreTermInto(inv!, cursor, wv, ctx.stats.field(q.field).normCache, bits, scores);
   return { bits, scores, constant: 0, mutable: true };
 }
 
-/** Sets and scores the docs of postings [start, end). */
+/** Sets and scores the docs of a term's postings. */
 function scoreTermInto(
   inv: InvertedField,
-  start: number,
-  end: number,
+  cursor: PostingsCursor,
   wv: number,
   normCache: Float32Array,
   bits: Uint32Array,
   scores: Float64Array,
 ): void {
-  const docs = inv.postingDocs;
   const norms = inv.norms;
   if (norms === null) {
     const s = bm25Score(wv, 1, BM25_K1);
-    for (let p = start; p < end; p++) {
-      const d = docs[p]!;
-      bits[d >>> 5]! |= 1 << (d & 31);
-      scores[d] = s;
+    while (cursor.nextBlock()) {
+      const docs = cursor.docs;
+      for (let i = 0, n = cursor.count; i < n; i++) {
+        const d = docs[i]!;
+        bits[d >>> 5]! |= 1 << (d & 31);
+        scores[d] = s;
+      }
     }
     return;
   }
-  const freqs = inv.postingFreqs;
-  for (let p = start; p < end; p++) {
-    const d = docs[p]!;
-    bits[d >>> 5]! |= 1 << (d & 31);
-    scores[d] = f(f(wv * freqs[p]!) / f(freqs[p]! + normCache[norms[d]!]!));
+  while (cursor.nextBlock()) {
+    const docs = cursor.docs;
+    const freqs = cursor.freqs;
+    for (let i = 0, n = cursor.count; i < n; i++) {
+      const d = docs[i]!;
+      bits[d >>> 5]! |= 1 << (d & 31);
+      scores[d] = f(f(wv * freqs[i]!) / f(freqs[i]! + normCache[norms[d]!]!));
+    }
   }
 }
 
@@ -80,17 +91,23 @@ export function synonymSet(q: SynonymQuery, ctx: SegmentEvalContext, needScores:
   if (inv === undefined) return { bits, scores: null, constant: 0, mutable: true };
   const freqSum = needScores ? ctx.arena.takeScores(seg.maxDoc) : null;
   for (const term of q.terms) {
-    const [start, end] = termRange(inv, term);
-    for (let p = start; p < end; p++) {
-      const d = inv.postingDocs[p]!;
-      const w = d >>> 5;
-      const m = 1 << (d & 31);
-      if (freqSum !== null) {
-        const fr = inv.norms === null ? 1 : inv.postingFreqs[p]!;
-        if ((bits[w]! & m) === 0) freqSum[d] = fr;
-        else freqSum[d] = freqSum[d]! + fr;
+    const t = termIdOf(inv, term);
+    if (t < 0) continue;
+    const cursor = inv.postings(t);
+    while (cursor.nextBlock()) {
+      const docs = cursor.docs;
+      const freqs = cursor.freqs;
+      for (let i = 0, n = cursor.count; i < n; i++) {
+        const d = docs[i]!;
+        const w = d >>> 5;
+        const m = 1 << (d & 31);
+        if (freqSum !== null) {
+          const fr = inv.norms === null ? 1 : freqs[i]!;
+          if ((bits[w]! & m) === 0) freqSum[d] = fr;
+          else freqSum[d] = freqSum[d]! + fr;
+        }
+        bits[w]! |= m;
       }
-      bits[w]! |= m;
     }
   }
   if (freqSum === null) return { bits, scores: null, constant: 0, mutable: true };
@@ -115,12 +132,14 @@ export function synonymSet(q: SynonymQuery, ctx: SegmentEvalContext, needScores:
 export function unionPostings(seg: Segment, inv: InvertedField | undefined, termIds: readonly number[]): Uint32Array {
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
   if (inv === undefined) return bits;
-  const docs = inv.postingDocs;
   for (const t of termIds) {
-    const end = inv.postingStarts[t + 1]!;
-    for (let p = inv.postingStarts[t]!; p < end; p++) {
-      const d = docs[p]!;
-      bits[d >>> 5]! |= 1 << (d & 31);
+    const cursor = inv.postings(t);
+    while (cursor.nextBlock()) {
+      const docs = cursor.docs;
+      for (let i = 0, n = cursor.count; i < n; i++) {
+        const d = docs[i]!;
+        bits[d >>> 5]! |= 1 << (d & 31);
+      }
     }
   }
   return bits;

@@ -13,7 +13,7 @@ import { constantSet, emptySet, mutableCopy, scoreAt } from './doc-set.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
 import { existsBits, idsBits, numericRangeBits, numericSetBits } from './doc-values-leaves.ts';
 import { phraseSet } from './phrase-leaf.ts';
-import { synonymSet, termRange, termSet, unionPostings } from './postings-leaves.ts';
+import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
 import type { BoolQuery, DisMaxQuery, Query, TermQuery } from './query.ts';
 import { isPostingsLeaf, termConjunction, termDisjunction } from './term-at-a-time.ts';
@@ -50,9 +50,7 @@ export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean,
  */
 function worthCaching(q: Query, seg: Segment): boolean {
   if (q.kind !== 'term') return true;
-  const inv = seg.inverted.get(q.field);
-  const [start, end] = termRange(inv, q.term);
-  return end - start >= Math.max(MIN_CACHED_TERM_DOCS, seg.maxDoc >>> 6);
+  return termDocFreq(seg.inverted.get(q.field), q.term) >= Math.max(MIN_CACHED_TERM_DOCS, seg.maxDoc >>> 6);
 }
 
 /** Postings shorter than this are never cached. */

@@ -5,8 +5,7 @@
  * the request filters them.
  */
 import type { MappingLookup } from '../mapping/types.ts';
-import type { PackedStrings } from '../segment/packed-strings.ts';
-import type { Segment, SearcherSnapshot, SegmentView } from '../segment/types.ts';
+import { idOf, type Segment, type SearcherSnapshot, type SegmentView } from '../segment/types.ts';
 import { releaseOnce, responseBuffers } from './buffer-pool.ts';
 import { filterSource } from './source-filter.ts';
 import type { ParsedSearch, RenderedHits, SortValue } from './types.ts';
@@ -103,6 +102,8 @@ export interface RenderHitsOptions {
 
 /** Bytes reserved per hit beyond its source for the fields around it; a longer hit grows the buffer. */
 const HIT_OVERHEAD_BYTES = 160;
+/** A pass record's source is about 330 bytes. */
+const TYPICAL_SOURCE_BYTES = 384;
 
 /**
  * Renders hits into one buffer, each hit a JSON object; the stored source
@@ -112,14 +113,9 @@ const HIT_OVERHEAD_BYTES = 160;
 export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts: RenderHitsOptions): RenderedHits {
   const n = hits.docs.length;
   const views: SegmentView[] = new Array<SegmentView>(n);
-  let estimate = 0;
-  for (let i = 0; i < n; i++) {
-    const view = viewOfDoc(snapshot, hits.docs[i]!);
-    views[i] = view;
-    const d = hits.docs[i]! - view.docBase;
-    estimate += view.segment.source.offsets[d + 1]! - view.segment.source.offsets[d]! + HIT_OVERHEAD_BYTES;
-  }
-  const out = new ByteSink(estimate);
+  for (let i = 0; i < n; i++) views[i] = viewOfDoc(snapshot, hits.docs[i]!);
+  // Sources are read once, while rendering (each read may decompress a block): the buffer grows as needed.
+  const out = new ByteSink(n * (HIT_OVERHEAD_BYTES + TYPICAL_SOURCE_BYTES));
   const starts = new Uint32Array(n + 1);
   // The fixed parts of every hit as bytes, written without going through a string each time.
   const head = Buffer.from(`{"_index":${JSON.stringify(opts.index)},"_type":${JSON.stringify(opts.type)},"_id":`, 'utf8');
@@ -133,23 +129,20 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
     const seg = view.segment;
     const d = hits.docs[i]! - view.docBase;
     out.raw(head);
-    out.jsonString(seg.ids, d);
+    out.jsonString(idOf(seg, d));
     if (search.version) out.ascii(`,"_version":${seg.versions[d]}`);
     const score = hits.scores[i]!;
     if (Number.isNaN(score)) out.raw(SCORE_NULL);
     else out.ascii(`,"_score":${formatFloat(score)}`);
-    const routing = seg.routings[d];
-    if (routing !== null && routing !== undefined) out.text(`,"_routing":${JSON.stringify(routing)}`);
-    if (src.fetch) {
-      const from = seg.source.offsets[d]!;
-      const to = seg.source.offsets[d + 1]!;
-      if (to > from) {
-        if (filtered) {
-          out.text(`,"_source":${filterSource(seg.source.bytes.subarray(from, to), src.includes, src.excludes)}`);
-        } else {
-          out.raw(SOURCE_KEY);
-          out.bytes(seg.source.bytes, from, to);
-        }
+    const stored = seg.stored.document(d);
+    const routing = stored.routing;
+    if (routing !== null) out.text(`,"_routing":${JSON.stringify(routing)}`);
+    if (src.fetch && stored.source.length > 0) {
+      if (filtered) {
+        out.text(`,"_source":${filterSource(Buffer.from(stored.source.buffer, stored.source.byteOffset, stored.source.length), src.includes, src.excludes)}`);
+      } else {
+        out.raw(SOURCE_KEY);
+        out.raw(stored.source);
       }
     }
     if (search.docvalueFields.length > 0) {
@@ -226,34 +219,25 @@ class ByteSink {
   }
 
   /**
-   * Entry i of a packed list as a JSON string. Printable ASCII (almost every
-   * `_id`) is copied code unit by code unit; anything else goes through
-   * JSON.stringify, whose escapes Elasticsearch's output matches.
+   * A string as JSON. Printable ASCII (almost every `_id`) is copied code
+   * unit by code unit; anything else goes through JSON.stringify, whose
+   * escapes Elasticsearch's output matches.
    */
-  jsonString(list: PackedStrings, i: number): void {
-    const chars = list.chars;
-    const start = list.starts[i]!;
-    const end = list.starts[i + 1]!;
-    this.reserve(end - start + 2);
+  jsonString(s: string): void {
+    this.reserve(s.length + 2);
     const u8 = this.u8;
     let at = this.length;
     u8[at++] = 0x22;
-    for (let k = start; k < end; k++) {
-      const c = chars[k]!;
+    for (let k = 0; k < s.length; k++) {
+      const c = s.charCodeAt(k);
       if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-        this.text(JSON.stringify(list.get(i)));
+        this.text(JSON.stringify(s));
         return;
       }
       u8[at++] = c;
     }
     u8[at++] = 0x22;
     this.length = at;
-  }
-
-  bytes(b: Buffer, from: number, to: number): void {
-    this.reserve(to - from);
-    this.u8.set(plainBytes(b).subarray(from, to), this.length);
-    this.length += to - from;
   }
 
   result(starts: Uint32Array): RenderedHits {

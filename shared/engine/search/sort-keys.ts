@@ -8,8 +8,7 @@
  */
 import { fielddataOnTextField, illegalArgument, queryShardException } from '../../errors/es-errors.ts';
 import type { FieldMapping, FieldType, MappingLookup } from '../mapping/types.ts';
-import type { PackedStrings } from '../segment/packed-strings.ts';
-import type { Segment } from '../segment/types.ts';
+import { ID_FIELD, type NumericArray, type OrdArray, type Segment, type SortedDocValues, type TermDictionary } from '../segment/types.ts';
 import type { SortMode, SortSpec, SortValue } from './types.ts';
 
 export const LONG_MAX_VALUE = 9223372036854775807n;
@@ -126,7 +125,7 @@ export interface SegmentKeyReader {
   string(d: number): string | null;
 }
 
-function medianOf(values: Float64Array, s: number, e: number): number {
+function medianOf(values: NumericArray, s: number, e: number): number {
   const n = e - s;
   const mid = s + (n >>> 1);
   return n % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
@@ -151,23 +150,13 @@ class ConstantKeys implements SegmentKeyReader {
   }
 }
 
-class IdKeys implements SegmentKeyReader {
-  constructor(private readonly ids: PackedStrings) {}
-  numeric(): number {
-    return NaN;
-  }
-  string(d: number): string | null {
-    return this.ids.get(d);
-  }
-}
-
 /**
  * The values of a packed dictionary as strings, each made once per reader:
  * docs that share a value (a checkpoint, a plate) reuse it.
  */
 class DictStrings {
   private readonly made: (string | undefined)[] = [];
-  constructor(private readonly dict: PackedStrings) {}
+  constructor(private readonly dict: TermDictionary) {}
   get(o: number): string {
     return (this.made[o] ??= this.dict.get(o));
   }
@@ -175,7 +164,7 @@ class DictStrings {
 
 class SingleNumericKeys implements SegmentKeyReader {
   constructor(
-    private readonly values: Float64Array,
+    private readonly values: NumericArray,
     private readonly missing: number,
   ) {}
   numeric(d: number): number {
@@ -189,7 +178,7 @@ class SingleNumericKeys implements SegmentKeyReader {
 
 class MultiNumericKeys implements SegmentKeyReader {
   constructor(
-    private readonly values: Float64Array,
+    private readonly values: NumericArray,
     private readonly starts: Uint32Array,
     private readonly mode: SortMode,
     private readonly missing: number,
@@ -221,7 +210,7 @@ class MultiNumericKeys implements SegmentKeyReader {
 class SingleSortedKeys implements SegmentKeyReader {
   constructor(
     private readonly dict: DictStrings,
-    private readonly ords: Int32Array,
+    private readonly ords: OrdArray,
     private readonly missing: string | null,
   ) {}
   numeric(): number {
@@ -236,7 +225,7 @@ class SingleSortedKeys implements SegmentKeyReader {
 class MultiSortedKeys implements SegmentKeyReader {
   constructor(
     private readonly dict: DictStrings,
-    private readonly ords: Int32Array,
+    private readonly ords: OrdArray,
     private readonly starts: Uint32Array,
     private readonly useMax: boolean,
     private readonly missing: string | null,
@@ -255,7 +244,10 @@ class MultiSortedKeys implements SegmentKeyReader {
 const NO_KEYS = new ConstantKeys(NaN, null);
 
 export function keyReader(field: ResolvedSortField, seg: Segment): SegmentKeyReader {
-  if (field.kind === 'id') return new IdKeys(seg.ids);
+  if (field.kind === 'id') {
+    const dv = seg.docValues.get(ID_FIELD) as SortedDocValues | undefined;
+    return dv === undefined ? NO_KEYS : new SingleSortedKeys(new DictStrings(dv.dict), dv.ords, null);
+  }
   if (field.kind === 'numeric') {
     const dv = seg.docValues.get(field.field);
     if (dv === undefined || dv.kind !== 'numeric') return new ConstantKeys(field.missingKey, null);

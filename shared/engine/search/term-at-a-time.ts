@@ -9,33 +9,13 @@ import { BM25_K1, bm25Score } from './bm25.ts';
 import { lowestBit, wordsFor } from './doc-bits.ts';
 import { emptySet, roundScores } from './doc-set.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
-import { termRange, termWeightValue } from './postings-leaves.ts';
+import { termIdOf, termWeightValue } from './postings-leaves.ts';
 import type { Query, TermQuery } from './query.ts';
 
 const f = Math.fround;
 
 export function isPostingsLeaf(q: Query): q is TermQuery {
   return q.kind === 'term';
-}
-
-/** First position p >= from in docs[from, end) with docs[p] >= target (galloping search). */
-function advance(docs: Int32Array, from: number, end: number, target: number): number {
-  if (from >= end || docs[from]! >= target) return from;
-  let lo = from;
-  let step = 1;
-  let hi = from + 1;
-  while (hi < end && docs[hi]! < target) {
-    lo = hi;
-    step <<= 1;
-    hi = lo + step;
-  }
-  if (hi > end) hi = end;
-  while (lo + 1 < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < target) lo = mid;
-    else hi = mid;
-  }
-  return hi;
 }
 
 /** What scoring one term's postings needs (zeros when not scoring). */
@@ -68,53 +48,55 @@ export function termConjunction(
   restrict: Uint32Array | null = null,
 ): DocSet {
   const seg = ctx.segment;
-  const ranges: { q: TermQuery; inv: InvertedField; start: number; end: number }[] = [];
+  const ranges: { q: TermQuery; inv: InvertedField; termId: number; docFreq: number }[] = [];
   for (const q of terms) {
     const inv = seg.inverted.get(q.field);
-    const [start, end] = termRange(inv, q.term);
-    if (inv === undefined || start === end) return emptySet(ctx);
-    ranges.push({ q, inv, start, end });
+    const termId = termIdOf(inv, q.term);
+    if (termId < 0) return emptySet(ctx);
+    ranges.push({ q, inv: inv!, termId, docFreq: inv!.docFreq(termId) });
   }
-  ranges.sort((a, b) => a.end - a.start - (b.end - b.start));
+  ranges.sort((a, b) => a.docFreq - b.docFreq);
   const lead = ranges[0]!;
-  const cand = new Int32Array(lead.end - lead.start);
-  const acc = needScores ? new Float64Array(lead.end - lead.start) : null;
+  const cand = new Int32Array(lead.docFreq);
+  const acc = needScores ? new Float64Array(lead.docFreq) : null;
   let n = 0;
   {
-    const { q, inv, start, end } = lead;
-    const docs = inv.postingDocs;
+    const { q, inv, termId } = lead;
     const norms = inv.norms;
-    const freqs = inv.postingFreqs;
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
-    for (let p = start; p < end; p++) {
-      const d = docs[p]!;
-      if (restrict !== null && (restrict[d >>> 5]! & (1 << (d & 31))) === 0) continue;
-      cand[n] = d;
-      if (acc !== null) acc[n] = norms === null ? constScore : f(f(wv * freqs[p]!) / f(freqs[p]! + normCache![norms[d]!]!));
-      n++;
+    const cursor = inv.postings(termId);
+    while (cursor.nextBlock()) {
+      const docs = cursor.docs;
+      const freqs = cursor.freqs;
+      for (let i = 0, count = cursor.count; i < count; i++) {
+        const d = docs[i]!;
+        if (restrict !== null && (restrict[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+        cand[n] = d;
+        if (acc !== null) acc[n] = norms === null ? constScore : f(f(wv * freqs[i]!) / f(freqs[i]! + normCache![norms[d]!]!));
+        n++;
+      }
     }
     if (n === 0) return emptySet(ctx);
   }
-  for (let i = 1; i < ranges.length; i++) {
-    const { q, inv, start, end } = ranges[i]!;
-    const docs = inv.postingDocs;
+  for (let r = 1; r < ranges.length; r++) {
+    const { q, inv, termId } = ranges[r]!;
     const norms = inv.norms;
-    const freqs = inv.postingFreqs;
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
+    // Probing the candidates skips the blocks of a long list that hold none of them.
+    const cursor = inv.postings(termId);
     let kept = 0;
-    let p = start;
     for (let k = 0; k < n; k++) {
       const d = cand[k]!;
-      p = advance(docs, p, end, d);
-      if (p === end) break;
-      if (docs[p] !== d) continue;
+      const i = cursor.advance(d);
+      if (i < 0) break;
+      if (cursor.docs[i] !== d) continue;
       cand[kept] = d;
       if (acc !== null) {
-        const s = norms === null ? constScore : f(f(wv * freqs[p]!) / f(freqs[p]! + normCache![norms[d]!]!));
+        const fr = cursor.freqs[i]!;
+        const s = norms === null ? constScore : f(f(wv * fr) / f(fr + normCache![norms[d]!]!));
         acc[kept] = acc[k]! + s;
       }
       kept++;
-      p++;
     }
     n = kept;
     if (n === 0) return emptySet(ctx);
@@ -148,25 +130,28 @@ export function termDisjunction(
   const counts = minShouldMatch > 1 ? ctx.arena.takeCounts(maxDoc) : null;
   for (const q of terms) {
     const inv = seg.inverted.get(q.field);
-    const [start, end] = termRange(inv, q.term);
-    if (inv === undefined || start === end) continue;
-    const docs = inv.postingDocs;
-    const norms = inv.norms;
-    const freqs = inv.postingFreqs;
+    const termId = termIdOf(inv, q.term);
+    if (termId < 0) continue;
+    const norms = inv!.norms;
     const wv = needScores ? termWeightValue(ctx, q.field, q.term, f(boost * q.boost)) : 0;
     const normCache = ctx.stats.field(q.field).normCache;
     const constScore = norms === null ? bm25Score(wv, 1, BM25_K1) : 0;
-    for (let p = start; p < end; p++) {
-      const d = docs[p]!;
-      const w = d >>> 5;
-      const m = 1 << (d & 31);
-      const seen = (bits[w]! & m) !== 0;
-      if (counts !== null) counts[d] = seen ? counts[d]! + 1 : 1;
-      if (scores !== null) {
-        const s = norms === null ? constScore : f(f(wv * freqs[p]!) / f(freqs[p]! + normCache[norms[d]!]!));
-        scores[d] = seen ? scores[d]! + s : s;
+    const cursor = inv!.postings(termId);
+    while (cursor.nextBlock()) {
+      const docs = cursor.docs;
+      const freqs = cursor.freqs;
+      for (let i = 0, count = cursor.count; i < count; i++) {
+        const d = docs[i]!;
+        const w = d >>> 5;
+        const m = 1 << (d & 31);
+        const seen = (bits[w]! & m) !== 0;
+        if (counts !== null) counts[d] = seen ? counts[d]! + 1 : 1;
+        if (scores !== null) {
+          const s = norms === null ? constScore : f(f(wv * freqs[i]!) / f(freqs[i]! + normCache[norms[d]!]!));
+          scores[d] = seen ? scores[d]! + s : s;
+        }
+        bits[w]! |= m;
       }
-      bits[w]! |= m;
     }
   }
   if (counts !== null) {

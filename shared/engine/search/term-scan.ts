@@ -3,10 +3,10 @@
  * MultiTermQuery rewrite, constant score): prefix and range by binary search
  * for the boundaries, wildcard by scanning the range of its literal prefix.
  */
-import type { PackedStrings } from '../segment/packed-strings.ts';
+import type { TermDictionary } from '../segment/types.ts';
 
 /** First index i with terms[i] > key. */
-function upperBound(terms: PackedStrings, key: string): number {
+function upperBound(terms: TermDictionary, key: string): number {
   let lo = 0;
   let hi = terms.length;
   while (lo < hi) {
@@ -17,14 +17,14 @@ function upperBound(terms: PackedStrings, key: string): number {
   return lo;
 }
 
-export function termIdsForPrefix(terms: PackedStrings, prefix: string): number[] {
+export function termIdsForPrefix(terms: TermDictionary, prefix: string): number[] {
   const out: number[] = [];
   for (let i = terms.lowerBound(prefix); i < terms.length && terms.startsWith(i, prefix); i++) out.push(i);
   return out;
 }
 
 export function termIdsForRange(
-  terms: PackedStrings,
+  terms: TermDictionary,
   lower: string | null,
   upper: string | null,
   includeLower: boolean,
@@ -68,7 +68,7 @@ export function compileWildcard(pattern: string): CompiledWildcard {
   return { prefix, regex: new RegExp(src + '$', 'u') };
 }
 
-export function termIdsMatching(terms: PackedStrings, w: CompiledWildcard): number[] {
+export function termIdsMatching(terms: TermDictionary, w: CompiledWildcard): number[] {
   const out: number[] = [];
   for (let i = terms.lowerBound(w.prefix); i < terms.length && terms.startsWith(i, w.prefix); i++) {
     if (w.regex.test(terms.get(i))) out.push(i);

@@ -50,7 +50,7 @@ export class ShardTermStats {
       const inv = view.segment.inverted.get(field);
       if (inv === undefined) continue;
       const t = inv.terms.find(term);
-      if (t >= 0) df += inv.postingStarts[t + 1]! - inv.postingStarts[t]!;
+      if (t >= 0) df += inv.docFreq(t);
     }
     return df;
   }

@@ -7,10 +7,11 @@ import { Int32List } from './growable-arrays.ts';
 import { layoutPostings } from './postings-layout.ts';
 import { sortTerms } from './term-dictionary.ts';
 import { TermHash } from './term-hash.ts';
-import type { InvertedField, SortedDocValues } from './types.ts';
+import { HeapInvertedField } from './heap-inverted-field.ts';
+import type { SortedDocValues } from './types.ts';
 
 export interface KeywordFieldColumns {
-  readonly inverted: InvertedField | null;
+  readonly inverted: HeapInvertedField | null;
   readonly docValues: SortedDocValues | null;
 }
 
@@ -48,17 +49,18 @@ export class KeywordFieldWriter {
   }
 
   addValues(values: readonly (string | number | boolean)[]): void {
-    for (const value of values) {
-      const term = typeof value === 'string' ? value : String(value);
-      const known = this.termSlots.size;
-      const slot = this.termSlots.add(term);
-      if (slot === known) this.slotAdded(slot);
-      if (this.slotState[2 * slot] === this.doc) continue;
-      this.slotState[2 * slot] = this.doc;
-      this.slotState[2 * slot + 1]++;
-      this.entryDocs.push(this.doc);
-      this.entrySlots.push(slot);
-    }
+    for (const value of values) this.addValue(typeof value === 'string' ? value : String(value));
+  }
+
+  addValue(term: string): void {
+    const known = this.termSlots.size;
+    const slot = this.termSlots.add(term);
+    if (slot === known) this.slotAdded(slot);
+    if (this.slotState[2 * slot] === this.doc) return;
+    this.slotState[2 * slot] = this.doc;
+    this.slotState[2 * slot + 1]++;
+    this.entryDocs.push(this.doc);
+    this.entrySlots.push(slot);
   }
 
   /** Ends the current doc; true when it had at least one value. */
@@ -77,14 +79,14 @@ export class KeywordFieldWriter {
     const docs = this.entryDocs.array;
     const slots = this.entrySlots.array;
 
-    let inverted: InvertedField | null = null;
+    let inverted: HeapInvertedField | null = null;
     if (this.indexed) {
       // Keyword fields index docs only (IndexOptions.DOCS): Lucene reports a freq of 1.
-      const freqs = new Uint32Array(count).fill(1);
+      const freqs = new Int32Array(count).fill(1);
       const docFreqs = new Int32Array(this.termSlots.size);
       for (let s = 0; s < docFreqs.length; s++) docFreqs[s] = this.slotState[2 * s + 1];
       const layout = layoutPostings({ count, slots, docs, freqs, slotDocFreqs: docFreqs }, order);
-      inverted = {
+      inverted = new HeapInvertedField({
         terms,
         ...layout,
         positionStarts: null,
@@ -92,7 +94,7 @@ export class KeywordFieldWriter {
         norms: null,
         docCount: this.docsWithValue,
         sumTotalTermFreq: count,
-      };
+      });
     }
 
     let docValues: SortedDocValues | null = null;

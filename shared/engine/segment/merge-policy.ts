@@ -17,6 +17,12 @@ export const MAX_MERGE_AT_ONCE = 10;
 export const MAX_DELETED_RATIO = 0.3;
 /** Segments below this many live docs all count as one (smallest) tier, like Lucene's floor segment size. */
 export const FLOOR_SEGMENT_DOCS = 1000;
+/**
+ * No merge produces a segment larger than this (Lucene's maxMergedSegmentMB,
+ * 5 GB, counted in docs): a merge rewrites every byte of its inputs, and a
+ * segment's files stay well under the 4 GB their 32-bit offsets address.
+ */
+export const MAX_MERGED_SEGMENT_DOCS = 4_000_000;
 
 /** Tier of a segment: docs up to the floor are tier 0, then one tier per factor of ten. */
 function tierOf(numDocs: number): number {
@@ -46,12 +52,20 @@ export function findMerges(segments: readonly MergeCandidate[]): number[][] {
     if (members === undefined) tiers.set(tier, [i]);
     else members.push(i);
   });
-  for (const members of tiers.values()) {
+  for (const all of tiers.values()) {
+    // Segments already at half the largest size are left alone: merging them would exceed it.
+    const members = all.filter((i) => segments[i].numDocs < MAX_MERGED_SEGMENT_DOCS / 2);
     // Smallest first: merging them costs least and brings the tier back under its budget.
     members.sort((a, b) => segments[a].numDocs - segments[b].numDocs || a - b);
     while (members.length > SEGMENTS_PER_TIER) {
-      const group = members.splice(0, MAX_MERGE_AT_ONCE).sort((a, b) => a - b);
-      merges.push(group);
+      const group: number[] = [];
+      let docs = 0;
+      while (members.length > 0 && group.length < MAX_MERGE_AT_ONCE && docs + segments[members[0]!].numDocs <= MAX_MERGED_SEGMENT_DOCS) {
+        docs += segments[members[0]!].numDocs;
+        group.push(members.shift()!);
+      }
+      if (group.length < 2) break;
+      merges.push(group.sort((a, b) => a - b));
     }
   }
   return merges;

@@ -11,7 +11,7 @@ export interface CollectedPostings {
   /** Slot of the term of each posting, in collection (doc) order. */
   readonly slots: Int32Array;
   readonly docs: Int32Array;
-  readonly freqs: Uint32Array;
+  readonly freqs: Int32Array;
   /** Per slot: number of postings (docs with the term). */
   readonly slotDocFreqs: ArrayLike<number>;
 }
@@ -19,7 +19,7 @@ export interface CollectedPostings {
 export interface PostingsLayout {
   readonly postingStarts: Uint32Array;
   readonly postingDocs: Int32Array;
-  readonly postingFreqs: Uint32Array;
+  readonly postingFreqs: Int32Array;
 }
 
 /** `order` lists the slots in term order (order[termId] = slot). */
@@ -39,7 +39,7 @@ export function layoutPostings(collected: CollectedPostings, order: Int32Array):
   postingStarts[termCount] = at;
 
   const postingDocs = new Int32Array(count);
-  const postingFreqs = new Uint32Array(count);
+  const postingFreqs = new Int32Array(count);
   for (let p = 0; p < count; p++) {
     const o = cursors[slots[p]]++;
     postingDocs[o] = docs[p];

@@ -11,10 +11,9 @@ import { mapperParsing } from '../../errors/es-errors.ts';
 import { newBitset } from './bitset.ts';
 import { ByteList, Float64List, Uint32List } from './growable-arrays.ts';
 import { KeywordFieldWriter } from './keyword-field-writer.ts';
-import { PackedStringsBuilder } from './packed-strings.ts';
 import { NumericFieldWriter } from './numeric-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
-import type { DocValues, InvertedField, Segment } from './types.ts';
+import { ID_FIELD, type DocValues, type InvertedField, type Segment, type StoredDocument, type StoredFields } from './types.ts';
 
 /** One applied index operation waiting for the next refresh. */
 export interface BufferedDoc {
@@ -49,7 +48,9 @@ interface FieldState {
 
 export class SegmentBuilder {
   private readonly fields = new Map<string, FieldState>();
-  private readonly ids = new PackedStringsBuilder(1024, 20 * 1024);
+  /** `_id`: indexed, with doc values, like a keyword field. */
+  private readonly ids = new KeywordFieldWriter(true, true);
+  private docCount = 0;
   /** Handed to the built segment as is: reset() starts a new array. */
   private routings: (string | null)[] = [];
   private readonly versions = new Float64List(1024);
@@ -78,7 +79,8 @@ export class SegmentBuilder {
       state.present.clear();
       state.lastDoc = -1;
     }
-    this.ids.clear();
+    this.ids.reset();
+    this.docCount = 0;
     this.routings = [];
     this.versions.clear();
     this.seqNos.clear();
@@ -93,13 +95,13 @@ export class SegmentBuilder {
 
   /** Number of docs added so far. */
   get size(): number {
-    return this.ids.length;
+    return this.docCount;
   }
 
   /** Adds a document; returns its local doc id in the segment to be built. */
   add(doc: BufferedDoc): number {
     if (this.built) throw new Error('SegmentBuilder.add after build()');
-    const local = this.ids.length;
+    const local = this.docCount;
     const fields = doc.parsed.fields;
     // Refuse a document before any column has taken part of it: a half-added doc would corrupt the segment.
     for (let k = 0; k < fields.length; k++) {
@@ -128,7 +130,10 @@ export class SegmentBuilder {
     }
     this.touched.length = 0;
 
-    this.ids.add(doc.id);
+    this.ids.startDoc(local);
+    this.ids.addValue(doc.id);
+    this.ids.finishDoc();
+    this.docCount++;
     this.routings.push(doc.routing);
     this.versions.push(doc.version);
     this.seqNos.push(doc.seqNo);
@@ -137,11 +142,17 @@ export class SegmentBuilder {
     return local;
   }
 
+  /** The stored part of buffered doc `local` (valid until the next add or reset). */
+  stored(local: number): StoredDocument {
+    const offsets = this.sourceOffsets.array;
+    return { source: this.sourceBytes.array.subarray(offsets[local]!, offsets[local + 1]!), routing: this.routings[local] ?? null };
+  }
+
   /** The immutable segment of every doc added, in arrays of its own; reset() before adding more. */
   build(segmentId: number): Segment {
     if (this.built) throw new Error('SegmentBuilder.build called twice');
     this.built = true;
-    const maxDoc = this.ids.length;
+    const maxDoc = this.docCount;
     const inverted = new Map<string, InvertedField>();
     const docValues = new Map<string, DocValues>();
     const fieldDocs = new Map<string, Uint32Array>();
@@ -164,22 +175,20 @@ export class SegmentBuilder {
         fieldDocs.set(state.path, bits);
       }
     }
-    const bytes = this.sourceBytes.toArray();
+    const ids = this.ids.build(maxDoc);
+    inverted.set(ID_FIELD, ids.inverted!);
+    docValues.set(ID_FIELD, ids.docValues!);
     return {
       id: segmentId,
       maxDoc,
-      ids: this.ids.build(),
       versions: this.versions.toArray(),
       seqNos: this.seqNos.toArray(),
-      routings: this.routings,
-      source: {
-        bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-        offsets: this.sourceOffsets.toArray(),
-      },
+      stored: new HeapStoredFields(this.sourceBytes.toArray(), this.sourceOffsets.toArray(), this.routings),
       inverted,
       docValues,
       fieldsPresent: new Set(fieldDocs.keys()),
       fieldDocs,
+      sizeInBytes: 0,
     };
   }
 
@@ -253,4 +262,22 @@ function setGrowableBit(words: Uint32List, doc: number): void {
   const word = doc >>> 5;
   while (words.length <= word) words.push(0);
   words.array[word] |= 1 << (doc & 31);
+}
+
+/** Sources and routings of a segment built in memory. */
+class HeapStoredFields implements StoredFields {
+  constructor(
+    private readonly bytes: Uint8Array,
+    /** Source of doc d is bytes[offsets[d]..offsets[d+1]). */
+    private readonly offsets: Uint32Array,
+    private readonly routings: readonly (string | null)[],
+  ) {}
+
+  document(doc: number): StoredDocument {
+    return { source: this.bytes.subarray(this.offsets[doc]!, this.offsets[doc + 1]!), routing: this.routings[doc] ?? null };
+  }
+
+  sourceLength(doc: number): number {
+    return this.offsets[doc + 1]! - this.offsets[doc]!;
+  }
 }

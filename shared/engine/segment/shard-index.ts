@@ -1,34 +1,48 @@
 /**
- * The searchable side of one shard copy: an indexing buffer, the immutable
- * segments made from it at each refresh, and their live-docs bitsets.
+ * The searchable side of one shard copy: an indexing buffer in memory, the
+ * immutable segments each refresh writes to files (read back through memory
+ * maps), their live-docs bitsets, merges, and commit points.
  *
  * Visibility follows Lucene: an index or delete changes what searches see only
  * at the next refresh. A snapshot never changes once taken: a refresh replaces
- * a segment's live-docs bitset with an edited copy, a merge builds a new
- * segment, and neither touches the arrays an older snapshot holds.
+ * a segment's live-docs bitset with an edited copy, a merge writes a new
+ * segment, and neither touches what an older snapshot holds. A segment a
+ * merge replaced stays mapped while a pinned snapshot (an open search or
+ * scroll context) holds it, and is unmapped when the last one lets go.
  *
- * There is no `_id` → doc map over the whole copy (a string and an entry per
- * document would keep the collector busy on millions of docs). As in Lucene,
- * the live copy of an id is found by looking the id up in the buffer and then
- * in each segment's `_id`s, newest first; the caller says when an id cannot
- * have a live copy (its doc store knows), so new documents skip the search.
+ * Durability is the commit's: `commit()` makes every segment file and the
+ * current deletes durable and returns the commit point, which the caller
+ * stores atomically with the log offset it covers (docs/decisions/003). Files
+ * no commit point and no live segment names are removed by `removeUnused()`.
+ *
+ * There is no `_id` → doc map over the whole copy. As in Lucene, the live
+ * copy of an id is found by looking the id up in the buffer and then in each
+ * segment's `_id` terms, newest first; the caller says when an id cannot
+ * have a live copy (its version map knows), so new documents skip the search.
  */
+import { fsyncSync, openSync, closeSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AnalyzerLookup } from '../analysis/types.ts';
-import { clearBit, hasBit, newFullBitset } from './bitset.ts';
+import { bitsetWords, clearBit, hasBit, newFullBitset } from './bitset.ts';
+import { liveDocsFileName, liveDocsFileOf, readLiveDocs, writeLiveDocs } from './live-docs-file.ts';
+import { MappedSegment } from './mapped-segment.ts';
 import { findMerges } from './merge-policy.ts';
 import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
-import { mergeSegments } from './segment-merger.ts';
-import { estimateSegmentBytes } from './segment-size.ts';
+import { DATA_FILES, segmentFileName, segmentIdOfFile } from './segment-info.ts';
+import { writeSegment, type WriteSource } from './segment-writer.ts';
 import { TermHash } from './term-hash.ts';
-import type { SearcherSnapshot, Segment, SegmentView } from './types.ts';
+import { ID_FIELD, type SearcherSnapshot, type SegmentView, type StoredDocument } from './types.ts';
 
 /** One segment of the current state, as a refresh left it. Replaced, never mutated. */
 interface LiveSegment {
-  readonly segment: Segment;
+  readonly segment: MappedSegment;
   /** null: every doc live. */
   readonly liveDocs: Uint32Array | null;
   readonly numDocs: number;
-  readonly sizeInBytes: number;
+  /** Generation of the live-docs file of the last commit (0: none, every doc was live). */
+  readonly liveGen: number;
+  /** Deletes since the last commit: a new live-docs file is due. */
+  readonly liveDirty: boolean;
 }
 
 /** Deletes of a segment's docs since the last refresh: its live docs as they will be. */
@@ -36,6 +50,17 @@ interface PendingDeletes {
   readonly liveDocs: Uint32Array;
   count: number;
 }
+
+/** What a commit records of a copy's segments. */
+export interface SegmentsCommit {
+  readonly segments: readonly { readonly id: number; readonly liveGen: number }[];
+  readonly nextSegmentId: number;
+}
+
+export const EMPTY_COMMIT: SegmentsCommit = { segments: [], nextSegmentId: 0 };
+
+/** Where a live document is: in the indexing buffer or in a refreshed segment. */
+export type DocLocation = { readonly buffered: true; readonly local: number } | { readonly buffered: false; readonly segment: MappedSegment; readonly doc: number };
 
 export class ShardIndex {
   private segments: LiveSegment[] = [];
@@ -50,14 +75,47 @@ export class ShardIndex {
    */
   private readonly bufferIds = new TermHash();
   private bufferDocs = new Int32Array(1024);
-  /** Buffered docs already superseded or deleted: born deleted in the next segment. */
+  /** Buffered docs already superseded or deleted: left out of the next segment. */
   private bufferDeletes: number[] = [];
   private pending = 0;
-  private nextSegmentId = 0;
+  private nextSegmentId: number;
   private snapshot: SearcherSnapshot | null = null;
+  /** Pinned snapshots per segment; a segment no longer live is unmapped when its count reaches 0. */
+  private readonly pins = new Map<MappedSegment, number>();
+  private readonly retired = new Set<MappedSegment>();
+  /** Segments written since the last commit, whose files are not yet known durable. */
+  private readonly unsynced = new Set<number>();
+  private closed = false;
 
-  constructor(private readonly analyzers: AnalyzerLookup) {
+  private constructor(
+    readonly dir: string,
+    analyzers: AnalyzerLookup,
+    nextSegmentId: number,
+  ) {
     this.buffer = new SegmentBuilder(analyzers);
+    this.nextSegmentId = nextSegmentId;
+  }
+
+  /**
+   * Opens the segments a commit point lists (checking every file) and removes
+   * what no commit names: files of a write or merge a crash interrupted.
+   * Throws CorruptSegmentError when a listed segment is missing or damaged.
+   */
+  static open(dir: string, analyzers: AnalyzerLookup, commit: SegmentsCommit): ShardIndex {
+    const index = new ShardIndex(dir, analyzers, commit.nextSegmentId);
+    try {
+      for (const { id, liveGen } of commit.segments) {
+        const segment = MappedSegment.open(dir, id);
+        const liveDocs = liveGen > 0 ? readLiveDocs(dir, id, liveGen, bitsetWords(segment.maxDoc)) : null;
+        const numDocs = liveDocs === null ? segment.maxDoc : countBits(liveDocs);
+        index.segments.push({ segment, liveDocs, numDocs, liveGen, liveDirty: false });
+      }
+    } catch (err) {
+      index.close();
+      throw err;
+    }
+    index.removeUnused(commit);
+    return index;
   }
 
   /** Live docs visible to searches. */
@@ -83,17 +141,24 @@ export class ShardIndex {
     return this.pending;
   }
 
-  /** Estimated memory held by the segments. */
+  /** Bytes of the segments' files. */
   get sizeInBytes(): number {
     let n = 0;
-    for (const s of this.segments) n += s.sizeInBytes;
+    for (const s of this.segments) n += s.segment.sizeInBytes;
+    return n;
+  }
+
+  /** Bytes of the segments' files in this process's memory now (mincore). */
+  residentBytes(): number {
+    let n = 0;
+    for (const s of this.segments) n += s.segment.residentBytes();
     return n;
   }
 
   /**
    * Buffers a document; the copy it replaces (same `_id`) is deleted at the
    * next refresh. `mayReplace` false says no live copy of the id exists
-   * outside the buffer (the doc store had none), which spares the search.
+   * outside the buffer (the version map had none), which spares the search.
    */
   index(doc: BufferedDoc, mayReplace = true): void {
     // add() first: a document it refuses must leave the previous copy live.
@@ -112,6 +177,19 @@ export class ShardIndex {
   /** Deletes the live copy of `_id` at the next refresh; nothing when there is none. */
   delete(id: string): void {
     if (this.deleteBuffered(id) || this.deleteInSegments(id)) this.pending++;
+  }
+
+  /** Where the live copy of `id` is, as of every op applied so far (refreshed or not); null when none. */
+  locate(id: string): DocLocation | null {
+    const slot = this.bufferIds.find(id);
+    if (slot >= 0 && this.bufferDocs[slot]! >= 0) return { buffered: true, local: this.bufferDocs[slot]! };
+    const found = this.findInSegments(id);
+    return found === null ? null : { buffered: false, segment: found.live.segment, doc: found.doc };
+  }
+
+  /** The stored part of a located document (valid until the next read). */
+  stored(at: DocLocation): StoredDocument {
+    return at.buffered ? this.buffer.stored(at.local) : at.segment.stored.document(at.doc);
   }
 
   /** Makes buffered operations visible: a new segment for the buffer, new live-docs for deletes. */
@@ -140,75 +218,195 @@ export class ShardIndex {
     return this.snapshot;
   }
 
+  /** A search context holds `snapshot` beyond the current turn: its segments stay mapped until `unpin`. */
+  pin(snapshot: SearcherSnapshot): void {
+    for (const v of snapshot.views) {
+      const seg = v.segment as MappedSegment;
+      this.pins.set(seg, (this.pins.get(seg) ?? 0) + 1);
+    }
+  }
+
+  unpin(snapshot: SearcherSnapshot): void {
+    for (const v of snapshot.views) {
+      const seg = v.segment as MappedSegment;
+      const n = (this.pins.get(seg) ?? 1) - 1;
+      if (n > 0) {
+        this.pins.set(seg, n);
+        continue;
+      }
+      this.pins.delete(seg);
+      if (this.retired.delete(seg)) seg.close();
+    }
+  }
+
   /**
-   * Runs the merges the policy asks for (see merge-policy.ts), synchronously.
-   * Searches see the same docs before and after; held snapshots keep the old segments.
+   * Runs the merges the policy asks for (see merge-policy.ts), synchronously,
+   * writing the merged segments' files. Searches see the same docs before and
+   * after; held snapshots keep the old segments.
    */
   maybeMerge(): boolean {
     const merges = findMerges(this.segments.map((s) => ({ maxDoc: s.segment.maxDoc, numDocs: s.numDocs })));
     if (merges.length === 0) return false;
     const replacement = new Map<number, LiveSegment | null>();
     for (const group of merges) {
-      const merged = this.merge(group.map((i) => this.segments[i]));
+      const merged = this.merge(group.map((i) => this.segments[i]!));
       group.forEach((i, k) => replacement.set(i, k === 0 ? merged : null));
     }
     const next: LiveSegment[] = [];
     this.segments.forEach((s, i) => {
       const replaced = replacement.get(i);
       if (replaced === undefined) next.push(s);
-      else if (replaced !== null) next.push(replaced);
+      else {
+        this.retire(s.segment);
+        if (replaced !== null) next.push(replaced);
+      }
     });
     this.segments = next;
     this.snapshot = null;
     return true;
   }
 
+  /**
+   * Makes the refreshed state durable: every segment file synced, each
+   * segment that lost docs since the last commit gets a new live-docs file.
+   * Buffered (unrefreshed) operations are not part of it: refresh first.
+   * Returns what the caller stores as the commit point.
+   */
+  commit(): SegmentsCommit {
+    for (const id of this.unsynced) {
+      for (const kind of [...DATA_FILES, 'si' as const]) syncFile(join(this.dir, segmentFileName(id, kind)));
+    }
+    this.unsynced.clear();
+    this.segments = this.segments.map((s) => {
+      if (!s.liveDirty || s.liveDocs === null) return s;
+      const liveGen = s.liveGen + 1;
+      writeLiveDocs(this.dir, s.segment.id, liveGen, s.liveDocs);
+      return { ...s, liveGen, liveDirty: false };
+    });
+    // Pending deletes refer to LiveSegment objects: carry them to the replacements.
+    if (this.pendingDeletes.size > 0) {
+      const byId = new Map(this.segments.map((s) => [s.segment, s]));
+      const carried = new Map<LiveSegment, PendingDeletes>();
+      for (const [old, deletes] of this.pendingDeletes) carried.set(byId.get(old.segment) ?? old, deletes);
+      this.pendingDeletes = carried;
+    }
+    syncFile(this.dir);
+    return { segments: this.segments.map((s) => ({ id: s.segment.id, liveGen: s.liveGen })), nextSegmentId: this.nextSegmentId };
+  }
+
+  /** Removes the files neither `commit` nor a live or pinned segment uses (call once `commit` is durable). */
+  removeUnused(commit: SegmentsCommit): void {
+    const keepSegments = new Set<number>(commit.segments.map((s) => s.id));
+    const keepLive = new Set<string>();
+    for (const s of commit.segments) if (s.liveGen > 0) keepLive.add(liveDocsFileName(s.id, s.liveGen));
+    for (const s of this.segments) {
+      keepSegments.add(s.segment.id);
+      if (s.liveGen > 0) keepLive.add(liveDocsFileName(s.segment.id, s.liveGen));
+    }
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const id = segmentIdOfFile(name);
+      if (id !== null) {
+        // Files of segments at or beyond nextSegmentId may belong to a write under way only if this index wrote them.
+        if (!keepSegments.has(id) && !this.unsynced.has(id)) rmSync(join(this.dir, name), { force: true });
+        continue;
+      }
+      const liv = liveDocsFileOf(name);
+      if (liv !== null && !keepLive.has(name)) rmSync(join(this.dir, name), { force: true });
+    }
+  }
+
+  /** Unmaps every segment (the copy is closing or being removed). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of this.segments) s.segment.close();
+    for (const s of this.retired) s.close();
+    this.segments = [];
+    this.retired.clear();
+    this.snapshot = null;
+  }
+
+  private retire(segment: MappedSegment): void {
+    if ((this.pins.get(segment) ?? 0) > 0) {
+      // Still read by a pinned snapshot: give its pages back now, unmap when the last pin goes.
+      segment.release();
+      this.retired.add(segment);
+    } else {
+      segment.close();
+    }
+  }
+
   /** Deletes the buffer's live copy of `id`; false when the buffer has none. */
   private deleteBuffered(id: string): boolean {
     const slot = this.bufferIds.find(id);
-    const local = slot < 0 ? -1 : this.bufferDocs[slot];
+    const local = slot < 0 ? -1 : this.bufferDocs[slot]!;
     if (local < 0) return false;
     this.bufferDocs[slot] = -1;
     this.bufferDeletes.push(local);
     return true;
   }
 
+  /** The live copy of `id` in a segment (pending deletes counted), newest segment first. */
+  private findInSegments(id: string): { live: LiveSegment; doc: number } | null {
+    for (let s = this.segments.length - 1; s >= 0; s--) {
+      const live = this.segments[s]!;
+      const inv = live.segment.inverted.get(ID_FIELD);
+      if (inv === undefined) continue;
+      const t = inv.terms.find(id);
+      if (t < 0) continue;
+      const liveDocs = this.pendingDeletes.get(live)?.liveDocs ?? live.liveDocs;
+      // Ids repeat within a segment only as copies born deleted; at most one copy of an id is live.
+      const cursor = inv.postings(t);
+      while (cursor.nextBlock()) {
+        for (let i = 0; i < cursor.count; i++) {
+          const d = cursor.docs[i]!;
+          if (liveDocs === null || hasBit(liveDocs, d)) return { live, doc: d };
+        }
+      }
+    }
+    return null;
+  }
+
   /** Marks the live copy of `id` in a segment deleted at the next refresh; false when no segment has one. */
   private deleteInSegments(id: string): boolean {
-    for (let s = this.segments.length - 1; s >= 0; s--) {
-      const live = this.segments[s];
-      const pending = this.pendingDeletes.get(live);
-      const liveDocs = pending?.liveDocs ?? live.liveDocs;
-      // Ids repeat within a segment only as copies born deleted; at most one copy of an id is live.
-      const doc = live.segment.ids.find(id, (d) => liveDocs === null || hasBit(liveDocs, d));
-      if (doc < 0) continue;
-      if (pending === undefined) {
-        const bits = live.liveDocs === null ? newFullBitset(live.segment.maxDoc) : live.liveDocs.slice();
-        clearBit(bits, doc);
-        this.pendingDeletes.set(live, { liveDocs: bits, count: 1 });
-      } else {
-        clearBit(pending.liveDocs, doc);
-        pending.count++;
-      }
-      return true;
+    const found = this.findInSegments(id);
+    if (found === null) return false;
+    const { live, doc } = found;
+    const pending = this.pendingDeletes.get(live);
+    if (pending === undefined) {
+      const bits = live.liveDocs === null ? newFullBitset(live.segment.maxDoc) : live.liveDocs.slice();
+      clearBit(bits, doc);
+      this.pendingDeletes.set(live, { liveDocs: bits, count: 1 });
+    } else {
+      clearBit(pending.liveDocs, doc);
+      pending.count++;
     }
-    return false;
+    return true;
   }
 
   private flushBuffer(): void {
-    const segment = this.buffer.build(this.nextSegmentId++);
-    this.buffer.reset();
-    this.bufferIds.clear();
+    const built = this.buffer.build(-1);
     let liveDocs: Uint32Array | null = null;
     if (this.bufferDeletes.length > 0) {
-      liveDocs = newFullBitset(segment.maxDoc);
+      liveDocs = newFullBitset(built.maxDoc);
       for (const doc of this.bufferDeletes) clearBit(liveDocs, doc);
     }
-    // A buffered doc is deleted at most once: its slot in bufferDocs is -1 after.
-    const numDocs = segment.maxDoc - this.bufferDeletes.length;
+    const id = this.nextSegmentId++;
+    // Superseded buffered docs are left out of the segment's files altogether.
+    const written = writeSegment(this.dir, id, [{ segment: built, liveDocs }], { sync: false });
+    this.buffer.reset();
+    this.bufferIds.clear();
     this.bufferDeletes = [];
-    if (numDocs === 0) return;
-    this.segments.push({ segment, liveDocs, numDocs, sizeInBytes: estimateSegmentBytes(segment) });
+    if (written === null) return;
+    this.unsynced.add(id);
+    const segment = MappedSegment.open(this.dir, id);
+    this.segments.push({ segment, liveDocs: null, numDocs: segment.maxDoc, liveGen: 0, liveDirty: false });
   }
 
   /** The pending deletes become the segment's live docs (a new bitset: snapshots keep the old one). */
@@ -216,13 +414,25 @@ export class ShardIndex {
     const at = this.segments.indexOf(current);
     if (at < 0) throw new Error(`pending deletes for segment ${current.segment.id}, which is gone`);
     const numDocs = current.numDocs - deletes.count;
-    if (numDocs === 0) this.segments.splice(at, 1);
-    else this.segments[at] = { ...current, liveDocs: deletes.liveDocs, numDocs };
+    if (numDocs === 0) {
+      this.segments.splice(at, 1);
+      this.retire(current.segment);
+    } else {
+      this.segments[at] = { ...current, liveDocs: deletes.liveDocs, numDocs, liveDirty: true };
+    }
   }
 
   /** Merges `group` into one new segment and carries the group's pending deletes onto it. */
-  private merge(group: readonly LiveSegment[]): LiveSegment {
-    const { segment, docMaps } = mergeSegments(group, this.nextSegmentId++);
+  private merge(group: readonly LiveSegment[]): LiveSegment | null {
+    const id = this.nextSegmentId++;
+    const sources: WriteSource[] = group.map((s) => ({ segment: s.segment, liveDocs: s.liveDocs }));
+    const written = writeSegment(this.dir, id, sources, { sync: false });
+    if (written === null) {
+      for (const s of group) this.pendingDeletes.delete(s);
+      return null;
+    }
+    this.unsynced.add(id);
+    const segment = MappedSegment.open(this.dir, id);
     let pendingLive: Uint32Array | null = null;
     let pendingCount = 0;
     group.forEach((source, k) => {
@@ -230,17 +440,38 @@ export class ShardIndex {
       if (pending === undefined) return;
       this.pendingDeletes.delete(source);
       pendingLive ??= newFullBitset(segment.maxDoc);
-      const docMap = docMaps[k];
+      const docMap = written.docMaps[k]!;
       // Docs live at the refresh (kept by the merge) but deleted since: deleted in the merged segment at the next refresh.
       for (let d = 0; d < docMap.length; d++) {
-        if (docMap[d] >= 0 && !hasBit(pending.liveDocs, d)) {
-          clearBit(pendingLive, docMap[d]);
+        if (docMap[d]! >= 0 && !hasBit(pending.liveDocs, d)) {
+          clearBit(pendingLive, docMap[d]!);
           pendingCount++;
         }
       }
     });
-    const merged: LiveSegment = { segment, liveDocs: null, numDocs: segment.maxDoc, sizeInBytes: estimateSegmentBytes(segment) };
+    const merged: LiveSegment = { segment, liveDocs: null, numDocs: segment.maxDoc, liveGen: 0, liveDirty: false };
     if (pendingLive !== null) this.pendingDeletes.set(merged, { liveDocs: pendingLive, count: pendingCount });
     return merged;
+  }
+}
+
+function countBits(bits: Uint32Array): number {
+  let n = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w]!;
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    n += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+  }
+  return n;
+}
+
+/** fsync of a file or directory by path. */
+function syncFile(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -13,7 +13,7 @@ import { SlicePool } from './slice-pool.ts';
 import { intToByte4 } from './small-float.ts';
 import { sortTerms } from './term-dictionary.ts';
 import { TermHash } from './term-hash.ts';
-import type { InvertedField } from './types.ts';
+import { HeapInvertedField } from './heap-inverted-field.ts';
 
 /**
  * Positions between two values of a multi-valued text field: Elasticsearch 6's
@@ -136,12 +136,12 @@ export class TextFieldWriter {
   }
 
   /** The field's postings, in arrays of their own (the writer may be reset and reused). */
-  build(maxDoc: number): InvertedField {
+  build(maxDoc: number): HeapInvertedField {
     const { terms, order } = sortTerms(this.termSlots);
     const count = this.postingCount;
     const postingStarts = new Uint32Array(terms.length + 1);
     const postingDocs = new Int32Array(count);
-    const postingFreqs = new Uint32Array(count);
+    const postingFreqs = new Int32Array(count);
     const positionStarts = new Uint32Array(count + 1);
     const positions = new Int32Array(this.sumTotalTermFreq);
     const state = this.slotState;
@@ -174,7 +174,7 @@ export class TextFieldWriter {
     }
     postingStarts[terms.length] = o;
     positionStarts[count] = np;
-    return {
+    return new HeapInvertedField({
       terms,
       postingStarts,
       postingDocs,
@@ -184,7 +184,7 @@ export class TextFieldWriter {
       norms: this.norms.toArray(maxDoc),
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
-    };
+    });
   }
 
   private slotAdded(slot: number): void {

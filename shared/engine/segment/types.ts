@@ -1,30 +1,72 @@
 /**
- * Segment contract (DESIGN.md section 3): an immutable, in-memory, columnar
- * view of a set of documents. Plain typed arrays and a small header; queries,
- * collectors and aggregations are functions over it. No object per posting and
- * no object per document in hot loops.
+ * Segment contract (DESIGN.md section 3): an immutable, columnar view of a
+ * set of documents. Two kinds stand behind it: the segment the indexing
+ * buffer builds in memory at a refresh (segment-builder.ts), which is written
+ * to files at once, and the segment read back from those files through memory
+ * maps (mapped-segment.ts), which is what searches see. Queries, collectors
+ * and aggregations are functions over this interface; no object per posting
+ * and no object per document in hot loops.
  *
  * Local doc ids run 0..maxDoc-1 within a segment. A searcher (a point-in-time
  * set of segments) numbers docs globally as `docBase + localDoc`.
  */
-import type { PackedStrings } from './packed-strings.ts';
+
+/** A sorted list of distinct strings (JS `<` order: UTF-16 code units), read by index. */
+export interface TermDictionary {
+  readonly length: number;
+  /** Entry i as a string. */
+  get(i: number): string;
+  /** Entry i against `s` in JS `<` order: negative, 0 or positive. */
+  compare(i: number, s: string): number;
+  equals(i: number, s: string): boolean;
+  startsWith(i: number, prefix: string): boolean;
+  /** The first index whose entry is >= `s` (length when none). */
+  lowerBound(s: string): number;
+  /** The index of `s`, or -1. */
+  find(s: string): number;
+}
+
+/** Typed arrays doc values are kept in: the narrowest that holds a segment's values exactly. */
+export type NumericArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+/** Ordinals: -1 marks a doc without a value in the single-valued layout. */
+export type OrdArray = Int32Array | Int16Array | Int8Array | Uint16Array | Uint8Array;
+
+/** Postings per block of a cursor (and of the postings format). */
+export const POSTINGS_BLOCK = 128;
+
+/**
+ * The postings of one term, read a block of docs at a time: `docs[0..count)`
+ * ascending, `freqs` beside them (all 1 for a field indexed without
+ * frequencies). The arrays are the cursor's own and change with each block.
+ */
+export interface PostingsCursor {
+  readonly docFreq: number;
+  readonly docs: Int32Array;
+  readonly freqs: Int32Array;
+  /** Postings of the current block. */
+  readonly count: number;
+  /** Loads the next block; false once there is none. */
+  nextBlock(): boolean;
+  /**
+   * Moves forward to the first posting whose doc is >= target, loading its
+   * block (blocks that end before it are skipped without being read);
+   * returns its index in the block, or -1 when no posting is left.
+   */
+  advance(target: number): number;
+  /** Positions of posting i of the current block (text fields), ascending; valid until the next call. */
+  positions(i: number): Int32Array;
+}
 
 /** Postings of one indexed field (text or keyword). */
 export interface InvertedField {
-  /** Terms in ascending UTF-16 code unit order (JS `<`); `terms.find(term)` is the term id. */
-  readonly terms: PackedStrings;
-  /** Postings of term t are [postingStarts[t], postingStarts[t+1]) in the arrays below. Length terms+1. */
-  readonly postingStarts: Uint32Array;
-  /** Local doc ids, ascending within each term. */
-  readonly postingDocs: Int32Array;
-  /** Term frequency per posting. */
-  readonly postingFreqs: Uint32Array;
-  /**
-   * Positions, text fields only (null for keyword): positions of posting p are
-   * [positionStarts[p], positionStarts[p+1]) in `positions`. Length postings+1.
-   */
-  readonly positionStarts: Uint32Array | null;
-  readonly positions: Int32Array | null;
+  /** Terms in ascending order; an index into it is the term id. */
+  readonly terms: TermDictionary;
+  /** Text fields: term frequencies and positions are kept; keyword fields index docs only. */
+  readonly hasPositions: boolean;
+  /** Docs that contain term t. */
+  docFreq(termId: number): number;
+  /** A cursor over term t's postings, before its first block. */
+  postings(termId: number): PostingsCursor;
   /**
    * Text fields only: per-doc field length encoded as Lucene's
    * SmallFloat.intToByte4 (BM25 norm), 0 where the doc has no value.
@@ -40,10 +82,11 @@ export interface InvertedField {
 export interface NumericDocValues {
   readonly kind: 'numeric';
   /**
-   * Single-valued layout (`starts` null): values[doc], NaN when missing.
+   * Single-valued layout (`starts` null): values[doc]; a doc without a value
+   * is NaN, so an array without NaN (an integer array) means every doc has one.
    * Multi-valued layout: values of doc d are values[starts[d]..starts[d+1]), sorted ascending.
    */
-  readonly values: Float64Array;
+  readonly values: NumericArray;
   readonly starts: Uint32Array | null;
 }
 
@@ -51,39 +94,49 @@ export interface NumericDocValues {
 export interface SortedDocValues {
   readonly kind: 'sorted';
   /** Distinct values, ascending (JS `<`). */
-  readonly dict: PackedStrings;
+  readonly dict: TermDictionary;
   /**
    * Single-valued layout (`starts` null): ords[doc], -1 when missing.
    * Multi-valued layout: ords of doc d are ords[starts[d]..starts[d+1]), ascending, distinct.
    */
-  readonly ords: Int32Array;
+  readonly ords: OrdArray;
   readonly starts: Uint32Array | null;
 }
 
 export type DocValues = NumericDocValues | SortedDocValues;
 
-/** Raw `_source` bytes (UTF-8 JSON as the client sent it), concatenated. */
-export interface SourceColumn {
-  readonly bytes: Buffer;
-  /** Source of doc d is bytes[offsets[d]..offsets[d+1]). Length maxDoc+1. */
-  readonly offsets: Uint32Array;
+/** What a segment stores of a document beside its indexed fields. */
+export interface StoredDocument {
+  /** `_source` bytes as the client sent them; valid until the next call on the same StoredFields. */
+  readonly source: Uint8Array;
+  readonly routing: string | null;
 }
+
+/** Random access to the stored part of a segment's documents. */
+export interface StoredFields {
+  document(doc: number): StoredDocument;
+  /** Source length of a doc, for sizing a response. */
+  sourceLength(doc: number): number;
+}
+
+/** The internal fields every segment indexes beside the mapped ones. */
+export const ID_FIELD = '_id';
 
 export interface Segment {
   /** Unique within its shard copy; higher = newer. */
   readonly id: number;
   readonly maxDoc: number;
-  /** `_id` per local doc. */
-  readonly ids: PackedStrings;
   /** `_version` and `_seq_no` per local doc. */
-  readonly versions: Float64Array;
-  readonly seqNos: Float64Array;
-  /** `_routing` per local doc (null when none was given). */
-  readonly routings: readonly (string | null)[];
-  readonly source: SourceColumn;
-  /** Indexed fields by full path (`plate`, `plate.keyword`). */
+  readonly versions: NumericArray;
+  readonly seqNos: NumericArray;
+  readonly stored: StoredFields;
+  /**
+   * Indexed fields by full path (`plate`, `plate.keyword`), and `_id`
+   * (a keyword with doc values: the ids of a segment's docs, copies born
+   * deleted included).
+   */
   readonly inverted: ReadonlyMap<string, InvertedField>;
-  /** Doc values by full path. */
+  /** Doc values by full path, `_id` included. */
   readonly docValues: ReadonlyMap<string, DocValues>;
   /** Full paths of fields that have a value in at least one doc of the segment (for `exists`). */
   readonly fieldsPresent: ReadonlySet<string>;
@@ -94,6 +147,8 @@ export interface Segment {
    * one value. Length ceil(maxDoc/32).
    */
   readonly fieldDocs: ReadonlyMap<string, Uint32Array>;
+  /** Bytes the segment takes on disk (0 for one only in memory). */
+  readonly sizeInBytes: number;
 }
 
 /**
@@ -118,4 +173,10 @@ export interface SearcherSnapshot {
   readonly maxDoc: number;
   /** Sum of numDocs over views. */
   readonly numDocs: number;
+}
+
+/** `_id` of a doc of a segment. */
+export function idOf(segment: Segment, doc: number): string {
+  const dv = segment.docValues.get(ID_FIELD) as SortedDocValues;
+  return dv.dict.get(dv.ords[doc]!);
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyDocOp } from '../../../services/node/indexer/apply-doc-op.ts';
 import type { DocOp } from '../../../shared/records/doc-op.ts';
-import type { DocState } from '../../../shared/engine/store/doc-store.ts';
+import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 
 const coords = { index: 'i', uuid: 'u', shard: 0, type: '_doc', id: '1' };
 const base: DocOp = {

@@ -1,0 +1,9 @@
+{
+  "targets": [
+    {
+      "target_name": "logsearch_mmap",
+      "sources": ["mmap.c"],
+      "cflags": ["-O2", "-Wall", "-Wextra"]
+    }
+  ]
+}

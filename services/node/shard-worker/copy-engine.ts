@@ -1,0 +1,379 @@
+/**
+ * One shard copy's indexer and store, in its worker thread (DESIGN.md 2 and
+ * 3): applies the copy's log records in offset order against its version map
+ * (applying is a pure function of state and record, apply-doc-op.ts),
+ * indexes the resulting documents into its ShardIndex, refreshes, merges,
+ * commits, and serves realtime gets and the shard's searches.
+ *
+ * Durable state is the last commit: segment files plus the version map and
+ * the log offset they reach, written in one batch (version-store.ts). Ops
+ * applied since then live in the indexing buffer and `pending`; a crash
+ * loses them here, and the replay of the log from the commit's offset
+ * applies them again, to the same outcomes.
+ *
+ * A copy handles its work one item at a time (`serial`): an apply waits for
+ * the version map, and nothing else of the copy may run in between.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
+import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
+import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
+import { ShardIndex, EMPTY_COMMIT } from '../../../shared/engine/segment/shard-index.ts';
+import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
+import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
+import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
+import { VersionStore, type CopyCommit, type VersionEntry } from '../../../shared/engine/store/version-store.ts';
+import type { DocState } from '../../../shared/engine/store/doc-state.ts';
+import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
+import { applyDocOp, type DocOutcome } from '../indexer/apply-doc-op.ts';
+import type { PinnedContext, PinnedContexts, SearchMeta } from '../search/local-shard-client.ts';
+import { errorToWire } from '../transport/transport-errors.ts';
+import { readRecordBatch } from './record-batch.ts';
+import { APPLY_RESULTS, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
+
+const EMPTY_DOC: ParsedDocument = { fields: [], dynamicUpdate: null };
+
+/**
+ * A commit follows a refresh once this long has passed since the last one
+ * (or sooner, see MAX_UNCOMMITTED_OPS): a restart replays at most this much
+ * of the log. Elasticsearch flushes by translog size (512 MB); time keeps the
+ * replay short whatever the document size.
+ */
+export const COMMIT_INTERVAL_MS = 5_000;
+/** Ops applied since the last commit that make the next refresh commit too (bounds the in-memory version map). */
+export const MAX_UNCOMMITTED_OPS = 100_000;
+
+/** CopyMeta turned back into the engine's objects. */
+export interface WorkerIndexMeta extends SearchMeta {
+  readonly uuid: string;
+  readonly mappingVersion: number;
+}
+
+export function indexMetaOf(m: CopyMeta, previous: WorkerIndexMeta | null): WorkerIndexMeta {
+  // Analyzers come from settings that never change after creation: keep the built registry.
+  const analyzers = previous?.analyzers ?? AnalysisRegistry.fromIndexSettings(m.settings.analysis, { maxNgramDiff: m.settings.maxNgramDiff });
+  let mapping = previous?.mapping ?? null;
+  if (previous === null || previous.mappingVersion !== m.mappingVersion) {
+    mapping =
+      m.mappingJson === null || m.typeName === null
+        ? null
+        : Mapping.fromJSON(m.typeName, JSON.parse(m.mappingJson), { analyzerExists: (n: string) => analyzers.get(n) !== undefined });
+  }
+  return { name: m.name, uuid: m.uuid, settings: m.settings, mapping, mappingVersion: m.mappingVersion, analyzers };
+}
+
+export interface CopyEngineEvents {
+  readonly onStats: (stats: SegmentStats) => void;
+  readonly onError: (context: string, err: unknown) => void;
+}
+
+export class CopyEngine {
+  readonly filterCache = new FilterCache();
+  /** Views pinned by this copy's open search contexts, by the node's context id. */
+  readonly contexts: PinnedContexts;
+  private readonly pinned = new Map<number, PinnedContext>();
+  /** Version changes since the last commit, and those of a commit being written. */
+  private pending = new Map<string, VersionEntry>();
+  private committing: ReadonlyMap<string, VersionEntry> = new Map();
+  private nextOffset: number;
+  private committedOffset: number;
+  private lastCommit = Date.now();
+  private serial: Promise<unknown> = Promise.resolve();
+  private mergeScheduled = false;
+  private closed = false;
+
+  private constructor(
+    readonly shard: number,
+    public meta: WorkerIndexMeta,
+    private readonly dir: string,
+    private store: VersionStore,
+    private index: ShardIndex,
+    commit: CopyCommit | null,
+    private readonly events: CopyEngineEvents,
+  ) {
+    this.nextOffset = commit?.nextOffset ?? 0;
+    this.committedOffset = this.nextOffset;
+    const pinned = this.pinned;
+    this.contexts = {
+      get: (id) => pinned.get(id),
+      pin: (id, ctx) => {
+        const old = pinned.get(id);
+        pinned.set(id, ctx);
+        this.index.pin(ctx.snapshot);
+        if (old !== undefined) this.index.unpin(old.snapshot);
+      },
+      drop: (id) => this.dropContext(id),
+    };
+  }
+
+  /**
+   * Opens the copy in `dir` from its last commit. A copy whose files cannot
+   * be used (a damaged or missing segment file, the format before segment
+   * files) is emptied and rebuilt from the log: it starts from offset 0.
+   */
+  static async open(shard: number, meta: WorkerIndexMeta, dir: string, events: CopyEngineEvents): Promise<{ engine: CopyEngine; reply: OpenReply }> {
+    await mkdir(dir, { recursive: true });
+    let reason: string | null = null;
+    for (let attempt = 0; ; attempt++) {
+      const store = await VersionStore.open(join(dir, 'versions'));
+      try {
+        if (await store.isLegacy()) throw new CorruptSegmentError('versions', 'written by the format that kept sources in the doc store');
+        const commit = await store.lastCommit();
+        await mkdir(join(dir, 'segments'), { recursive: true });
+        const index = ShardIndex.open(join(dir, 'segments'), meta.analyzers, commit ?? EMPTY_COMMIT);
+        const engine = new CopyEngine(shard, meta, dir, store, index, commit, events);
+        const recovery = reason !== null ? 'rebuilt' : commit === null ? 'empty_store' : 'existing_store';
+        return { engine, reply: { nextOffset: engine.nextOffset, recovery, reason } };
+      } catch (err) {
+        await store.close();
+        if (attempt > 0 || !(err instanceof CorruptSegmentError)) throw err;
+        reason = err.message;
+        await wipe(dir);
+      }
+    }
+  }
+
+  /** Runs `task` after every earlier task of this copy (searches too: they see every apply posted before them). */
+  run<T>(task: () => T | Promise<T>): Promise<T> {
+    return this.exclusively(task);
+  }
+
+  private exclusively<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = this.serial.then(task);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  apply(records: Uint8Array): Promise<ApplyReply> {
+    return this.exclusively(() => this.applyNow(records));
+  }
+
+  private async applyNow(bytes: Uint8Array): Promise<ApplyReply> {
+    const { offsets, values } = readRecordBatch(bytes);
+    const ops: DocOp[] = values.map((v) => docOpCodec.decode(v));
+    const n = ops.length;
+    const results = new Int8Array(n);
+    const versions = new Float64Array(n);
+    const seqNos = new Float64Array(n);
+    let errors: (ReturnType<typeof errorToWire> | null)[] | null = null;
+    let sources: (Uint8Array | null)[] | null = null;
+    if (n > 0 && offsets[0]! < this.nextOffset) {
+      throw new Error(`[${this.meta.name}][${this.shard}] asked to apply offset ${offsets[0]} after ${this.nextOffset - 1}: applying twice would change outcomes`);
+    }
+    const current = await this.states(ops.map((o) => o.id));
+    const meta = this.meta;
+    for (let i = 0; i < n; i++) {
+      const op = ops[i]!;
+      const offset = offsets[i]!;
+      const coords = { index: meta.name, uuid: meta.uuid, shard: this.shard, type: op.type, id: op.id };
+      let before = current.get(op.id);
+      if (op.op === 'UPDATE' && before !== undefined && !before.deleted && before.source === null) {
+        before = { ...before, source: this.sourceOf(op.id) };
+      }
+      const outcome: DocOutcome = applyDocOp(before, op, offset, coords);
+      if (!outcome.ok) {
+        results[i] = -1;
+        errors ??= new Array<null>(n).fill(null);
+        errors[i] = errorToWire(outcome.error);
+        continue;
+      }
+      results[i] = APPLY_RESULTS.indexOf(outcome.result);
+      versions[i] = outcome.version;
+      seqNos[i] = outcome.seqNo;
+      if (op.op === 'UPDATE') {
+        sources ??= new Array<null>(n).fill(null);
+        sources[i] = outcome.source;
+      }
+      const next = outcome.next;
+      if (next === null) continue;
+      current.set(op.id, next);
+      this.pending.set(op.id, { version: next.version, seqNo: next.seqNo, deleted: next.deleted, routing: next.routing });
+      if (next.deleted) {
+        this.index.delete(op.id);
+      } else {
+        this.indexDoc(op.id, next, before !== undefined && !before.deleted);
+      }
+    }
+    if (n > 0) this.nextOffset = offsets[n - 1]! + 1;
+    return { results, versions, seqNos, errors, sources };
+  }
+
+  private indexDoc(id: string, state: DocState, mayReplace: boolean): void {
+    const source = state.source ?? EMPTY_SOURCE;
+    const doc = { id, version: state.version, seqNo: state.seqNo, routing: state.routing, source, parsed: this.parse(source) };
+    try {
+      this.index.index(doc, mayReplace);
+    } catch (err) {
+      // The source lives only in the segments: keep the document stored, unsearchable by field, rather than lose it.
+      this.events.onError(`indexing [${id}]`, err);
+      this.index.index({ ...doc, parsed: EMPTY_DOC }, mayReplace);
+    }
+  }
+
+  /** The version states of `ids` as of every op applied so far (sources not loaded). */
+  private async states(ids: readonly string[]): Promise<Map<string, DocState | undefined>> {
+    const out = new Map<string, DocState | undefined>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      const e = this.pending.get(id) ?? this.committing.get(id);
+      if (e !== undefined) out.set(id, { ...e, source: null });
+      else {
+        out.set(id, undefined);
+        missing.push(id);
+      }
+    }
+    if (missing.length > 0) {
+      const stored = await this.store.getMany(missing);
+      missing.forEach((id, i) => {
+        const e = stored[i];
+        if (e !== undefined) out.set(id, { ...e, source: null });
+      });
+    }
+    return out;
+  }
+
+  /** The live source of `id` (buffer or segment), copied out; null when there is none. */
+  private sourceOf(id: string): Buffer | null {
+    const at = this.index.locate(id);
+    if (at === null) return null;
+    return Buffer.from(this.index.stored(at).source);
+  }
+
+  private parse(source: Buffer): ParsedDocument {
+    const mapping = this.meta.mapping;
+    if (mapping === null) return EMPTY_DOC;
+    try {
+      return mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>);
+    } catch {
+      // The coordinator validated the document against the mapping before
+      // appending it; a failure here means the mapping changed in between.
+      // The document stays stored and retrievable, only unsearchable by field.
+      return EMPTY_DOC;
+    }
+  }
+
+  /** Realtime gets: every applied op counts, refreshed or not. */
+  get(ids: readonly string[]): Promise<(WireDocState | null)[]> {
+    return this.exclusively(async () => {
+      const states = await this.states(ids);
+      return ids.map((id) => {
+        const s = states.get(id);
+        if (s === undefined) return null;
+        if (s.deleted) return { version: s.version, seqNo: s.seqNo, deleted: true, routing: s.routing, source: null };
+        const at = this.index.locate(id);
+        const source = at === null ? null : Uint8Array.from(this.index.stored(at).source);
+        return { version: s.version, seqNo: s.seqNo, deleted: false, routing: s.routing, source };
+      });
+    });
+  }
+
+  refresh(): Promise<void> {
+    return this.exclusively(async () => {
+      if (this.index.refresh()) this.events.onStats(this.stats());
+      if (Date.now() - this.lastCommit >= COMMIT_INTERVAL_MS || this.pending.size >= MAX_UNCOMMITTED_OPS) await this.commitNow();
+      this.scheduleMerge();
+    });
+  }
+
+  /** Refreshes and commits now. */
+  flush(): Promise<void> {
+    return this.exclusively(() => this.commitNow());
+  }
+
+  private async commitNow(): Promise<void> {
+    this.index.refresh();
+    const segments = this.index.commit();
+    const commit: CopyCommit = { ...segments, nextOffset: this.nextOffset };
+    this.committing = this.pending;
+    this.pending = new Map();
+    try {
+      await this.store.commit(this.committing, commit);
+    } catch (err) {
+      // Not durable: the changes stay pending for the next commit.
+      for (const [id, e] of this.committing) if (!this.pending.has(id)) this.pending.set(id, e);
+      this.committing = new Map();
+      throw err;
+    }
+    this.committing = new Map();
+    this.lastCommit = Date.now();
+    this.committedOffset = commit.nextOffset;
+    this.index.removeUnused(segments);
+    this.events.onStats(this.stats());
+  }
+
+  /** Merges after the messages already queued (searches waiting behind a refresh go first). */
+  private scheduleMerge(): void {
+    if (this.mergeScheduled) return;
+    this.mergeScheduled = true;
+    setImmediate(() => {
+      this.mergeScheduled = false;
+      if (this.closed) return;
+      void this.exclusively(() => {
+        if (this.closed) return;
+        if (this.index.maybeMerge()) this.events.onStats(this.stats());
+      }).catch((err: unknown) => this.events.onError('merge', err));
+    });
+  }
+
+  /** Empties the copy: it starts again from offset 0 of the log. */
+  reset(): Promise<OpenReply> {
+    return this.exclusively(async () => {
+      this.dropAllContexts();
+      this.index.close();
+      await this.store.close();
+      await wipe(this.dir);
+      this.store = await VersionStore.open(join(this.dir, 'versions'));
+      await mkdir(join(this.dir, 'segments'), { recursive: true });
+      this.index = ShardIndex.open(join(this.dir, 'segments'), this.meta.analyzers, EMPTY_COMMIT);
+      this.pending = new Map();
+      this.nextOffset = 0;
+      this.committedOffset = 0;
+      this.events.onStats(this.stats());
+      return { nextOffset: 0, recovery: 'empty_store' as const, reason: null };
+    });
+  }
+
+  acquireSnapshot(): SearcherSnapshot {
+    return this.index.acquireSnapshot();
+  }
+
+  /** Drops a pinned view; false when this copy had none under that id. */
+  dropContext(id: number): boolean {
+    const ctx = this.pinned.get(id);
+    if (ctx === undefined) return false;
+    this.pinned.delete(id);
+    this.index.unpin(ctx.snapshot);
+    return true;
+  }
+
+  private dropAllContexts(): void {
+    for (const id of [...this.pinned.keys()]) this.dropContext(id);
+  }
+
+  stats(): SegmentStats {
+    const s = this.index;
+    return { docCount: s.docCount, deletedCount: s.deletedCount, sizeInBytes: s.sizeInBytes, segmentCount: s.segmentCount, committedOffset: this.committedOffset };
+  }
+
+  /** Stops the copy, after a commit when `flush` (a clean shutdown: the restart replays nothing). */
+  close(flush: boolean): Promise<void> {
+    return this.exclusively(async () => {
+      if (this.closed) return;
+      if (flush) await this.commitNow().catch((err: unknown) => this.events.onError('flush on close', err));
+      this.closed = true;
+      this.dropAllContexts();
+      this.index.close();
+      await this.store.close();
+    });
+  }
+}
+
+const EMPTY_SOURCE = Buffer.from('{}');
+
+/** Removes a copy's files (its directory stays). */
+async function wipe(dir: string): Promise<void> {
+  await rm(join(dir, 'versions'), { recursive: true, force: true });
+  await rm(join(dir, 'segments'), { recursive: true, force: true });
+}

@@ -1,0 +1,218 @@
+/**
+ * Sorted term dictionaries on disk, front-coded in blocks of 16 (as Lucene's
+ * terms dictionaries and sorted doc-values dictionaries are): the first entry
+ * of a block is stored whole, each other one as the length of the prefix it
+ * shares with the entry before it and its own suffix. Sorted neighbours share
+ * most of their text (`http://img.example/land/12/…`, n-grams of one plate),
+ * so a dictionary takes a fraction of its raw code units.
+ *
+ *   entry   = vint(prefix), units(suffix)  (the first of a block: prefix 0, the whole term)
+ *             [vint(metaLength), meta]      (with metadata: a term's postings pointers)
+ *   section = entry*, pad to 4, u32 blockStart * (blocks + 1)  (relative to the first entry)
+ *
+ * A lookup binary-searches the blocks' first entries and decodes at most one
+ * block; reading entries in order decodes each entry once (the reader keeps
+ * its place).
+ */
+import { ByteReader } from './byte-reader.ts';
+import { ByteWriter } from './byte-writer.ts';
+import type { TermDictionary } from '../segment/types.ts';
+
+export const TERMS_PER_BLOCK = 16;
+
+/** Where a dictionary lies in its file. */
+export interface DictionaryLayout {
+  readonly count: number;
+  /** File offset of the first entry. */
+  readonly at: number;
+  /** File offset of the block starts (u32, 4-aligned). */
+  readonly blocksAt: number;
+  readonly withMeta: boolean;
+}
+
+/** Where bytes go: a segment file, or memory. */
+export interface ByteSink {
+  readonly position: number;
+  write(bytes: Uint8Array): void;
+  align(alignment: number): void;
+  writeArray(array: ArrayBufferView): void;
+}
+
+export class FrontCodedWriter {
+  private readonly entry = new ByteWriter(256);
+  private readonly blockStarts: number[] = [];
+  private previous = '';
+  private count = 0;
+  private readonly at: number;
+
+  constructor(
+    private readonly out: ByteSink,
+    private readonly withMeta: boolean,
+  ) {
+    this.at = out.position;
+  }
+
+  /** Adds the next term (ascending, distinct), with its metadata bytes when the dictionary has them. */
+  add(term: string, meta: Uint8Array | null = null): void {
+    const e = this.entry;
+    e.clear();
+    if (this.count % TERMS_PER_BLOCK === 0) {
+      this.blockStarts.push(this.out.position - this.at);
+      e.vint(0);
+      e.units(term, 0, term.length);
+    } else {
+      const prev = this.previous;
+      const n = Math.min(prev.length, term.length);
+      let prefix = 0;
+      while (prefix < n && prev.charCodeAt(prefix) === term.charCodeAt(prefix)) prefix++;
+      e.vint(prefix);
+      e.units(term, prefix, term.length);
+    }
+    if (this.withMeta) {
+      const m = meta ?? new Uint8Array(0);
+      e.vint(m.length);
+      e.raw(m);
+    }
+    this.out.write(e.view());
+    this.previous = term;
+    this.count++;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  finish(): DictionaryLayout {
+    this.blockStarts.push(this.out.position - this.at);
+    this.out.align(4);
+    const blocksAt = this.out.position;
+    this.out.writeArray(Uint32Array.from(this.blockStarts));
+    return { count: this.count, at: this.at, blocksAt, withMeta: this.withMeta };
+  }
+}
+
+/** An in-memory ByteSink (tests; small dictionaries). */
+export class MemorySink implements ByteSink {
+  readonly buffer = new ByteWriter(1024);
+  get position(): number {
+    return this.buffer.length;
+  }
+  write(bytes: Uint8Array): void {
+    this.buffer.raw(bytes);
+  }
+  align(alignment: number): void {
+    this.buffer.align(alignment);
+  }
+  writeArray(array: ArrayBufferView): void {
+    this.buffer.raw(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  }
+}
+
+export class FrontCodedDictionary implements TermDictionary {
+  readonly length: number;
+  private readonly blockStarts: Uint32Array;
+  private readonly reader: ByteReader;
+  private readonly withMeta: boolean;
+  /** The entry decoded last, where its bytes end and (with metadata) where its metadata starts. */
+  private lastIndex = -1;
+  private lastTerm = '';
+  private lastEnd = 0;
+  private lastMeta = 0;
+
+  /** `bytes` is the whole file (a mapped view); `layout` says where the dictionary lies in it. */
+  constructor(bytes: Uint8Array, layout: DictionaryLayout) {
+    this.length = layout.count;
+    this.withMeta = layout.withMeta;
+    const blocks = Math.ceil(layout.count / TERMS_PER_BLOCK) + 1;
+    this.blockStarts = new Uint32Array(bytes.buffer, bytes.byteOffset + layout.blocksAt, blocks);
+    this.reader = new ByteReader(bytes.subarray(layout.at, layout.blocksAt));
+  }
+
+  /** Decodes entries up to i, from the entry decoded last when it is an earlier one of the same block. */
+  private seek(i: number): void {
+    if (i === this.lastIndex) return;
+    if (i < 0 || i >= this.length) throw new RangeError(`term ${i} of a dictionary of ${this.length}`);
+    const r = this.reader;
+    let at: number;
+    let term: string;
+    if (i > this.lastIndex && this.lastIndex >= 0 && Math.floor(i / TERMS_PER_BLOCK) === Math.floor(this.lastIndex / TERMS_PER_BLOCK)) {
+      at = this.lastIndex + 1;
+      term = this.lastTerm;
+      r.pos = this.lastEnd;
+    } else {
+      at = i - (i % TERMS_PER_BLOCK);
+      term = '';
+      r.pos = this.blockStarts[at / TERMS_PER_BLOCK]!;
+    }
+    let meta = 0;
+    for (; at <= i; at++) {
+      const prefix = r.vint();
+      const suffix = r.units();
+      term = prefix === 0 ? suffix : term.slice(0, prefix) + suffix;
+      if (this.withMeta) {
+        const metaLength = r.vint();
+        meta = r.pos;
+        r.pos += metaLength;
+      }
+    }
+    this.lastIndex = i;
+    this.lastTerm = term;
+    this.lastEnd = r.pos;
+    this.lastMeta = meta;
+  }
+
+  get(i: number): string {
+    this.seek(i);
+    return this.lastTerm;
+  }
+
+  /** Offset (in the reader's bytes) of entry i's metadata; read it with `metaReader`. */
+  metaOffset(i: number): number {
+    this.seek(i);
+    return this.lastMeta;
+  }
+
+  get metaBytes(): Uint8Array {
+    return this.reader.bytes;
+  }
+
+  compare(i: number, s: string): number {
+    const t = this.get(i);
+    return t === s ? 0 : t < s ? -1 : 1;
+  }
+
+  equals(i: number, s: string): boolean {
+    return this.get(i) === s;
+  }
+
+  startsWith(i: number, prefix: string): boolean {
+    return this.get(i).startsWith(prefix);
+  }
+
+  /** The first entry of block b. */
+  private blockFirst(b: number): string {
+    return this.get(b * TERMS_PER_BLOCK);
+  }
+
+  lowerBound(s: string): number {
+    const blocks = Math.ceil(this.length / TERMS_PER_BLOCK);
+    // The last block whose first entry is <= s holds the answer (or the answer is that block's successor's first).
+    let lo = 0;
+    let hi = blocks - 1;
+    if (blocks === 0) return 0;
+    if (s <= this.blockFirst(0)) return 0;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.blockFirst(mid) <= s) lo = mid;
+      else hi = mid - 1;
+    }
+    const end = Math.min(this.length, (lo + 1) * TERMS_PER_BLOCK);
+    for (let i = lo * TERMS_PER_BLOCK; i < end; i++) if (this.get(i) >= s) return i;
+    return end;
+  }
+
+  find(s: string): number {
+    const i = this.lowerBound(s);
+    return i < this.length && this.get(i) === s ? i : -1;
+  }
+}

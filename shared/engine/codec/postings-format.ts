@@ -1,0 +1,432 @@
+/**
+ * Postings on disk (the `.doc` and `.pos` files), a term at a time:
+ *
+ *   term metadata (kept in the terms dictionary entry, see front-coded.ts):
+ *     vint(docFreq), then for a single posting vint(doc) [vint(freq) vint(posDelta)],
+ *     else vint(docDelta) [vint(posDelta)], the deltas from the previous term of
+ *     the dictionary block (the block's first term: from 0, i.e. absolute)
+ *
+ *   postings at docPointer (two or more docs):
+ *     [more than one block: pad to 4, u32 (lastDoc, nextBlockAt, nextBlockPosAt) per block but the last]
+ *     full blocks of 128: u8 bits, packed (gap); [u8 bits, packed (freq - 1)]
+ *     the last block (fewer than 128): vint(gap * 2 + (freq == 1)) [vint(freq) when freq != 1]
+ *                                      (without freqs: vint(gap))
+ *     gap = doc - previous doc - 1 (the first: doc itself)
+ *
+ *   positions at posPointer: per posting, its freq positions as deltas (the first from 0)
+ *
+ * A term that occurs in one doc (most long n-grams, every `_id`) keeps that doc
+ * in its metadata and writes no postings, as Lucene's pulsing did. The skip
+ * table lets a conjunction jump over the blocks of a common term (a plate's
+ * single characters) to the block that may hold the doc it looks for.
+ */
+import { ByteReader } from './byte-reader.ts';
+import { ByteWriter } from './byte-writer.ts';
+import { bitsRequired, pack, packedBytes, unpack } from './bit-packing.ts';
+import type { ByteSink, FrontCodedDictionary } from './front-coded.ts';
+import { TERMS_PER_BLOCK } from './front-coded.ts';
+import { POSTINGS_BLOCK, type PostingsCursor } from '../segment/types.ts';
+
+const SKIP_ENTRY_INTS = 3;
+
+/** Writes one field's postings; call startTerm, addPosting per doc, finishTerm per term, in dictionary order. */
+export class PostingsWriter {
+  private docs: Int32Array = new Int32Array(POSTINGS_BLOCK);
+  private freqs: Int32Array = new Int32Array(POSTINGS_BLOCK);
+  private positions: Int32Array = new Int32Array(256);
+  private count = 0;
+  private positionCount = 0;
+  private readonly meta = new ByteWriter(32);
+  private readonly block = new ByteWriter(4096);
+  private readonly posBytes = new ByteWriter(4096);
+  private readonly gaps = new Int32Array(POSTINGS_BLOCK);
+  private termIndex = 0;
+  private lastDocPointer = 0;
+  private lastPosPointer = 0;
+  /** Totals for the field's statistics. */
+  sumTotalTermFreq = 0;
+
+  constructor(
+    private readonly docOut: ByteSink,
+    private readonly posOut: ByteSink | null,
+  ) {}
+
+  get withPositions(): boolean {
+    return this.posOut !== null;
+  }
+
+  startTerm(): void {
+    this.count = 0;
+    this.positionCount = 0;
+  }
+
+  /** The next doc of the term (ascending), with its positions (text fields; `freq` of them). */
+  addPosting(doc: number, freq: number, positions: ArrayLike<number> | null): void {
+    if (this.count === this.docs.length) {
+      this.docs = grow(this.docs);
+      this.freqs = grow(this.freqs);
+    }
+    this.docs[this.count] = doc;
+    this.freqs[this.count] = freq;
+    this.count++;
+    if (this.posOut !== null && positions !== null) {
+      while (this.positionCount + freq > this.positions.length) this.positions = grow(this.positions);
+      for (let k = 0; k < freq; k++) this.positions[this.positionCount++] = positions[k]!;
+    }
+    this.sumTotalTermFreq += freq;
+  }
+
+  /** Writes the term's postings; returns its metadata for the dictionary (valid until the next call). */
+  finishTerm(): Uint8Array {
+    const n = this.count;
+    if (n === 0) throw new Error('a term without postings');
+    const m = this.meta;
+    m.clear();
+    m.vint(n);
+    const firstOfBlock = this.termIndex % TERMS_PER_BLOCK === 0;
+    this.termIndex++;
+    if (firstOfBlock) {
+      this.lastDocPointer = 0;
+      this.lastPosPointer = 0;
+    }
+    const withPositions = this.posOut !== null;
+    const posPointer = withPositions ? this.posOut!.position : 0;
+    if (withPositions) this.writePositions();
+    if (n === 1) {
+      m.vint(this.docs[0]!);
+      if (withPositions) {
+        m.vint(this.freqs[0]!);
+        m.vint(posPointer - this.lastPosPointer);
+        this.lastPosPointer = posPointer;
+      }
+      return m.view();
+    }
+    const docPointer = this.writeDocs(withPositions);
+    m.vint(docPointer - this.lastDocPointer);
+    this.lastDocPointer = docPointer;
+    if (withPositions) {
+      m.vint(posPointer - this.lastPosPointer);
+      this.lastPosPointer = posPointer;
+    }
+    return m.view();
+  }
+
+  /** Positions of the term, posting after posting; also records where each block's positions start. */
+  private writePositions(): void {
+    const p = this.posBytes;
+    p.clear();
+    let at = 0;
+    for (let i = 0; i < this.count; i++) {
+      let prev = 0;
+      for (let k = 0; k < this.freqs[i]!; k++) {
+        const pos = this.positions[at++]!;
+        p.vint(pos - prev);
+        prev = pos;
+      }
+      if ((i + 1) % POSTINGS_BLOCK === 0) this.blockPosEnds.push(p.length);
+    }
+    this.posOut!.write(p.view());
+  }
+
+  private readonly blockPosEnds: number[] = [];
+
+  /** Writes skip table and blocks; returns the docPointer. */
+  private writeDocs(withFreqs: boolean): number {
+    const n = this.count;
+    const blocks = Math.ceil(n / POSTINGS_BLOCK);
+    const b = this.block;
+    b.clear();
+    const blockEnds: number[] = [];
+    let prev = -1;
+    for (let start = 0; start < n; start += POSTINGS_BLOCK) {
+      const end = Math.min(n, start + POSTINGS_BLOCK);
+      if (end - start === POSTINGS_BLOCK) {
+        const gaps = this.gaps;
+        for (let i = start; i < end; i++) {
+          gaps[i - start] = this.docs[i]! - prev - 1;
+          prev = this.docs[i]!;
+        }
+        this.packInto(b, gaps);
+        if (withFreqs) {
+          for (let i = start; i < end; i++) gaps[i - start] = this.freqs[i]! - 1;
+          this.packInto(b, gaps);
+        }
+      } else {
+        for (let i = start; i < end; i++) {
+          const gap = this.docs[i]! - prev - 1;
+          prev = this.docs[i]!;
+          if (withFreqs) {
+            const freq = this.freqs[i]!;
+            b.vint(gap * 2 + (freq === 1 ? 1 : 0));
+            if (freq !== 1) b.vint(freq);
+          } else {
+            b.vint(gap);
+          }
+        }
+      }
+      blockEnds.push(b.length);
+    }
+    const out = this.docOut;
+    if (blocks > 1) {
+      out.align(4);
+      const docPointer = out.position;
+      const skip = new Uint32Array((blocks - 1) * SKIP_ENTRY_INTS);
+      for (let k = 0; k < blocks - 1; k++) {
+        skip[k * SKIP_ENTRY_INTS] = this.docs[(k + 1) * POSTINGS_BLOCK - 1]!;
+        skip[k * SKIP_ENTRY_INTS + 1] = blockEnds[k]!;
+        skip[k * SKIP_ENTRY_INTS + 2] = this.blockPosEnds[k] ?? 0;
+      }
+      out.writeArray(skip);
+      out.write(b.view());
+      this.blockPosEnds.length = 0;
+      return docPointer;
+    }
+    const docPointer = out.position;
+    out.write(b.view());
+    this.blockPosEnds.length = 0;
+    return docPointer;
+  }
+
+  private packInto(b: ByteWriter, values: Int32Array): void {
+    const bits = bitsRequired(values, POSTINGS_BLOCK);
+    b.byte(bits);
+    const bytes = packedBytes(POSTINGS_BLOCK, bits);
+    b.reserve(bytes);
+    b.length = pack(values, POSTINGS_BLOCK, bits, b.bytes, b.length);
+  }
+}
+
+function grow(a: Int32Array): Int32Array {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+}
+
+/** What a term's metadata says. */
+export interface TermPostingsMeta {
+  docFreq: number;
+  docPointer: number;
+  posPointer: number;
+  /** For docFreq 1: the doc and its freq. */
+  singleDoc: number;
+  singleFreq: number;
+}
+
+/** Decodes term t's metadata from a dictionary with metadata (walking its block from the first entry). */
+export function readTermMeta(dict: FrontCodedDictionary, t: number, withPositions: boolean, out: TermPostingsMeta): TermPostingsMeta {
+  const first = t - (t % TERMS_PER_BLOCK);
+  const r = metaReader(dict);
+  let docPointer = 0;
+  let posPointer = 0;
+  for (let j = first; j <= t; j++) {
+    r.pos = dict.metaOffset(j);
+    const docFreq = r.vint();
+    if (docFreq === 1) {
+      const doc = r.vint();
+      const freq = withPositions ? r.vint() : 1;
+      if (withPositions) posPointer += r.vint();
+      if (j === t) {
+        out.docFreq = 1;
+        out.singleDoc = doc;
+        out.singleFreq = freq;
+        out.docPointer = docPointer;
+        out.posPointer = posPointer;
+      }
+    } else {
+      docPointer += r.vint();
+      if (withPositions) posPointer += r.vint();
+      if (j === t) {
+        out.docFreq = docFreq;
+        out.singleDoc = -1;
+        out.singleFreq = 0;
+        out.docPointer = docPointer;
+        out.posPointer = posPointer;
+      }
+    }
+  }
+  return out;
+}
+
+/** Just the docFreq of term t. */
+export function readDocFreq(dict: FrontCodedDictionary, t: number): number {
+  const r = metaReader(dict);
+  r.pos = dict.metaOffset(t);
+  return r.vint();
+}
+
+const metaReaders = new WeakMap<FrontCodedDictionary, ByteReader>();
+function metaReader(dict: FrontCodedDictionary): ByteReader {
+  let r = metaReaders.get(dict);
+  if (r === undefined) {
+    r = new ByteReader(dict.metaBytes);
+    metaReaders.set(dict, r);
+  }
+  return r;
+}
+
+/** A cursor over one term's postings in mapped `.doc` / `.pos` bytes. */
+export class MappedPostingsCursor implements PostingsCursor {
+  readonly docs = new Int32Array(POSTINGS_BLOCK);
+  readonly freqs = new Int32Array(POSTINGS_BLOCK);
+  count = 0;
+  docFreq = 0;
+  private readonly doc: ByteReader;
+  private readonly pos: ByteReader | null;
+  private positionsOut = new Int32Array(16);
+  private skip: Uint32Array | null = null;
+  private dataStart = 0;
+  private posStart = 0;
+  private block = -1;
+  private blocks = 0;
+  private lastDoc = -1;
+  /** Position of the current block's positions, and the posting whose positions come next there. */
+  private blockPosAt = 0;
+  private posPosting = 0;
+  private upto = 0;
+  private single = false;
+
+  constructor(
+    docBytes: Uint8Array,
+    posBytes: Uint8Array | null,
+    private readonly withFreqs: boolean,
+  ) {
+    this.doc = new ByteReader(docBytes);
+    this.pos = posBytes === null ? null : new ByteReader(posBytes);
+  }
+
+  reset(meta: TermPostingsMeta): this {
+    this.docFreq = meta.docFreq;
+    this.block = -1;
+    this.count = 0;
+    this.lastDoc = -1;
+    this.upto = 0;
+    this.posStart = meta.posPointer;
+    this.single = meta.docFreq === 1;
+    this.blocks = Math.ceil(meta.docFreq / POSTINGS_BLOCK);
+    if (this.single) {
+      this.docs[0] = meta.singleDoc;
+      this.freqs[0] = meta.singleFreq;
+      this.skip = null;
+      return this;
+    }
+    if (this.blocks > 1) {
+      const bytes = this.doc.bytes;
+      this.skip = new Uint32Array(bytes.buffer, bytes.byteOffset + meta.docPointer, (this.blocks - 1) * SKIP_ENTRY_INTS);
+      this.dataStart = meta.docPointer + this.skip.byteLength;
+    } else {
+      this.skip = null;
+      this.dataStart = meta.docPointer;
+    }
+    this.doc.pos = this.dataStart;
+    return this;
+  }
+
+  nextBlock(): boolean {
+    if (this.block + 1 >= this.blocks) {
+      this.count = 0;
+      this.block = this.blocks;
+      return false;
+    }
+    this.block++;
+    this.loadBlock();
+    return true;
+  }
+
+  private loadBlock(): void {
+    const k = this.block;
+    this.upto = 0;
+    this.posPosting = 0;
+    this.blockPosAt = this.posStart + (k === 0 ? 0 : this.skip![(k - 1) * SKIP_ENTRY_INTS + 2]!);
+    if (this.single) {
+      this.count = 1;
+      return;
+    }
+    const n = k < this.blocks - 1 ? POSTINGS_BLOCK : this.docFreq - k * POSTINGS_BLOCK;
+    const r = this.doc;
+    const docs = this.docs;
+    const freqs = this.freqs;
+    let prev = this.lastDoc;
+    if (n === POSTINGS_BLOCK) {
+      const bits = r.byte();
+      r.pos = unpack(r.bytes, r.pos, bits, docs, POSTINGS_BLOCK);
+      for (let i = 0; i < POSTINGS_BLOCK; i++) {
+        prev += docs[i]! + 1;
+        docs[i] = prev;
+      }
+      if (this.withFreqs) {
+        const fbits = r.byte();
+        r.pos = unpack(r.bytes, r.pos, fbits, freqs, POSTINGS_BLOCK);
+        for (let i = 0; i < POSTINGS_BLOCK; i++) freqs[i]! += 1;
+      } else {
+        freqs.fill(1);
+      }
+    } else if (this.withFreqs) {
+      for (let i = 0; i < n; i++) {
+        const code = r.vint();
+        prev += Math.floor(code / 2) + 1;
+        docs[i] = prev;
+        freqs[i] = code % 2 === 1 ? 1 : r.vint();
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        prev += r.vint() + 1;
+        docs[i] = prev;
+      }
+      freqs.fill(1, 0, n);
+    }
+    this.lastDoc = prev;
+    this.count = n;
+  }
+
+  advance(target: number): number {
+    if (this.block < 0 && !this.nextBlock()) return -1;
+    for (;;) {
+      if (this.count === 0) return -1;
+      if (this.docs[this.count - 1]! >= target) {
+        let i = this.upto;
+        while (this.docs[i]! < target) i++;
+        this.upto = i;
+        return i;
+      }
+      const skip = this.skip;
+      if (skip !== null) {
+        // Blocks k whose last doc is below the target are skipped unread.
+        let k = this.block + 1;
+        const last = this.blocks - 1;
+        while (k < last && skip[k * SKIP_ENTRY_INTS]! < target) k++;
+        if (k > this.block + 1) {
+          this.doc.pos = this.dataStart + skip[(k - 1) * SKIP_ENTRY_INTS + 1]!;
+          this.lastDoc = skip[(k - 1) * SKIP_ENTRY_INTS]!;
+          this.block = k;
+          this.loadBlock();
+          continue;
+        }
+      }
+      if (!this.nextBlock()) return -1;
+    }
+  }
+
+  positions(i: number): Int32Array {
+    const r = this.pos;
+    if (r === null) throw new Error('positions of a field indexed without them');
+    const freq = this.freqs[i]!;
+    if (i < this.posPosting) {
+      this.posPosting = 0;
+      r.pos = this.blockPosAt;
+    } else if (this.posPosting === 0) {
+      r.pos = this.blockPosAt;
+    }
+    for (; this.posPosting < i; this.posPosting++) {
+      for (let k = this.freqs[this.posPosting]!; k > 0; k--) r.vint();
+    }
+    if (this.positionsOut.length < freq) this.positionsOut = new Int32Array(Math.max(freq, 2 * this.positionsOut.length));
+    const out = this.positionsOut;
+    let prev = 0;
+    for (let k = 0; k < freq; k++) {
+      prev += r.vint();
+      out[k] = prev;
+    }
+    this.posPosting = i + 1;
+    return out.subarray(0, freq);
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * A segment read from its files through memory maps: every column, postings
+ * list and dictionary is a view of the mapped bytes, so the pages a query
+ * touches come from the operating system's page cache and the heap holds
+ * only these small objects (docs/decisions/003). Opening checks every file's
+ * checksum; a segment that fails is refused as a whole.
+ */
+import { join } from 'node:path';
+import { CorruptSegmentError, FOOTER_BYTES, HEADER_BYTES, verifyFile, type SegmentFileKind } from '../codec/file-format.ts';
+import { FrontCodedDictionary, type DictionaryLayout } from '../codec/front-coded.ts';
+import { MappedPostingsCursor, readDocFreq, readTermMeta, type TermPostingsMeta } from '../codec/postings-format.ts';
+import { MappedStoredFields } from '../codec/stored-fields.ts';
+import { viewColumn, viewUint32 } from '../codec/typed-columns.ts';
+import { mapFile, type MappedFile } from '../store/mapped-file.ts';
+import { DATA_FILES, segmentFileName, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
+import type { DocValues, InvertedField, NumericArray, OrdArray, PostingsCursor, Segment, StoredFields } from './types.ts';
+
+export class MappedSegment implements Segment {
+  readonly id: number;
+  readonly maxDoc: number;
+  readonly versions: NumericArray;
+  readonly seqNos: NumericArray;
+  readonly stored: StoredFields;
+  readonly inverted = new Map<string, InvertedField>();
+  readonly docValues = new Map<string, DocValues>();
+  readonly fieldsPresent = new Set<string>();
+  readonly fieldDocs = new Map<string, Uint32Array>();
+  readonly sizeInBytes: number;
+  private closed = false;
+
+  private constructor(
+    readonly info: SegmentInfo,
+    private readonly maps: ReadonlyMap<SegmentFileKind, MappedFile>,
+  ) {
+    this.id = info.id;
+    this.maxDoc = info.maxDoc;
+    const bytes = (kind: SegmentFileKind) => maps.get(kind)!.bytes;
+    let size = 0;
+    for (const m of maps.values()) size += m.bytes.length;
+    this.sizeInBytes = size;
+    this.versions = viewColumn(bytes('dvd'), info.versions);
+    this.seqNos = viewColumn(bytes('dvd'), info.seqNos);
+    this.stored = new MappedStoredFields(bytes('fdt'), info.stored);
+    const dictionaries = new Map<number, FrontCodedDictionary>();
+    const dictionary = (layout: DictionaryLayout) => {
+      // One object per dictionary: a keyword field's postings and doc values share it (global ordinals cache by it).
+      let d = dictionaries.get(layout.at);
+      if (d === undefined) {
+        d = new FrontCodedDictionary(bytes('tim'), layout);
+        dictionaries.set(layout.at, d);
+      }
+      return d;
+    };
+    for (const field of info.fields) this.openField(field, bytes, dictionary);
+  }
+
+  private openField(field: FieldInfo, bytes: (kind: SegmentFileKind) => Uint8Array, dictionary: (l: DictionaryLayout) => FrontCodedDictionary): void {
+    if (field.inverted !== null) {
+      this.inverted.set(field.path, new MappedInvertedField(field.inverted, dictionary(field.inverted.dict), bytes('doc'), bytes('pos'), bytes('dvd')));
+    }
+    const dv = field.docValues;
+    if (dv !== null) {
+      const dvd = bytes('dvd');
+      const starts = dv.starts === null ? null : (viewColumn(dvd, dv.starts) as Uint32Array);
+      if (dv.kind === 'numeric') this.docValues.set(field.path, { kind: 'numeric', values: viewColumn(dvd, dv.values), starts });
+      else this.docValues.set(field.path, { kind: 'sorted', dict: dictionary(dv.dict), ords: viewColumn(dvd, dv.ords) as OrdArray, starts });
+    }
+    if (field.present !== null) {
+      this.fieldsPresent.add(field.path);
+      this.fieldDocs.set(field.path, viewUint32(bytes('dvd'), field.present.at, field.present.words));
+    }
+  }
+
+  /** Maps and checks the segment's files. */
+  static open(dir: string, id: number): MappedSegment {
+    const maps = new Map<SegmentFileKind, MappedFile>();
+    try {
+      const si = mapFile(join(dir, segmentFileName(id, 'si')));
+      maps.set('si', si);
+      verifyFile(si.bytes, 'si', segmentFileName(id, 'si'));
+      const info = JSON.parse(Buffer.from(si.bytes.buffer, si.bytes.byteOffset + HEADER_BYTES, si.bytes.length - HEADER_BYTES - FOOTER_BYTES).toString('utf8')) as SegmentInfo;
+      if (info.id !== id) throw new CorruptSegmentError(segmentFileName(id, 'si'), `describes segment ${info.id}`);
+      for (const kind of DATA_FILES) {
+        const name = segmentFileName(id, kind);
+        const file = mapFile(join(dir, name));
+        maps.set(kind, file);
+        if (file.bytes.length !== info.files[kind]) throw new CorruptSegmentError(name, `${file.bytes.length} bytes where the segment info says ${info.files[kind]}`);
+        verifyFile(file.bytes, kind, name);
+      }
+      // Reads are random (a term here, a block there): no read-ahead of pages nobody asked for.
+      for (const [kind, m] of maps) if (kind !== 'si') m.advise('random');
+      return new MappedSegment(info, maps);
+    } catch (err) {
+      for (const m of maps.values()) m.unmap();
+      throw err;
+    }
+  }
+
+  /** Drops the segment's pages from this process (they stay in the page cache): a merged-away segment. */
+  release(): void {
+    for (const m of this.maps.values()) m.advise('dontneed');
+  }
+
+  /** Unmaps the files; nothing may read the segment afterwards. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const m of this.maps.values()) m.unmap();
+  }
+
+  /** Bytes of the segment's files in memory now. */
+  residentBytes(): number {
+    let n = 0;
+    for (const m of this.maps.values()) n += m.resident();
+    return n;
+  }
+}
+
+class MappedInvertedField implements InvertedField {
+  readonly hasPositions: boolean;
+  readonly norms: Uint8Array | null;
+  readonly docCount: number;
+  readonly sumTotalTermFreq: number;
+  private readonly meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0 };
+
+  constructor(
+    info: InvertedInfo,
+    readonly terms: FrontCodedDictionary,
+    private readonly docBytes: Uint8Array,
+    private readonly posBytes: Uint8Array,
+    dvd: Uint8Array,
+  ) {
+    this.hasPositions = info.positions;
+    this.norms = info.norms === null ? null : (viewColumn(dvd, info.norms) as Uint8Array);
+    this.docCount = info.docCount;
+    this.sumTotalTermFreq = info.sumTotalTermFreq;
+  }
+
+  docFreq(termId: number): number {
+    return readDocFreq(this.terms, termId);
+  }
+
+  postings(termId: number): PostingsCursor {
+    readTermMeta(this.terms, termId, this.hasPositions, this.meta);
+    return new MappedPostingsCursor(this.docBytes, this.hasPositions ? this.posBytes : null, this.hasPositions).reset(this.meta);
+  }
+}

@@ -1,0 +1,354 @@
+/**
+ * Writes a segment's files from one or more source segments, leaving out
+ * their deleted docs: a refresh writes the segment the indexing buffer built
+ * (one source), a merge writes several. Everything streams: terms are merged
+ * in order from the sources' dictionaries, each term's postings are read and
+ * written once, stored documents pass through block by block; only per-doc
+ * columns of the new segment (doc values, norms) are gathered in memory
+ * before they are written, one field at a time.
+ *
+ * Docs keep their relative order, source after source, so a source's doc d
+ * becomes docMaps[source][d] (or -1 when it was deleted).
+ */
+import { join } from 'node:path';
+import { FileOutput } from '../codec/file-output.ts';
+import { FrontCodedWriter, type DictionaryLayout } from '../codec/front-coded.ts';
+import { PostingsWriter } from '../codec/postings-format.ts';
+import { StoredFieldsWriter } from '../codec/stored-fields.ts';
+import { narrowestKind, ordKind, writeColumn, type ColumnLayout } from '../codec/typed-columns.ts';
+import type { SegmentFileKind } from '../codec/file-format.ts';
+import { bitsetWords, hasBit } from './bitset.ts';
+import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
+import { mergeTerms } from './term-merge.ts';
+import type { InvertedField, NumericDocValues, Segment, SortedDocValues } from './types.ts';
+
+export interface WriteSource {
+  readonly segment: Segment;
+  /** Live docs (null: all live); deleted docs are left out. */
+  readonly liveDocs: Uint32Array | null;
+}
+
+export interface WrittenSegment {
+  readonly info: SegmentInfo;
+  /** Per source: old local doc → new local doc, -1 for a doc left out. */
+  readonly docMaps: readonly Int32Array[];
+}
+
+export interface WriteOptions {
+  /** fsync every file (a commit follows); otherwise the OS writes them back when it likes. */
+  readonly sync: boolean;
+}
+
+type Outputs = Record<SegmentFileKind, FileOutput>;
+
+/** Writes segment `id` into `dir`; returns null when no live doc is left to write. */
+export function writeSegment(dir: string, id: number, sources: readonly WriteSource[], opts: WriteOptions): WrittenSegment | null {
+  const docMaps: Int32Array[] = [];
+  let maxDoc = 0;
+  for (const { segment, liveDocs } of sources) {
+    const map = new Int32Array(segment.maxDoc);
+    for (let d = 0; d < segment.maxDoc; d++) map[d] = liveDocs === null || hasBit(liveDocs, d) ? maxDoc++ : -1;
+    docMaps.push(map);
+  }
+  if (maxDoc === 0) return null;
+  const parts = sources.map((s, i) => ({ segment: s.segment, docMap: docMaps[i]! }));
+  const out = {} as Outputs;
+  try {
+    for (const kind of DATA_FILES) out[kind] = new FileOutput(join(dir, segmentFileName(id, kind)), kind);
+    const stored = writeStored(parts, out.fdt);
+    const versions = writeGathered(parts, maxDoc, out.dvd, (s) => s.versions);
+    const seqNos = writeGathered(parts, maxDoc, out.dvd, (s) => s.seqNos);
+    const fields: FieldInfo[] = [];
+    for (const path of fieldPaths(parts)) fields.push(writeField(path, parts, maxDoc, out));
+    const files: Record<string, number> = {};
+    for (const kind of DATA_FILES) files[kind] = out[kind].finish(opts.sync);
+    const info: SegmentInfo = { id, maxDoc, files, versions, seqNos, stored, fields };
+    writeInfo(dir, info, opts.sync);
+    return { info, docMaps };
+  } catch (err) {
+    for (const kind of DATA_FILES) out[kind]?.abandon();
+    throw err;
+  }
+}
+
+/** The `.si` file: the info as JSON between a header and a checksummed footer. */
+function writeInfo(dir: string, info: SegmentInfo, sync: boolean): void {
+  const si = new FileOutput(join(dir, segmentFileName(info.id, 'si')), 'si');
+  si.write(Buffer.from(JSON.stringify(info), 'utf8'));
+  si.finish(sync);
+}
+
+interface Part {
+  readonly segment: Segment;
+  readonly docMap: Int32Array;
+}
+
+function fieldPaths(parts: readonly Part[]): string[] {
+  const paths = new Set<string>();
+  for (const { segment } of parts) {
+    for (const p of segment.inverted.keys()) paths.add(p);
+    for (const p of segment.docValues.keys()) paths.add(p);
+    for (const p of segment.fieldDocs.keys()) paths.add(p);
+  }
+  return [...paths].sort();
+}
+
+function writeStored(parts: readonly Part[], fdt: FileOutput) {
+  const w = new StoredFieldsWriter(fdt);
+  for (const { segment, docMap } of parts) {
+    for (let d = 0; d < docMap.length; d++) {
+      if (docMap[d]! < 0) continue;
+      const doc = segment.stored.document(d);
+      w.add(doc.source, doc.routing);
+    }
+  }
+  return w.finish();
+}
+
+/** A per-doc number column of the sources (versions, seq_nos), renumbered and written narrow. */
+function writeGathered(parts: readonly Part[], maxDoc: number, dvd: FileOutput, column: (s: Segment) => ArrayLike<number>): ColumnLayout {
+  const values = new Float64Array(maxDoc);
+  for (const { segment, docMap } of parts) {
+    const from = column(segment);
+    for (let d = 0; d < docMap.length; d++) if (docMap[d]! >= 0) values[docMap[d]!] = from[d]!;
+  }
+  return writeColumn(dvd, values, maxDoc, narrowestKind(values, maxDoc));
+}
+
+function writeField(path: string, parts: readonly Part[], maxDoc: number, out: Outputs): FieldInfo {
+  let inverted: InvertedInfo | null = null;
+  let ordMaps: (Int32Array | null)[] | null = null;
+  let sharedDict: DictionaryLayout | null = null;
+  const invertedParts = parts.map((p) => p.segment.inverted.get(path) ?? null);
+  if (invertedParts.some((f) => f !== null)) {
+    const merged = writeInverted(parts, invertedParts, maxDoc, out);
+    inverted = merged.info;
+    ordMaps = merged.ordMaps;
+    sharedDict = merged.info?.dict ?? null;
+  }
+  let docValues: DocValuesInfo | null = null;
+  const dvParts = parts.map((p) => p.segment.docValues.get(path) ?? null);
+  const kinds = new Set(dvParts.filter((d) => d !== null).map((d) => d!.kind));
+  if (kinds.size > 1) throw new Error(`cannot merge doc values of [${path}]: numeric in one segment, keyword in another`);
+  if (kinds.has('numeric')) {
+    docValues = writeNumeric(parts, dvParts as (NumericDocValues | null)[], maxDoc, out.dvd);
+  } else if (kinds.has('sorted')) {
+    const sorted = dvParts as (SortedDocValues | null)[];
+    // A keyword field's doc values share the postings' dictionary (the same terms, kept by the same live docs).
+    const shares =
+      ordMaps !== null &&
+      sharedDict !== null &&
+      sorted.every((dv, i) => dv === null || (invertedParts[i] !== null && invertedParts[i]!.terms === dv.dict));
+    docValues = shares ? writeOrds(parts, sorted, ordMaps!, sharedDict!, maxDoc, out.dvd) : writeSortedWithDict(parts, sorted, maxDoc, out);
+  }
+  let present: FieldInfo['present'] = null;
+  const words = bitsetWords(maxDoc);
+  const bits = new Uint32Array(words);
+  let any = false;
+  for (const { segment, docMap } of parts) {
+    const from = segment.fieldDocs.get(path);
+    if (from === undefined) continue;
+    for (let d = 0; d < docMap.length; d++) {
+      const nd = docMap[d]!;
+      if (nd >= 0 && hasBit(from, d)) {
+        bits[nd >>> 5]! |= 1 << (nd & 31);
+        any = true;
+      }
+    }
+  }
+  if (any) {
+    out.dvd.align(8);
+    present = { at: out.dvd.position, words };
+    out.dvd.writeArray(bits);
+  }
+  return { path, inverted, docValues, present };
+}
+
+function writeInverted(
+  parts: readonly Part[],
+  fields: readonly (InvertedField | null)[],
+  maxDoc: number,
+  out: Outputs,
+): { info: InvertedInfo | null; ordMaps: (Int32Array | null)[] } {
+  const withPositions = fields.some((f) => f !== null && f.hasPositions);
+  const postings = new PostingsWriter(out.doc, withPositions ? out.pos : null);
+  const dict = new FrontCodedWriter(out.tim, true);
+  const ordMaps = fields.map((f) => (f === null ? null : new Int32Array(f.terms.length).fill(-1)));
+  const withDoc = new Uint32Array(bitsetWords(maxDoc));
+  mergeTerms(
+    fields.map((f) => f?.terms ?? null),
+    null,
+    (term, holders) => {
+      postings.startTerm();
+      let added = 0;
+      for (const { part, termId } of holders) {
+        const cursor = fields[part]!.postings(termId);
+        const docMap = parts[part]!.docMap;
+        while (cursor.nextBlock()) {
+          const docs = cursor.docs;
+          const freqs = cursor.freqs;
+          for (let i = 0; i < cursor.count; i++) {
+            const nd = docMap[docs[i]!]!;
+            if (nd < 0) continue;
+            postings.addPosting(nd, freqs[i]!, withPositions ? cursor.positions(i) : null);
+            withDoc[nd >>> 5]! |= 1 << (nd & 31);
+            added++;
+          }
+        }
+      }
+      if (added === 0) return;
+      const ord = dict.size;
+      dict.add(term, postings.finishTerm());
+      for (const { part, termId } of holders) ordMaps[part]![termId] = ord;
+    },
+  );
+  const layout = dict.finish();
+  if (layout.count === 0) return { info: null, ordMaps };
+  let norms: ColumnLayout | null = null;
+  if (fields.some((f) => f !== null && f.norms !== null)) {
+    const values = new Uint8Array(maxDoc);
+    fields.forEach((f, i) => {
+      if (f === null || f.norms === null) return;
+      const docMap = parts[i]!.docMap;
+      for (let d = 0; d < docMap.length; d++) if (docMap[d]! >= 0) values[docMap[d]!] = f.norms[d]!;
+    });
+    norms = writeColumn(out.dvd, values, maxDoc, 'u8');
+  }
+  let docCount = 0;
+  for (let w = 0; w < withDoc.length; w++) docCount += popcount(withDoc[w]!);
+  return { info: { dict: layout, positions: withPositions, docCount, sumTotalTermFreq: postings.sumTotalTermFreq, norms }, ordMaps };
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+function writeNumeric(parts: readonly Part[], dvs: readonly (NumericDocValues | null)[], maxDoc: number, dvd: FileOutput): DocValuesInfo {
+  const multi = dvs.some((dv) => dv !== null && dv.starts !== null);
+  if (!multi) {
+    const values = new Float64Array(maxDoc).fill(NaN);
+    dvs.forEach((dv, i) => {
+      if (dv === null) return;
+      const docMap = parts[i]!.docMap;
+      for (let d = 0; d < docMap.length; d++) if (docMap[d]! >= 0) values[docMap[d]!] = dv.values[d]!;
+    });
+    return { kind: 'numeric', values: writeColumn(dvd, values, maxDoc, narrowestKind(values, maxDoc)), starts: null };
+  }
+  const counts = new Uint32Array(maxDoc + 1);
+  dvs.forEach((dv, i) => {
+    if (dv === null) return;
+    const docMap = parts[i]!.docMap;
+    for (let d = 0; d < docMap.length; d++) {
+      const nd = docMap[d]!;
+      if (nd < 0) continue;
+      counts[nd + 1] = dv.starts === null ? (dv.values[d]! === dv.values[d]! ? 1 : 0) : dv.starts[d + 1]! - dv.starts[d]!;
+    }
+  });
+  for (let d = 0; d < maxDoc; d++) counts[d + 1]! += counts[d]!;
+  const values = new Float64Array(counts[maxDoc]!);
+  dvs.forEach((dv, i) => {
+    if (dv === null) return;
+    const docMap = parts[i]!.docMap;
+    for (let d = 0; d < docMap.length; d++) {
+      const nd = docMap[d]!;
+      if (nd < 0) continue;
+      let at = counts[nd]!;
+      if (dv.starts === null) {
+        if (dv.values[d]! === dv.values[d]!) values[at] = dv.values[d]!;
+      } else {
+        for (let j = dv.starts[d]!; j < dv.starts[d + 1]!; j++) values[at++] = dv.values[j]!;
+      }
+    }
+  });
+  const starts = writeColumn(dvd, counts, maxDoc + 1, 'u32');
+  return { kind: 'numeric', values: writeColumn(dvd, values, values.length, narrowestKind(values, values.length)), starts };
+}
+
+/** Sorted doc values of a field without postings: the dictionary keeps the values live docs still have. */
+function writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocValues | null)[], maxDoc: number, out: Outputs): DocValuesInfo {
+  const used = dvs.map((dv, i) => {
+    if (dv === null) return null;
+    const mark = new Uint8Array(dv.dict.length);
+    const docMap = parts[i]!.docMap;
+    for (let d = 0; d < docMap.length; d++) {
+      if (docMap[d]! < 0) continue;
+      if (dv.starts === null) {
+        const o = dv.ords[d]!;
+        if (o >= 0) mark[o] = 1;
+      } else {
+        for (let j = dv.starts[d]!; j < dv.starts[d + 1]!; j++) mark[dv.ords[j]!] = 1;
+      }
+    }
+    return mark;
+  });
+  const ordMaps = dvs.map((dv) => (dv === null ? null : new Int32Array(dv.dict.length).fill(-1)));
+  const writer = new FrontCodedWriter(out.tim, false);
+  mergeTerms(
+    dvs.map((dv) => dv?.dict ?? null),
+    (part, t) => used[part]![t] === 1,
+    (term, holders) => {
+      const ord = writer.size;
+      writer.add(term);
+      for (const { part, termId } of holders) ordMaps[part]![termId] = ord;
+    },
+  );
+  return writeOrds(parts, dvs, ordMaps, writer.finish(), maxDoc, out.dvd);
+}
+
+function writeOrds(
+  parts: readonly Part[],
+  dvs: readonly (SortedDocValues | null)[],
+  ordMaps: readonly (Int32Array | null)[],
+  dict: DictionaryLayout,
+  maxDoc: number,
+  dvd: FileOutput,
+): DocValuesInfo {
+  const multi = dvs.some((dv) => dv !== null && dv.starts !== null);
+  const maxOrd = dict.count - 1;
+  if (!multi) {
+    const ords = new Int32Array(maxDoc).fill(-1);
+    dvs.forEach((dv, i) => {
+      if (dv === null) return;
+      const docMap = parts[i]!.docMap;
+      const map = ordMaps[i]!;
+      for (let d = 0; d < docMap.length; d++) {
+        const nd = docMap[d]!;
+        const o = dv.ords[d]!;
+        if (nd >= 0 && o >= 0) ords[nd] = map[o]!;
+      }
+    });
+    return { kind: 'sorted', dict, ords: writeColumn(dvd, ords, maxDoc, ordKind(maxOrd, true)), starts: null };
+  }
+  const counts = new Uint32Array(maxDoc + 1);
+  dvs.forEach((dv, i) => {
+    if (dv === null) return;
+    const docMap = parts[i]!.docMap;
+    for (let d = 0; d < docMap.length; d++) {
+      const nd = docMap[d]!;
+      if (nd < 0) continue;
+      counts[nd + 1] = dv.starts === null ? (dv.ords[d]! >= 0 ? 1 : 0) : dv.starts[d + 1]! - dv.starts[d]!;
+    }
+  });
+  for (let d = 0; d < maxDoc; d++) counts[d + 1]! += counts[d]!;
+  const ords = new Int32Array(counts[maxDoc]!);
+  dvs.forEach((dv, i) => {
+    if (dv === null) return;
+    const docMap = parts[i]!.docMap;
+    const map = ordMaps[i]!;
+    for (let d = 0; d < docMap.length; d++) {
+      const nd = docMap[d]!;
+      if (nd < 0) continue;
+      let at = counts[nd]!;
+      if (dv.starts === null) {
+        if (dv.ords[d]! >= 0) ords[at] = map[dv.ords[d]!]!;
+      } else {
+        // The term maps keep order, so a doc's ords stay ascending.
+        for (let j = dv.starts[d]!; j < dv.starts[d + 1]!; j++) ords[at++] = map[dv.ords[j]!]!;
+      }
+    }
+  });
+  const starts = writeColumn(dvd, counts, maxDoc + 1, 'u32');
+  return { kind: 'sorted', dict, ords: writeColumn(dvd, ords, ords.length, ordKind(maxOrd, false)), starts };
+}

@@ -1,0 +1,107 @@
+/**
+ * The k-way merge of sorted term dictionaries: each distinct term once, in
+ * order, with the dictionaries (and term ids) that hold it. Merges of
+ * segments and global ordinals both read their sources this way, one term of
+ * each source at a time, whatever stores the terms.
+ */
+import type { TermDictionary } from './types.ts';
+
+/** A source dictionary's place in the k-way merge of terms. */
+interface TermCursor {
+  readonly part: number;
+  readonly terms: TermDictionary;
+  next: number;
+  term: string;
+}
+
+/** Min-heap of term cursors by current term, then part (so equal terms come in source order). */
+class TermHeap {
+  private readonly items: TermCursor[] = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  top(): TermCursor {
+    return this.items[0]!;
+  }
+
+  push(c: TermCursor): void {
+    const items = this.items;
+    items.push(c);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >>> 1;
+      if (!less(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  /** The top moved on (`c`, the same cursor) or is done (null): restore order. */
+  replaceTop(c: TermCursor | null): void {
+    const items = this.items;
+    if (c !== null) {
+      items[0] = c;
+    } else {
+      const last = items.pop()!;
+      if (items.length === 0) return;
+      items[0] = last;
+    }
+    let i = 0;
+    const n = items.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && less(items[l]!, items[m]!)) m = l;
+      if (r < n && less(items[r]!, items[m]!)) m = r;
+      if (m === i) break;
+      [items[i], items[m]] = [items[m]!, items[i]!];
+      i = m;
+    }
+  }
+}
+
+function less(a: TermCursor, b: TermCursor): boolean {
+  return a.term < b.term || (a.term === b.term && a.part < b.part);
+}
+
+/**
+ * Calls `visit(term, holders)` for each distinct term of the dictionaries in
+ * ascending order, `holders` listing (part, termId) in part order.
+ * `keep(part, termId)` filters terms out before they take part.
+ */
+export function mergeTerms(
+  dicts: readonly (TermDictionary | null)[],
+  keep: ((part: number, termId: number) => boolean) | null,
+  visit: (term: string, holders: readonly { part: number; termId: number }[]) => void,
+): void {
+  const heap = new TermHeap();
+  const advance = (c: TermCursor): TermCursor | null => {
+    while (c.next < c.terms.length) {
+      const t = c.next++;
+      if (keep === null || keep(c.part, t)) {
+        c.term = c.terms.get(t);
+        return c;
+      }
+    }
+    return null;
+  };
+  dicts.forEach((terms, part) => {
+    if (terms === null) return;
+    const c = advance({ part, terms, next: 0, term: '' });
+    if (c !== null) heap.push(c);
+  });
+  const holders: { part: number; termId: number }[] = [];
+  while (heap.size > 0) {
+    const term = heap.top().term;
+    holders.length = 0;
+    while (heap.size > 0 && heap.top().term === term) {
+      const c = heap.top();
+      holders.push({ part: c.part, termId: c.next - 1 });
+      heap.replaceTop(advance(c));
+    }
+    visit(term, holders);
+  }
+}

@@ -68,11 +68,10 @@ function segmentOf(rows: readonly Row[], id: number): Segment {
   return {
     id,
     maxDoc: n,
-    ids: PackedStrings.of(rows.map((_, i) => `${id}-${i}`)),
     versions: new Float64Array(n).fill(1),
     seqNos: new Float64Array(n),
-    routings: rows.map(() => null),
-    source: { bytes: Buffer.alloc(0), offsets: new Uint32Array(n + 1) },
+    stored: { document: () => ({ source: new Uint8Array(0), routing: null }), sourceLength: () => 0 },
+    sizeInBytes: 0,
     inverted: new Map(),
     docValues,
     fieldsPresent: new Set(docValues.keys()),

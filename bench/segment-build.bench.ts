@@ -6,6 +6,10 @@
  *
  *   node --expose-gc --import tsx bench/segment-build.bench.ts [docs=200000] [runs=3]
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeSegment } from '../shared/engine/segment/segment-writer.ts';
 import { AnalysisRegistry } from '../shared/engine/analysis/registry.ts';
 import type { FieldMapping, FieldType, ParsedField } from '../shared/engine/mapping/types.ts';
 import { SegmentBuilder, type BufferedDoc } from '../shared/engine/segment/segment-builder.ts';
@@ -113,18 +117,17 @@ function heapMb(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-/** Bytes of the segment's typed-array columns (postings, positions, norms, doc values, sources), counted exactly. */
+/** Bytes the built segment takes in its files (written once to measure them). */
 function columnMb(segment: Segment): number {
-  let bytes = segment.versions.byteLength + segment.seqNos.byteLength + segment.source.bytes.byteLength + segment.source.offsets.byteLength;
-  for (const f of segment.inverted.values()) {
-    bytes += f.postingStarts.byteLength + f.postingDocs.byteLength + f.postingFreqs.byteLength;
-    bytes += (f.positionStarts?.byteLength ?? 0) + (f.positions?.byteLength ?? 0) + (f.norms?.byteLength ?? 0);
+  const dir = mkdtempSync(join(tmpdir(), 'segment-build-'));
+  try {
+    const written = writeSegment(dir, segment.id, [{ segment, liveDocs: null }], { sync: false });
+    let bytes = 0;
+    if (written !== null) for (const n of Object.values(written.info.files)) bytes += n;
+    return bytes / 2 ** 20;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  for (const dv of segment.docValues.values()) {
-    bytes += (dv.starts?.byteLength ?? 0) + (dv.kind === 'numeric' ? dv.values.byteLength : dv.ords.byteLength);
-  }
-  for (const bits of segment.fieldDocs.values()) bytes += bits.byteLength;
-  return bytes / 2 ** 20;
 }
 
 /** CPU time of this process (all its threads, GC helpers included) since `start`: steadier than wall time on shared cores. */
@@ -135,7 +138,7 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
 
 function postingsOf(segment: Segment): number {
   let n = 0;
-  for (const field of segment.inverted.values()) n += field.postingDocs.length;
+  for (const field of segment.inverted.values()) for (let t = 0; t < field.terms.length; t++) n += field.docFreq(t);
   return n;
 }
 

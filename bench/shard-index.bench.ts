@@ -8,9 +8,12 @@
  *
  *   node --expose-gc --import tsx bench/shard-index.bench.ts [docs=200000] [perRefresh=1000] [runs=3]
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AnalysisRegistry } from '../shared/engine/analysis/registry.ts';
 import { Mapping } from '../shared/engine/mapping/mapping.ts';
-import { ShardIndex } from '../shared/engine/segment/shard-index.ts';
+import { EMPTY_COMMIT, ShardIndex } from '../shared/engine/segment/shard-index.ts';
 import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 
 const docCount = Number(process.argv[2] ?? 200_000);
@@ -31,7 +34,8 @@ console.log('run  parse µs/doc  index µs/doc  refresh µs/doc  merge µs/doc  
 const totals: number[] = [];
 for (let run = 1; run <= runs; run++) {
   const records = generatePassRecords({ count: docCount, seed: 42 + run });
-  const index = new ShardIndex(analyzers);
+  const dir = mkdtempSync(join(tmpdir(), 'shard-index-bench-'));
+  const index = ShardIndex.open(dir, analyzers, EMPTY_COMMIT);
   let parseMs = 0;
   let indexMs = 0;
   let refreshMs = 0;
@@ -82,6 +86,8 @@ for (let run = 1; run <= runs; run++) {
       (process.memoryUsage().rss / 2 ** 20).toFixed(0).padStart(7),
     ].join(' '),
   );
+  index.close();
+  rmSync(dir, { recursive: true, force: true });
 }
 totals.sort((a, b) => a - b);
 console.log(`median index+refresh+merge: ${((totals[Math.floor(totals.length / 2)] * 1000) / docCount).toFixed(1)} µs/doc CPU`);

@@ -1,6 +1,5 @@
 /** Reads what ByteWriter wrote, from a position that moves forward. */
 
-const TWO_POW_7 = 128;
 
 export class ByteReader {
   pos: number;
@@ -20,10 +19,12 @@ export class ByteReader {
     const bytes = this.bytes;
     let b = bytes[this.pos++]!;
     if (b < 0x80) return b;
+    if (b === undefined) throw outOfBounds(this.pos - 1, bytes.length);
     let value = b & 0x7f;
     let shift = 7;
     for (;;) {
       b = bytes[this.pos++]!;
+      if (b === undefined) throw outOfBounds(this.pos - 1, bytes.length);
       // Up to 28 bits with shifts; beyond that multiply (values up to 2^53).
       value += shift < 28 ? (b & 0x7f) << shift : (b & 0x7f) * 2 ** shift;
       if (b < 0x80) return value;
@@ -74,4 +75,9 @@ export class ByteReader {
     const header = this.vint();
     this.pos += (header & 1) === 1 ? header & ~1 : header >>> 1;
   }
+}
+
+/** Reading past the end: a damaged file, or a segment read after it was unmapped. */
+function outOfBounds(pos: number, length: number): RangeError {
+  return new RangeError(`read at byte ${pos} of ${length}: past the end of a segment's data`);
 }

@@ -20,7 +20,7 @@ import type { SegmentFileKind } from '../codec/file-format.ts';
 import { bitsetWords, hasBit } from './bitset.ts';
 import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
 import { mergeTerms } from './term-merge.ts';
-import type { InvertedField, NumericDocValues, Segment, SortedDocValues } from './types.ts';
+import type { DocValues, InvertedField, NumericDocValues, Segment, SortedDocValues } from './types.ts';
 
 export interface WriteSource {
   readonly segment: Segment;
@@ -225,36 +225,42 @@ function popcount(x: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
-function writeNumeric(parts: readonly Part[], dvs: readonly (NumericDocValues | null)[], maxDoc: number, dvd: FileOutput): DocValuesInfo {
-  const multi = dvs.some((dv) => dv !== null && dv.starts !== null);
-  if (!multi) {
-    const values = new Float64Array(maxDoc).fill(NaN);
-    dvs.forEach((dv, i) => {
-      if (dv === null) return;
-      const docMap = parts[i]!.docMap;
-      for (let d = 0; d < docMap.length; d++) if (docMap[d]! >= 0) values[docMap[d]!] = dv.values[d]!;
-    });
-    return { kind: 'numeric', values: writeColumn(dvd, values, maxDoc, narrowestKind(values, maxDoc)), starts: null };
-  }
+/** Values per kept doc of a doc-values field (counts[nd + 1]), from the sources' layouts. */
+function valueCounts(parts: readonly Part[], dvs: readonly (DocValues | null)[], maxDoc: number): { counts: Uint32Array; total: number; multi: boolean } {
   const counts = new Uint32Array(maxDoc + 1);
+  let total = 0;
+  let multi = false;
   dvs.forEach((dv, i) => {
     if (dv === null) return;
     const docMap = parts[i]!.docMap;
     for (let d = 0; d < docMap.length; d++) {
       const nd = docMap[d]!;
       if (nd < 0) continue;
-      counts[nd + 1] = dv.starts === null ? (dv.values[d]! === dv.values[d]! ? 1 : 0) : dv.starts[d + 1]! - dv.starts[d]!;
+      let c: number;
+      if (dv.starts !== null) c = dv.starts[d + 1]! - dv.starts[d]!;
+      else if (dv.kind === 'numeric') c = dv.values[d]! === dv.values[d]! ? 1 : 0;
+      else c = dv.ords[d]! >= 0 ? 1 : 0;
+      counts[nd + 1] = c;
+      total += c;
+      if (c > 1) multi = true;
     }
   });
   for (let d = 0; d < maxDoc; d++) counts[d + 1]! += counts[d]!;
-  const values = new Float64Array(counts[maxDoc]!);
+  return { counts, total, multi };
+}
+
+/** Numeric doc values of the kept docs: single-valued unless some kept doc has two values; null when none has one. */
+function writeNumeric(parts: readonly Part[], dvs: readonly (NumericDocValues | null)[], maxDoc: number, dvd: FileOutput): DocValuesInfo | null {
+  const { counts, total, multi } = valueCounts(parts, dvs, maxDoc);
+  if (total === 0) return null;
+  const values = multi ? new Float64Array(total) : new Float64Array(maxDoc).fill(NaN);
   dvs.forEach((dv, i) => {
     if (dv === null) return;
     const docMap = parts[i]!.docMap;
     for (let d = 0; d < docMap.length; d++) {
       const nd = docMap[d]!;
       if (nd < 0) continue;
-      let at = counts[nd]!;
+      let at = multi ? counts[nd]! : nd;
       if (dv.starts === null) {
         if (dv.values[d]! === dv.values[d]!) values[at] = dv.values[d]!;
       } else {
@@ -262,12 +268,13 @@ function writeNumeric(parts: readonly Part[], dvs: readonly (NumericDocValues | 
       }
     }
   });
+  if (!multi) return { kind: 'numeric', values: writeColumn(dvd, values, maxDoc, narrowestKind(values, maxDoc)), starts: null };
   const starts = writeColumn(dvd, counts, maxDoc + 1, 'u32');
-  return { kind: 'numeric', values: writeColumn(dvd, values, values.length, narrowestKind(values, values.length)), starts };
+  return { kind: 'numeric', values: writeColumn(dvd, values, total, narrowestKind(values, total)), starts };
 }
 
 /** Sorted doc values of a field without postings: the dictionary keeps the values live docs still have. */
-function writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocValues | null)[], maxDoc: number, out: Outputs): DocValuesInfo {
+function writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocValues | null)[], maxDoc: number, out: Outputs): DocValuesInfo | null {
   const used = dvs.map((dv, i) => {
     if (dv === null) return null;
     const mark = new Uint8Array(dv.dict.length);
@@ -304,35 +311,11 @@ function writeOrds(
   dict: DictionaryLayout,
   maxDoc: number,
   dvd: FileOutput,
-): DocValuesInfo {
-  const multi = dvs.some((dv) => dv !== null && dv.starts !== null);
+): DocValuesInfo | null {
+  const { counts, total, multi } = valueCounts(parts, dvs, maxDoc);
+  if (total === 0) return null;
   const maxOrd = dict.count - 1;
-  if (!multi) {
-    const ords = new Int32Array(maxDoc).fill(-1);
-    dvs.forEach((dv, i) => {
-      if (dv === null) return;
-      const docMap = parts[i]!.docMap;
-      const map = ordMaps[i]!;
-      for (let d = 0; d < docMap.length; d++) {
-        const nd = docMap[d]!;
-        const o = dv.ords[d]!;
-        if (nd >= 0 && o >= 0) ords[nd] = map[o]!;
-      }
-    });
-    return { kind: 'sorted', dict, ords: writeColumn(dvd, ords, maxDoc, ordKind(maxOrd, true)), starts: null };
-  }
-  const counts = new Uint32Array(maxDoc + 1);
-  dvs.forEach((dv, i) => {
-    if (dv === null) return;
-    const docMap = parts[i]!.docMap;
-    for (let d = 0; d < docMap.length; d++) {
-      const nd = docMap[d]!;
-      if (nd < 0) continue;
-      counts[nd + 1] = dv.starts === null ? (dv.ords[d]! >= 0 ? 1 : 0) : dv.starts[d + 1]! - dv.starts[d]!;
-    }
-  });
-  for (let d = 0; d < maxDoc; d++) counts[d + 1]! += counts[d]!;
-  const ords = new Int32Array(counts[maxDoc]!);
+  const ords = multi ? new Int32Array(total) : new Int32Array(maxDoc).fill(-1);
   dvs.forEach((dv, i) => {
     if (dv === null) return;
     const docMap = parts[i]!.docMap;
@@ -340,7 +323,7 @@ function writeOrds(
     for (let d = 0; d < docMap.length; d++) {
       const nd = docMap[d]!;
       if (nd < 0) continue;
-      let at = counts[nd]!;
+      let at = multi ? counts[nd]! : nd;
       if (dv.starts === null) {
         if (dv.ords[d]! >= 0) ords[at] = map[dv.ords[d]!]!;
       } else {
@@ -349,6 +332,7 @@ function writeOrds(
       }
     }
   });
+  if (!multi) return { kind: 'sorted', dict, ords: writeColumn(dvd, ords, maxDoc, ordKind(maxOrd, true)), starts: null };
   const starts = writeColumn(dvd, counts, maxDoc + 1, 'u32');
-  return { kind: 'sorted', dict, ords: writeColumn(dvd, ords, ords.length, ordKind(maxOrd, false)), starts };
+  return { kind: 'sorted', dict, ords: writeColumn(dvd, ords, total, ordKind(maxOrd, false)), starts };
 }

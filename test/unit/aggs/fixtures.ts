@@ -13,7 +13,7 @@ import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import type { DateFormatter, FieldMapping, FieldType, MappingLookup } from '../../../shared/engine/mapping/types.ts';
 import { dateFormatter, DEFAULT_DATE_FORMAT } from '../../../shared/engine/mapping/date-format.ts';
-import type { DocValues, Segment, SegmentView } from '../../../shared/engine/segment/types.ts';
+import { ID_FIELD, type DocValues, type Segment, type SegmentView } from '../../../shared/engine/segment/types.ts';
 import { PackedStrings } from '../../../shared/engine/segment/packed-strings.ts';
 import { fieldMapping as baseFieldMapping } from '../../helpers/field-mapping.ts';
 
@@ -101,16 +101,18 @@ export function buildSegment(docs: readonly Doc[], mapping: MappingLookup, idPre
     }
   }
   const sources = docs.map((d) => Buffer.from(JSON.stringify(d)));
-  const offsets = new Uint32Array(docs.length + 1);
-  sources.forEach((s, i) => (offsets[i + 1] = offsets[i]! + s.length));
+  // `_id`s in doc order sort the same as their ords when the prefix is followed by zero-padded numbers; a map keeps it simple.
+  const ids = docs.map((_, i) => `${idPrefix}${i}`);
+  const idDict = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const idOrd = new Map(idDict.map((id, o) => [id, o]));
+  docValues.set(ID_FIELD, { kind: 'sorted', dict: PackedStrings.of(idDict), ords: Int32Array.from(ids.map((id) => idOrd.get(id)!)), starts: null });
   const segment: Segment = {
     id: nextSegmentId++,
     maxDoc: docs.length,
-    ids: PackedStrings.of(docs.map((_, i) => `${idPrefix}${i}`)),
     versions: new Float64Array(docs.length).fill(1),
     seqNos: new Float64Array(docs.length),
-    routings: docs.map(() => null),
-    source: { bytes: Buffer.concat(sources), offsets },
+    stored: { document: (d) => ({ source: sources[d]!, routing: null }), sourceLength: (d) => sources[d]!.length },
+    sizeInBytes: 0,
     inverted: new Map(),
     docValues,
     fieldsPresent: new Set(fields),

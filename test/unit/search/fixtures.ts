@@ -8,7 +8,10 @@ import type { Analyzer, AnalyzerLookup, Token, TokenSink } from '../../../shared
 import { dateFormatter } from '../../../shared/engine/mapping/date-format.ts';
 import type { FieldMapping, FieldType, MappingLookup, ParsedField } from '../../../shared/engine/mapping/types.ts';
 import { SegmentBuilder } from '../../../shared/engine/segment/segment-builder.ts';
-import type { SearcherSnapshot, Segment, SegmentView } from '../../../shared/engine/segment/types.ts';
+import { idOf as docId, type SearcherSnapshot, type Segment, type SegmentView } from '../../../shared/engine/segment/types.ts';
+import { writeSegment } from '../../../shared/engine/segment/segment-writer.ts';
+import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
+import { tempSegmentDir } from '../segment/fixtures.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts';
 import type { ShardCursor, ShardQueryResult, ShardSearchContext } from '../../../shared/engine/search/types.ts';
@@ -136,7 +139,11 @@ export function buildSegment(id: number, docs: readonly TestDoc[], mapping: read
       parsed: { fields: parsedFields(d.source, mapping), dynamicUpdate: null },
     });
   }
-  return b.build(id);
+  // Searched as the node searches: written to files and read back through memory maps.
+  const dir = tempSegmentDir();
+  const written = writeSegment(dir, id, [{ segment: b.build(id), liveDocs: null }], { sync: false });
+  if (written === null) return b.build(id);
+  return MappedSegment.open(dir, id);
 }
 
 /** A snapshot of segments; `deleted` lists `_id`s whose docs are not live. */
@@ -147,7 +154,7 @@ export function snapshotOf(segments: readonly Segment[], deleted: readonly strin
   const views: SegmentView[] = segments.map((segment) => {
     let liveDocs: Uint32Array | null = null;
     let live = segment.maxDoc;
-    const ids = segment.ids.toArray();
+    const ids = Array.from({ length: segment.maxDoc }, (_, d) => docId(segment, d));
     if (ids.some((i) => gone.has(i))) {
       liveDocs = new Uint32Array((segment.maxDoc + 31) >>> 5);
       live = 0;
@@ -187,7 +194,7 @@ export interface RunResult {
 
 export function idOf(snapshot: SearcherSnapshot, doc: number): string {
   for (const v of snapshot.views) {
-    if (doc >= v.docBase && doc < v.docBase + v.segment.maxDoc) return v.segment.ids.get(doc - v.docBase);
+    if (doc >= v.docBase && doc < v.docBase + v.segment.maxDoc) return docId(v.segment, doc - v.docBase);
   }
   throw new Error(`no doc ${doc}`);
 }

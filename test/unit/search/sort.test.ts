@@ -8,6 +8,7 @@ import { renderHit } from '../../../shared/engine/search/render-hit.ts';
 import type { ShardCursor } from '../../../shared/engine/search/types.ts';
 import { LIVE_DOCS, SNAPSHOT, ctx, tagsOf } from './corpus.ts';
 import { buildSegment, contextOf, field, idOf, run, snapshotOf } from './fixtures.ts';
+import { idOf as segmentDocId } from '../../../shared/engine/segment/types.ts';
 
 type Src = Record<string, unknown>;
 
@@ -155,7 +156,7 @@ describe('matches for aggregations', () => {
     for (const m of r.matches!) {
       for (let d = 0; d < m.view.segment.maxDoc; d++) {
         if ((m.bits[d >>> 5]! & (1 << (d & 31))) !== 0) {
-          ids.push(m.view.segment.ids.get(d));
+          ids.push(segmentDocId(m.view.segment, d));
           assert.ok(m.scores![d]! > 0);
         }
       }

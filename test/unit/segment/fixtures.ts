@@ -5,6 +5,10 @@
 import type { Analyzer, AnalyzerLookup, Token, TokenSink } from '../../../shared/engine/analysis/types.ts';
 import type { FieldMapping, ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import type { BufferedDoc } from '../../../shared/engine/segment/segment-builder.ts';
+import { EMPTY_COMMIT, ShardIndex } from '../../../shared/engine/segment/shard-index.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export { fieldMapping } from '../../helpers/field-mapping.ts';
 
@@ -71,3 +75,20 @@ export const analyzers: AnalyzerLookup = {
     return undefined;
   },
 };
+
+const tempDirs: string[] = [];
+process.on('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A directory for a test's segment files, removed when the test process exits. */
+export function tempSegmentDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'segments-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** An empty shard index over a fresh directory. */
+export function newShardIndex(lookup: AnalyzerLookup = analyzers): ShardIndex {
+  return ShardIndex.open(tempSegmentDir(), lookup, EMPTY_COMMIT);
+}

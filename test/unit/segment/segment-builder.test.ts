@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SegmentBuilder } from '../../../shared/engine/segment/segment-builder.ts';
 import { intToByte4 } from '../../../shared/engine/segment/small-float.ts';
-import type { InvertedField, NumericDocValues, Segment, SortedDocValues } from '../../../shared/engine/segment/types.ts';
+import { idOf, type InvertedField, type NumericDocValues, type Segment, type SortedDocValues } from '../../../shared/engine/segment/types.ts';
 import { analyzers, bufferedDoc, fieldMapping } from './fixtures.ts';
-import { docRecord } from './segment-views.ts';
+import { docRecord, postingsOf, termsOf } from './segment-views.ts';
 
 const title = fieldMapping('title', 'text');
 const tags = fieldMapping('tags', 'keyword');
@@ -21,19 +21,11 @@ function threeDocs(): Segment {
   return builder.build(7);
 }
 
-/** term → [doc, freq, positions][] read back through the columnar arrays. */
-function postingsOf(field: InvertedField): Record<string, [number, number, number[]][]> {
+/** term → [doc, freq, positions][] read back through the postings cursors. */
+function postingsByTerm(field: InvertedField): Record<string, [number, number, number[]][]> {
   const out: Record<string, [number, number, number[]][]> = {};
-  field.terms.toArray().forEach((term, t) => {
-    const list: [number, number, number[]][] = [];
-    for (let p = field.postingStarts[t]!; p < field.postingStarts[t + 1]!; p++) {
-      const positions =
-        field.positionStarts === null || field.positions === null
-          ? []
-          : Array.from(field.positions.subarray(field.positionStarts[p]!, field.positionStarts[p + 1]!));
-      list.push([field.postingDocs[p]!, field.postingFreqs[p]!, positions]);
-    }
-    out[term] = list;
+  termsOf(field.terms).forEach((term, t) => {
+    out[term] = postingsOf(field, t);
   });
   return out;
 }
@@ -41,8 +33,8 @@ function postingsOf(field: InvertedField): Record<string, [number, number, numbe
 test('text postings carry freqs and positions, with a gap of 100 between values', () => {
   const segment = threeDocs();
   const field = segment.inverted.get('title')!;
-  assert.deepEqual(field.terms.toArray(), ['dog', 'fox', 'lazy', 'quick', 'the']);
-  assert.deepEqual(postingsOf(field), {
+  assert.deepEqual(termsOf(field.terms), ['dog', 'fox', 'lazy', 'quick', 'the']);
+  assert.deepEqual(postingsByTerm(field), {
     dog: [[1, 1, [102]]],
     fox: [
       [0, 1, [2]],
@@ -70,7 +62,7 @@ test('norms leave out tokens at the same position and encode long fields lossily
   builder.add(bufferedDoc('long', [[title, [Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ')]]]));
   const segment = builder.build(0);
   const body = segment.inverted.get('body')!;
-  assert.deepEqual(body.terms.toArray(), ['A', 'B', 'a', 'b']);
+  assert.deepEqual(termsOf(body.terms), ['A', 'B', 'a', 'b']);
   assert.equal(body.norms![0], 2); // 4 tokens, 2 of them at an already used position
   assert.equal(body.sumTotalTermFreq, 4);
   assert.equal(segment.inverted.get('title')!.norms![1], 57); // intToByte4(100)
@@ -80,22 +72,21 @@ test('a field listed twice in one document is one multi-valued instance', () => 
   const builder = new SegmentBuilder(analyzers);
   builder.add(bufferedDoc('x', [[title, ['a b']], [title, ['a']]]));
   const field = builder.build(0).inverted.get('title')!;
-  assert.deepEqual(postingsOf(field), { a: [[0, 2, [0, 102]]], b: [[0, 1, [1]]] });
+  assert.deepEqual(postingsByTerm(field), { a: [[0, 2, [0, 102]]], b: [[0, 1, [1]]] });
   assert.deepEqual(Array.from(field.norms!), [3]);
 });
 
 test('keyword postings have no positions, a freq of 1 and one posting per distinct value', () => {
   const field = threeDocs().inverted.get('tags')!;
-  assert.deepEqual(field.terms.toArray(), ['a', 'b']);
-  assert.deepEqual(postingsOf(field), {
+  assert.deepEqual(termsOf(field.terms), ['a', 'b']);
+  assert.deepEqual(postingsByTerm(field), {
     a: [
       [0, 1, []],
       [1, 1, []],
     ],
     b: [[0, 1, []]],
   });
-  assert.equal(field.positions, null);
-  assert.equal(field.positionStarts, null);
+  assert.equal(field.hasPositions, false);
   assert.equal(field.norms, null);
   assert.equal(field.docCount, 2);
 });
@@ -103,7 +94,7 @@ test('keyword postings have no positions, a freq of 1 and one posting per distin
 test('keyword doc values: multi-valued layout with distinct ascending ords', () => {
   const dv = threeDocs().docValues.get('tags') as SortedDocValues;
   assert.equal(dv.kind, 'sorted');
-  assert.deepEqual(dv.dict.toArray(), ['a', 'b']);
+  assert.deepEqual(termsOf(dv.dict), ['a', 'b']);
   assert.deepEqual(Array.from(dv.starts!), [0, 2, 3, 3]);
   assert.deepEqual(Array.from(dv.ords), [0, 1, 0]);
 });
@@ -114,7 +105,7 @@ test('keyword doc values: single-valued layout with -1 for missing', () => {
   builder.add(bufferedDoc('2', []));
   builder.add(bufferedDoc('3', [[plate, ['A111', 'A111']]]));
   const dv = builder.build(0).docValues.get('plate') as SortedDocValues;
-  assert.deepEqual(dv.dict.toArray(), ['A111', 'B222']);
+  assert.deepEqual(termsOf(dv.dict), ['A111', 'B222']);
   assert.equal(dv.starts, null);
   assert.deepEqual(Array.from(dv.ords), [1, -1, 0]);
 });
@@ -177,13 +168,11 @@ test('ids, versions, seq_nos, routings and source bytes round-trip', () => {
   const segment = builder.build(3);
   assert.equal(segment.id, 3);
   assert.equal(segment.maxDoc, 3);
-  assert.deepEqual(segment.ids.toArray(), ['id0', 'id1', 'id2']);
+  assert.deepEqual([0, 1, 2].map((d) => idOf(segment, d)), ['id0', 'id1', 'id2']);
   assert.deepEqual(Array.from(segment.versions), [1, 2, 3]);
   assert.deepEqual(Array.from(segment.seqNos), [100, 101, 102]);
-  assert.deepEqual(segment.routings, [null, 'r', null]);
-  const { bytes, offsets } = segment.source;
-  assert.equal(offsets.length, 4);
-  sources.forEach((json, d) => assert.equal(bytes.subarray(offsets[d]!, offsets[d + 1]!).toString('utf8'), json));
+  assert.deepEqual([0, 1, 2].map((d) => segment.stored.document(d).routing), [null, 'r', null]);
+  sources.forEach((json, d) => assert.equal(Buffer.from(segment.stored.document(d).source).toString('utf8'), json));
 });
 
 test('an unknown analyzer is a mapper_parsing_exception naming it', () => {
@@ -196,7 +185,7 @@ test('terms sort by UTF-16 code units, as JS < does', () => {
   const builder = new SegmentBuilder(analyzers);
   builder.add(bufferedDoc('1', [[plate, ['b', 'B', '京', '😀', 'ａ', 'a']]]));
   const field = builder.build(0).inverted.get('plate')!;
-  assert.deepEqual(field.terms.toArray(), ['B', 'a', 'b', '京', '😀', 'ａ']);
+  assert.deepEqual(termsOf(field.terms), ['B', 'a', 'b', '京', '😀', 'ａ']);
 });
 
 test('text postings of many random docs match a plain recount', () => {
@@ -237,7 +226,7 @@ test('text postings of many random docs match a plain recount', () => {
   }
   const field = builder.build(0).inverted.get('title')!;
   const sorted = Object.fromEntries([...expected.keys()].sort().map((term) => [term, expected.get(term)!]));
-  assert.deepEqual(postingsOf(field), sorted);
+  assert.deepEqual(postingsByTerm(field), sorted);
   assert.equal(field.sumTotalTermFreq, lengths.reduce((a, b) => a + b, 0));
   assert.equal(field.docCount, lengths.filter((n) => n > 0).length);
   assert.deepEqual(Array.from(field.norms!), lengths.map((n) => intToByte4(n)));
@@ -271,7 +260,7 @@ test('a builder reset after build() builds the next segment exactly as a new bui
     reused.reset();
     const b = fresh.build(s);
     for (let d = 0; d < b.maxDoc; d++) assert.deepEqual(docRecord(a, d), docRecord(b, d), `segment ${s} doc ${d}`);
-    assert.deepEqual(postingsOf(a.inverted.get('title')!), postingsOf(b.inverted.get('title')!));
+    assert.deepEqual(postingsByTerm(a.inverted.get('title')!), postingsByTerm(b.inverted.get('title')!));
     assert.deepEqual([...a.inverted.keys()].sort(), [...b.inverted.keys()].sort());
   }
 });

@@ -3,7 +3,26 @@
  * search sees independently of how the columns are laid out.
  */
 import { hasBit } from '../../../shared/engine/segment/bitset.ts';
-import type { SearcherSnapshot, Segment } from '../../../shared/engine/segment/types.ts';
+import { idOf, type InvertedField, type SearcherSnapshot, type Segment, type TermDictionary } from '../../../shared/engine/segment/types.ts';
+
+/** Every entry of a dictionary, in order. */
+export function termsOf(dict: TermDictionary): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < dict.length; i++) out.push(dict.get(i));
+  return out;
+}
+
+/** Every posting of term t: [doc, freq, positions]. */
+export function postingsOf(field: InvertedField, t: number): [number, number, number[]][] {
+  const out: [number, number, number[]][] = [];
+  const cursor = field.postings(t);
+  while (cursor.nextBlock()) {
+    for (let i = 0; i < cursor.count; i++) {
+      out.push([cursor.docs[i]!, cursor.freqs[i]!, field.hasPositions ? Array.from(cursor.positions(i)) : []]);
+    }
+  }
+  return out;
+}
 
 /** `_id`s of the live docs whose `field` has `term`, via the postings, sorted. */
 export function idsWithTerm(snapshot: SearcherSnapshot, field: string, term: string): string[] {
@@ -12,9 +31,8 @@ export function idsWithTerm(snapshot: SearcherSnapshot, field: string, term: str
     const inverted = view.segment.inverted.get(field);
     const t = inverted === undefined ? -1 : inverted.terms.find(term);
     if (inverted === undefined || t < 0) continue;
-    for (let p = inverted.postingStarts[t]!; p < inverted.postingStarts[t + 1]!; p++) {
-      const doc = inverted.postingDocs[p]!;
-      if (view.liveDocs === null || hasBit(view.liveDocs, doc)) out.push(view.segment.ids.get(doc));
+    for (const [doc] of postingsOf(inverted, t)) {
+      if (view.liveDocs === null || hasBit(view.liveDocs, doc)) out.push(idOf(view.segment, doc));
     }
   }
   return out.sort();
@@ -25,7 +43,7 @@ export function liveIds(snapshot: SearcherSnapshot): string[] {
   const out: string[] = [];
   for (const view of snapshot.views) {
     for (let d = 0; d < view.segment.maxDoc; d++) {
-      if (view.liveDocs === null || hasBit(view.liveDocs, d)) out.push(view.segment.ids.get(d));
+      if (view.liveDocs === null || hasBit(view.liveDocs, d)) out.push(idOf(view.segment, d));
     }
   }
   return out.sort();
@@ -33,29 +51,25 @@ export function liveIds(snapshot: SearcherSnapshot): string[] {
 
 /** Everything a segment holds about one doc, as plain data. */
 export function docRecord(segment: Segment, doc: number): Record<string, unknown> {
+  const stored = segment.stored.document(doc);
   const record: Record<string, unknown> = {
-    id: segment.ids.get(doc),
+    id: idOf(segment, doc),
     version: segment.versions[doc],
     seqNo: segment.seqNos[doc],
-    routing: segment.routings[doc],
-    source: segment.source.bytes.subarray(segment.source.offsets[doc]!, segment.source.offsets[doc + 1]!).toString('utf8'),
+    routing: stored.routing,
+    source: Buffer.from(stored.source).toString('utf8'),
   };
   for (const [path, field] of segment.inverted) {
+    if (path === '_id') continue;
     const postings: [string, number, number[]][] = [];
-    field.terms.toArray().forEach((term, t) => {
-      for (let p = field.postingStarts[t]!; p < field.postingStarts[t + 1]!; p++) {
-        if (field.postingDocs[p] !== doc) continue;
-        const positions =
-          field.positionStarts === null || field.positions === null
-            ? []
-            : Array.from(field.positions.subarray(field.positionStarts[p]!, field.positionStarts[p + 1]!));
-        postings.push([term, field.postingFreqs[p]!, positions]);
-      }
+    termsOf(field.terms).forEach((term, t) => {
+      for (const [d, freq, positions] of postingsOf(field, t)) if (d === doc) postings.push([term, freq, positions]);
     });
     if (postings.length > 0) record[`postings:${path}`] = postings;
     if (field.norms !== null && field.norms[doc] !== 0) record[`norm:${path}`] = field.norms[doc];
   }
   for (const [path, dv] of segment.docValues) {
+    if (path === '_id') continue;
     let values: (number | string)[];
     if (dv.kind === 'numeric') {
       values =
@@ -77,7 +91,7 @@ export function liveRecords(snapshot: SearcherSnapshot): Map<string, Record<stri
   const out = new Map<string, Record<string, unknown>>();
   for (const view of snapshot.views) {
     for (let d = 0; d < view.segment.maxDoc; d++) {
-      if (view.liveDocs === null || hasBit(view.liveDocs, d)) out.set(view.segment.ids.get(d), docRecord(view.segment, d));
+      if (view.liveDocs === null || hasBit(view.liveDocs, d)) out.set(idOf(view.segment, d), docRecord(view.segment, d));
     }
   }
   return out;

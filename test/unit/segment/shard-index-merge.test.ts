@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ShardIndex } from '../../../shared/engine/segment/shard-index.ts';
-import { analyzers, bufferedDoc, fieldMapping, type Values } from './fixtures.ts';
+import type { ShardIndex } from '../../../shared/engine/segment/shard-index.ts';
+import { bufferedDoc, fieldMapping, newShardIndex, type Values } from './fixtures.ts';
 import { idsWithTerm, liveIds, liveRecords } from './segment-views.ts';
 
 const title = fieldMapping('title', 'text');
@@ -27,7 +27,7 @@ function varied(n: number, version = 1) {
 
 /** Eleven small segments, with deletes and updates across them. */
 function elevenSegments(): ShardIndex {
-  const index = new ShardIndex(analyzers);
+  const index = newShardIndex();
   let n = 0;
   for (let s = 0; s < 11; s++) {
     for (let k = 0; k < 5; k++) index.index(varied(n++));
@@ -42,6 +42,8 @@ test('a merge keeps every live doc and every column of it, and drops deletes', (
   const index = elevenSegments();
   assert.equal(index.segmentCount, 11);
   const before = index.acquireSnapshot();
+  // Held across the merge, as a search context holds it.
+  index.pin(before);
   const recordsBefore = liveRecords(before);
   const deletedBefore = index.deletedCount;
   assert.ok(deletedBefore > 0);
@@ -61,6 +63,7 @@ test('a merge keeps every live doc and every column of it, and drops deletes', (
   // The snapshot held across the merge still reads the old segments.
   assert.deepEqual(liveRecords(before), recordsBefore);
   assert.equal(index.maybeMerge(), false);
+  index.unpin(before);
 });
 
 test('the id map follows docs into the merged segment', () => {
@@ -88,7 +91,7 @@ test('deletes pending across a merge still apply at the next refresh', () => {
 });
 
 test('a segment with many deleted docs is rewritten without them', () => {
-  const index = new ShardIndex(analyzers);
+  const index = newShardIndex();
   for (let n = 0; n < 10; n++) index.index(varied(n));
   index.refresh();
   for (let n = 0; n < 4; n++) index.delete(`doc-${n}`);

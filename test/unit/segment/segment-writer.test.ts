@@ -2,10 +2,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newFullBitset, clearBit } from '../../../shared/engine/segment/bitset.ts';
 import { SegmentBuilder, type BufferedDoc } from '../../../shared/engine/segment/segment-builder.ts';
-import { mergeSegments } from '../../../shared/engine/segment/segment-merger.ts';
-import type { NumericDocValues, Segment, SortedDocValues } from '../../../shared/engine/segment/types.ts';
-import { analyzers, bufferedDoc, fieldMapping } from './fixtures.ts';
-import { docRecord } from './segment-views.ts';
+import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
+import { writeSegment, type WriteSource } from '../../../shared/engine/segment/segment-writer.ts';
+import { idOf, type NumericDocValues, type Segment, type SortedDocValues } from '../../../shared/engine/segment/types.ts';
+import { analyzers, bufferedDoc, fieldMapping, tempSegmentDir } from './fixtures.ts';
+import { docRecord, postingsOf, termsOf } from './segment-views.ts';
+
+/** Writes `sources` as segment `id` and reads it back through the files. */
+function mergeSegments(sources: readonly WriteSource[], id: number): { segment: MappedSegment; docMaps: readonly Int32Array[] } {
+  const dir = tempSegmentDir();
+  const written = writeSegment(dir, id, sources, { sync: false });
+  assert.ok(written !== null);
+  return { segment: MappedSegment.open(dir, id), docMaps: written.docMaps };
+}
 
 const title = fieldMapping('title', 'text');
 const color = fieldMapping('color', 'keyword');
@@ -43,7 +52,7 @@ test('live docs are renumbered source by source and deleted ones dropped', () =>
   );
   assert.equal(segment.id, 9);
   assert.equal(segment.maxDoc, 4);
-  assert.deepEqual(segment.ids.toArray(), ['a', 'c', 'd', 'e']);
+  assert.deepEqual([0, 1, 2, 3].map((d) => idOf(segment, d)), ['a', 'c', 'd', 'e']);
   assert.deepEqual(Array.from(docMaps[0]!), [0, -1, 1]);
   assert.deepEqual(Array.from(docMaps[1]!), [2, 3]);
   assert.deepEqual(Array.from(segment.seqNos), [first.seqNos[0], first.seqNos[2], second.seqNos[0], second.seqNos[1]]);
@@ -57,7 +66,7 @@ test('every column of a kept doc reads the same after the merge', () => {
   const { segment, docMaps } = mergeSegments(sources, 9);
   sources.forEach(({ segment: from }, i) => {
     docMaps[i]!.forEach((to, d) => {
-      if (to >= 0) assert.deepEqual(docRecord(segment, to), docRecord(from, d), `doc ${from.ids.get(d)}`);
+      if (to >= 0) assert.deepEqual(docRecord(segment, to), docRecord(from, d), `doc ${idOf(from, d)}`);
     });
   });
 });
@@ -71,20 +80,27 @@ test('terms, keyword values and statistics of deleted docs leave the merged segm
     2,
   );
   const field = segment.inverted.get('title')!;
-  assert.deepEqual(field.terms.toArray(), ['fox', 'panda', 'quick', 'red']);
+  assert.deepEqual(termsOf(field.terms), ['fox', 'panda', 'quick', 'red']);
   assert.equal(field.terms.find('dog'), -1);
   assert.equal(field.terms.find('red'), 3);
   assert.equal(field.docCount, 3);
   assert.equal(field.sumTotalTermFreq, 2 + 3 + 2);
-  assert.deepEqual(Array.from(field.postingStarts), [0, 2, 3, 4, 7]);
-  assert.deepEqual(Array.from(field.postingDocs), [0, 1, 2, 1, 0, 1, 2]);
-  assert.deepEqual(Array.from(field.positions!.subarray(field.positionStarts![6]!, field.positionStarts![7]!)), [0]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((t) => postingsOf(field, t)),
+    [
+      [[0, 1, [1]], [1, 1, [2]]],
+      [[2, 1, [101]]],
+      [[1, 1, [0]]],
+      [[0, 1, [0]], [1, 1, [1]], [2, 1, [0]]],
+    ],
+  );
 
   const colors = segment.docValues.get('color') as SortedDocValues;
-  assert.deepEqual(colors.dict.toArray(), ['orange', 'red']);
+  assert.deepEqual(termsOf(colors.dict), ['orange', 'red']);
   assert.deepEqual(Array.from(colors.starts!), [0, 1, 3, 3]);
   assert.deepEqual(Array.from(colors.ords), [1, 0, 1]);
-  assert.deepEqual(segment.inverted.get('color')!.terms.toArray(), ['orange', 'red']);
+  // One dictionary on disk for the postings and the doc values of a keyword.
+  assert.equal(segment.inverted.get('color')!.terms, colors.dict);
 });
 
 test('doc values go back to the single-valued layout when no kept doc has two values', () => {
@@ -115,4 +131,24 @@ test('a field only deleted docs had disappears, with its presence', () => {
   assert.equal(segment.inverted.has('color'), false);
   assert.equal(segment.fieldsPresent.has('color'), false);
   assert.deepEqual([...segment.fieldsPresent].sort(), ['price', 'title']);
+});
+
+test('a segment of many docs reads back from its files exactly as it was built', () => {
+  const tags = fieldMapping('tags', 'keyword');
+  const when = fieldMapping('when', 'date');
+  const builder = new SegmentBuilder(analyzers);
+  const words = ['alpha', 'beta', 'gamma', '京a1', 'delta'];
+  for (let i = 0; i < 700; i++) {
+    const text = Array.from({ length: 1 + (i % 6) }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' ');
+    const fields: [typeof title, (string | number)[]][] = [[title, [text, i % 11 === 0 ? 'second value' : 'x']]];
+    if (i % 3 !== 0) fields.push([tags, i % 5 === 0 ? ['t1', `u${i % 17}`] : [`u${i % 23}`]]);
+    if (i % 4 !== 0) fields.push([price, i % 9 === 0 ? [i, -i] : [i * 1.25]]);
+    fields.push([when, [1_700_000_000_000 + i * 1000]]);
+    builder.add(bufferedDoc(`doc-${i}`, fields));
+  }
+  const built = builder.build(0);
+  const { segment } = mergeSegments([{ segment: built, liveDocs: null }], 0);
+  for (let d = 0; d < built.maxDoc; d++) assert.deepEqual(docRecord(segment, d), docRecord(built, d), `doc ${d}`);
+  assert.equal(segment.inverted.get('title')!.docCount, built.inverted.get('title')!.docCount);
+  assert.equal(segment.inverted.get('title')!.sumTotalTermFreq, built.inverted.get('title')!.sumTotalTermFreq);
 });

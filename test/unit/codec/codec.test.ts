@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { FrontCodedDictionary, FrontCodedWriter, MemorySink } from '../../../shared/engine/codec/front-coded.ts';
+import { MappedPostingsCursor, PostingsWriter, readTermMeta, type TermPostingsMeta } from '../../../shared/engine/codec/postings-format.ts';
+import { MappedStoredFields, StoredFieldsWriter } from '../../../shared/engine/codec/stored-fields.ts';
+import { narrowestKind } from '../../../shared/engine/codec/typed-columns.ts';
+import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
+import { prng } from '../../../services/passinfo/pass-record-generator.ts';
+import { SegmentBuilder } from '../../../shared/engine/segment/segment-builder.ts';
+import { writeSegment } from '../../../shared/engine/segment/segment-writer.ts';
+import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
+import { segmentFileName } from '../../../shared/engine/segment/segment-info.ts';
+import { analyzers, bufferedDoc, fieldMapping, tempSegmentDir } from '../segment/fixtures.ts';
+import { docRecord } from '../segment/segment-views.ts';
+
+/** Sorted distinct terms with shared prefixes, wide (CJK) and long ones among them. */
+function someTerms(n: number, seed: number): string[] {
+  const r = prng(seed);
+  const set = new Set<string>();
+  while (set.size < n) {
+    const kind = r();
+    if (kind < 0.3) set.add(`http://img.example/land/${Math.floor(r() * 200)}/${Math.floor(r() * 100000)}.jpg`);
+    else if (kind < 0.6) set.add('京津沪'[Math.floor(r() * 3)]! + String.fromCharCode(65 + Math.floor(r() * 26)) + Math.floor(r() * 1000));
+    else set.add(Math.floor(r() * 1e6).toString(36));
+  }
+  return [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+test('a front-coded dictionary reads back every term, finds each one and bounds the rest', () => {
+  const terms = someTerms(2000, 3);
+  const sink = new MemorySink();
+  const w = new FrontCodedWriter(sink, false);
+  for (const t of terms) w.add(t);
+  const layout = w.finish();
+  const dict = new FrontCodedDictionary(sink.buffer.view(), layout);
+  assert.equal(dict.length, terms.length);
+  // In order, backwards, and at random: the reader's place is only a shortcut.
+  for (let i = 0; i < terms.length; i++) assert.equal(dict.get(i), terms[i]);
+  for (let i = terms.length - 1; i >= 0; i -= 7) assert.equal(dict.get(i), terms[i]);
+  const r = prng(9);
+  for (let k = 0; k < 500; k++) {
+    const i = Math.floor(r() * terms.length);
+    assert.equal(dict.find(terms[i]!), i);
+    const probe = terms[i]! + '\u0000';
+    const expected = terms.findIndex((t) => t >= probe);
+    assert.equal(dict.lowerBound(probe), expected < 0 ? terms.length : expected);
+  }
+  assert.equal(dict.find('absent term'), -1);
+  assert.equal(dict.lowerBound(''), 0);
+  assert.equal(dict.lowerBound('\uffff'), terms.length);
+});
+
+test('postings read back through cursors, and advance lands where a scan would', () => {
+  const docSink = new MemorySink();
+  const posSink = new MemorySink();
+  const dictSink = new MemorySink();
+  const writer = new PostingsWriter(docSink, posSink);
+  const dict = new FrontCodedWriter(dictSink, true);
+  const r = prng(5);
+  // Lists of 1 to 1,000 docs: singletons (in the metadata), one block, several blocks with a skip table.
+  const lists: { docs: number[]; freqs: number[]; positions: number[][] }[] = [];
+  for (let t = 0; t < 60; t++) {
+    const n = t === 0 ? 1 : Math.max(1, Math.floor(r() ** 2 * 1000));
+    const docs: number[] = [];
+    let d = -1;
+    for (let i = 0; i < n; i++) docs.push((d += 1 + Math.floor(r() * (t % 3 === 0 ? 3 : 40000))));
+    const freqs = docs.map(() => 1 + Math.floor(r() ** 4 * 5));
+    const positions = freqs.map((f) => {
+      const p: number[] = [];
+      let at = Math.floor(r() * 3);
+      for (let k = 0; k < f; k++) p.push((at += Math.floor(r() * 200)));
+      return p;
+    });
+    writer.startTerm();
+    docs.forEach((doc, i) => writer.addPosting(doc, freqs[i]!, positions[i]!));
+    dict.add(`t${String(t).padStart(3, '0')}`, writer.finishTerm());
+    lists.push({ docs, freqs, positions });
+  }
+  const reader = new FrontCodedDictionary(dictSink.buffer.view(), dict.finish());
+  const meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0 };
+  lists.forEach((list, t) => {
+    const cursor = () => new MappedPostingsCursor(docSink.buffer.view(), posSink.buffer.view(), true).reset(readTermMeta(reader, t, true, meta));
+    const c = cursor();
+    assert.equal(c.docFreq, list.docs.length);
+    const seen: number[] = [];
+    while (c.nextBlock()) {
+      for (let i = 0; i < c.count; i++) {
+        const k = seen.length;
+        seen.push(c.docs[i]!);
+        assert.equal(c.freqs[i], list.freqs[k]);
+        if (k % 5 === 0) assert.deepEqual(Array.from(c.positions(i)), list.positions[k], `term ${t} posting ${k}`);
+      }
+    }
+    assert.deepEqual(seen, list.docs, `term ${t}`);
+    // Increasing targets, some past the end.
+    const a = cursor();
+    let target = 0;
+    for (;;) {
+      target += Math.floor(r() * 90000);
+      const i = a.advance(target);
+      const expected = list.docs.find((d) => d >= target);
+      if (expected === undefined) {
+        assert.equal(i, -1);
+        break;
+      }
+      assert.equal(a.docs[i], expected, `term ${t} target ${target}`);
+      const k = list.docs.indexOf(expected);
+      assert.deepEqual(Array.from(a.positions(i)), list.positions[k]);
+    }
+  });
+});
+
+test('stored fields read back each document, routing included, across blocks', () => {
+  const sink = new MemorySink();
+  const w = new StoredFieldsWriter(sink);
+  const docs = Array.from({ length: 400 }, (_, i) => ({ source: JSON.stringify({ i, text: 'x'.repeat(i * 3), 中: '文' }), routing: i % 7 === 0 ? `r${i}` : null }));
+  for (const d of docs) w.add(Buffer.from(d.source), d.routing);
+  const layout = w.finish();
+  const stored = new MappedStoredFields(sink.buffer.view(), layout);
+  for (const i of [0, 399, 5, 200, 7, 398, 1]) {
+    const d = stored.document(i);
+    assert.equal(Buffer.from(d.source).toString('utf8'), docs[i]!.source);
+    assert.equal(d.routing, docs[i]!.routing);
+    assert.equal(stored.sourceLength(i), Buffer.byteLength(docs[i]!.source));
+  }
+});
+
+test('doc-value columns take the narrowest type that holds every value exactly', () => {
+  assert.equal(narrowestKind([20, 120, 0], 3), 'u8');
+  assert.equal(narrowestKind([-1, 100], 2), 'i8');
+  assert.equal(narrowestKind([70000], 1), 'u32');
+  assert.equal(narrowestKind([1.5, NaN], 2), 'f32');
+  assert.equal(narrowestKind([1, NaN], 2), 'f32');
+  assert.equal(narrowestKind([0.1], 1), 'f64');
+  assert.equal(narrowestKind([1_790_000_000_000], 1), 'f64');
+  assert.equal(narrowestKind([-0], 1), 'f32');
+});
+
+test('a segment file with a flipped byte or a missing file is refused at open', () => {
+  const title = fieldMapping('title', 'text');
+  const builder = new SegmentBuilder(analyzers);
+  for (let i = 0; i < 50; i++) builder.add(bufferedDoc(`d${i}`, [[title, [`word${i % 7} other`]]]));
+  const dir = tempSegmentDir();
+  writeSegment(dir, 4, [{ segment: builder.build(4), liveDocs: null }], { sync: false });
+  const ok = MappedSegment.open(dir, 4);
+  assert.deepEqual(docRecord(ok, 10).id, 'd10');
+  ok.close();
+  for (const kind of ['tim', 'doc', 'pos', 'dvd', 'fdt', 'si'] as const) {
+    const path = join(dir, segmentFileName(4, kind));
+    const original = readFileSync(path);
+    const damaged = Buffer.from(original);
+    damaged[Math.floor(damaged.length / 2)] ^= 0x40;
+    writeFileSync(path, damaged);
+    assert.throws(() => MappedSegment.open(dir, 4), CorruptSegmentError, kind);
+    writeFileSync(path, original);
+  }
+  rmSync(join(dir, segmentFileName(4, 'fdt')));
+  assert.throws(() => MappedSegment.open(dir, 4), /fdt/);
+});

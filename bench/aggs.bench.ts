@@ -8,7 +8,7 @@
  *
  * Requests go through a keep-alive node:http client, as the official client sends them.
  */
-import { generatePassRecords } from './pass-records.ts';
+import { seedAggregations } from './seed-workload.ts';
 import { argNumber, measure, openDataset } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
@@ -21,27 +21,13 @@ async function main(): Promise<void> {
   const ds = await openDataset(count);
   const client = new KeepAliveClient(ds.server.url);
   try {
-    const plate = generatePassRecords({ count: 1 }).next().value!.plate;
-    const agg = (aggs: unknown, query: unknown = { match_all: {} }) => async () => {
-      const r = await client.request('POST', '/passinfo/_search', { size: 0, query, aggs });
-      if (r.status !== 200) throw new Error(r.text.slice(0, 300));
-    };
-    const cases: [string, () => Promise<void>][] = [
-      ['terms land_id (all docs)', agg({ lands: { terms: { field: 'land_id', size: 200 } } })],
-      ['date_histogram per day (all docs)', agg({ days: { date_histogram: { field: 'pass_time', interval: 'day' } } })],
-      ['land_id x day (all docs)', agg({ lands: { terms: { field: 'land_id', size: 200 }, aggs: { days: { date_histogram: { field: 'pass_time', interval: 'day' } } } } })],
-      ['landing points of one plate', agg({ lands: { terms: { field: 'land_id', size: 200 } } }, { term: { 'plate.keyword': plate } })],
-      [
-        'plates with _count > 10 (bucket_selector)',
-        agg({
-          plates: {
-            terms: { field: 'plate.keyword', size: 10000 },
-            aggs: { many: { bucket_selector: { buckets_path: { c: '_count' }, script: 'params.c > 10' } } },
-          },
-        }),
-      ],
-      ['cardinality plate.keyword', agg({ plates: { cardinality: { field: 'plate.keyword' } } })],
-    ];
+    const cases: [string, () => Promise<void>][] = seedAggregations().map(([name, body]) => [
+      name,
+      async () => {
+        const r = await client.request('POST', '/passinfo/_search', body);
+        if (r.status !== 200) throw new Error(r.text.slice(0, 300));
+      },
+    ]);
     const rows: string[][] = [['aggregation', 'p50 ms', 'p99 ms']];
     for (const [name, fn] of cases) {
       const s = await measure(runs, fn, warmup);

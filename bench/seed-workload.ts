@@ -56,3 +56,25 @@ export function seedSearches(): [string, unknown][] {
     ['term filter on land_id, size 0', { query: { bool: { filter: { term: { land_id: 'L0042' } } } }, size: 0 }],
   ];
 }
+
+/** The pass-record analytics of bench:aggs, as search bodies (size 0). */
+export function seedAggregations(): [string, unknown][] {
+  const plate = generatePassRecords({ count: 1 }).next().value!.plate;
+  const agg = (aggs: unknown, query: unknown = { match_all: {} }) => ({ size: 0, query, aggs });
+  return [
+    ['terms land_id (all docs)', agg({ lands: { terms: { field: 'land_id', size: 200 } } })],
+    ['date_histogram per day (all docs)', agg({ days: { date_histogram: { field: 'pass_time', interval: 'day' } } })],
+    ['land_id x day (all docs)', agg({ lands: { terms: { field: 'land_id', size: 200 }, aggs: { days: { date_histogram: { field: 'pass_time', interval: 'day' } } } } })],
+    ['landing points of one plate', agg({ lands: { terms: { field: 'land_id', size: 200 } } }, { term: { 'plate.keyword': plate } })],
+    [
+      'plates with _count > 10 (bucket_selector)',
+      agg({
+        plates: {
+          terms: { field: 'plate.keyword', size: 10000 },
+          aggs: { many: { bucket_selector: { buckets_path: { c: '_count' }, script: 'params.c > 10' } } },
+        },
+      }),
+    ],
+    ['cardinality plate.keyword', agg({ plates: { cardinality: { field: 'plate.keyword' } } })],
+  ];
+}

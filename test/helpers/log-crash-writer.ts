@@ -12,10 +12,22 @@ import { pathToFileURL } from 'node:url';
 import { EmbeddedLog } from '../../shared/log/embedded-log.ts';
 import type { AppendRecord } from '../../shared/log/commit-log.ts';
 
-/** The value of record `j` of batch `batchNo`: self-describing, with a length that varies. */
+/**
+ * The value of record `j` of batch `batchNo`: self-describing, with a length
+ * that varies, and pseudo-random letters that compress little (so the crash
+ * lands among several log segments, compressed batches or not).
+ */
 export function crashTestValue(batchNo: number, j: number): Buffer {
   const head = `${batchNo}:${j}:`;
-  return Buffer.from(head.padEnd(head.length + ((batchNo * 31 + j * 7) % 1500), String.fromCharCode(97 + (batchNo % 26))));
+  const n = (batchNo * 31 + j * 7) % 1500;
+  const out = Buffer.alloc(head.length + n);
+  out.write(head, 'latin1');
+  let x = (batchNo * 7919 + j * 104729 + 1) >>> 0;
+  for (let i = head.length; i < out.length; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    out[i] = 97 + (x >>> 27);
+  }
+  return out;
 }
 
 export function crashTestBatchSize(batchNo: number): number {

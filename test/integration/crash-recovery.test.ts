@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { spawnServer, startServer, tempDir, http } from '../helpers/server.ts';
 import type { ShardWorkers } from '../../services/node/shard-worker/shard-workers.ts';
 
@@ -72,12 +73,12 @@ test('every acknowledged write survives kill -9 during a bulk load', async () =>
 
 /**
  * A shard worker thread dies (a bug, memory): the node replaces it and the
- * copies it held rebuild their segments from their doc stores. Searches on
- * those shards are left out (never answered from part of the documents)
- * until the rebuild is done, writes and realtime gets go on, and no document
- * is lost.
+ * copies it held open again from their last commit and replay the log after
+ * it. Searches on those shards are left out (never answered from part of the
+ * documents) until the replay is done, writes and realtime gets wait for it,
+ * and no document is lost.
  */
-test('a shard worker that dies is replaced and its copies rebuilt from their doc stores', async () => {
+test('a shard worker that dies is replaced and its copies reopened from their last commit', async () => {
   const server = await startServer(['--node.processors', '2']);
   try {
     await http(server.url, 'PUT', '/wk', { settings: { number_of_shards: 4, number_of_replicas: 0 } });
@@ -87,7 +88,7 @@ test('a shard worker that dies is replaced and its copies rebuilt from their doc
 
     const workers = (server.node as unknown as { workers: ShardWorkers }).workers;
     await workers.slot(0).crash();
-    // Writes and realtime gets never needed the worker.
+    // Writes and realtime gets are answered once the copies caught up again.
     assert.equal((await http(server.url, 'PUT', '/wk/_doc/after?refresh=true', { n: -1, tag: 'late' })).status, 201);
     assert.equal(((await http(server.url, 'GET', '/wk/_doc/d7')).body as { found: boolean }).found, true);
 
@@ -112,13 +113,6 @@ test('a shard worker that dies is replaced and its copies rebuilt from their doc
   }
 });
 
-/**
- * A restarted node fills each copy's segments from its doc store before the
- * copy starts (segments live in memory). It answers HTTP meanwhile, as
- * Elasticsearch does: health is red while a primary loads and green after,
- * and a search sent during the load waits for it rather than seeing part of
- * the documents.
- */
 async function loadDocs(url: string, index: string, docs: number): Promise<void> {
   await http(url, 'PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   for (let start = 0; start < docs; start += 10_000) {
@@ -128,7 +122,17 @@ async function loadDocs(url: string, index: string, docs: number): Promise<void>
   }
 }
 
-test('a restarted node answers at once; its copies load from their doc stores, and searches wait for them', async () => {
+interface RecoveryRow {
+  index: string;
+  type: string;
+  translog_ops: string;
+}
+
+/**
+ * A clean stop commits every copy; the restarted node maps their segment
+ * files and replays nothing, so every copy is started as soon as it answers.
+ */
+test('a restarted node opens its copies from their segment files and replays nothing after a clean stop', async () => {
   const dir = await tempDir('restart-');
   const docs = 60_000;
   try {
@@ -136,18 +140,18 @@ test('a restarted node answers at once; its copies load from their doc stores, a
     await loadDocs(server.url, 'big', docs);
     await server.stop();
 
+    const t0 = performance.now();
     server = await startServer([], dir);
     try {
-      // Loading 60,000 documents takes far longer than these two requests.
-      const health = (await http(server.url, 'GET', '/_cluster/health')).body as { status: string; initializing_shards: number };
-      const search = http(server.url, 'POST', '/big/_search', { size: 0, query: { match_all: {} } });
-      assert.equal(health.status, 'red', 'the primary is still loading');
-      assert.equal(health.initializing_shards, 1);
-      const found = (await search).body as { hits: { total: number }; _shards: { failed: number } };
-      assert.deepEqual([found.hits.total, found._shards.failed], [docs, 0], 'the search waited for the whole shard');
       const green = (await http(server.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=30s')).body as { status: string };
       assert.equal(green.status, 'green');
-      assert.equal((await http(server.url, 'GET', '/big/_doc/59999')).status, 200);
+      assert.ok(performance.now() - t0 < 15_000, 'started without rebuilding anything');
+      const rows = (await http(server.url, 'GET', '/_cat/recovery/big?format=json&h=index,type,translog_ops')).body as RecoveryRow[];
+      assert.deepEqual(rows, [{ index: 'big', type: 'existing_store', translog_ops: '0' }]);
+      const found = (await http(server.url, 'POST', '/big/_search', { size: 0, query: { match: { plate: 'A00042' } } })).body as { hits: { total: number } };
+      assert.equal(found.hits.total, 1);
+      assert.equal(((await http(server.url, 'GET', '/big/_count')).body as { count: number }).count, docs);
+      assert.equal(((await http(server.url, 'GET', '/big/_doc/59999')).body as { _source: { n: number } })._source.n, 59999);
     } finally {
       await server.stop();
     }
@@ -156,24 +160,76 @@ test('a restarted node answers at once; its copies load from their doc stores, a
   }
 });
 
-test('an index deleted while a restarted node loads its copies goes at once, without waiting for the other loads', async () => {
-  const dir = await tempDir('restart-');
-  try {
-    let server = await startServer([], dir);
-    // Copies load one at a time, in the order the indices were created: `first`, then `second`.
-    await loadDocs(server.url, 'first', 60_000);
-    await loadDocs(server.url, 'second', 10_000);
-    await server.stop();
+/** Files under `dir` whose name matches `re`. */
+async function filesMatching(dir: string, re: RegExp): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { recursive: true })) if (re.test(entry)) out.push(join(dir, entry));
+  return out.sort();
+}
 
-    server = await startServer([], dir);
+test('a copy whose segment file is damaged is rebuilt from the log, and the node says why', async () => {
+  const dir = await tempDir('damaged-');
+  try {
+    const server = await startServer([], dir);
+    await loadDocs(server.url, 'dmg', 20_000);
+    await server.stop();
+    const [postings] = await filesMatching(join(dir, 'indices'), /segments\/_[0-9a-z]+\.doc$/);
+    assert.ok(postings !== undefined);
+    const bytes = await readFile(postings);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    await writeFile(postings, bytes);
+
+    const child = await spawnServer(dir);
+    const logged = async () => readFile(join(dir, 'logs', 'logsearch.log'), 'utf8');
     try {
-      assert.equal((await http(server.url, 'DELETE', '/second')).status, 200);
-      const health = (await http(server.url, 'GET', '/_cluster/health')).body as { status: string; initializing_shards: number };
-      assert.deepEqual([health.status, health.initializing_shards], ['red', 1], "deleted while `first` was still loading");
-      assert.equal((await http(server.url, 'GET', '/second/_count')).status, 404);
-      assert.equal(((await http(server.url, 'GET', '/first/_count')).body as { count: number }).count, 60_000);
+      await http(child.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=60s');
+      await http(child.url, 'POST', '/dmg/_refresh');
+      assert.equal(((await http(child.url, 'GET', '/dmg/_count')).body as { count: number }).count, 20_000);
+      const rows = (await http(child.url, 'GET', '/_cat/recovery/dmg?format=json&h=index,type,translog_ops')).body as RecoveryRow[];
+      assert.deepEqual(rows, [{ index: 'dmg', type: 'empty_store', translog_ops: '20000' }]);
+      assert.match(await logged(), /rebuilding from the log: segment file \[_[0-9a-z]+\.doc\] is corrupt: checksum/);
     } finally {
-      await server.stop();
+      child.child.kill('SIGTERM');
+      await child.exited;
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a copy whose commit lies beyond the end of its log is rebuilt from the log, and new writes apply', async () => {
+  const dir = await tempDir('ahead-');
+  try {
+    const server = await startServer([], dir);
+    await loadDocs(server.url, 'ahead', 10_000);
+    await server.stop();
+    // The log loses its tail (an OS crash with log.fsync off): here, its last 4,000 records.
+    const { EmbeddedLog } = await import('../../shared/log/embedded-log.ts');
+    let log = await EmbeddedLog.open(join(dir, 'log'));
+    const topic = (await readdir(join(dir, 'log', 'topics'))).find((t) => t.includes('.ahead.'))!;
+    const kept = [];
+    while (kept.length < 6000) kept.push(...(await log.read(topic, 0, kept.length, 6000 - kept.length)));
+    await log.close();
+    for (const f of await filesMatching(join(dir, 'log', 'topics', topic, '0'), /\.(log|index)$/)) await rm(f);
+    log = await EmbeddedLog.open(join(dir, 'log'));
+    await log.append(topic, 0, kept.map((r) => ({ value: r.value, key: r.key, headers: r.headers })));
+    assert.equal(await log.highWatermark(topic, 0), 6000);
+    await log.close();
+
+    const child = await spawnServer(dir);
+    const logged = async () => readFile(join(dir, 'logs', 'logsearch.log'), 'utf8');
+    try {
+      await http(child.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=60s');
+      await http(child.url, 'POST', '/ahead/_refresh');
+      assert.equal(((await http(child.url, 'GET', '/ahead/_count')).body as { count: number }).count, 6000, 'what the log holds, nothing more');
+      assert.equal((await http(child.url, 'GET', '/ahead/_doc/7000')).status, 404);
+      const t0 = performance.now();
+      assert.equal((await http(child.url, 'PUT', '/ahead/_doc/new?refresh=true', { n: -1 })).status, 201);
+      assert.ok(performance.now() - t0 < 5000, 'a new write is applied, not taken for one already applied');
+      assert.match(await logged(), /applied up to offset 10000 but the log ends at 6000: rebuilding the copy from the log/);
+    } finally {
+      child.child.kill('SIGTERM');
+      await child.exited;
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

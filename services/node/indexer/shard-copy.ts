@@ -64,6 +64,8 @@ export class ShardCopy {
    * where it was: searches would see part of its documents meanwhile.
    */
   rebuilding = false;
+  /** Resolves once a reopened engine applied again every op the copy had applied (realtime gets wait for it). */
+  private caughtUp: Promise<void> = Promise.resolve();
   private readonly listeners = new Map<string, OutcomeListener>();
   private appliedWaiters: OffsetWaiter[] = [];
   private refreshWaiters: OffsetWaiter[] = [];
@@ -158,17 +160,22 @@ export class ShardCopy {
     if (this.closing) return;
     const reached = this.appliedOffset;
     this.rebuilding = true;
-    void (async () => {
+    const replay = (async () => {
       await this.subscription?.close();
       const reply = await opening;
       if (this.closing) return;
       this.appliedOffset = reply.nextOffset;
       this.follow();
       await this.waitForApplied(reached);
-      this.refresh();
-      await this.engine.settled();
-      this.rebuilding = false;
-    })().catch((err: Error) => this.opts.onError(err));
+    })();
+    this.caughtUp = replay.catch(() => undefined);
+    void replay
+      .then(async () => {
+        this.refresh();
+        await this.engine.settled();
+        this.rebuilding = false;
+      })
+      .catch((err: Error) => this.opts.onError(err));
   }
 
   private applySpanAttributes(): Attributes {
@@ -259,6 +266,8 @@ export class ShardCopy {
   }
 
   async getMany(ids: readonly string[]): Promise<(DocState | undefined)[]> {
+    // A reopened engine answers from its last commit until the replay catches up: not realtime yet.
+    if (this.rebuilding) await this.caughtUp;
     const states = await this.engine.get(ids);
     return states.map((s) =>
       s === null ? undefined : { ...s, source: s.source === null ? null : Buffer.from(s.source.buffer, s.source.byteOffset, s.source.byteLength) },

@@ -22,6 +22,7 @@ import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
 import { ShardIndex, EMPTY_COMMIT } from '../../../shared/engine/segment/shard-index.ts';
 import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
 import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
+import { crashPoint } from '../../../shared/engine/store/fault-injection.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import { VersionStore, type CopyCommit, type VersionEntry } from '../../../shared/engine/store/version-store.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
@@ -81,6 +82,7 @@ export class CopyEngine {
   private lastCommit = Date.now();
   private serial: Promise<unknown> = Promise.resolve();
   private mergeScheduled = false;
+  private idleCommit: NodeJS.Timeout | null = null;
   private closed = false;
 
   private constructor(
@@ -273,8 +275,24 @@ export class CopyEngine {
     return this.exclusively(async () => {
       if (this.index.refresh()) this.events.onStats(this.stats());
       if (Date.now() - this.lastCommit >= COMMIT_INTERVAL_MS || this.pending.size >= MAX_UNCOMMITTED_OPS) await this.commitNow();
+      else this.scheduleIdleCommit();
       this.scheduleMerge();
     });
+  }
+
+  /**
+   * A copy that stops receiving writes still commits what it applied, once
+   * the interval has passed (Elasticsearch flushes inactive shards the same
+   * way): an idle copy's restart replays nothing.
+   */
+  private scheduleIdleCommit(): void {
+    if (this.idleCommit !== null || this.nextOffset === this.committedOffset) return;
+    this.idleCommit = setTimeout(() => {
+      this.idleCommit = null;
+      if (this.closed || this.nextOffset === this.committedOffset) return;
+      this.exclusively(() => this.commitNow()).catch((err: unknown) => this.events.onError('commit', err));
+    }, COMMIT_INTERVAL_MS);
+    this.idleCommit.unref();
   }
 
   /** Refreshes and commits now. */
@@ -288,6 +306,7 @@ export class CopyEngine {
     const commit: CopyCommit = { ...segments, nextOffset: this.nextOffset };
     this.committing = this.pending;
     this.pending = new Map();
+    crashPoint('commit-files-synced');
     try {
       await this.store.commit(this.committing, commit);
     } catch (err) {
@@ -299,6 +318,7 @@ export class CopyEngine {
     this.committing = new Map();
     this.lastCommit = Date.now();
     this.committedOffset = commit.nextOffset;
+    crashPoint('commit-durable');
     this.index.removeUnused(segments);
     this.events.onStats(this.stats());
   }
@@ -363,6 +383,7 @@ export class CopyEngine {
       if (this.closed) return;
       if (flush) await this.commitNow().catch((err: unknown) => this.events.onError('flush on close', err));
       this.closed = true;
+      if (this.idleCommit !== null) clearTimeout(this.idleCommit);
       this.dropAllContexts();
       this.index.close();
       await this.store.close();

@@ -131,7 +131,7 @@ export class EngineHandle implements SlotCopy {
   async settled(): Promise<void> {
     if (this.closed) return;
     // A worker that died meanwhile is replaced and the copy reopened; there is nothing to wait for.
-    await this.slot.request({ t: 'ping' }).catch(() => undefined);
+    await this.slot.request({ t: 'settle', copy: this.copy }).catch(() => undefined);
   }
 
   request<T>(msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> {

@@ -166,6 +166,10 @@ function handle(msg: ToWorker): void | Promise<void> {
     case 'ping':
       reply(msg.seq, null);
       return;
+    case 'settle':
+      return copyOf(msg.copy)
+        .then((copy) => copy.run(() => null))
+        .then(() => reply(msg.seq, null));
     case 'batch':
       for (const m of msg.messages) receive(m);
       return;

@@ -20,6 +20,7 @@ import type { SegmentFileKind } from '../codec/file-format.ts';
 import { bitsetWords, hasBit } from './bitset.ts';
 import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
 import { mergeTerms } from './term-merge.ts';
+import { crashPoint } from '../store/fault-injection.ts';
 import type { DocValues, InvertedField, NumericDocValues, Segment, SortedDocValues } from './types.ts';
 
 export interface WriteSource {
@@ -62,6 +63,7 @@ export function writeSegment(dir: string, id: number, sources: readonly WriteSou
     for (const path of fieldPaths(parts)) fields.push(writeField(path, parts, maxDoc, out));
     const files: Record<string, number> = {};
     for (const kind of DATA_FILES) files[kind] = out[kind].finish(opts.sync);
+    crashPoint('segment-before-info');
     const info: SegmentInfo = { id, maxDoc, files, versions, seqNos, stored, fields };
     writeInfo(dir, info, opts.sync);
     return { info, docMaps };

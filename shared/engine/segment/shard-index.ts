@@ -31,6 +31,7 @@ import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
 import { DATA_FILES, segmentFileName, segmentIdOfFile } from './segment-info.ts';
 import { writeSegment, type WriteSource } from './segment-writer.ts';
 import { TermHash } from './term-hash.ts';
+import { crashPoint } from '../store/fault-injection.ts';
 import { ID_FIELD, type SearcherSnapshot, type SegmentView, type StoredDocument } from './types.ts';
 
 /** One segment of the current state, as a refresh left it. Replaced, never mutated. */
@@ -432,6 +433,7 @@ export class ShardIndex {
       return null;
     }
     this.unsynced.add(id);
+    crashPoint('merge-written');
     const segment = MappedSegment.open(this.dir, id);
     let pendingLive: Uint32Array | null = null;
     let pendingCount = 0;

@@ -22,6 +22,7 @@
 import { Partitioners } from 'kafkajs';
 import type { Kafka, Message, Producer, RetryOptions } from 'kafkajs';
 import { hasCause, where, withContext } from './errors.ts';
+import { BATCH_COMPRESSION } from './zstd-codec.ts';
 
 /** acks=all: every in-sync replica has the batch before it is acknowledged (DESIGN.md, writes). */
 const ACKS_ALL = -1;
@@ -94,7 +95,7 @@ export class Appender {
     slot.topics.add(topic);
     try {
       await slot.connected;
-      const answers = await slot.producer.send({ topic, acks: ACKS_ALL, messages });
+      const answers = await slot.producer.send({ topic, acks: ACKS_ALL, messages, compression: BATCH_COMPRESSION });
       const answer = answers.find((a) => a.topicName === topic && a.partition === partition);
       const baseOffset = Number(answer?.baseOffset);
       if (answer === undefined || !Number.isSafeInteger(baseOffset) || baseOffset < 0) {

@@ -1,6 +1,7 @@
 /**
  * The Kafka log's options and the kafkajs client made from them.
  */
+import './zstd-codec.ts';
 import { Kafka, logLevel } from 'kafkajs';
 import type { LogEntry, RetryOptions } from 'kafkajs';
 

@@ -30,8 +30,17 @@ const CREATE_REFUSED = [
 const TOPIC_MISSING = ['UNKNOWN_TOPIC_OR_PARTITION'];
 /** Broker answers to DeleteTopics that mean the topic stays; followers stop all the same. */
 const DELETE_REFUSED = ['KafkaJSServerDoesNotSupportApiKey', 'UNSUPPORTED_VERSION', 'TOPIC_DELETION_DISABLED'];
-/** The commit log is the source of truth: Kafka must never expire it (DESIGN.md, replay-based rebuild). */
-const TOPIC_CONFIG = [{ name: 'retention.ms', value: '-1' }];
+/**
+ * The commit log is the source of truth: Kafka must never expire it (DESIGN.md,
+ * replay-based rebuild), nor compact it (an update is a partial document; only
+ * every op in order rebuilds a copy). Batches stay as the producer compressed them.
+ */
+const TOPIC_CONFIG = [
+  { name: 'retention.ms', value: '-1' },
+  { name: 'retention.bytes', value: '-1' },
+  { name: 'cleanup.policy', value: 'delete' },
+  { name: 'compression.type', value: 'producer' },
+];
 const CREATE_TIMEOUT_MS = 10_000;
 const DELETE_TIMEOUT_MS = 10_000;
 const METADATA_POLL_MS = 50;

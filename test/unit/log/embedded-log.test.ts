@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -6,6 +7,7 @@ import path from 'node:path';
 import { EmbeddedLog } from '../../../shared/log/embedded-log.ts';
 import type { EmbeddedLogOptions, RecoveryEvent } from '../../../shared/log/embedded-log.ts';
 import type { AppendRecord, LogRecord } from '../../../shared/log/commit-log.ts';
+import { generatePassRecords } from '../../../services/passinfo/pass-record-generator.ts';
 
 const TOPIC = 'test-cluster.vehicles.Zx3-uuid';
 
@@ -420,7 +422,8 @@ describe('on disk', () => {
     const l = await openLog({ segmentBytes: 1024 });
     await l.ensureTopic(TOPIC, 1);
     await l.append(TOPIC, 0, batchOf('small'));
-    await l.append(TOPIC, 0, batchOf('x'.repeat(5000)));
+    // Random text: larger than a segment even compressed.
+    await l.append(TOPIC, 0, batchOf(randomBytes(3750).toString('base64')));
     await l.append(TOPIC, 0, batchOf('small again'));
     assert.equal((await segmentFiles()).length, 3);
     assert.deepEqual(values(await l.read(TOPIC, 0, 0, 5)).map((v) => v.length), [5, 5000, 11]);
@@ -506,4 +509,31 @@ describe('on disk', () => {
     const again = await openLog();
     assert.deepEqual(values(await again.read(TOPIC, 0, 0, 10)), ['queued before close']);
   });
+});
+
+test('batches of pass records are compressed on disk and read back byte for byte', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'log-compress-'));
+  try {
+    const log = await EmbeddedLog.open(dir);
+    await log.ensureTopic('t', 1);
+    const records = [...generatePassRecords({ count: 2000 })].map((r) => Buffer.from(JSON.stringify(r)));
+    await log.append('t', 0, records.map((value) => ({ value, headers: { traceparent: '00-abc-def-01' } })));
+    await log.append('t', 0, [{ value: Buffer.from('{"one":"small"}') }]);
+    const read = await log.read('t', 0, 0, 5000);
+    assert.deepEqual(
+      read.map((r) => r.value.toString()),
+      [...records.map((r) => r.toString()), '{"one":"small"}'],
+    );
+    assert.equal(read[5]!.headers.traceparent, '00-abc-def-01');
+    await log.close();
+    let onDisk = 0;
+    for (const f of await fs.readdir(dir, { recursive: true })) {
+      const stat = await fs.stat(path.join(dir, f));
+      if (stat.isFile() && f.endsWith('.log')) onDisk += stat.size;
+    }
+    const raw = records.reduce((n, r) => n + r.length, 0);
+    assert.ok(onDisk < raw / 3, `${onDisk} bytes on disk for ${raw} bytes of records`);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });

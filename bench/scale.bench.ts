@@ -1,0 +1,205 @@
+/**
+ * bench:scale — a node's size is bounded by its disk, not its memory
+ * (issue 12). Loads N pass records through `_bulk` into the seed's index
+ * (5 shards, no replica) on a compiled node in its own process, and prints
+ * after each million: docs/s, the process's RSS (anonymous: heaps and
+ * buffers; file: mapped segment pages) and PSS, and bytes on disk split into
+ * log, segments and version map. Then runs the seed's searches and
+ * aggregations, restarts the node (SIGTERM, then start) and prints the time
+ * until HTTP answers and until every shard is started, and the queries'
+ * p50s again.
+ *
+ *   npm run bench:scale                         # 1,000,000 records
+ *   npm run bench:scale -- --count 5000000
+ *   npm run bench:scale -- --count 20000000 --runs 10
+ */
+import { execSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
+import { nextBulkBody, seedAggregations, seedSearches } from './seed-workload.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
+import { argNumber, measure } from './dataset.ts';
+import { percentile, printTable } from './report.ts';
+import { spawnServer, tempDir, type ChildServer } from '../test/helpers/server.ts';
+
+const count = argNumber('count', 1_000_000);
+const batch = argNumber('batch', 5000);
+const concurrency = argNumber('concurrency', 3);
+const runs = argNumber('runs', 30);
+const warmup = argNumber('warmup', 30);
+const REPORT_EVERY = 1_000_000;
+
+interface Memory {
+  rss: number;
+  anon: number;
+  file: number;
+  pss: number;
+  hwm: number;
+}
+
+/** The node process's memory, all its threads together (MiB). */
+function memoryOf(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  let pss = NaN;
+  try {
+    pss = Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? NaN) / 1024;
+  } catch {
+    // smaps_rollup needs Linux 4.14
+  }
+  return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile'), pss, hwm: kb('VmHWM') };
+}
+
+function duBytes(path: string): number {
+  let total = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync(path);
+  } catch {
+    return 0;
+  }
+  for (const name of entries) {
+    const p = join(path, name);
+    const s = statSync(p);
+    total += s.isDirectory() ? duBytes(p) : s.size;
+  }
+  return total;
+}
+
+/** Bytes on disk: the log, the segment files, the version maps (classic-level). */
+function diskOf(dir: string): { log: number; segments: number; versions: number } {
+  let segments = 0;
+  let versions = 0;
+  const indices = join(dir, 'indices');
+  let uuids: string[] = [];
+  try {
+    uuids = readdirSync(indices);
+  } catch {
+    // no index yet
+  }
+  for (const uuid of uuids) {
+    for (const shard of readdirSync(join(indices, uuid))) {
+      segments += duBytes(join(indices, uuid, shard, 'segments'));
+      versions += duBytes(join(indices, uuid, shard, 'versions'));
+    }
+  }
+  return { log: duBytes(join(dir, 'log')), segments, versions };
+}
+
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+const f0 = (n: number) => n.toFixed(0);
+
+async function waitGreen(client: KeepAliveClient): Promise<void> {
+  for (;;) {
+    const r = await client.request('GET', '/_cluster/health?wait_for_status=green&timeout=30s');
+    if ((r.body as { status?: string }).status === 'green') return;
+  }
+}
+
+async function runQueries(client: KeepAliveClient, title: string): Promise<void> {
+  const rows: string[][] = [['query', 'p50 ms', 'p99 ms']];
+  const cases: [string, unknown][] = [...seedSearches(), ...seedAggregations()];
+  for (const [name, body] of cases) {
+    const s = await measure(
+      runs,
+      async () => {
+        const r = await client.request('POST', '/passinfo/_search', body);
+        if (r.status !== 200) throw new Error(`${name}: ${r.status} ${r.text.slice(0, 300)}`);
+      },
+      warmup,
+    );
+    rows.push([name, percentile(s, 50).toFixed(2), percentile(s, 99).toFixed(2)]);
+  }
+  printTable(title, rows);
+}
+
+async function main(): Promise<void> {
+  execSync('npm run --silent build', { stdio: 'inherit' });
+  const dir = await tempDir('bench-scale-');
+  let server: ChildServer = await spawnServer(dir, [], 60_000, true);
+  let client = new KeepAliveClient(server.url);
+  try {
+    const body = { ...PASSINFO_INDEX_BODY, settings: { ...PASSINFO_INDEX_BODY.settings, number_of_replicas: 0 } };
+    const created = await client.request('PUT', '/passinfo', body);
+    if (created.status !== 200) throw new Error(`create index: ${created.text}`);
+
+    const rows: string[][] = [['docs', 'docs/s', 'RSS MiB', 'anon', 'file', 'PSS', 'log MiB', 'segments', 'versions']];
+    const gen = generatePassRecords({ count });
+    let sent = 0;
+    let reported = 0;
+    const t0 = performance.now();
+    let tLast = t0;
+    let sentLast = 0;
+    const report = () => {
+      const now = performance.now();
+      const m = memoryOf(server.child.pid!);
+      const d = diskOf(dir);
+      rows.push([String(sent), f0((sent - sentLast) / ((now - tLast) / 1000)), f0(m.rss), f0(m.anon), f0(m.file), f0(m.pss), mb(d.log), mb(d.segments), mb(d.versions)]);
+      process.stderr.write(`${rows[rows.length - 1]!.join('  ')}\n`);
+      tLast = now;
+      sentLast = sent;
+    };
+    const worker = async () => {
+      for (let b = nextBulkBody(gen, batch); b !== null; b = nextBulkBody(gen, batch)) {
+        await client.bulk('/passinfo/_bulk', b.body);
+        sent += b.docs;
+        if (sent - reported >= REPORT_EVERY) {
+          reported += REPORT_EVERY;
+          report();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    const loadSeconds = (performance.now() - t0) / 1000;
+    await client.request('POST', '/passinfo/_refresh');
+    if (sent !== reported) report();
+    printTable(`bench:scale load: ${sent} records in ${loadSeconds.toFixed(0)} s, ${f0(sent / loadSeconds)} docs/s overall (5 shards, no replica)`, rows);
+    const counted = (await client.request('GET', '/passinfo/_count')).body as { count: number };
+    if (counted.count !== count) throw new Error(`_count says ${counted.count}, expected ${count}`);
+
+    await runQueries(client, `queries after the load (${count} records, ${runs} runs each)`);
+    const served = memoryOf(server.child.pid!);
+
+    // A clean stop commits every copy; the restart then replays nothing.
+    const stopStart = performance.now();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    const stopMs = performance.now() - stopStart;
+    client.close();
+    const startAt = performance.now();
+    server = await spawnServer(dir, [], 600_000, true);
+    const httpMs = performance.now() - startAt;
+    client = new KeepAliveClient(server.url);
+    await waitGreen(client);
+    const greenMs = performance.now() - startAt;
+    const afterRestart = memoryOf(server.child.pid!);
+    const disk = diskOf(dir);
+    await runQueries(client, `queries after the restart (${count} records)`);
+    const servedAgain = memoryOf(server.child.pid!);
+
+    printTable(`bench:scale summary (${count} records)`, [
+      ['measure', 'value'],
+      ['bulk load docs/s', f0(count / loadSeconds)],
+      ['RSS / anon / file / PSS while serving queries, MiB', `${f0(served.rss)} / ${f0(served.anon)} / ${f0(served.file)} / ${f0(served.pss)}`],
+      ['peak RSS (VmHWM) during the load, MiB', f0(served.hwm)],
+      ['on disk: log + segments + versions, MiB', `${mb(disk.log + disk.segments + disk.versions)} (${mb(disk.log)} + ${mb(disk.segments)} + ${mb(disk.versions)})`],
+      ['stop (SIGTERM, commits every copy), ms', f0(stopMs)],
+      ['restart until HTTP answers, ms', f0(httpMs)],
+      ['restart until every shard is started, ms', f0(greenMs)],
+      ['RSS right after the restart, MiB', f0(afterRestart.rss)],
+      ['RSS / anon / file / PSS serving queries after the restart, MiB', `${f0(servedAgain.rss)} / ${f0(servedAgain.anon)} / ${f0(servedAgain.file)} / ${f0(servedAgain.pss)}`],
+    ]);
+  } finally {
+    client.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -30,7 +30,7 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
 }
 
 console.log(`shard index: ${docCount} pass records, refresh every ${perRefresh} docs, merges after each refresh`);
-console.log('run  parse µs/doc  index µs/doc  refresh µs/doc  merge µs/doc  total µs/doc   docs/s  segments  rss MB');
+console.log('run  parse µs/doc  index µs/doc  refresh+commit µs/doc  merge µs/doc  total µs/doc   docs/s  segments  rss MB');
 const totals: number[] = [];
 for (let run = 1; run <= runs; run++) {
   const records = generatePassRecords({ count: docCount, seed: 42 + run });
@@ -42,6 +42,7 @@ for (let run = 1; run <= runs; run++) {
   let mergeMs = 0;
   const wall = performance.now();
   let seqNo = 0;
+  let refreshes = 0;
   for (;;) {
     const batch: { id: string; text: string }[] = [];
     for (let n = records.next(); !n.done; n = batch.length < perRefresh ? records.next() : { done: true, value: undefined }) {
@@ -57,10 +58,13 @@ for (let run = 1; run <= runs; run++) {
     }));
     parseMs += cpuMsSince(cpu);
     cpu = process.cpuUsage();
-    for (const doc of docs) index.index({ id: doc.id, version: 1, seqNo: seqNo++, routing: null, source: doc.source, parsed: doc.parsed });
+    // New ids: the copy's version map knows none of them, so no segment is searched for an older copy.
+    for (const doc of docs) index.index({ id: doc.id, version: 1, seqNo: seqNo++, routing: null, source: doc.source, parsed: doc.parsed }, false);
     indexMs += cpuMsSince(cpu);
     cpu = process.cpuUsage();
     index.refresh();
+    // The copy commits about every fifth refresh (5 s of one-second refreshes): that writes the refreshed segments.
+    if (++refreshes % 5 === 0) index.commit();
     refreshMs += cpuMsSince(cpu);
     cpu = process.cpuUsage();
     index.maybeMerge();

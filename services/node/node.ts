@@ -21,7 +21,7 @@ import type { ClusterState } from './cluster/cluster-state.ts';
 import type { IndexMetadata } from './cluster/index-metadata.ts';
 import { Membership, type NodeInfo } from './cluster/membership.ts';
 import { EMPTY_TABLE } from './cluster/allocation.ts';
-import { ShardDirectory } from './cluster/shard-directory.ts';
+import { ShardDirectory, type CopyRoute } from './cluster/shard-directory.ts';
 import { CopyAccess } from './cluster/copy-access.ts';
 import { IndicesService } from './indexer/indices-service.ts';
 import { IndexAdmin } from './coordinator/index-admin.ts';
@@ -259,14 +259,26 @@ export class Node {
   }
 
   /** Refreshes every started copy of the indices; `_shards` as Elasticsearch counts them. */
-  async refresh(metas: readonly IndexMetadata[]): Promise<{ total: number; successful: number }> {
+  refresh(metas: readonly IndexMetadata[]): Promise<{ total: number; successful: number }> {
+    return this.everyCopy(metas, (route, meta, s) => this.access.refresh(route, meta, s));
+  }
+
+  /** Refreshes and commits every started copy of the indices (`_flush`). */
+  flush(metas: readonly IndexMetadata[]): Promise<{ total: number; successful: number }> {
+    return this.everyCopy(metas, (route, meta, s) => this.access.flush(route, meta, s));
+  }
+
+  private async everyCopy(
+    metas: readonly IndexMetadata[],
+    action: (route: CopyRoute, meta: IndexMetadata, shard: number) => Promise<boolean>,
+  ): Promise<{ total: number; successful: number }> {
     let total = 0;
     const pending: Promise<boolean>[] = [];
     for (const meta of metas) {
       await this.directory.ready(meta);
       total += meta.settings.numberOfShards * (meta.settings.numberOfReplicas + 1);
       for (let s = 0; s < meta.settings.numberOfShards; s++) {
-        for (const route of this.directory.started(meta, s)) pending.push(this.access.refresh(route, meta, s).catch(() => false));
+        for (const route of this.directory.started(meta, s)) pending.push(action(route, meta, s).catch(() => false));
       }
     }
     const done = await Promise.all(pending);

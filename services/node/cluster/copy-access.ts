@@ -52,6 +52,11 @@ export class CopyAccess {
     return this.waitApplied(route, meta, shard, 0, 30_000, 'refresh');
   }
 
+  /** Refreshes and commits a copy: every applied op durable in its segment files. */
+  flush(route: CopyRoute, meta: IndexMetadata, shard: number): Promise<boolean> {
+    return this.waitApplied(route, meta, shard, 0, 30_000, 'flush');
+  }
+
   /** Outcomes of the ops at offsets [from, to) from a copy on another node. */
   outcomes(route: CopyRoute, meta: IndexMetadata, shard: number, from: number, to: number, timeoutMs: number): Promise<(DocOutcome | undefined)[]> {
     return this.remote(route, meta, shard).outcomes(from, to, timeoutMs);
@@ -82,7 +87,7 @@ export class CopyAccess {
  * searchable now (`refresh=true`, `_refresh`), or answer once its own next
  * refresh made it searchable (`refresh=wait_for`, on any node).
  */
-export type AfterApplied = 'none' | 'refresh' | 'wait_for';
+export type AfterApplied = 'none' | 'refresh' | 'wait_for' | 'flush';
 
 /** True once the copy applied every op below `offset`, false if `timeoutMs` passed first. */
 export function appliedWithin(copy: ShardCopy, offset: number, timeoutMs: number): Promise<boolean> {
@@ -98,7 +103,10 @@ export async function settledWithin(copy: ShardCopy, offset: number, timeoutMs: 
     return refreshed;
   }
   const applied = await appliedWithin(copy, offset, timeoutMs);
-  if (applied && then === 'refresh') {
+  if (applied && then === 'flush') {
+    await copy.flush();
+    await copy.segmentsSettled();
+  } else if (applied && then === 'refresh') {
     copy.refresh();
     // Answer once the worker refreshed: doc counts (`_cat/indices`, stats) then include the write, as in Elasticsearch.
     await copy.segmentsSettled();

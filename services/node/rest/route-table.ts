@@ -60,6 +60,7 @@ export function routeTable(node: Node): Route[] {
   add(['POST'], ['/{index}/_close'], indices.close);
   add(['POST'], ['/{index}/_open'], indices.open);
   add(['GET', 'POST'], ['/_refresh', '/{index}/_refresh'], indices.refresh);
+  add(['GET', 'POST'], ['/_flush', '/{index}/_flush'], indices.flush);
   add(['GET', 'POST'], ['/_analyze', '/{index}/_analyze'], indices.analyze);
 
   // ---- aliases -----------------------------------------------------------------------

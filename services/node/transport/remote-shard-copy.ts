@@ -55,7 +55,7 @@ export class RemoteShardCopy {
     const res = await this.transport.call(
       this.node,
       WAIT_APPLIED,
-      { index_uuid: this.uuid, shard: this.shard, offset, timeout_ms: timeoutMs, refresh: then === 'refresh', wait_for_refresh: then === 'wait_for' },
+      { index_uuid: this.uuid, shard: this.shard, offset, timeout_ms: timeoutMs, refresh: then === 'refresh', wait_for_refresh: then === 'wait_for', flush: then === 'flush' },
       { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
     );
     return res.applied;

@@ -97,6 +97,7 @@ export interface WaitAppliedWireRequest {
   refresh?: boolean;
   /** Answer once the ops are searchable after the copy's next refresh (absent = false). */
   wait_for_refresh?: boolean;
+  flush?: boolean;
 }
 
 export interface WaitAppliedWireResponse {

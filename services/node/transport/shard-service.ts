@@ -123,7 +123,7 @@ export class ShardService {
 
   async waitApplied(w: WaitAppliedWireRequest): Promise<WaitAppliedWireResponse> {
     const { copy } = this.resolve(w.index_uuid, w.shard);
-    const then = w.wait_for_refresh ? 'wait_for' : w.refresh ? 'refresh' : 'none';
+    const then = w.flush ? 'flush' : w.wait_for_refresh ? 'wait_for' : w.refresh ? 'refresh' : 'none';
     const applied = await settledWithin(copy, w.offset, w.timeout_ms, then);
     return { applied, applied_offset: copy.appliedOffset };
   }

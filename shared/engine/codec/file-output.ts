@@ -8,11 +8,14 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import zlib from 'node:zlib';
 import { FOOTER_BYTES, FOOTER_MAGIC, HEADER_BYTES, writeHeader, type SegmentFileKind } from './file-format.ts';
 
-const BUFFER_BYTES = 1 << 20;
+const BUFFER_BYTES = 256 * 1024;
+/** Buffers of closed outputs, reused: a refresh opens six files, and a zeroed buffer each would cost more than the writes. */
+const freeBuffers: Uint8Array[] = [];
+const MAX_FREE_BUFFERS = 12;
 
 export class FileOutput {
   private readonly fd: number;
-  private readonly buffer = new Uint8Array(BUFFER_BYTES);
+  private buffer: Uint8Array = freeBuffers.pop() ?? new Uint8Array(BUFFER_BYTES);
   private buffered = 0;
   private crc = 0;
   /** Bytes written so far (the file offset of the next byte). */
@@ -39,6 +42,20 @@ export class FileOutput {
       from += n;
     }
     this.position += bytes.length;
+  }
+
+  /** src[0..length), without a view of it (small writes, term after term). */
+  writePrefix(src: Uint8Array, length: number): void {
+    if (length <= BUFFER_BYTES - this.buffered) {
+      const buf = this.buffer;
+      let at = this.buffered;
+      if (length <= 32) for (let i = 0; i < length; i++) buf[at++] = src[i]!;
+      else buf.set(src.subarray(0, length), at);
+      this.buffered += length;
+      this.position += length;
+      return;
+    }
+    this.write(src.subarray(0, length));
   }
 
   /** The bytes of a typed array, as they lie in memory (little-endian on every platform Node runs on here). */
@@ -73,6 +90,7 @@ export class FileOutput {
     if (sync) fsyncSync(this.fd);
     closeSync(this.fd);
     this.closed = true;
+    this.recycle();
     return this.position;
   }
 
@@ -81,5 +99,11 @@ export class FileOutput {
     if (this.closed) return;
     this.closed = true;
     closeSync(this.fd);
+    this.recycle();
+  }
+
+  private recycle(): void {
+    if (freeBuffers.length < MAX_FREE_BUFFERS) freeBuffers.push(this.buffer);
+    this.buffer = new Uint8Array(0);
   }
 }

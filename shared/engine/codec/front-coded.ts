@@ -34,6 +34,8 @@ export interface DictionaryLayout {
 export interface ByteSink {
   readonly position: number;
   write(bytes: Uint8Array): void;
+  /** src[0..length): a write that needs no view of its own. */
+  writePrefix(src: Uint8Array, length: number): void;
   align(alignment: number): void;
   writeArray(array: ArrayBufferView): void;
 }
@@ -73,7 +75,7 @@ export class FrontCodedWriter {
       e.vint(m.length);
       e.raw(m);
     }
-    this.out.write(e.view());
+    this.out.writePrefix(e.bytes, e.length);
     this.previous = term;
     this.count++;
   }
@@ -99,6 +101,9 @@ export class MemorySink implements ByteSink {
   }
   write(bytes: Uint8Array): void {
     this.buffer.raw(bytes);
+  }
+  writePrefix(src: Uint8Array, length: number): void {
+    this.buffer.raw(src.subarray(0, length));
   }
   align(alignment: number): void {
     this.buffer.align(alignment);
@@ -170,6 +175,11 @@ export class FrontCodedDictionary implements TermDictionary {
   metaOffset(i: number): number {
     this.seek(i);
     return this.lastMeta;
+  }
+
+  /** Offset (in the reader's bytes) of block b's first entry. */
+  blockStart(b: number): number {
+    return this.blockStarts[b]!;
   }
 
   get metaBytes(): Uint8Array {

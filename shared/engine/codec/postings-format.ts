@@ -125,7 +125,7 @@ export class PostingsWriter {
       }
       if ((i + 1) % POSTINGS_BLOCK === 0) this.blockPosEnds.push(p.length);
     }
-    this.posOut!.write(p.view());
+    this.posOut!.writePrefix(p.bytes, p.length);
   }
 
   private readonly blockPosEnds: number[] = [];
@@ -177,12 +177,12 @@ export class PostingsWriter {
         skip[k * SKIP_ENTRY_INTS + 2] = this.blockPosEnds[k] ?? 0;
       }
       out.writeArray(skip);
-      out.write(b.view());
+      out.writePrefix(b.bytes, b.length);
       this.blockPosEnds.length = 0;
       return docPointer;
     }
     const docPointer = out.position;
-    out.write(b.view());
+    out.writePrefix(b.bytes, b.length);
     this.blockPosEnds.length = 0;
     return docPointer;
   }
@@ -212,56 +212,77 @@ export interface TermPostingsMeta {
   singleFreq: number;
 }
 
-/** Decodes term t's metadata from a dictionary with metadata (walking its block from the first entry). */
-export function readTermMeta(dict: FrontCodedDictionary, t: number, withPositions: boolean, out: TermPostingsMeta): TermPostingsMeta {
-  const first = t - (t % TERMS_PER_BLOCK);
-  const r = metaReader(dict);
-  let docPointer = 0;
-  let posPointer = 0;
-  for (let j = first; j <= t; j++) {
-    r.pos = dict.metaOffset(j);
-    const docFreq = r.vint();
-    if (docFreq === 1) {
-      const doc = r.vint();
-      const freq = withPositions ? r.vint() : 1;
-      if (withPositions) posPointer += r.vint();
-      if (j === t) {
-        out.docFreq = 1;
-        out.singleDoc = doc;
-        out.singleFreq = freq;
-        out.docPointer = docPointer;
-        out.posPointer = posPointer;
-      }
+/**
+ * Reads terms' metadata from a dictionary with metadata. Pointers are deltas
+ * within a dictionary block, so a term's are the sum over the block's entries
+ * before it: the reader walks the entries' bytes without making their
+ * strings, and keeps its place, so terms read in order (a merge) cost one
+ * entry each.
+ */
+export class TermMetaReader {
+  private readonly r: ByteReader;
+  private lastT = -1;
+  private lastEnd = 0;
+  private docPointer = 0;
+  private posPointer = 0;
+
+  constructor(
+    private readonly dict: FrontCodedDictionary,
+    private readonly withPositions: boolean,
+  ) {
+    this.r = new ByteReader(dict.metaBytes);
+  }
+
+  read(t: number, out: TermPostingsMeta): TermPostingsMeta {
+    const first = t - (t % TERMS_PER_BLOCK);
+    const r = this.r;
+    let j: number;
+    if (this.lastT >= first && this.lastT < t) {
+      j = this.lastT + 1;
+      r.pos = this.lastEnd;
     } else {
-      docPointer += r.vint();
-      if (withPositions) posPointer += r.vint();
-      if (j === t) {
-        out.docFreq = docFreq;
-        out.singleDoc = -1;
-        out.singleFreq = 0;
-        out.docPointer = docPointer;
-        out.posPointer = posPointer;
-      }
+      j = first;
+      r.pos = this.dict.blockStart(first / TERMS_PER_BLOCK);
+      this.docPointer = 0;
+      this.posPointer = 0;
     }
+    const withPositions = this.withPositions;
+    for (; j <= t; j++) {
+      r.vint();
+      r.skipUnits();
+      r.vint();
+      const docFreq = r.vint();
+      if (docFreq === 1) {
+        const doc = r.vint();
+        const freq = withPositions ? r.vint() : 1;
+        if (withPositions) this.posPointer += r.vint();
+        if (j === t) {
+          out.singleDoc = doc;
+          out.singleFreq = freq;
+        }
+      } else {
+        this.docPointer += r.vint();
+        if (withPositions) this.posPointer += r.vint();
+        if (j === t) {
+          out.singleDoc = -1;
+          out.singleFreq = 0;
+        }
+      }
+      if (j === t) out.docFreq = docFreq;
+    }
+    out.docPointer = this.docPointer;
+    out.posPointer = this.posPointer;
+    this.lastT = t;
+    this.lastEnd = r.pos;
+    return out;
   }
-  return out;
-}
 
-/** Just the docFreq of term t. */
-export function readDocFreq(dict: FrontCodedDictionary, t: number): number {
-  const r = metaReader(dict);
-  r.pos = dict.metaOffset(t);
-  return r.vint();
-}
-
-const metaReaders = new WeakMap<FrontCodedDictionary, ByteReader>();
-function metaReader(dict: FrontCodedDictionary): ByteReader {
-  let r = metaReaders.get(dict);
-  if (r === undefined) {
-    r = new ByteReader(dict.metaBytes);
-    metaReaders.set(dict, r);
+  /** Just the doc freq of term t. */
+  docFreq(t: number): number {
+    const r = this.r;
+    r.pos = this.dict.metaOffset(t);
+    return r.vint();
   }
-  return r;
 }
 
 /** A cursor over one term's postings in mapped `.doc` / `.pos` bytes. */
@@ -273,6 +294,8 @@ export class MappedPostingsCursor implements PostingsCursor {
   private readonly doc: ByteReader;
   private readonly pos: ByteReader | null;
   private positionsOut = new Int32Array(16);
+  /** The field that made this cursor (it may hand it out again, reset). */
+  owner: unknown = null;
   private skip: Uint32Array | null = null;
   private dataStart = 0;
   private posStart = 0;

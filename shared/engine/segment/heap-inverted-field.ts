@@ -42,29 +42,43 @@ export class HeapInvertedField implements InvertedField {
     return this.data.postingStarts[termId + 1]! - this.data.postingStarts[termId]!;
   }
 
-  postings(termId: number): PostingsCursor {
-    return new HeapPostingsCursor(this.data, this.data.postingStarts[termId]!, this.data.postingStarts[termId + 1]!);
+  postings(termId: number, reuse?: PostingsCursor): PostingsCursor {
+    const start = this.data.postingStarts[termId]!;
+    const end = this.data.postingStarts[termId + 1]!;
+    if (reuse instanceof HeapPostingsCursor && reuse.data === this.data) return reuse.reset(start, end);
+    return new HeapPostingsCursor(this.data, start, end);
   }
 }
 
 class HeapPostingsCursor implements PostingsCursor {
-  readonly docFreq: number;
+  docFreq = 0;
   docs: Int32Array;
   freqs: Int32Array;
   count = 0;
   /** Posting index of the current block's first posting. */
-  private at: number;
+  private at = 0;
   private upto = 0;
+  private start = 0;
+  private end = 0;
 
   constructor(
-    private readonly data: HeapPostings,
-    private readonly start: number,
-    private readonly end: number,
+    readonly data: HeapPostings,
+    start: number,
+    end: number,
   ) {
-    this.docFreq = end - start;
-    this.at = start - POSTINGS_BLOCK;
     this.docs = data.postingDocs.subarray(0, 0);
     this.freqs = data.postingFreqs.subarray(0, 0);
+    this.reset(start, end);
+  }
+
+  reset(start: number, end: number): this {
+    this.start = start;
+    this.end = end;
+    this.docFreq = end - start;
+    this.at = start - POSTINGS_BLOCK;
+    this.count = 0;
+    this.upto = 0;
+    return this;
   }
 
   nextBlock(): boolean {

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { CorruptSegmentError, FOOTER_BYTES, HEADER_BYTES, verifyFile, type SegmentFileKind } from '../codec/file-format.ts';
 import { FrontCodedDictionary, type DictionaryLayout } from '../codec/front-coded.ts';
-import { MappedPostingsCursor, readDocFreq, readTermMeta, type TermPostingsMeta } from '../codec/postings-format.ts';
+import { MappedPostingsCursor, TermMetaReader, type TermPostingsMeta } from '../codec/postings-format.ts';
 import { MappedStoredFields } from '../codec/stored-fields.ts';
 import { viewColumn, viewUint32 } from '../codec/typed-columns.ts';
 import { mapFile, type MappedFile } from '../store/mapped-file.ts';
@@ -122,6 +122,7 @@ class MappedInvertedField implements InvertedField {
   readonly docCount: number;
   readonly sumTotalTermFreq: number;
   private readonly meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0 };
+  private readonly metaReader: TermMetaReader;
 
   constructor(
     info: InvertedInfo,
@@ -134,14 +135,18 @@ class MappedInvertedField implements InvertedField {
     this.norms = info.norms === null ? null : (viewColumn(dvd, info.norms) as Uint8Array);
     this.docCount = info.docCount;
     this.sumTotalTermFreq = info.sumTotalTermFreq;
+    this.metaReader = new TermMetaReader(terms, info.positions);
   }
 
   docFreq(termId: number): number {
-    return readDocFreq(this.terms, termId);
+    return this.metaReader.docFreq(termId);
   }
 
-  postings(termId: number): PostingsCursor {
-    readTermMeta(this.terms, termId, this.hasPositions, this.meta);
-    return new MappedPostingsCursor(this.docBytes, this.hasPositions ? this.posBytes : null, this.hasPositions).reset(this.meta);
+  postings(termId: number, reuse?: PostingsCursor): PostingsCursor {
+    this.metaReader.read(termId, this.meta);
+    if (reuse instanceof MappedPostingsCursor && reuse.owner === this) return reuse.reset(this.meta);
+    const cursor = new MappedPostingsCursor(this.docBytes, this.hasPositions ? this.posBytes : null, this.hasPositions);
+    cursor.owner = this;
+    return cursor.reset(this.meta);
   }
 }

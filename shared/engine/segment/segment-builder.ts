@@ -11,6 +11,7 @@ import { mapperParsing } from '../../errors/es-errors.ts';
 import { newBitset } from './bitset.ts';
 import { ByteList, Float64List, Uint32List } from './growable-arrays.ts';
 import { KeywordFieldWriter } from './keyword-field-writer.ts';
+import type { HeapInvertedField } from './heap-inverted-field.ts';
 import { NumericFieldWriter } from './numeric-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
 import { ID_FIELD, type DocValues, type InvertedField, type Segment, type StoredDocument, type StoredFields } from './types.ts';
@@ -178,17 +179,18 @@ export class SegmentBuilder {
     const ids = this.ids.build(maxDoc);
     inverted.set(ID_FIELD, ids.inverted!);
     docValues.set(ID_FIELD, ids.docValues!);
+    const sources = this.sourceBytes.toArray();
     return {
       id: segmentId,
       maxDoc,
       versions: this.versions.toArray(),
       seqNos: this.seqNos.toArray(),
-      stored: new HeapStoredFields(this.sourceBytes.toArray(), this.sourceOffsets.toArray(), this.routings),
+      stored: new HeapStoredFields(sources, this.sourceOffsets.toArray(), this.routings),
       inverted,
       docValues,
       fieldsPresent: new Set(fieldDocs.keys()),
       fieldDocs,
-      sizeInBytes: 0,
+      sizeInBytes: heapBytes(sources, inverted, docValues, maxDoc),
     };
   }
 
@@ -280,4 +282,17 @@ class HeapStoredFields implements StoredFields {
   sourceLength(doc: number): number {
     return this.offsets[doc + 1]! - this.offsets[doc]!;
   }
+}
+
+/** Bytes a segment built in memory holds (its typed arrays), for `_cat` and stats. */
+function heapBytes(sources: Uint8Array, inverted: ReadonlyMap<string, InvertedField>, docValues: ReadonlyMap<string, DocValues>, maxDoc: number): number {
+  let n = sources.byteLength + 24 * maxDoc;
+  for (const f of inverted.values()) {
+    const d = (f as HeapInvertedField).data;
+    if (d === undefined) continue;
+    n += d.postingStarts.byteLength + d.postingDocs.byteLength + d.postingFreqs.byteLength + (d.positionStarts?.byteLength ?? 0) + (d.positions?.byteLength ?? 0);
+    n += d.terms.sizeInBytes + (d.norms?.byteLength ?? 0);
+  }
+  for (const dv of docValues.values()) n += (dv.starts?.byteLength ?? 0) + (dv.kind === 'numeric' ? dv.values.byteLength : dv.ords.byteLength);
+  return n;
 }

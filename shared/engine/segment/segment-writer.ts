@@ -21,7 +21,7 @@ import { bitsetWords, hasBit } from './bitset.ts';
 import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
 import { mergeTerms } from './term-merge.ts';
 import { crashPoint } from '../store/fault-injection.ts';
-import type { DocValues, InvertedField, NumericDocValues, Segment, SortedDocValues } from './types.ts';
+import type { DocValues, InvertedField, NumericDocValues, PostingsCursor, Segment, SortedDocValues } from './types.ts';
 
 export interface WriteSource {
   readonly segment: Segment;
@@ -177,6 +177,8 @@ function writeInverted(
   const dict = new FrontCodedWriter(out.tim, true);
   const ordMaps = fields.map((f) => (f === null ? null : new Int32Array(f.terms.length).fill(-1)));
   const withDoc = new Uint32Array(bitsetWords(maxDoc));
+  /** One cursor per source, reset for each of its terms. */
+  const cursors: (PostingsCursor | undefined)[] = fields.map(() => undefined);
   mergeTerms(
     fields.map((f) => f?.terms ?? null),
     null,
@@ -184,7 +186,8 @@ function writeInverted(
       postings.startTerm();
       let added = 0;
       for (const { part, termId } of holders) {
-        const cursor = fields[part]!.postings(termId);
+        const cursor = fields[part]!.postings(termId, cursors[part]);
+        cursors[part] = cursor;
         const docMap = parts[part]!.docMap;
         while (cursor.nextBlock()) {
           const docs = cursor.docs;

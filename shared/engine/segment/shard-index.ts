@@ -32,11 +32,13 @@ import { DATA_FILES, segmentFileName, segmentIdOfFile } from './segment-info.ts'
 import { writeSegment, type WriteSource } from './segment-writer.ts';
 import { TermHash } from './term-hash.ts';
 import { crashPoint } from '../store/fault-injection.ts';
-import { ID_FIELD, type SearcherSnapshot, type SegmentView, type StoredDocument } from './types.ts';
+import { ID_FIELD, type SearcherSnapshot, type Segment, type SegmentView, type StoredDocument } from './types.ts';
 
 /** One segment of the current state, as a refresh left it. Replaced, never mutated. */
 interface LiveSegment {
-  readonly segment: MappedSegment;
+  /** On disk (mapped), or in memory until the next commit writes it (`inMemory`). */
+  readonly segment: Segment;
+  readonly inMemory: boolean;
   /** null: every doc live. */
   readonly liveDocs: Uint32Array | null;
   readonly numDocs: number;
@@ -61,7 +63,7 @@ export interface SegmentsCommit {
 export const EMPTY_COMMIT: SegmentsCommit = { segments: [], nextSegmentId: 0 };
 
 /** Where a live document is: in the indexing buffer or in a refreshed segment. */
-export type DocLocation = { readonly buffered: true; readonly local: number } | { readonly buffered: false; readonly segment: MappedSegment; readonly doc: number };
+export type DocLocation = { readonly buffered: true; readonly local: number } | { readonly buffered: false; readonly segment: Segment; readonly doc: number };
 
 export class ShardIndex {
   private segments: LiveSegment[] = [];
@@ -81,7 +83,7 @@ export class ShardIndex {
   private pending = 0;
   private nextSegmentId: number;
   private snapshot: SearcherSnapshot | null = null;
-  /** Pinned snapshots per segment; a segment no longer live is unmapped when its count reaches 0. */
+  /** Pinned snapshots per mapped segment; a segment no longer live is unmapped when its count reaches 0. */
   private readonly pins = new Map<MappedSegment, number>();
   private readonly retired = new Set<MappedSegment>();
   /** Segments written since the last commit, whose files are not yet known durable. */
@@ -109,7 +111,7 @@ export class ShardIndex {
         const segment = MappedSegment.open(dir, id);
         const liveDocs = liveGen > 0 ? readLiveDocs(dir, id, liveGen, bitsetWords(segment.maxDoc)) : null;
         const numDocs = liveDocs === null ? segment.maxDoc : countBits(liveDocs);
-        index.segments.push({ segment, liveDocs, numDocs, liveGen, liveDirty: false });
+        index.segments.push({ segment, inMemory: false, liveDocs, numDocs, liveGen, liveDirty: false });
       }
     } catch (err) {
       index.close();
@@ -152,7 +154,7 @@ export class ShardIndex {
   /** Bytes of the segments' files in this process's memory now (mincore). */
   residentBytes(): number {
     let n = 0;
-    for (const s of this.segments) n += s.segment.residentBytes();
+    for (const s of this.segments) if (s.segment instanceof MappedSegment) n += s.segment.residentBytes();
     return n;
   }
 
@@ -222,14 +224,15 @@ export class ShardIndex {
   /** A search context holds `snapshot` beyond the current turn: its segments stay mapped until `unpin`. */
   pin(snapshot: SearcherSnapshot): void {
     for (const v of snapshot.views) {
-      const seg = v.segment as MappedSegment;
-      this.pins.set(seg, (this.pins.get(seg) ?? 0) + 1);
+      const seg = v.segment;
+      if (seg instanceof MappedSegment) this.pins.set(seg, (this.pins.get(seg) ?? 0) + 1);
     }
   }
 
   unpin(snapshot: SearcherSnapshot): void {
     for (const v of snapshot.views) {
-      const seg = v.segment as MappedSegment;
+      const seg = v.segment;
+      if (!(seg instanceof MappedSegment)) continue;
       const n = (this.pins.get(seg) ?? 1) - 1;
       if (n > 0) {
         this.pins.set(seg, n);
@@ -246,8 +249,21 @@ export class ShardIndex {
    * after; held snapshots keep the old segments.
    */
   maybeMerge(): boolean {
-    const merges = findMerges(this.segments.map((s) => ({ maxDoc: s.segment.maxDoc, numDocs: s.numDocs })));
+    // Segments still in memory are written (as one) by the next commit; merges are of segments on disk.
+    const onDisk: number[] = [];
+    this.segments.forEach((s, i) => {
+      if (!s.inMemory) onDisk.push(i);
+    });
+    const merges = findMerges(onDisk.map((i) => ({ maxDoc: this.segments[i]!.segment.maxDoc, numDocs: this.segments[i]!.numDocs }))).map((g) =>
+      g.map((k) => onDisk[k]!),
+    );
     if (merges.length === 0) return false;
+    this.replaceGroups(merges);
+    return true;
+  }
+
+  /** Writes each group of segments as one segment, in place of the group's first. */
+  private replaceGroups(merges: readonly number[][]): void {
     const replacement = new Map<number, LiveSegment | null>();
     for (const group of merges) {
       const merged = this.merge(group.map((i) => this.segments[i]!));
@@ -264,7 +280,6 @@ export class ShardIndex {
     });
     this.segments = next;
     this.snapshot = null;
-    return true;
   }
 
   /**
@@ -274,12 +289,18 @@ export class ShardIndex {
    * Returns what the caller stores as the commit point.
    */
   commit(): SegmentsCommit {
+    // The segments refreshes kept in memory since the last commit go to disk as one.
+    const inMemory: number[] = [];
+    this.segments.forEach((s, i) => {
+      if (s.inMemory) inMemory.push(i);
+    });
+    if (inMemory.length > 0) this.replaceGroups([inMemory]);
     for (const id of this.unsynced) {
       for (const kind of [...DATA_FILES, 'si' as const]) syncFile(join(this.dir, segmentFileName(id, kind)));
     }
     this.unsynced.clear();
     this.segments = this.segments.map((s) => {
-      if (!s.liveDirty || s.liveDocs === null) return s;
+      if (!s.liveDirty || s.liveDocs === null || s.inMemory) return s;
       const liveGen = s.liveGen + 1;
       writeLiveDocs(this.dir, s.segment.id, liveGen, s.liveDocs);
       return { ...s, liveGen, liveDirty: false };
@@ -326,14 +347,16 @@ export class ShardIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const s of this.segments) s.segment.close();
+    for (const s of this.segments) if (s.segment instanceof MappedSegment) s.segment.close();
     for (const s of this.retired) s.close();
     this.segments = [];
     this.retired.clear();
     this.snapshot = null;
   }
 
-  private retire(segment: MappedSegment): void {
+  private retire(segment: Segment): void {
+    // A segment in memory goes with the last snapshot that holds it.
+    if (!(segment instanceof MappedSegment)) return;
     if ((this.pins.get(segment) ?? 0) > 0) {
       // Still read by a pinned snapshot: give its pages back now, unmap when the last pin goes.
       segment.release();
@@ -391,23 +414,26 @@ export class ShardIndex {
     return true;
   }
 
+  /**
+   * The buffer becomes a segment in memory: searchable now, written to disk
+   * with the others of its kind by the next commit (Elasticsearch keeps small
+   * new segments in memory the same way, NRTCachingDirectory), so a refresh a
+   * second neither creates files nor leaves tiny segments for merges.
+   */
   private flushBuffer(): void {
-    const built = this.buffer.build(-1);
-    let liveDocs: Uint32Array | null = null;
-    if (this.bufferDeletes.length > 0) {
-      liveDocs = newFullBitset(built.maxDoc);
-      for (const doc of this.bufferDeletes) clearBit(liveDocs, doc);
-    }
-    const id = this.nextSegmentId++;
-    // Superseded buffered docs are left out of the segment's files altogether.
-    const written = writeSegment(this.dir, id, [{ segment: built, liveDocs }], { sync: false });
+    const segment = this.buffer.build(this.nextSegmentId++);
     this.buffer.reset();
     this.bufferIds.clear();
+    let liveDocs: Uint32Array | null = null;
+    if (this.bufferDeletes.length > 0) {
+      liveDocs = newFullBitset(segment.maxDoc);
+      for (const doc of this.bufferDeletes) clearBit(liveDocs, doc);
+    }
+    // A buffered doc is deleted at most once: its slot in bufferDocs is -1 after.
+    const numDocs = segment.maxDoc - this.bufferDeletes.length;
     this.bufferDeletes = [];
-    if (written === null) return;
-    this.unsynced.add(id);
-    const segment = MappedSegment.open(this.dir, id);
-    this.segments.push({ segment, liveDocs: null, numDocs: segment.maxDoc, liveGen: 0, liveDirty: false });
+    if (numDocs === 0) return;
+    this.segments.push({ segment, inMemory: true, liveDocs, numDocs, liveGen: 0, liveDirty: false });
   }
 
   /** The pending deletes become the segment's live docs (a new bitset: snapshots keep the old one). */
@@ -419,7 +445,7 @@ export class ShardIndex {
       this.segments.splice(at, 1);
       this.retire(current.segment);
     } else {
-      this.segments[at] = { ...current, liveDocs: deletes.liveDocs, numDocs, liveDirty: true };
+      this.segments[at] = { ...current, liveDocs: deletes.liveDocs, numDocs, liveDirty: !current.inMemory };
     }
   }
 
@@ -451,7 +477,7 @@ export class ShardIndex {
         }
       }
     });
-    const merged: LiveSegment = { segment, liveDocs: null, numDocs: segment.maxDoc, liveGen: 0, liveDirty: false };
+    const merged: LiveSegment = { segment, inMemory: false, liveDocs: null, numDocs: segment.maxDoc, liveGen: 0, liveDirty: false };
     if (pendingLive !== null) this.pendingDeletes.set(merged, { liveDocs: pendingLive, count: pendingCount });
     return merged;
   }

@@ -77,6 +77,28 @@ export function mergeTerms(
   keep: ((part: number, termId: number) => boolean) | null,
   visit: (term: string, holders: readonly { part: number; termId: number }[]) => void,
 ): void {
+  const present = dicts.filter((d) => d !== null && d.length > 0);
+  // Holder records are reused from term to term: a merge visits millions.
+  const pool: { part: number; termId: number }[] = [];
+  const holders: { part: number; termId: number }[] = [];
+  const hold = (part: number, termId: number) => {
+    const h = pool[holders.length] ?? (pool[holders.length] = { part: 0, termId: 0 });
+    h.part = part;
+    h.termId = termId;
+    holders.push(h);
+  };
+  if (present.length === 1) {
+    // One source (a refresh writes the buffer's segment): its order is the merged order.
+    const part = dicts.indexOf(present[0]!);
+    const terms = present[0]!;
+    for (let t = 0; t < terms.length; t++) {
+      if (keep !== null && !keep(part, t)) continue;
+      holders.length = 0;
+      hold(part, t);
+      visit(terms.get(t), holders);
+    }
+    return;
+  }
   const heap = new TermHeap();
   const advance = (c: TermCursor): TermCursor | null => {
     while (c.next < c.terms.length) {
@@ -93,13 +115,12 @@ export function mergeTerms(
     const c = advance({ part, terms, next: 0, term: '' });
     if (c !== null) heap.push(c);
   });
-  const holders: { part: number; termId: number }[] = [];
   while (heap.size > 0) {
     const term = heap.top().term;
     holders.length = 0;
     while (heap.size > 0 && heap.top().term === term) {
       const c = heap.top();
-      holders.push({ part: c.part, termId: c.next - 1 });
+      hold(c.part, c.next - 1);
       heap.replaceTop(advance(c));
     }
     visit(term, holders);

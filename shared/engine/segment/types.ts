@@ -65,8 +65,12 @@ export interface InvertedField {
   readonly hasPositions: boolean;
   /** Docs that contain term t. */
   docFreq(termId: number): number;
-  /** A cursor over term t's postings, before its first block. */
-  postings(termId: number): PostingsCursor;
+  /**
+   * A cursor over term t's postings, before its first block. `reuse`, a
+   * cursor this field handed out before and its caller is done with, is reset
+   * and returned instead of a new one (a merge walks millions of terms).
+   */
+  postings(termId: number, reuse?: PostingsCursor): PostingsCursor;
   /**
    * Text fields only: per-doc field length encoded as Lucene's
    * SmallFloat.intToByte4 (BM25 norm), 0 where the doc has no value.

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FrontCodedDictionary, FrontCodedWriter, MemorySink } from '../../../shared/engine/codec/front-coded.ts';
-import { MappedPostingsCursor, PostingsWriter, readTermMeta, type TermPostingsMeta } from '../../../shared/engine/codec/postings-format.ts';
+import { MappedPostingsCursor, PostingsWriter, TermMetaReader, type TermPostingsMeta } from '../../../shared/engine/codec/postings-format.ts';
 import { MappedStoredFields, StoredFieldsWriter } from '../../../shared/engine/codec/stored-fields.ts';
 import { narrowestKind } from '../../../shared/engine/codec/typed-columns.ts';
 import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
@@ -80,8 +80,9 @@ test('postings read back through cursors, and advance lands where a scan would',
   }
   const reader = new FrontCodedDictionary(dictSink.buffer.view(), dict.finish());
   const meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0 };
+  const metas = new TermMetaReader(reader, true);
   lists.forEach((list, t) => {
-    const cursor = () => new MappedPostingsCursor(docSink.buffer.view(), posSink.buffer.view(), true).reset(readTermMeta(reader, t, true, meta));
+    const cursor = () => new MappedPostingsCursor(docSink.buffer.view(), posSink.buffer.view(), true).reset(metas.read(t, meta));
     const c = cursor();
     assert.equal(c.docFreq, list.docs.length);
     const seen: number[] = [];

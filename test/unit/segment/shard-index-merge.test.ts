@@ -34,6 +34,8 @@ function elevenSegments(): ShardIndex {
     if (s > 0) index.delete(`doc-${s * 5 - 3}`);
     if (s > 1) index.index(varied(s * 5 - 7, 2));
     index.refresh();
+    // Refreshed segments stay in memory until a commit writes them; merges are of segments on disk.
+    index.commit();
   }
   return index;
 }
@@ -94,6 +96,7 @@ test('a segment with many deleted docs is rewritten without them', () => {
   const index = newShardIndex();
   for (let n = 0; n < 10; n++) index.index(varied(n));
   index.refresh();
+  index.commit();
   for (let n = 0; n < 4; n++) index.delete(`doc-${n}`);
   index.refresh();
   const recordsBefore = liveRecords(index.acquireSnapshot());
@@ -102,4 +105,22 @@ test('a segment with many deleted docs is rewritten without them', () => {
   assert.equal(index.deletedCount, 0);
   assert.equal(index.segmentCount, 1);
   assert.deepEqual(liveRecords(index.acquireSnapshot()), recordsBefore);
+});
+
+test('a commit writes the segments refreshes kept in memory as one segment on disk', () => {
+  const index = newShardIndex();
+  for (let s = 0; s < 3; s++) {
+    for (let k = 0; k < 4; k++) index.index(varied(s * 4 + k));
+    index.refresh();
+  }
+  index.delete('doc-1');
+  index.refresh();
+  assert.equal(index.segmentCount, 3);
+  assert.equal(index.maybeMerge(), false, 'segments in memory are not merged');
+  const before = liveRecords(index.acquireSnapshot());
+  const commit = index.commit();
+  assert.equal(commit.segments.length, 1);
+  assert.equal(index.segmentCount, 1);
+  assert.equal(index.deletedCount, 0, 'the deleted doc was left out when written');
+  assert.deepEqual(liveRecords(index.acquireSnapshot()), before);
 });

@@ -171,6 +171,14 @@ export function indexHandlers(node: Node) {
     return sendJson(reply, 200, { _shards: { total, successful, failed: 0 } });
   };
 
+  /** `_flush`: every applied op committed to segment files; a restart then replays none of them. */
+  const flush = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = query(req);
+    const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
+    const { total, successful } = await node.flush(resolved.map((r) => r.meta));
+    return sendJson(reply, 200, { _shards: { total, successful, failed: 0 } });
+  };
+
   const analyze = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
     const q = query(req);
@@ -200,7 +208,7 @@ export function indexHandlers(node: Node) {
     return sendJson(reply, 200, result);
   };
 
-  return { create, delete: remove, exists, get, getSettings, putSettings, putMapping, getMapping, close: openClose(true), open: openClose(false), refresh, analyze };
+  return { create, delete: remove, exists, get, getSettings, putSettings, putMapping, getMapping, close: openClose(true), open: openClose(false), refresh, flush, analyze };
 }
 
 /** Elasticsearch's `Warning` header form: `299 Elasticsearch-<version> "<text>" "<date>"`. */

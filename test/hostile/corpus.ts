@@ -43,7 +43,7 @@ export const CASES: readonly HostileCase[] = [
   // ---- issue 13 item 1: routing ------------------------------------------------------
   { name: 'an endpoint this server lacks is not a document type', method: 'POST', path: '/fresh/_delete_by_query', body: { query: { match_all: {} } }, status: 400, error: 'no handler found for uri [/fresh/_delete_by_query] and method [POST]' },
   { name: '_update_by_query is not a type', method: 'POST', path: '/fresh/_update_by_query', status: 400, error: 'no handler found' },
-  { name: '_flush is not a type', method: 'POST', path: '/fresh/_flush', status: 400, error: 'no handler found' },
+  { name: '_flush of a missing index creates none', method: 'POST', path: '/fresh/_flush', status: 404, error: 'index_not_found_exception' },
   { name: '_forcemerge is not a type', method: 'POST', path: '/fresh/_forcemerge', status: 400, error: 'no handler found' },
   { name: '_rollover is not a type', method: 'POST', path: '/fresh/_rollover', status: 400, error: 'no handler found' },
   { name: '_cache/clear is not a type and id', method: 'POST', path: '/fresh/_cache/clear', status: 400, error: 'no handler found' },

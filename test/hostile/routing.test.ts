@@ -41,10 +41,10 @@ describe('the route table', () => {
     assert.equal(found('GET', '/_all/_search'), '/{index}/_search');
     assert.equal(found('DELETE', '/_all'), '/{index}');
     assert.equal(found('PUT', '/logs/_doc/1'), '/{index}/{type}/{id}');
+    assert.equal(found('POST', '/fresh/_flush'), '/{index}/_flush');
     for (const [method, url] of [
       ['POST', '/fresh/_delete_by_query'],
       ['POST', '/fresh/_update_by_query'],
-      ['POST', '/fresh/_flush'],
       ['POST', '/fresh/_forcemerge'],
       ['POST', '/fresh/_rollover'],
       ['POST', '/fresh/_cache/clear'],

@@ -15,6 +15,7 @@ import { aliasHandlers } from './routes/aliases.ts';
 import { documentHandlers } from './routes/documents.ts';
 import { bulkHandlers } from './routes/bulk.ts';
 import { searchHandlers } from './routes/search.ts';
+import { msearchHandlers } from './routes/msearch.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -24,6 +25,7 @@ export function routeTable(node: Node): Route[] {
   const docs = documentHandlers(node);
   const bulk = bulkHandlers(node);
   const search = searchHandlers(node);
+  const msearch = msearchHandlers(node);
 
   const routes: Route[] = [];
   const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
@@ -86,6 +88,7 @@ export function routeTable(node: Node): Route[] {
   add(['GET', 'POST'], ['/_count', '/{index}/_count', '/{index}/{type}/_count'], search.count);
   add(['GET', 'POST'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.scroll);
   add(['DELETE'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.clearScroll);
+  add(['GET', 'POST'], ['/_msearch', '/{index}/_msearch', '/{index}/{type}/_msearch'], msearch.msearch, 'ndjson');
 
   return routes;
 }

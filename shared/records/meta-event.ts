@@ -46,6 +46,17 @@ export interface UpdateClusterSettingsEvent {
   transient_json: string;
 }
 
+/** `PUT /_template/{name}`; the template as index-templates.ts parses it. */
+export interface PutTemplateEvent {
+  name: string;
+  create: boolean;
+  template_json: string;
+}
+/** `DELETE /_template/{name}`: names or wildcard patterns. */
+export interface DeleteTemplateEvent {
+  names: string[];
+}
+
 /** Avro's wrapped-union form: exactly one key, the record's full name. */
 export type MetaEventBody =
   | { 'logsearch.CreateIndex': CreateIndexEvent }
@@ -54,7 +65,9 @@ export type MetaEventBody =
   | { 'logsearch.UpdateSettings': UpdateSettingsEvent }
   | { 'logsearch.UpdateAliases': UpdateAliasesEvent }
   | { 'logsearch.SetIndexState': SetIndexStateEvent }
-  | { 'logsearch.UpdateClusterSettings': UpdateClusterSettingsEvent };
+  | { 'logsearch.UpdateClusterSettings': UpdateClusterSettingsEvent }
+  | { 'logsearch.PutTemplate': PutTemplateEvent }
+  | { 'logsearch.DeleteTemplate': DeleteTemplateEvent };
 
 export interface MetaEvent {
   request_id: string;
@@ -65,14 +78,27 @@ export interface MetaEvent {
 const schema = loadSchema('meta-event.avsc') as { fields: { name: string; type: unknown }[] };
 
 /**
- * Version 1 is the schema before UpdateClusterSettings was added to the
- * event union (a branch appended at its end), so logs written before it read on.
+ * Branches appended to the event union, with the writer version that first
+ * had them. A reader resolves a record of an older version against the
+ * schema without the branches added after it, so logs written before read on.
+ * A new event kind is appended here and in the schema's union, with the next version.
  */
-function withoutClusterSettings(s: typeof schema): avro.Schema {
-  const fields = s.fields.map((f) =>
-    f.name === 'event' ? { ...f, type: (f.type as { name?: string }[]).filter((b) => b.name !== 'UpdateClusterSettings') } : f,
-  );
+const ADDED_BRANCHES: readonly (readonly [name: string, version: number])[] = [
+  ['UpdateClusterSettings', 2],
+  ['PutTemplate', 3],
+  ['DeleteTemplate', 3],
+];
+
+const CURRENT_VERSION = Math.max(1, ...ADDED_BRANCHES.map(([, v]) => v));
+
+/** The schema as writer version `version` knew it. */
+function schemaAtVersion(s: typeof schema, version: number): avro.Schema {
+  const later = new Set(ADDED_BRANCHES.filter(([, v]) => v > version).map(([name]) => name));
+  const fields = s.fields.map((f) => (f.name === 'event' ? { ...f, type: (f.type as { name?: string }[]).filter((b) => !later.has(b.name ?? '')) } : f));
   return { ...s, fields } as avro.Schema;
 }
 
-export const metaEventCodec = new RecordCodec<MetaEvent>(schema as avro.Schema, 2, new Map([[1, withoutClusterSettings(schema)]]));
+const history = new Map<number, avro.Schema>();
+for (let v = 1; v < CURRENT_VERSION; v++) history.set(v, schemaAtVersion(schema, v));
+
+export const metaEventCodec = new RecordCodec<MetaEvent>(schema as avro.Schema, CURRENT_VERSION, history);

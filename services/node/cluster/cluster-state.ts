@@ -15,6 +15,7 @@ import {
   aliasFromRequest,
 } from './index-metadata.ts';
 import { applyUpdate, validateUpdate, type ClusterSettingsSource } from './cluster-settings.ts';
+import { applyTemplates, indexTemplateMissing, matchingTemplates, templateFromJson, templatesMatching, type IndexTemplate } from './index-templates.ts';
 
 export type MetaOutcome =
   | { readonly ok: true; readonly index?: IndexMetadata }
@@ -25,6 +26,7 @@ type Listener = (state: ClusterState, event: MetaEvent, outcome: MetaOutcome) =>
 export class ClusterState {
   private readonly byName = new Map<string, IndexMetadata>();
   private readonly byUuid = new Map<string, IndexMetadata>();
+  private readonly templatesByName = new Map<string, IndexTemplate>();
   /** Offset of the next meta record to apply. */
   appliedOffset = 0;
   /** Bumped on every successful change; lets callers cache derived views. */
@@ -47,6 +49,11 @@ export class ClusterState {
 
   indexByUuid(uuid: string): IndexMetadata | undefined {
     return this.byUuid.get(uuid);
+  }
+
+  /** Index templates, by name. */
+  templates(): ReadonlyMap<string, IndexTemplate> {
+    return this.templatesByName;
   }
 
   /** Every alias name with the indices it points to. */
@@ -100,7 +107,7 @@ export class ClusterState {
           index: c.index,
         });
       }
-      const meta = createIndexMetadata(c, record.timestamp);
+      const meta = createIndexMetadata(applyTemplates(c, matchingTemplates(this.templatesByName.values(), c.index)), record.timestamp);
       for (const alias of meta.aliases.keys()) {
         if (this.byName.has(alias)) throw illegalArgument(`an index or data stream exists with the same name as the alias [${alias}]`);
       }
@@ -156,6 +163,23 @@ export class ClusterState {
         persistent: applyUpdate(this.clusterSettings.persistent, persistent),
         transient: applyUpdate(this.clusterSettings.transient, transient),
       };
+      return { ok: true };
+    }
+    if ('logsearch.PutTemplate' in e) {
+      const t = e['logsearch.PutTemplate'];
+      if (t.create && this.templatesByName.has(t.name)) throw illegalArgument(`index_template [${t.name}] already exists`);
+      this.templatesByName.set(t.name, templateFromJson(t.name, t.template_json));
+      return { ok: true };
+    }
+    if ('logsearch.DeleteTemplate' in e) {
+      const doomed: string[] = [];
+      for (const pattern of e['logsearch.DeleteTemplate'].names) {
+        const names = templatesMatching(this.templatesByName.keys(), pattern);
+        // Deleting `*` when there are no templates is not an error (MetaDataIndexTemplateService.removeTemplates).
+        if (names.length === 0 && pattern !== '*' && pattern !== '_all') throw indexTemplateMissing(pattern);
+        doomed.push(...names);
+      }
+      for (const n of doomed) this.templatesByName.delete(n);
       return { ok: true };
     }
     throw illegalArgument('unknown metadata event');

@@ -16,6 +16,7 @@ import { documentHandlers } from './routes/documents.ts';
 import { bulkHandlers } from './routes/bulk.ts';
 import { searchHandlers } from './routes/search.ts';
 import { msearchHandlers } from './routes/msearch.ts';
+import { templateHandlers } from './routes/templates.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -26,6 +27,7 @@ export function routeTable(node: Node): Route[] {
   const bulk = bulkHandlers(node);
   const search = searchHandlers(node);
   const msearch = msearchHandlers(node);
+  const templates = templateHandlers(node);
 
   const routes: Route[] = [];
   const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
@@ -64,6 +66,12 @@ export function routeTable(node: Node): Route[] {
   add(['GET', 'POST'], ['/_refresh', '/{index}/_refresh'], indices.refresh);
   add(['GET', 'POST'], ['/_flush', '/{index}/_flush'], indices.flush);
   add(['GET', 'POST'], ['/_analyze', '/{index}/_analyze'], indices.analyze);
+
+  // ---- index templates ---------------------------------------------------------------
+  add(['PUT', 'POST'], ['/_template/{name}'], templates.put);
+  add(['GET'], ['/_template', '/_template/{name}'], templates.get);
+  add(['HEAD'], ['/_template/{name}'], templates.exists);
+  add(['DELETE'], ['/_template/{name}'], templates.delete);
 
   // ---- aliases -----------------------------------------------------------------------
   add(['POST'], ['/_aliases'], aliases.update);

@@ -103,7 +103,19 @@ function flatten(body: unknown): Map<string, FlatEntry> {
   return normalized;
 }
 
-function settingText(v: unknown): SettingValue | null {
+/**
+ * A settings body flattened as Settings.Builder does (dotted `index.*` keys),
+ * each value the JSON value as given (`null` resets). Index templates keep
+ * settings this way and merge them by key before an index is created.
+ */
+export function flattenSettingsBody(body: unknown): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [key, entry] of flatten(body)) out.set(key, entry.raw);
+  return out;
+}
+
+/** A setting's value as Elasticsearch keeps it: text, or a list of texts; null for `null`. */
+export function settingText(v: unknown): SettingValue | null {
   if (v === null || v === undefined) return null;
   if (Array.isArray(v)) return v.map((x) => (x !== null && typeof x === 'object' ? JSON.stringify(x) : String(x)));
   return String(v);
@@ -287,6 +299,10 @@ function isTree(v: SettingValue | Tree): v is Tree {
 }
 
 /** Settings.getAsStructuredMap: keys inserted in sorted order; a value and a map under one name fall back to dotted keys. */
+export function structuredSettings(flat: Record<string, SettingValue>): Record<string, unknown> {
+  return structured(flat);
+}
+
 function structured(flat: Record<string, SettingValue>): Record<string, unknown> {
   const root: Tree = { keys: [], values: new Map() };
   const put = (tree: Tree, key: string, value: SettingValue | Tree): void => {

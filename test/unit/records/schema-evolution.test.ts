@@ -67,3 +67,20 @@ test('a MetaEvent written before UpdateClusterSettings existed (writer version 1
   const settings = { request_id: 'y', timestamp: 2, event: { 'logsearch.UpdateClusterSettings': { persistent_json: '{}', transient_json: '{"a":"1"}' } } };
   assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(settings as never)))), settings);
 });
+
+test('a MetaEvent written before index templates existed (writer version 2) reads on, and templates round-trip', () => {
+  const schema = loadSchema('meta-event.avsc') as { fields: { name: string; type: unknown }[] };
+  const v2 = {
+    ...schema,
+    fields: schema.fields.map((f) =>
+      f.name === 'event' ? { ...f, type: (f.type as { name?: string }[]).filter((b) => b.name !== 'PutTemplate' && b.name !== 'DeleteTemplate') } : f,
+    ),
+  };
+  const old = new RecordCodec(v2 as never, 2);
+  const settings = { request_id: 'y', timestamp: 2, event: { 'logsearch.UpdateClusterSettings': { persistent_json: '{}', transient_json: '{"a":"1"}' } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(old.encode(settings as never)))), settings);
+  const put = { request_id: 'z', timestamp: 3, event: { 'logsearch.PutTemplate': { name: 't', create: true, template_json: '{"order":1}' } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(put as never)))), put);
+  const del = { request_id: 'w', timestamp: 4, event: { 'logsearch.DeleteTemplate': { names: ['t*'] } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(del as never)))), del);
+});

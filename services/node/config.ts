@@ -10,6 +10,7 @@
  * The settings themselves, with defaults, are in settings.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { parse as parseYaml } from 'yaml';
 import { parseTimeValue } from '../../shared/engine/mapping/time-value.ts';
 import { parseByteSizeValue } from '../../shared/engine/mapping/byte-size-value.ts';
@@ -32,6 +33,18 @@ export interface NodeConfig {
   readonly httpPort: number;
   /** `http.max_content_length` in bytes (Elasticsearch default 100mb). */
   readonly maxContentLength: number;
+  /**
+   * `http.read_timeout`: the longest a request may take to arrive, headers
+   * and body (Elasticsearch's default is none; here 60s, so a client that
+   * stalls mid-body cannot hold its bytes forever). 0 disables it.
+   */
+  readonly readTimeoutMs: number;
+  /**
+   * `network.breaker.inflight_requests.limit`: bytes of request bodies being
+   * received or handled at once, beyond which a request is refused with 429
+   * (Elasticsearch's in-flight requests breaker).
+   */
+  readonly inflightRequestsLimit: number;
   /** `embedded` (default, one machine) or `kafka`. */
   readonly log: 'embedded' | 'kafka';
   readonly brokers: readonly string[];
@@ -181,6 +194,15 @@ function parseSetting(setting: Setting, value: string): string | number | boolea
       } catch (err) {
         throw new ConfigError(`${reasonOf(err)} (a size such as 512kb, 100mb, 1gb)`);
       }
+    case 'memory': {
+      const pct = /^\s*(\d{1,3}(?:\.\d{1,3})?)\s*%\s*$/.exec(value);
+      if (pct) return Math.floor((getHeapStatistics().heap_size_limit * Number(pct[1])) / 100);
+      try {
+        return parseByteSizeValue(value, setting.name);
+      } catch (err) {
+        throw new ConfigError(`${reasonOf(err)} (a size such as 512mb, or a percentage of the heap such as 50%)`);
+      }
+    }
   }
 }
 
@@ -215,6 +237,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     publishHost: get<string>('network.publish_host') || get('network.host'),
     httpPort: get('http.port'),
     maxContentLength: get('http.max_content_length'),
+    readTimeoutMs: get('http.read_timeout'),
+    inflightRequestsLimit: get('network.breaker.inflight_requests.limit'),
     log: get('log'),
     brokers: get('brokers'),
     nodeData: get('node.data'),

@@ -250,7 +250,14 @@ export class Node {
   }
 
   private async listen(): Promise<void> {
-    const app = createHttpServer({ maxContentLength: this.config.maxContentLength, logger: this.logger, routes: routeTable(this), cors: this.config.cors });
+    const app = createHttpServer({
+      maxContentLength: this.config.maxContentLength,
+      readTimeoutMs: this.config.readTimeoutMs,
+      inflightRequestsLimit: this.config.inflightRequestsLimit,
+      logger: this.logger,
+      routes: routeTable(this),
+      cors: this.config.cors,
+    });
     await app.listen({ host: this.config.networkHost, port: this.config.httpPort });
     const addr = app.server.address();
     this.httpPort = typeof addr === 'object' && addr ? addr.port : this.config.httpPort;

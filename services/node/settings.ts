@@ -18,6 +18,8 @@ export type SettingKind =
   | { readonly type: 'duration' }
   /** Elasticsearch's byte size: `100mb`, `1gb` (shared/engine/mapping/byte-size-value.ts). */
   | { readonly type: 'bytes' }
+  /** A size in bytes, or a percentage of the heap limit (Elasticsearch's memory sizes: a percentage of the JVM heap). */
+  | { readonly type: 'memory' }
   | { readonly type: 'enum'; readonly values: readonly string[] }
   /** A comma-separated list. */
   | { readonly type: 'list' }
@@ -56,6 +58,13 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'network.publish_host', default: '', defaultShown: 'network.host', kind: STRING, help: 'the address other nodes reach this one at' },
   { name: 'http.port', default: '9200', kind: { type: 'port' }, help: 'HTTP port (0 picks a free one)' },
   { name: 'http.max_content_length', default: '100mb', kind: { type: 'bytes' }, help: 'larger request bodies are refused with 413' },
+  { name: 'http.read_timeout', default: '60s', kind: { type: 'duration' }, help: 'a request (headers and body) that takes longer to arrive is answered 408; 0 = none' },
+  {
+    name: 'network.breaker.inflight_requests.limit',
+    default: '100%',
+    kind: { type: 'memory' },
+    help: 'bytes of request bodies in flight at once (a percentage is of the heap limit); beyond it 429',
+  },
   { name: 'transport.port', default: '9300', kind: { type: 'port' }, help: 'node-to-node transport, on Kafka only (0 picks a free one)' },
   { name: 'search.max_open_scroll_context', default: '500', kind: { type: 'int', min: 0 }, help: 'open scroll contexts per node' },
   { name: 'node.data', default: 'true', kind: { type: 'bool' }, help: 'false: a coordinating-only node that holds no shard copies' },

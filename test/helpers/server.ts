@@ -84,8 +84,8 @@ export async function http(
 ): Promise<{ status: number; body: unknown; headers: Headers; text: string }> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
-    const isText = typeof body === 'string';
-    init.body = isText ? body : JSON.stringify(body);
+    // Text and bytes go as they are (bytes: a body that is not UTF-8, say), anything else as JSON.
+    init.body = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body : JSON.stringify(body);
     (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
   }
   const res = await fetch(base + path, init);

@@ -26,7 +26,7 @@ export interface HostileCase {
 
 /** Requests run once before the rows: the indices the rows read and write. */
 export const SETUP: readonly { method: string; path: string; body?: unknown }[] = [
-  { method: 'PUT', path: '/hostile', body: { settings: { number_of_shards: 1 } } },
+  { method: 'PUT', path: '/hostile', body: { settings: { number_of_shards: 1 }, mappings: { _doc: { properties: { kw: { type: 'keyword' }, n: { type: 'long' } } } } } },
   { method: 'PUT', path: '/hostile/_doc/1?refresh=true', body: { k: 'x', n: 1 } },
   { method: 'PUT', path: '/hostile-2', body: { settings: { number_of_shards: 1 } } },
 ];
@@ -69,7 +69,74 @@ export const CASES: readonly HostileCase[] = [
   { name: 'JSON with a charset is accepted', method: 'POST', path: '/hostile/_search', body: '{}', headers: { 'content-type': 'application/json; charset=UTF-8' }, status: 200 },
   { name: 'a GET without a body needs no Content-Type', method: 'GET', path: '/hostile/_search', status: 200 },
 
+  // ---- item 7: depth and size limits, never "Maximum call stack size exceeded" ----------
+  { name: 'a mapping deeper than index.mapping.depth.limit', method: 'PUT', path: '/deep-mapping', body: { mappings: { _doc: nestedMapping(25) } }, status: 400, error: 'mapper_parsing_exception' },
+  { name: 'a mapping with more fields than index.mapping.total_fields.limit', method: 'PUT', path: '/wide-mapping', body: { mappings: { _doc: { properties: manyFields(1100) } } }, status: 400, error: 'mapper_parsing_exception' },
+  { name: 'a document that adds more fields than the limit', method: 'PUT', path: '/hostile/_doc/wide', body: manyValues(1100), status: 400, error: 'illegal_argument_exception' },
+  { name: 'a document whose objects nest deeper than the mapping depth', method: 'PUT', path: '/hostile/_doc/deep', body: nestedObject(30), status: 400, error: 'illegal_argument_exception' },
+  { name: 'a document with arrays nested 100,000 deep', method: 'PUT', path: '/hostile/_doc/arrays', body: `{"a":${'['.repeat(100_000)}1${']'.repeat(100_000)}}`, status: 400, error: 'mapper_parsing_exception' },
+  { name: 'a search body nested 200,000 deep', method: 'POST', path: '/hostile/_search', body: `{"query":${'['.repeat(200_000)}}`, status: 400, error: 'json_parse_exception' },
+  { name: 'bool queries nested 800 deep', method: 'POST', path: '/hostile/_search', body: nestedBool(800), status: 400, error: 'json_parse_exception' },
+  { name: 'bool queries nested beyond indices.query.bool.max_nested_depth (30)', method: 'POST', path: '/hostile/_search', body: nestedBool(31), status: 400, error: 'illegal_argument_exception' },
+  { name: 'bool queries nested 30 deep are fine', method: 'POST', path: '/hostile/_search', body: nestedBool(29), status: 200 },
+  { name: 'a bulk action line nested deep', method: 'POST', path: '/_bulk', body: `{"index":${'['.repeat(5000)}}\n`, headers: NDJSON, status: 400, error: 'json_parse_exception' },
+
+  // ---- item 8: values and parameters Elasticsearch refuses --------------------------
+  { name: 'a keyword over 32,766 bytes is an immense term', method: 'PUT', path: '/hostile/_doc/immense', body: { kw: 'x'.repeat(40_000) }, status: 400, error: 'illegal_argument_exception' },
+  { name: 'an _id over 512 bytes (300 two-byte characters)', method: 'PUT', path: `/hostile/_doc/${encodeURIComponent('é'.repeat(300))}`, body: { a: 1 }, status: 400, error: 'action_request_validation_exception' },
+  { name: 'an _id over 512 bytes in bulk refuses the request', method: 'POST', path: '/_bulk', body: `{"index":{"_index":"hostile","_type":"_doc","_id":"${'x'.repeat(600)}"}}\n{"a":1}\n`, headers: NDJSON, status: 400, error: 'action_request_validation_exception' },
+  { name: 'an _id given as an object in bulk', method: 'POST', path: '/_bulk', body: '{"index":{"_index":"hostile","_type":"_doc","_id":{"a":1}}}\n{"a":1}\n', headers: NDJSON, status: 400, error: 'illegal_argument_exception' },
+  { name: 'an unknown bulk metadata key', method: 'POST', path: '/_bulk', body: '{"index":{"_index":"hostile","_type":"_doc","_id":"9","foo":1}}\n{"a":1}\n', headers: NDJSON, status: 400, error: 'illegal_argument_exception' },
+  { name: 'bulk "version":"abc"', method: 'POST', path: '/_bulk', body: '{"index":{"_index":"hostile","_type":"_doc","_id":"9","version":"abc"}}\n{"a":1}\n', headers: NDJSON, status: 400, error: 'illegal_argument_exception' },
+  { name: 'version_type=force may no longer be used', method: 'PUT', path: '/hostile/_doc/9?version=5&version_type=force', body: { a: 1 }, status: 400, error: 'action_request_validation_exception' },
+  { name: 'if_seq_no without if_primary_term', method: 'PUT', path: '/hostile/_doc/1?if_seq_no=0', body: { a: 1 }, status: 400, error: 'action_request_validation_exception' },
+  { name: 'if_seq_no with version', method: 'PUT', path: '/hostile/_doc/1?if_seq_no=0&if_primary_term=1&version=2', body: { a: 1 }, status: 400, error: 'action_request_validation_exception' },
+  { name: 'an unknown index setting', method: 'PUT', path: '/unknown-setting', body: { settings: { 'index.foo': 1 } }, status: 400, error: 'illegal_argument_exception' },
+  { name: 'an unknown bare setting', method: 'PUT', path: '/unknown-setting', body: { settings: { foo: 1 } }, status: 400, error: 'illegal_argument_exception' },
+  { name: 'an unknown setting in an update', method: 'PUT', path: '/hostile/_settings', body: { 'index.foo': 1 }, status: 400, error: 'illegal_argument_exception' },
+  { name: 'a document with a key twice', method: 'PUT', path: '/hostile/_doc/dup', body: '{"a":1,"a":2}', status: 400, error: 'mapper_parsing_exception' },
+  { name: 'a search body with a key twice', method: 'POST', path: '/hostile/_search', body: '{"query":{"match_all":{}},"query":{"match_all":{}}}', status: 400, error: 'json_parse_exception' },
+  { name: 'a bulk document with a key twice fails its item', method: 'POST', path: '/_bulk', body: '{"index":{"_index":"hostile","_type":"_doc","_id":"dup"}}\n{"a":1,"a":2}\n', headers: NDJSON, status: 200 },
+  { name: 'a body that is not UTF-8', method: 'PUT', path: '/hostile/_doc/utf8', body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), status: 400, error: 'mapper_parsing_exception' },
+  { name: 'a search body that is not UTF-8', method: 'POST', path: '/hostile/_search', body: Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]), status: 400, error: 'json_parse_exception' },
+  { name: 'Long.MAX_VALUE in a long field is accepted', method: 'PUT', path: '/hostile/_doc/longmax', body: '{"n":9223372036854775807}', status: 201 },
+  { name: 'Long.MIN_VALUE in a long field is accepted', method: 'PUT', path: '/hostile/_doc/longmin', body: '{"n":-9223372036854775808}', status: 201 },
+  { name: 'a body that is JSON null for an update', method: 'POST', path: '/hostile/_doc/1/_update', body: 'null', status: 400, error: 'parsing_exception' },
+
+  // ---- item 9: scroll keep-alive -----------------------------------------------------
+  { name: 'a scroll keep-alive above search.max_keep_alive', method: 'POST', path: '/hostile/_search?scroll=100000d', body: {}, status: 400, error: 'illegal_argument_exception' },
+  { name: 'a scroll renewal above search.max_keep_alive', method: 'POST', path: '/_search/scroll', body: { scroll: '2d', scroll_id: 'x' }, status: 400, error: 'illegal_argument_exception' },
+
   // ---- item 10: X-Opaque-Id ----------------------------------------------------------
   { name: 'X-Opaque-Id is echoed', method: 'GET', path: '/', headers: { 'x-opaque-id': 'trace-me' }, status: 200, header: ['x-opaque-id', 'trace-me'] },
   { name: 'X-Opaque-Id is echoed on errors too', method: 'GET', path: '/missing-index/_search', headers: { 'x-opaque-id': 'e1' }, status: 404, error: 'index_not_found_exception', header: ['x-opaque-id', 'e1'] },
 ];
+
+function nestedMapping(depth: number): Record<string, unknown> {
+  let m: Record<string, unknown> = { type: 'keyword' };
+  for (let i = 0; i < depth; i++) m = { properties: { a: m } };
+  return m;
+}
+
+function nestedObject(depth: number): Record<string, unknown> {
+  let o: Record<string, unknown> = { leaf: 1 };
+  for (let i = 0; i < depth; i++) o = { o };
+  return o;
+}
+
+function manyFields(n: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) out[`f${i}`] = { type: 'keyword' };
+  return out;
+}
+
+function manyValues(n: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) out[`f${i}`] = i;
+  return out;
+}
+
+/** A search body with `depth` bool queries, each inside the one before (as text: JSON.stringify would recurse as deep). */
+function nestedBool(depth: number): string {
+  return `{"query":${'{"bool":{"must":['.repeat(depth)}{"match_all":{}}${']}}'.repeat(depth)}}`;
+}

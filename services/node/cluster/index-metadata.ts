@@ -33,8 +33,14 @@ export interface IndexMetadata {
   readonly closed: boolean;
 }
 
-/** Builds the metadata of a new index; throws the EsError the create request should answer with. */
-export function createIndexMetadata(c: CreateIndexEvent, creationDate: number): IndexMetadata {
+/**
+ * Builds the metadata of a new index; throws the EsError the create request
+ * should answer with. `enforceSettingsLimits` applies the index's own
+ * `index.mapping.*.limit` settings: the coordinator checks a request with
+ * them, while applying the meta log keeps to the defaults, so an index whose
+ * create event predates the check still replays.
+ */
+export function createIndexMetadata(c: CreateIndexEvent, creationDate: number, enforceSettingsLimits = false): IndexMetadata {
   const settings = parseIndexSettings(JSON.parse(c.settings_json));
   const analyzers = AnalysisRegistry.fromIndexSettings(settings.analysis, { maxNgramDiff: settings.maxNgramDiff });
   const mappings = JSON.parse(c.mappings_json) as Record<string, unknown>;
@@ -47,7 +53,11 @@ export function createIndexMetadata(c: CreateIndexEvent, creationDate: number): 
     const type = types[0];
     if (type === '') throw illegalArgument('mapping type name is empty');
     try {
-      mapping = Mapping.fromJSON(type, mappings[type], { analyzerExists: (n: string) => analyzers.get(n) !== undefined, index: c.index });
+      mapping = Mapping.fromJSON(type, mappings[type], {
+        analyzerExists: (n: string) => analyzers.get(n) !== undefined,
+        index: c.index,
+        ...(enforceSettingsLimits ? mappingLimits(settings) : {}),
+      });
     } catch (err) {
       // Elasticsearch reports any mapping failure at creation as "Failed to parse mapping [type]: ...".
       if (isEsError(err)) throw failedToParseMapping(type, err);
@@ -73,12 +83,22 @@ export function createIndexMetadata(c: CreateIndexEvent, creationDate: number): 
   };
 }
 
-export function withMappingUpdate(meta: IndexMetadata, type: string, body: unknown): IndexMetadata {
+/** The mapping options that carry an index's `index.mapping.total_fields.limit` and `depth.limit`. */
+export function mappingLimits(settings: IndexSettings): { totalFieldsLimit: number; depthLimit: number } {
+  return { totalFieldsLimit: settings.totalFieldsLimit, depthLimit: settings.depthLimit };
+}
+
+/** See createIndexMetadata for `enforceSettingsLimits`. */
+export function withMappingUpdate(meta: IndexMetadata, type: string, body: unknown, enforceSettingsLimits = false): IndexMetadata {
   if (type === '') throw illegalArgument('mapping type name is empty');
   if (type.startsWith('_') && type !== '_doc') {
     throw mapperParsing(`mapping type name [${type}] can't start with '_' unless it is called [_doc]`);
   }
-  const opts = { analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined };
+  const opts = {
+    analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined,
+    index: meta.name,
+    ...(enforceSettingsLimits ? mappingLimits(meta.settings) : {}),
+  };
   let mapping: Mapping;
   if (meta.mapping === null) {
     mapping = Mapping.fromJSON(type, body, opts);

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { EsError, illegalArgument, indexNotFound, aliasesNotFound, parsingException } from '../../../shared/errors/es-errors.ts';
 import type { AliasAction } from '../../../shared/records/meta-event.ts';
 import type { MetaService } from '../cluster/meta-service.ts';
-import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import { createIndexMetadata, withMappingUpdate, type IndexMetadata } from '../cluster/index-metadata.ts';
+import { checkIndexSettingsRequest } from '../../../shared/engine/mapping/index-settings.ts';
 import type { IndicesService } from '../indexer/indices-service.ts';
 import type { ShardDirectory } from '../cluster/shard-directory.ts';
 import { DESTRUCTIVE_REQUIRES_NAME, type EffectiveSettings } from '../cluster/cluster-settings.ts';
@@ -74,15 +75,17 @@ export class IndexAdmin {
     const mappings = objectOrEmpty(body.mappings, 'mappings');
     const aliases = objectOrEmpty(body.aliases, 'aliases');
     for (const a of Object.keys(aliases)) validateAliasName(a);
-    const outcome = await this.meta.submit({
-      'logsearch.CreateIndex': {
-        index: name,
-        uuid: indexUuid(),
-        settings_json: JSON.stringify(body.settings ?? {}),
-        mappings_json: JSON.stringify(mappings),
-        aliases_json: JSON.stringify(aliases),
-      },
-    });
+    const event = {
+      index: name,
+      uuid: indexUuid(),
+      settings_json: JSON.stringify(body.settings ?? {}),
+      mappings_json: JSON.stringify(mappings),
+      aliases_json: JSON.stringify(aliases),
+    };
+    // The checks applying the log does not make (they came later): unknown settings, the index's own mapping limits.
+    checkIndexSettingsRequest(body.settings);
+    createIndexMetadata(event, Date.now(), true);
+    const outcome = await this.meta.submit({ 'logsearch.CreateIndex': event });
     const meta = outcome.index!;
     // As Elasticsearch's `wait_for_active_shards=1` on create: answer once every primary started.
     await this.directory.waitForPrimaries(meta, CREATE_WAIT_MS);
@@ -157,6 +160,7 @@ export class IndexAdmin {
     const b = body as Record<string, unknown>;
     const keys = Object.keys(b);
     const inner = keys.length === 1 && keys[0] === type && typeof b[type] === 'object' ? b[type] : body;
+    for (const m of metas) withMappingUpdate(m, type, inner, true);
     await this.meta.submit({
       'logsearch.PutMapping': { indices: metas.map((m) => m.uuid), type, mapping_json: JSON.stringify(inner), dynamic: false },
     });
@@ -165,6 +169,7 @@ export class IndexAdmin {
   async updateSettings(expr: string | undefined, body: unknown): Promise<void> {
     const metas = resolveIndices(this.meta.state, expr ?? '_all', {}).map((r) => r.meta);
     if (metas.length === 0) throw indexNotFound(expr ?? '_all');
+    checkIndexSettingsRequest(body);
     await this.meta.submit({ 'logsearch.UpdateSettings': { indices: metas.map((m) => m.uuid), settings_json: JSON.stringify(body ?? {}) } });
     await this.indices.reconcile();
   }

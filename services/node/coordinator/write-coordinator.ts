@@ -23,7 +23,7 @@ import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 import type { CommitLog } from '../../../shared/log/commit-log.ts';
 import type { MetaService } from '../cluster/meta-service.ts';
-import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import { mappingLimits, type IndexMetadata } from '../cluster/index-metadata.ts';
 import type { IndicesService } from '../indexer/indices-service.ts';
 import type { CopyRoute, ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess } from '../cluster/copy-access.ts';
@@ -243,7 +243,11 @@ export class WriteCoordinator {
         for (const doc of docs) {
           const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
           if (parsed.dynamicUpdate) {
-            w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, { analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined });
+            w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, {
+              analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined,
+              index: meta.name,
+              ...mappingLimits(meta.settings),
+            });
             w.changed = true;
           }
         }

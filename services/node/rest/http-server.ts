@@ -7,6 +7,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
+import { Transform } from 'node:stream';
 import { EsError, contentTooLarge, internalError, isEsError, renderError } from '../../../shared/errors/es-errors.ts';
 import { filterPath } from './filter-path.ts';
 import { traceRequests } from './request-tracing.ts';
@@ -18,6 +19,10 @@ import { CorsPolicy, type CorsSettings } from './cors.ts';
 
 export interface HttpServerOptions {
   readonly maxContentLength: number;
+  /** `http.read_timeout` in ms (0: none). */
+  readonly readTimeoutMs?: number;
+  /** `network.breaker.inflight_requests.limit` in bytes. */
+  readonly inflightRequestsLimit?: number;
   readonly logger: Logger;
   readonly routes: readonly Route[];
   readonly cors?: CorsSettings;
@@ -39,6 +44,20 @@ function sendSimpleError(reply: FastifyReply, status: number, message: string): 
   return reply.code(status).type('application/json; charset=UTF-8').send(JSON.stringify({ error: message, status }));
 }
 
+/**
+ * The query string with one value per name: a name given twice (`?size=1&size=2`)
+ * takes its last value, as Elasticsearch's RestUtils.decodeQueryString does,
+ * instead of an array no handler expects.
+ */
+function lastValueParams(req: FastifyRequest): Record<string, string | undefined> {
+  const q = req.query as Record<string, unknown>;
+  for (const k of Object.keys(q)) {
+    const v = q[k];
+    if (Array.isArray(v)) q[k] = v.length === 0 ? '' : String(v[v.length - 1]);
+  }
+  return q as Record<string, string | undefined>;
+}
+
 /** Every method a request can come with that fastify routes; the rest reach the not-found handler. */
 const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'];
 
@@ -56,13 +75,39 @@ function clientErrorReason(err: Error & { code?: string }): string {
   }
 }
 
-function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+function answerClientError(err: Error & { code?: string }, socket: Socket, readTimeoutMs: number): void {
   if (!socket.writable) return;
-  const es = new EsError('illegal_argument_exception', clientErrorReason(err), 400);
+  const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT';
+  const es = timedOut
+    ? new EsError('timeout_exception', `the request was not received within [${readTimeoutMs}ms] (http.read_timeout)`, 408)
+    : new EsError('illegal_argument_exception', clientErrorReason(err), 400);
   const body = JSON.stringify(renderError(es));
+  const line = timedOut ? '408 Request Timeout' : '400 Bad Request';
   socket.end(
-    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=UTF-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${line}\r\ncontent-type: application/json; charset=UTF-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+}
+
+/** Elasticsearch's CircuitBreakingException of the in-flight requests breaker. */
+function inflightBreakerError(wanted: number, limit: number): EsError {
+  return new EsError(
+    'circuit_breaking_exception',
+    `[in_flight_requests] Data too large, data for [<http_request>] would be [${wanted}/${byteSizeText(wanted)}], which is larger than the limit of [${limit}/${byteSizeText(limit)}]`,
+    429,
+    { bytes_wanted: wanted, bytes_limit: limit },
+  );
+}
+
+/** ByteSizeValue.toString: `1.2mb`, `512b`. */
+function byteSizeText(n: number): string {
+  const units: [number, string][] = [
+    [1024 ** 4, 'tb'],
+    [1024 ** 3, 'gb'],
+    [1024 ** 2, 'mb'],
+    [1024, 'kb'],
+  ];
+  for (const [size, unit] of units) if (n >= size) return `${Math.round((n / size) * 10) / 10}${unit}`;
+  return `${n}b`;
 }
 
 export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
@@ -73,7 +118,9 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     bodyLimit: opts.maxContentLength,
     exposeHeadRoutes: false,
     return503OnClosing: true,
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (err, socket) => answerClientError(err, socket, opts.readTimeoutMs ?? 0),
+    // A backstop only: Node checks it every 30 s; the body timer below answers on time.
+    requestTimeout: opts.readTimeoutMs ? opts.readTimeoutMs * 2 : 0,
     // A URL fastify cannot decode (`/%zz`): RestUtils.decodeComponent's IllegalArgumentException.
     frameworkErrors: (err, _req, reply) => {
       const reason = (err as { code?: string }).code === 'FST_ERR_BAD_URL' ? `unable to decode the request URL: ${err.message}` : err.message;
@@ -96,6 +143,43 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     return m.kind === 'found' ? m.route.path : undefined;
   });
 
+  // The in-flight requests breaker: bytes of bodies arriving or being handled, released when the response is done.
+  const inflightLimit = opts.inflightRequestsLimit ?? Number.POSITIVE_INFINITY;
+  let inflight = 0;
+  const readTimeoutMs = opts.readTimeoutMs ?? 0;
+  app.addHook('preParsing', async (_req, reply, payload) => {
+    let held = 0;
+    let timer: NodeJS.Timeout | undefined;
+    reply.raw.once('close', () => {
+      inflight -= held;
+      held = 0;
+      clearTimeout(timer);
+    });
+    const counted = payload.pipe(
+      new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          if (inflight + chunk.length > inflightLimit) {
+            done(inflightBreakerError(inflight + chunk.length, inflightLimit));
+            return;
+          }
+          inflight += chunk.length;
+          held += chunk.length;
+          done(null, chunk);
+        },
+      }),
+    );
+    // `http.read_timeout`: a body that has not fully arrived in time is answered 408 and its bytes let go.
+    if (readTimeoutMs > 0) {
+      timer = setTimeout(() => {
+        reply.header('connection', 'close');
+        counted.destroy(new EsError('timeout_exception', `the request was not received within [${readTimeoutMs}ms] (http.read_timeout)`, 408));
+      }, readTimeoutMs);
+      timer.unref();
+      counted.once('end', () => clearTimeout(timer));
+    }
+    return counted;
+  });
+
   // Bodies are read as bytes and parsed per API; which Content-Types are accepted is decided at dispatch.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -116,6 +200,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   });
 
   const dispatch = async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    lastValueParams(req);
     const opaqueId = req.headers['x-opaque-id'];
     if (typeof opaqueId === 'string') reply.header('X-Opaque-Id', opaqueId);
     if (cors?.handle(req, reply)) return reply;
@@ -146,7 +231,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   app.setNotFoundHandler(dispatch);
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const q = req.query as Record<string, string | undefined>;
+    const q = lastValueParams(req);
     const wantsPretty = q.pretty !== undefined && q.pretty !== 'false';
     const fp = q.filter_path;
     const type = String(reply.getHeader('content-type') ?? '');

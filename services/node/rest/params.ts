@@ -4,6 +4,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { EsError, illegalArgument } from '../../../shared/errors/es-errors.ts';
+import { parseStrictJson } from './strict-json.ts';
+import { contentTypeProblem } from './content-type.ts';
 
 export type Query = Record<string, string | undefined>;
 
@@ -86,21 +88,30 @@ export function jsonError(err: unknown): EsError {
   return new EsError('json_parse_exception', msg, 400);
 }
 
-/** Parses a JSON body; also accepts the `source` query parameter, as Elasticsearch does for GET bodies. */
+/**
+ * Parses a JSON body (strictly: strict-json.ts); also accepts the `source`
+ * query parameter with `source_content_type`, as Elasticsearch 6 does for GET bodies.
+ */
 export function jsonBody(req: FastifyRequest): unknown {
   let raw: Buffer | string | null = rawBody(req);
   if (raw === null) {
-    const src = query(req).source;
+    const q = query(req);
+    const src = q.source;
     if (src === undefined) return undefined;
+    if (q.source_content_type === undefined) throw illegalArgument('source and source_content_type parameters are required');
+    if (contentTypeProblem(q.source_content_type, 1, 'json') !== null) {
+      throw illegalArgument(`Unsupported source_content_type [${q.source_content_type}]`);
+    }
     raw = src;
   }
-  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw jsonError(err);
-  }
+  if (isBlank(raw)) return undefined;
+  return parseStrictJson(raw);
+}
+
+function isBlank(raw: Buffer | string): boolean {
+  if (typeof raw === 'string') return raw.trim() === '';
+  for (const b of raw) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  return true;
 }
 
 /** A JSON body that must be an object (or absent). */

@@ -21,6 +21,8 @@ export function tokenName(v: Json | undefined): string {
 
 export class DslReader {
   readonly src: JsonSource;
+  /** Queries open around the one being parsed (parse-query.ts limits it). */
+  queryDepth = 0;
 
   constructor(src: JsonSource) {
     this.src = src;

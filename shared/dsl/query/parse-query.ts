@@ -43,10 +43,29 @@ const PARSERS: Readonly<Record<string, QueryParser>> = {
 };
 
 /**
+ * How deep queries may nest in one another: Elasticsearch 8's default of
+ * `indices.query.bool.max_nested_depth` (6.8 has no limit and overflows its
+ * stack). Fixed here: shard workers parse bodies again and must agree.
+ */
+export const MAX_NESTED_QUERY_DEPTH = 30;
+
+/**
  * Parses one query clause: `container[key]` must be `{"<type>": {...}}`.
  * Errors are Elasticsearch's, located in the body.
  */
 export function parseInnerQuery(r: DslReader, container: object, key: string | number): QueryBuilder {
+  if (r.queryDepth >= MAX_NESTED_QUERY_DEPTH) {
+    throw illegalArgument('The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.bool.max_nested_depth]');
+  }
+  r.queryDepth++;
+  try {
+    return parseClause(r, container, key);
+  } finally {
+    r.queryDepth--;
+  }
+}
+
+function parseClause(r: DslReader, container: object, key: string | number): QueryBuilder {
   const value = (container as Record<string | number, Json>)[key];
   if (!r.isMap(value)) throw r.errorAt(container, key, '[_na] query malformed, must start with start_object');
   const names = Object.keys(value);

@@ -11,11 +11,11 @@
  * instead of a map per document.
  */
 import {
+  EsError,
   isEsError,
   javaCause,
   mapperParsing,
   strictDynamicMapping,
-  type EsError,
 } from '../../errors/es-errors.ts';
 import { DEFAULT_DATE_FORMAT, JodaDateFormatter, dateFormatter } from './date-format.ts';
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, alternatives, epoch, fixed, lit } from './date-steps.ts';
@@ -81,6 +81,23 @@ const METADATA_FIELDS: ReadonlySet<string> = new Set([
   '_primary_term',
   '_ignored',
 ]);
+
+/** Lucene's IndexWriter.MAX_TERM_LENGTH: the longest term, in UTF-8 bytes. */
+const MAX_TERM_BYTES = 32766;
+
+/** DefaultIndexingChain's error for a term Lucene cannot index (Elasticsearch answers it with 400). */
+function immenseTerm(field: string, value: string): EsError {
+  const bytes = Buffer.from(value, 'utf8');
+  const prefix = Array.from(bytes.subarray(0, 30), (b) => (b > 127 ? b - 256 : b)).join(', ');
+  const original = `bytes can be at most ${MAX_TERM_BYTES} in length; got ${bytes.length}`;
+  return new EsError(
+    'illegal_argument_exception',
+    `Document contains at least one immense term in field="${field}" (whose UTF8 encoding is longer than the max length ${MAX_TERM_BYTES}), all of which were skipped.  Please correct the analyzer to not produce such terms.  The prefix of the first immense term is: '[${prefix}]...', original message: ${original}`,
+    400,
+    {},
+    new EsError('max_bytes_length_exceeded_exception', original, 400),
+  );
+}
 
 /** `ignore_above` of the `.keyword` sub-field dynamic strings get. */
 const DYNAMIC_KEYWORD_IGNORE_ABOVE = 256;
@@ -185,6 +202,8 @@ export class DocumentParser {
       if (root.enabled) this.parseObject(root, source, root.dynamic ?? 'true');
     } catch (e) {
       if (isEsError(e) && (e.type === 'mapper_parsing_exception' || e.type === 'strict_dynamic_mapping_exception')) throw e;
+      // Lucene refuses an immense term while indexing, not while parsing: Elasticsearch reports it as it is.
+      if (isEsError(e) && e.causedBy?.type === 'max_bytes_length_exceeded_exception') throw e;
       if (isEsError(e)) throw mapperParsing('failed to parse', e);
       throw e;
     }
@@ -298,7 +317,7 @@ export class DocumentParser {
     try {
       v = this.convert(leaf, raw);
     } catch (e) {
-      if (!isEsError(e)) throw e;
+      if (!isEsError(e) || e.causedBy?.type === 'max_bytes_length_exceeded_exception') throw e;
       if (leaf.opts.ignoreMalformed !== true) throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
       v = undefined;
     }
@@ -321,7 +340,10 @@ export class DocumentParser {
       case T_KEYWORD: {
         const s = toText(raw);
         const limit = leaf.opts.ignoreAbove;
-        return limit !== null && s.length > limit ? undefined : s;
+        if (limit !== null && s.length > limit) return undefined;
+        // A term is at most 32,766 UTF-8 bytes (3 per UTF-16 unit at most: only long strings need counting).
+        if (s.length > MAX_TERM_BYTES / 3 && Buffer.byteLength(s, 'utf8') > MAX_TERM_BYTES) throw immenseTerm(leaf.path, s);
+        return s;
       }
       case T_LONG:
         return toLong(raw, coerce);

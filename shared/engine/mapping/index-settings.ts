@@ -38,6 +38,84 @@ const K_ROUTING_SHARDS = 'index.number_of_routing_shards';
 const K_PARTITION_SIZE = 'index.routing_partition_size';
 const ANALYSIS_PREFIX = 'index.analysis.';
 
+const K_TOTAL_FIELDS_LIMIT = 'index.mapping.total_fields.limit';
+const K_DEPTH_LIMIT = 'index.mapping.depth.limit';
+/** `MapperService.INDEX_MAPPING_TOTAL_FIELDS_LIMIT_SETTING` default. */
+export const DEFAULT_TOTAL_FIELDS_LIMIT = 1000;
+/** `MapperService.INDEX_MAPPING_DEPTH_LIMIT_SETTING` default. */
+export const DEFAULT_DEPTH_LIMIT = 20;
+
+/**
+ * The index settings Elasticsearch 6.8 knows (IndexScopedSettings
+ * BUILT_IN_INDEX_SETTINGS, the x-pack ones of the default distribution, and
+ * the private ones it writes itself); anything else is refused as an unknown
+ * setting. Most are kept as given and have no effect here.
+ */
+const KNOWN_SETTINGS: ReadonlySet<string> = new Set(
+  [
+    'allocation.max_retries', 'ttl.disable_purge', 'merge.scheduler.auto_throttle', 'merge.scheduler.max_merge_count',
+    'merge.scheduler.max_thread_count', 'auto_expand_replicas', 'number_of_replicas', 'number_of_shards', 'routing_partition_size',
+    'number_of_routing_shards', 'blocks.read_only', 'blocks.read', 'blocks.write', 'blocks.metadata', 'blocks.read_only_allow_delete',
+    'priority', 'data_path', 'format', 'search.slowlog.threshold.fetch.debug', 'search.slowlog.threshold.fetch.warn',
+    'search.slowlog.threshold.fetch.info', 'search.slowlog.threshold.fetch.trace', 'search.slowlog.threshold.query.debug',
+    'search.slowlog.threshold.query.warn', 'search.slowlog.threshold.query.info', 'search.slowlog.threshold.query.trace',
+    'search.slowlog.level', 'indexing.slowlog.threshold.index.debug', 'indexing.slowlog.threshold.index.warn',
+    'indexing.slowlog.threshold.index.info', 'indexing.slowlog.threshold.index.trace', 'indexing.slowlog.level',
+    'indexing.slowlog.reformat', 'indexing.slowlog.source', 'compound_format', 'merge.policy.expunge_deletes_allowed',
+    'merge.policy.floor_segment', 'merge.policy.max_merge_at_once', 'merge.policy.max_merge_at_once_explicit',
+    'merge.policy.max_merged_segment', 'merge.policy.segments_per_tier', 'merge.policy.reclaim_deletes_weight', 'merge.enabled',
+    'sort.field', 'sort.order', 'sort.missing', 'sort.mode', 'translog.durability', 'translog.sync_interval',
+    'translog.flush_threshold_size', 'translog.generation_threshold_size', 'translog.retention.age', 'translog.retention.size',
+    'warmer.enabled', 'refresh_interval', 'max_result_window', 'max_inner_result_window', 'max_docvalue_fields_search',
+    'max_script_fields', 'max_ngram_diff', 'max_shingle_diff', 'max_rescore_window', 'max_adjacency_matrix_filters',
+    'max_terms_count', 'max_regex_length', 'max_refresh_listeners', 'max_slices_per_scroll', 'query.default_field',
+    'query_string.lenient', 'query.parse.allow_unmapped_fields', 'shard.check_on_startup', 'routing.allocation.total_shards_per_node',
+    'gc_deletes', 'requests.cache.enable', 'unassigned.node_left.delayed_timeout', 'routing.rebalance.enable',
+    'routing.allocation.enable', 'fielddata.cache', 'mapping.ignore_malformed', 'mapping.coerce', 'store.stats_refresh_interval',
+    'mapper.dynamic', 'mapping.nested_fields.limit', 'mapping.nested_objects.limit', 'mapping.total_fields.limit',
+    'mapping.depth.limit', 'mapping.single_type', 'load_fixed_bitset_filters_eagerly', 'store.type', 'store.preload',
+    'queries.cache.enabled', 'queries.cache.everything', 'store.fs.fs_lock', 'codec', 'optimize_auto_generated_id',
+    'write.wait_for_active_shards', 'highlight.max_analyzed_offset', 'search.idle.after', 'soft_deletes.enabled',
+    'soft_deletes.retention.operations', 'soft_deletes.retention_lease.period', 'default_pipeline', 'frozen', 'search.throttled',
+    'lifecycle.name', 'lifecycle.rollover_alias', 'lifecycle.indexing_complete', 'creation_date', 'uuid', 'version.created',
+    'version.upgraded', 'provided_name', 'shrink.source.uuid', 'shrink.source.name', 'resize.source.uuid', 'resize.source.name',
+  ].map((k) => 'index.' + k),
+);
+
+/** Group settings: any key below these prefixes is allowed. */
+const KNOWN_GROUPS: readonly string[] = [
+  'index.analysis.', 'index.similarity.', 'index.routing.allocation.include.', 'index.routing.allocation.exclude.',
+  'index.routing.allocation.require.', 'index.routing.allocation.initial_recovery.',
+];
+
+/**
+ * Checks a create or update request's settings as Elasticsearch does before
+ * it changes anything: every key known, the mapping limits whole numbers.
+ * (Applying the meta log does not repeat these checks, so an index created
+ * before a check existed still replays.)
+ */
+export function checkIndexSettingsRequest(body: unknown): void {
+  const flat = flatten(body);
+  for (const key of flat.keys()) {
+    if (KNOWN_SETTINGS.has(key) || KNOWN_GROUPS.some((g) => key.startsWith(g))) continue;
+    throw javaCause(
+      'illegal_argument_exception',
+      `unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`,
+    );
+  }
+  intSetting(flat, K_TOTAL_FIELDS_LIMIT, DEFAULT_TOTAL_FIELDS_LIMIT, 0);
+  intSetting(flat, K_DEPTH_LIMIT, DEFAULT_DEPTH_LIMIT, 1);
+}
+
+/** A setting read leniently (the default when missing or not a whole number): the meta log may hold values from before it was checked. */
+function lenientInt(flat: ReadonlyMap<string, FlatEntry>, key: string, dflt: number, min: number): number {
+  try {
+    return intSetting(flat, key, dflt, min);
+  } catch {
+    return dflt;
+  }
+}
+
 /** Settings that cannot change on an open index (they are not `Property.Dynamic` in Elasticsearch). */
 const STATIC_SETTINGS: ReadonlySet<string> = new Set([K_SHARDS, K_ROUTING_SHARDS, K_PARTITION_SIZE]);
 
@@ -53,6 +131,10 @@ export interface IndexSettings {
   readonly refreshIntervalMs: number;
   readonly maxResultWindow: number;
   readonly maxNgramDiff: number;
+  /** `index.mapping.total_fields.limit`. */
+  readonly totalFieldsLimit: number;
+  /** `index.mapping.depth.limit`. */
+  readonly depthLimit: number;
   /** `index.number_of_routing_shards`, defaulting to `numberOfShards` as on 6.x. */
   readonly routingNumShards: number;
   readonly routingPartitionSize: number;
@@ -210,6 +292,8 @@ function build(flat: Map<string, FlatEntry>, index: string): IndexSettings {
     refreshIntervalMs: refresh.ms,
     maxResultWindow,
     maxNgramDiff,
+    totalFieldsLimit: lenientInt(flat, K_TOTAL_FIELDS_LIMIT, DEFAULT_TOTAL_FIELDS_LIMIT, 0),
+    depthLimit: lenientInt(flat, K_DEPTH_LIMIT, DEFAULT_DEPTH_LIMIT, 1),
     routingNumShards,
     routingPartitionSize,
     analysis: analysisOf(flat),

@@ -74,7 +74,10 @@ function parseDoubleOrThrow(text: string): number {
   return v;
 }
 
-/** Java's Long range; as doubles, MAX_VALUE reads as 2^63. */
+/**
+ * Java's Long range. As a double, Long.MAX_VALUE reads as 2^63, so 2^63 is
+ * accepted (and the few larger integers that round to it with it).
+ */
 const LONG_MAX = 2 ** 63;
 const LONG_MIN = -(2 ** 63);
 
@@ -82,11 +85,11 @@ const LONG_MIN = -(2 ** 63);
 function stringToLong(text: string, coerce: boolean): number {
   if (/^[+-]?\d+$/.test(text)) {
     const v = Number(text);
-    if (v < LONG_MAX && v >= LONG_MIN) return v;
+    if (v <= LONG_MAX && v >= LONG_MIN) return v;
   }
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) throw iae(`For input string: "${text}"`);
   const v = Number(text);
-  if (v >= LONG_MAX || v < LONG_MIN) throw iae(`Value [${text}] is out of range for a long`);
+  if (v > LONG_MAX || v < LONG_MIN) throw iae(`Value [${text}] is out of range for a long`);
   if (!coerce && v % 1 !== 0) throw iae(`Value [${text}] has a decimal part`);
   return Math.trunc(v) + 0;
 }
@@ -114,7 +117,7 @@ export type Coerced = number | null;
 /** `long`. */
 export function toLong(value: unknown, coerce: boolean): Coerced {
   if (typeof value === 'number') {
-    if (value >= LONG_MAX || value < LONG_MIN) throw jsonIntegerOutOfRange(value, 'long');
+    if (value > LONG_MAX || value < LONG_MIN) throw jsonIntegerOutOfRange(value, 'long');
     const r = Math.trunc(value) + 0;
     ensureNoDataLoss(coerce, value, r, 'Long');
     return r;

@@ -8,6 +8,9 @@ import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coor
 import { params, query, rawBody, jsonBody, type Query } from '../params.ts';
 import { sendJson, stringifyWithRaw } from '../reply.ts';
 import { getResponse, updateBody, updateGetSection, versionType, writeOptions, writeResponse, writeStatus } from './documents.ts';
+import { assertUtf8, parseStrictJson } from '../strict-json.ts';
+import { writeRequestProblems } from '../../coordinator/write-validation.ts';
+import { getOwn } from '../../../../shared/json/own-keys.ts';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
 
@@ -64,6 +67,85 @@ function onlyKey(obj: object): string | null {
   return key;
 }
 
+/** Bulk action metadata keys, as BulkRequest.add knows them (with their deprecated spellings). */
+const META_KEYS: ReadonlySet<string> = new Set([
+  '_index', '_type', '_id', 'routing', '_routing', 'parent', '_parent', 'op_type', '_op_type', 'opType',
+  'version', '_version', 'version_type', '_version_type', 'versionType', 'if_seq_no', 'if_primary_term',
+  'retry_on_conflict', '_retry_on_conflict', '_retryOnConflict', 'pipeline', 'fields', '_source',
+]);
+
+function tokenName(v: unknown): string {
+  if (Array.isArray(v)) return 'START_ARRAY';
+  if (v !== null && typeof v === 'object') return 'START_OBJECT';
+  return 'VALUE_STRING';
+}
+
+/** XContentParser.longValue() of a metadata value, with Numbers.toLong's errors. */
+function metaLong(v: unknown, field: string, lineNo: number): number {
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+  if (typeof v === 'string') {
+    if (/^[+-]?\d+$/.test(v)) return Number(v);
+    const d = v.trim() === '' ? NaN : Number(v);
+    if (Number.isFinite(d)) return Math.trunc(d);
+    throw illegalArgument(`For input string: "${v}"`);
+  }
+  throw malformed(lineNo, `expected a simple value for field [${field}] but found [${tokenName(v)}]`);
+}
+
+interface ActionMeta {
+  readonly index: string | null;
+  readonly type: string | null;
+  readonly id: string | null;
+  readonly routing: string | null;
+  readonly version: number | null;
+  readonly versionType: string | null;
+  readonly ifSeqNo: number | null;
+  readonly ifPrimaryTerm: number | null;
+  readonly sourceSpec: unknown;
+}
+
+/** The metadata of one action line; unknown keys and non-simple values refuse the whole request, as in Elasticsearch. */
+function readMeta(meta: Record<string, unknown>, lineNo: number): ActionMeta {
+  const simple = (key: string): string | null => {
+    const v = getOwn(meta, key);
+    if (v === undefined || v === null) return null;
+    if (typeof v === 'object') throw malformed(lineNo, `expected a simple value for field [${key}] but found [${tokenName(v)}]`);
+    return String(v);
+  };
+  const long = (key: string): number | null => {
+    const v = getOwn(meta, key);
+    return v === undefined || v === null ? null : metaLong(v, key, lineNo);
+  };
+  for (const key of Object.keys(meta)) {
+    if (!META_KEYS.has(key)) throw illegalArgument(`Action/metadata line [${lineNo}] contains an unknown parameter [${key}]`);
+    const v = getOwn(meta, key);
+    if (key !== '_source' && key !== 'fields' && v !== null && typeof v === 'object') {
+      throw malformed(lineNo, `expected a simple value for field [${key}] but found [${tokenName(v)}]`);
+    }
+  }
+  return {
+    index: simple('_index'),
+    type: simple('_type'),
+    id: simple('_id'),
+    routing: simple('routing') ?? simple('_routing') ?? simple('parent') ?? simple('_parent'),
+    version: long('version') ?? long('_version'),
+    versionType: simple('version_type') ?? simple('_version_type') ?? simple('versionType'),
+    ifSeqNo: long('if_seq_no'),
+    ifPrimaryTerm: long('if_primary_term'),
+    sourceSpec: getOwn(meta, '_source'),
+  };
+}
+
+/** An action line, parsed strictly; a line that is not JSON is "malformed", as Elasticsearch words it. */
+function parseActionLine(text: string, lineNo: number): unknown {
+  try {
+    return parseStrictJson(text);
+  } catch (err) {
+    if (isEsError(err) && /^(Duplicate field|Document nesting)/.test(err.reason)) throw err;
+    throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
+  }
+}
+
 /**
  * Splits an NDJSON bulk body into items, as Elasticsearch's BulkRequest.add
  * does. Runs once per document of every load: one object per item, nothing
@@ -71,6 +153,7 @@ function onlyKey(obj: object): string | null {
  */
 export function parseBulk(body: Buffer, defaults: { index?: string; type?: string }, q: Query): ParsedItem[] {
   if (body[body.length - 1] !== 10) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
+  assertUtf8(body);
   const ranges = lineRanges(body);
   const lineCount = ranges.length / 2;
   const lineText = (i: number) => body.toString('utf8', ranges[2 * i], ranges[2 * i + 1]);
@@ -80,16 +163,11 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     urlSourceSpec = { includes: q._source_includes?.split(',') ?? [], excludes: q._source_excludes?.split(',') ?? [] };
   }
   const items: ParsedItem[] = [];
+  const problems: string[] = [];
   for (let i = 0; i < lineCount; i++) {
     if (blank(i)) continue;
-    const actionText = lineText(i);
     const lineNo = i + 1;
-    let actionObj: unknown;
-    try {
-      actionObj = JSON.parse(actionText);
-    } catch {
-      throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
-    }
+    const actionObj = parseActionLine(lineText(i), lineNo);
     if (typeof actionObj !== 'object' || actionObj === null || Array.isArray(actionObj)) {
       throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
     }
@@ -101,8 +179,9 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     }
     if (!ACTIONS.has(key)) throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${key}]`);
     const action = key as ParsedItem['action'];
-    const meta = ((actionObj as Record<string, unknown>)[action] ?? {}) as Record<string, unknown>;
-    if (typeof meta !== 'object' || Array.isArray(meta)) throw malformed(lineNo, 'expected START_OBJECT');
+    const metaObj = getOwn(actionObj as Record<string, unknown>, action) ?? {};
+    if (typeof metaObj !== 'object' || metaObj === null || Array.isArray(metaObj)) throw malformed(lineNo, 'expected START_OBJECT');
+    const meta = readMeta(metaObj as Record<string, unknown>, lineNo);
     let source: Buffer | null = null;
     let sourceText = '';
     if (action !== 'delete') {
@@ -113,18 +192,10 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
       // A view of the request body, not a copy: the source goes to the log exactly as sent.
       source = body.subarray(ranges[2 * i], ranges[2 * i + 1]);
     }
-    const index = str(meta._index) ?? defaults.index ?? null;
-    const type = str(meta._type) ?? defaults.type ?? null;
-    const id = str(meta._id);
-    let sourceSpec: unknown = meta._source ?? urlSourceSpec;
-    if (action === 'update' && source) {
-      try {
-        const b = JSON.parse(sourceText) as { _source?: unknown };
-        if (b && b._source !== undefined) sourceSpec = b._source;
-      } catch {
-        // reported when the item is built
-      }
-    }
+    const index = meta.index ?? defaults.index ?? null;
+    const type = meta.type ?? defaults.type ?? null;
+    const id = meta.id;
+    let sourceSpec: unknown = meta.sourceSpec ?? urlSourceSpec;
     let req: WriteRequest | null = null;
     let error: EsError | null = null;
     if (id === '') {
@@ -133,7 +204,10 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
       error = actionRequestValidation([...(index === null ? ['index is missing'] : []), ...(type === null ? ['type is missing'] : [])]);
     } else {
       try {
-        req = toWriteRequest(action, index, type, id, meta, source, sourceText, q);
+        const built = toWriteRequest(action, index, type, id, meta, source, sourceText, q);
+        req = built.req;
+        if (built.sourceSpec !== undefined) sourceSpec = built.sourceSpec;
+        problems.push(...writeRequestProblems(req));
       } catch (err) {
         if (!isEsError(err)) throw err;
         error = err;
@@ -141,6 +215,8 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
     }
     items.push({ action, req, error, index: index ?? '', type: type ?? '', id, sourceSpec });
   }
+  // BulkRequest.validate: a request with an invalid item is refused as a whole.
+  if (problems.length > 0) throw actionRequestValidation(problems);
   return items;
 }
 
@@ -149,35 +225,27 @@ function toWriteRequest(
   index: string,
   type: string,
   id: string | null,
-  meta: Record<string, unknown>,
+  meta: ActionMeta,
   source: Buffer | null,
   sourceText: string,
   q: Query,
-): WriteRequest {
-  const version = meta.version ?? meta._version;
-  const vt = str(meta.version_type ?? meta._version_type);
-  const routing = str(meta.routing ?? meta._routing) ?? q.routing ?? null;
-  const versionNumber = version === undefined ? null : Number(version);
-  const vType = versionType(vt ?? undefined);
-  const ifSeqNo = meta.if_seq_no === undefined ? null : Number(meta.if_seq_no);
-  const ifPrimaryTerm = meta.if_primary_term === undefined ? null : Number(meta.if_primary_term);
+): { req: WriteRequest; sourceSpec: unknown } {
+  const routing = meta.routing ?? q.routing ?? null;
+  const vType = versionType(meta.versionType ?? undefined);
   let src: Buffer | null = null;
   let update: WriteRequest['update'] = null;
+  let sourceSpec: unknown = undefined;
   let parsedSource: Record<string, unknown> | undefined;
   if (action === 'update') {
-    let body: unknown;
-    try {
-      body = JSON.parse(sourceText);
-    } catch (err) {
-      throw new EsError('json_parse_exception', (err as Error).message, 400);
-    }
-    update = updateBody(body as Record<string, unknown>);
+    const u = updateBody(parseStrictJson(sourceText));
+    update = u.update;
+    sourceSpec = u.sourceSpec;
   } else if (action !== 'delete') {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(sourceText);
+      parsed = parseStrictJson(sourceText);
     } catch (err) {
-      throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, new EsError('json_parse_exception', (err as Error).message, 400));
+      throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, isEsError(err) ? err : new EsError('json_parse_exception', (err as Error).message, 400));
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new EsError('mapper_parsing_exception', 'failed to parse', 400);
@@ -185,20 +253,21 @@ function toWriteRequest(
     src = source;
     parsedSource = parsed as Record<string, unknown>;
   }
-  return {
+  const req: WriteRequest = {
     op: action,
     index,
     type,
     id,
     routing,
     source: src,
-    version: versionNumber,
+    version: meta.version,
     versionType: vType,
-    ifSeqNo,
-    ifPrimaryTerm,
+    ifSeqNo: meta.ifSeqNo,
+    ifPrimaryTerm: meta.ifPrimaryTerm,
     update,
     parsedSource,
   };
+  return { req, sourceSpec };
 }
 
 function itemResponse(node: Node, item: ParsedItem, r: WriteItemResult): Record<string, unknown> {

@@ -309,7 +309,7 @@ function waitForActiveShardsSatisfied(spec: string | undefined, h: { body: Recor
 }
 
 /** Elasticsearch's TimeValue.toString: `850ms`, `1.2s`, `2.5m`, `1h`. */
-function formatTimeValue(ms: number): string {
+export function formatTimeValue(ms: number): string {
   const units: [number, string][] = [
     [86_400_000, 'd'],
     [3_600_000, 'h'],

@@ -2,7 +2,9 @@
  * Document APIs: index, create, get, head, _source, delete, update.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EsError, actionRequestValidation, illegalArgument, parsingException, versionConflictInternal } from '../../../../shared/errors/es-errors.ts';
+import { EsError, actionRequestValidation, illegalArgument, isEsError, parsingException, versionConflictInternal } from '../../../../shared/errors/es-errors.ts';
+import { parseStrictJson } from '../strict-json.ts';
+import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import type { UpdateBody, VersionType } from '../../../../shared/records/doc-op.ts';
 import type { Node } from '../../node.ts';
 import type { RefreshPolicy, WriteItemResult, WriteOptions, WriteRequest } from '../../coordinator/write-coordinator.ts';
@@ -44,14 +46,21 @@ export function documentBody(raw: Buffer | null): { source: Buffer; parsed: Reco
   if (raw === null) throw actionRequestValidation(['source is missing']);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    parsed = parseStrictJson(raw);
   } catch (err) {
-    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, jsonError(err));
+    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, isEsError(err) ? err : jsonError(err));
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, new EsError('not_x_content_exception', 'Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes', 500));
   }
   return { source: raw, parsed: parsed as Record<string, unknown> };
+}
+
+/** The request, or Elasticsearch's validation error for it. */
+function validated(r: WriteRequest): WriteRequest {
+  const problems = writeRequestProblems(r);
+  if (problems.length > 0) throw actionRequestValidation(problems);
+  return r;
 }
 
 export function writeResponse(r: WriteItemResult & { ok: true }): Record<string, unknown> {
@@ -166,13 +175,7 @@ export function documentHandlers(node: Node) {
       else if (q.op_type !== 'index') throw illegalArgument(`opType must be 'create' or 'index', found: [${q.op_type}]`);
     }
     const id = idFromPath ? p.id : null;
-    if (id !== null && id.length > 512) {
-      throw actionRequestValidation([`id is too long, must be no longer than 512 bytes but was: ${Buffer.byteLength(id)}`]);
-    }
-    const r = await node.writes.write(
-      { ...baseWrite(q, p), op: opType, id, source, parsedSource: parsed, update: null },
-      writeOptions(q),
-    );
+    const r = await node.writes.write(validated({ ...baseWrite(q, p), op: opType, id, source, parsedSource: parsed, update: null }), writeOptions(q));
     if (!r.ok) throw r.error;
     return sendJson(reply, writeStatus(r), writeResponse(r));
   };
@@ -214,7 +217,7 @@ export function documentHandlers(node: Node) {
   const del = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
-    const r = await node.writes.write({ ...baseWrite(q, p), op: 'delete', id: p.id, source: null, update: null }, writeOptions(q));
+    const r = await node.writes.write(validated({ ...baseWrite(q, p), op: 'delete', id: p.id, source: null, update: null }), writeOptions(q));
     if (!r.ok) throw r.error;
     return sendJson(reply, writeStatus(r), writeResponse(r));
   };
@@ -223,20 +226,11 @@ export function documentHandlers(node: Node) {
     const p = params(req);
     const raw = rawBody(req);
     if (raw === null) throw actionRequestValidation(['script or doc is missing']);
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-    } catch (err) {
-      throw jsonError(err);
-    }
-    const update = updateBody(body);
-    const r = await node.writes.write(
-      { ...baseWrite(q, p), op: 'update', id: p.id, source: null, update },
-      writeOptions(q),
-    );
+    const { update, sourceSpec } = updateBody(parseStrictJson(raw));
+    const r = await node.writes.write(validated({ ...baseWrite(q, p), op: 'update', id: p.id, source: null, update }), writeOptions(q));
     if (!r.ok) throw r.error;
     const out = writeResponse(r);
-    const get = updateGetSection(node, r, body._source ?? q._source);
+    const get = updateGetSection(node, r, sourceSpec ?? q._source);
     if (get) out.get = get;
     return sendJson(reply, r.result === 'created' ? 201 : 200, out);
   };
@@ -269,8 +263,12 @@ function documentNotFoundForSource(r: GetResult): EsError {
   return new EsError('resource_not_found_exception', `Document not found [${r.meta.name}]/[${r.type}]/[${r.id}]`, 404);
 }
 
-/** The update API body: `doc`, `upsert`, `doc_as_upsert`, `detect_noop`; scripts are refused. */
-export function updateBody(body: Record<string, unknown>): UpdateBody {
+/** The update API body: `doc`, `upsert`, `doc_as_upsert`, `detect_noop`; scripts are refused. `_source` is what the response shows. */
+export function updateBody(json: unknown): { readonly update: UpdateBody; readonly sourceSpec: unknown } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw parsingException(`Expected [START_OBJECT] but found [${json === null ? 'VALUE_NULL' : Array.isArray(json) ? 'START_ARRAY' : 'VALUE_STRING'}]`);
+  }
+  const body = json as Record<string, unknown>;
   const known = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 'script', '_source', 'scripted_upsert', 'fields']);
   for (const k of Object.keys(body)) {
     if (!known.has(k)) throw parsingException(`[UpdateRequest] unknown field [${k}], parser not found`);
@@ -287,9 +285,7 @@ export function updateBody(body: Record<string, unknown>): UpdateBody {
   const upsert = asObject(body.upsert, 'upsert');
   if (doc === null && upsert === null) throw actionRequestValidation(['script or doc is missing']);
   return {
-    doc,
-    upsert,
-    doc_as_upsert: body.doc_as_upsert === true,
-    detect_noop: body.detect_noop !== false,
+    update: { doc, upsert, doc_as_upsert: body.doc_as_upsert === true, detect_noop: body.detect_noop !== false },
+    sourceSpec: getOwn(body, '_source'),
   };
 }

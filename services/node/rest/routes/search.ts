@@ -9,6 +9,8 @@ import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import { boolParam, intParam, jsonBody, listParam, params, parseTimeValue, query, rawBody, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { warningHeader } from './indices.ts';
+import { formatTimeValue } from './cluster.ts';
+import { MAX_KEEP_ALIVE } from '../../cluster/cluster-settings.ts';
 
 const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch', 'count']);
 
@@ -31,7 +33,20 @@ function urlParams(q: Query): SearchUrlParams {
   };
 }
 
-export function searchRequest(req: FastifyRequest, countOnly: boolean): SearchRequest {
+/**
+ * SearchService.checkKeepAliveLimit: a scroll may not ask to be kept longer
+ * than `search.max_keep_alive`, or 98 scrolls of `100000d` hold every context.
+ */
+function keepAlive(ms: number, maxMs: number): number {
+  if (ms > maxMs) {
+    throw illegalArgument(
+      `Keep alive for scroll (${formatTimeValue(ms)}) is too large. It must be less than (${formatTimeValue(maxMs)}). This limit can be set by changing the [search.max_keep_alive] cluster level setting.`,
+    );
+  }
+  return ms;
+}
+
+export function searchRequest(req: FastifyRequest, countOnly: boolean, maxKeepAliveMs = Number.POSITIVE_INFINITY): SearchRequest {
   const q = query(req);
   const p = params(req);
   const searchType = q.search_type ?? 'query_then_fetch';
@@ -68,7 +83,7 @@ export function searchRequest(req: FastifyRequest, countOnly: boolean): SearchRe
     body: effectiveBody,
     rawBody: effectiveBody === body && raw !== null ? raw : null,
     url: urlParams(q),
-    scrollKeepAliveMs: q.scroll === undefined ? 0 : parseTimeValue(q.scroll, 'scroll'),
+    scrollKeepAliveMs: q.scroll === undefined ? 0 : keepAlive(parseTimeValue(q.scroll, 'scroll'), maxKeepAliveMs),
     routing: q.routing ? q.routing.split(',') : null,
     preference: q.preference ?? null,
     searchType,
@@ -107,7 +122,7 @@ function scrollIds(req: FastifyRequest): { ids: string[]; scroll: string | undef
 /** Search handlers, by name (route-table.ts says which paths they serve). */
 export function searchHandlers(node: Node) {
   const run = async (req: FastifyRequest, reply: FastifyReply, countOnly: boolean) => {
-    const { body, warnings } = await node.search.search(searchRequest(req, countOnly));
+    const { body, warnings } = await node.search.search(searchRequest(req, countOnly, node.settings.get(MAX_KEEP_ALIVE)));
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, body);
   };
@@ -117,8 +132,8 @@ export function searchHandlers(node: Node) {
   const scroll = async (req: FastifyRequest, reply: FastifyReply) => {
     const { ids, scroll } = scrollIds(req);
     if (ids.length === 0) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: scrollId is missing;', 400);
-    const keepAlive = scroll === undefined ? null : parseTimeValue(scroll, 'scroll');
-    return sendJson(reply, 200, await node.search.scroll(ids[0], keepAlive));
+    const renewal = scroll === undefined ? null : keepAlive(parseTimeValue(scroll, 'scroll'), node.settings.get(MAX_KEEP_ALIVE));
+    return sendJson(reply, 200, await node.search.scroll(ids[0], renewal));
   };
 
   const clear = async (req: FastifyRequest, reply: FastifyReply) => {

@@ -350,3 +350,16 @@ export function aggregationExecution(reason: string): EsError {
 export function aggregationInitialization(reason: string): EsError {
   return new EsError('aggregation_initialization_exception', reason, 500);
 }
+
+/**
+ * MultiBucketConsumerService.TooManyBucketsException (Elasticsearch 7's
+ * `search.max_buckets`). Answered 400: the request asks for too much.
+ */
+export function tooManyBuckets(max: number, count: number): EsError {
+  return new EsError(
+    'too_many_buckets_exception',
+    `Trying to create too many buckets. Must be less than or equal to: [${max}] but was [${count}]. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
+    400,
+    { max_buckets: max },
+  );
+}

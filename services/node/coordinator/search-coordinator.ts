@@ -51,6 +51,8 @@ export interface SearchRequest {
   readonly ignoreUnavailable: boolean;
   readonly allowNoIndices: boolean;
   readonly typedKeys: boolean;
+  /** `search.max_buckets`: the most buckets the reduced aggregations may hold; none when absent. */
+  readonly maxBuckets?: number;
   /** `timeout` URL parameter in ms, or null. */
   readonly timeoutMs: number | null;
   /** `_count`: answers `{count, _shards}`. (`search_type=count` is a search of size 0 with the search response.) */
@@ -231,7 +233,7 @@ export class SearchCoordinator {
     if (aggs) {
       const states = responses.map((r) => r?.aggs).filter((s): s is ShardAggState => s !== null && s !== undefined);
       // Rendered to JSON text here: the response writer embeds it instead of walking thousands of buckets.
-      body.aggregations = new RawJson(inSpanSync('reduce aggregations', { [ATTR_SHARDS]: states.length }, () => reduceAggsToJson(aggs, states, { typedKeys: req.typedKeys })));
+      body.aggregations = new RawJson(inSpanSync('reduce aggregations', { [ATTR_SHARDS]: states.length }, () => reduceAggsToJson(aggs, states, { typedKeys: req.typedKeys, maxBuckets: req.maxBuckets })));
     }
     return body;
   }

@@ -6,7 +6,8 @@
 import { applyBucketScript } from './bucket-script.ts';
 import { applyBucketSelector } from './bucket-selector.ts';
 import { applyBucketSort } from './bucket-sort.ts';
-import type { ReducedAgg } from './reduced.ts';
+import type { ReducedAgg, ReducedBucket } from './reduced.ts';
+import { tooManyBuckets } from '../../errors/es-errors.ts';
 import { isMultiBucket } from './reduced.ts';
 import { reduceFilters, reduceRange, reduceSingle } from './reduce-fixed-buckets.ts';
 import { reduceHistogram } from './reduce-histogram.ts';
@@ -129,6 +130,32 @@ export function renderAggsJson(reduced: readonly ReducedAgg[], typedKeys: boolea
   return JSON.stringify(renderAggs(reduced, typedKeys));
 }
 
-export function reduceAggsToJson(specs: AggSpec[], states: readonly ShardAggState[], opts: { typedKeys: boolean }): string {
-  return renderAggsJson(reduceAggTree(specs, states), opts.typedKeys);
+/** Buckets in a reduced tree, sub-aggregations' included (MultiBucketConsumerService counts them so). */
+function countBuckets(aggs: readonly ReducedAgg[]): number {
+  let n = 0;
+  const stack: ReducedAgg[] = [...aggs];
+  while (stack.length > 0) {
+    const agg = stack.pop()!;
+    if ('buckets' in agg && Array.isArray(agg.buckets)) {
+      n += agg.buckets.length;
+      for (const b of agg.buckets as ReducedBucket[]) stack.push(...b.aggs);
+    } else if ('aggs' in agg && Array.isArray(agg.aggs)) {
+      stack.push(...(agg.aggs as ReducedAgg[]));
+    }
+  }
+  return n;
+}
+
+/**
+ * The reduced aggregations as JSON. More buckets than `maxBuckets`
+ * (`search.max_buckets`) is Elasticsearch 7's too_many_buckets_exception,
+ * checked before anything is rendered.
+ */
+export function reduceAggsToJson(specs: AggSpec[], states: readonly ShardAggState[], opts: { typedKeys: boolean; maxBuckets?: number }): string {
+  const tree = reduceAggTree(specs, states);
+  if (opts.maxBuckets !== undefined) {
+    const n = countBuckets(tree);
+    if (n > opts.maxBuckets) throw tooManyBuckets(opts.maxBuckets, n);
+  }
+  return renderAggsJson(tree, opts.typedKeys);
 }

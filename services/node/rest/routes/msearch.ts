@@ -15,6 +15,7 @@ import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import { boolParam, intParam, params, query, rawBody, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { warningHeader } from './indices.ts';
+import { MAX_BUCKETS } from '../../cluster/cluster-settings.ts';
 
 const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch']);
 
@@ -208,7 +209,7 @@ export async function runMultiSearch(node: Node, requests: readonly SearchReques
   const warnings: string[] = [];
   const responses = await limited(requests.length, maxConcurrent, async (i) => {
     try {
-      const { body, warnings: w } = await node.search.search(requests[i]!);
+      const { body, warnings: w } = await node.search.search({ ...requests[i]!, maxBuckets: node.settings.get(MAX_BUCKETS) });
       for (const m of w) if (!warnings.includes(m)) warnings.push(m);
       return { ...body, status: 200 };
     } catch (err) {

@@ -10,7 +10,7 @@ import { boolParam, intParam, jsonBody, listParam, params, parseTimeValue, query
 import { sendJson } from '../reply.ts';
 import { warningHeader } from './indices.ts';
 import { formatTimeValue } from './cluster.ts';
-import { MAX_KEEP_ALIVE } from '../../cluster/cluster-settings.ts';
+import { MAX_BUCKETS, MAX_KEEP_ALIVE } from '../../cluster/cluster-settings.ts';
 
 const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch', 'count']);
 
@@ -122,7 +122,10 @@ function scrollIds(req: FastifyRequest): { ids: string[]; scroll: string | undef
 /** Search handlers, by name (route-table.ts says which paths they serve). */
 export function searchHandlers(node: Node) {
   const run = async (req: FastifyRequest, reply: FastifyReply, countOnly: boolean) => {
-    const { body, warnings } = await node.search.search(searchRequest(req, countOnly, node.settings.get(MAX_KEEP_ALIVE)));
+    const { body, warnings } = await node.search.search({
+      ...searchRequest(req, countOnly, node.settings.get(MAX_KEEP_ALIVE)),
+      maxBuckets: node.settings.get(MAX_BUCKETS),
+    });
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, body);
   };

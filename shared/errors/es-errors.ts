@@ -363,3 +363,44 @@ export function tooManyBuckets(max: number, count: number): EsError {
     { max_buckets: max },
   );
 }
+
+// ---- scripts (shared/script) -------------------------------------------------------
+
+/** Painless's script_stack: the source around `pos` and a marker under it. */
+function scriptStack(source: string, pos: number): string[] {
+  const from = Math.max(0, pos - 25);
+  const window = source.slice(from, pos + 25);
+  return [window, `${' '.repeat(pos - from)}^---- HERE`];
+}
+
+/** A script that does not compile (or uses something outside the supported subset): 400 with where and why. */
+export function scriptCompileError(source: string, pos: number, cause: string): EsError {
+  return new EsError(
+    'script_exception',
+    'compile error',
+    400,
+    { script_stack: scriptStack(source, pos), script: source, lang: 'painless' },
+    javaCause('illegal_argument_exception', cause),
+  );
+}
+
+/** A script that failed while it ran; `causeType` is the Java exception Painless reports (null_pointer_exception, ...). */
+export function scriptRuntimeError(source: string, pos: number, causeType: string, causeReason: string | null): EsError {
+  const cause = javaCause(causeType, causeReason as string);
+  return new EsError('script_exception', 'runtime error', 400, { script_stack: scriptStack(source, pos), script: source, lang: 'painless' }, cause);
+}
+
+/** How the update API and the by-query APIs wrap a script's failure. */
+export function failedToExecuteScript(cause: EsError): EsError {
+  return new EsError('illegal_argument_exception', 'failed to execute script', 400, {}, cause);
+}
+
+/** A stored script id that names nothing. */
+export function storedScriptMissing(id: string): EsError {
+  return new EsError('resource_not_found_exception', `unable to find script [${id}] in cluster state`, 404);
+}
+
+/** DELETE /_scripts/{id} of a script that does not exist. */
+export function storedScriptNotDeletable(id: string): EsError {
+  return new EsError('resource_not_found_exception', `stored script [${id}] does not exist and cannot be deleted`, 404);
+}

@@ -64,7 +64,10 @@ function bodySize(op: DocOp): number {
   size += 1 + (op.if_primary_term === null ? 0 : longSize(Math.trunc(op.if_primary_term)));
   size += 1;
   const u = op.update;
-  if (u !== null) size += 1 + (u.doc === null ? 0 : bytesSize(u.doc)) + 1 + (u.upsert === null ? 0 : bytesSize(u.upsert)) + 2;
+  if (u !== null) {
+    size += 1 + (u.doc === null ? 0 : bytesSize(u.doc)) + 1 + (u.upsert === null ? 0 : bytesSize(u.upsert)) + 2;
+    size += 1 + (u.script === null ? 0 : stringSize(u.script.source) + stringSize(u.script.lang) + stringSize(u.script.params_json)) + 2;
+  }
   size += longSize(Math.trunc(op.timestamp));
   return size;
 }
@@ -192,6 +195,15 @@ export function encodeDocOp(op: DocOp, prefix: number): Buffer {
     w.nullableBytes(u.upsert);
     buf[w.pos++] = u.doc_as_upsert ? 1 : 0;
     buf[w.pos++] = u.detect_noop ? 1 : 0;
+    if (u.script === null) buf[w.pos++] = 0;
+    else {
+      buf[w.pos++] = 2;
+      w.string(u.script.source);
+      w.string(u.script.lang);
+      w.string(u.script.params_json);
+    }
+    buf[w.pos++] = u.scripted_upsert ? 1 : 0;
+    buf[w.pos++] = u.by_query ? 1 : 0;
   }
   w.long(op.timestamp);
   if (w.pos !== size) throw new Error(`DocOp encoding wrote ${w.pos - prefix} bytes, expected ${size - prefix}`);
@@ -331,7 +343,10 @@ export function decodeDocOp(buf: Buffer, start: number): DocOp {
   if (r.union()) {
     const doc = r.union() ? r.bytes() : null;
     const upsert = r.union() ? r.bytes() : null;
-    update = { doc, upsert, doc_as_upsert: r.boolean(), detect_noop: r.boolean() };
+    const docAsUpsert = r.boolean();
+    const detectNoop = r.boolean();
+    const script = r.union() ? { source: r.string(), lang: r.string(), params_json: r.string() } : null;
+    update = { doc, upsert, doc_as_upsert: docAsUpsert, detect_noop: detectNoop, script, scripted_upsert: r.boolean(), by_query: r.boolean() };
   }
   const timestamp = r.long();
   if (r.pos !== buf.length) throw new Error(`DocOp record has ${buf.length - r.pos} trailing bytes`);

@@ -1,15 +1,27 @@
 /** The DocOp record (schemas/doc-op.avsc) as TypeScript sees it. */
+import type avro from 'avsc';
 import { RecordCodec, loadSchema } from './avro-codec.ts';
 import { decodeDocOp, decodeDocOpHeader, encodeDocOp } from './doc-op-binary.ts';
 
 export type OpType = 'INDEX' | 'CREATE' | 'UPDATE' | 'DELETE';
 export type VersionType = 'INTERNAL' | 'EXTERNAL' | 'EXTERNAL_GTE' | 'FORCE';
 
+/** A script as the log carries it: inline source (stored scripts are resolved before appending), lang, params as JSON. */
+export interface ScriptRecord {
+  source: string;
+  lang: string;
+  params_json: string;
+}
+
 export interface UpdateBody {
   doc: Buffer | null;
   upsert: Buffer | null;
   doc_as_upsert: boolean;
   detect_noop: boolean;
+  script: ScriptRecord | null;
+  scripted_upsert: boolean;
+  /** An update of `_update_by_query` (schemas/doc-op.avsc says what changes). */
+  by_query: boolean;
 }
 
 export interface DocOp {
@@ -29,7 +41,22 @@ export interface DocOp {
   timestamp: number;
 }
 
-export const docOpCodec = new RecordCodec<DocOp>(loadSchema('doc-op.avsc'), 1, new Map(), { encode: encodeDocOp, decode: decodeDocOp });
+const schema = loadSchema('doc-op.avsc') as { fields: { name: string; type: unknown }[] };
+
+/** The fields UpdateBody gained in version 2 (scripts, by-query updates). */
+const ADDED_IN_V2 = new Set(['script', 'scripted_upsert', 'by_query']);
+
+/** Version 1: the schema before scripts, so logs written before them read on (the new fields take their defaults). */
+function version1(s: typeof schema): avro.Schema {
+  const fields = s.fields.map((f) => {
+    if (f.name !== 'update') return f;
+    const [nul, body] = f.type as [string, { fields: { name: string }[] }];
+    return { ...f, type: [nul, { ...body, fields: body.fields.filter((b) => !ADDED_IN_V2.has(b.name)) }] };
+  });
+  return { ...s, fields } as avro.Schema;
+}
+
+export const docOpCodec = new RecordCodec<DocOp>(schema as avro.Schema, 2, new Map([[1, version1(schema)]]), { encode: encodeDocOp, decode: decodeDocOp });
 
 /**
  * The request id and item of a DocOp log value, without decoding the rest

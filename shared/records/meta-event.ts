@@ -56,6 +56,16 @@ export interface PutTemplateEvent {
 export interface DeleteTemplateEvent {
   names: string[];
 }
+/** `PUT /_scripts/{id}`: a stored script, compiled before it is appended. */
+export interface PutStoredScriptEvent {
+  id: string;
+  lang: string;
+  source: string;
+}
+/** `DELETE /_scripts/{id}`. */
+export interface DeleteStoredScriptEvent {
+  id: string;
+}
 
 /** Avro's wrapped-union form: exactly one key, the record's full name. */
 export type MetaEventBody =
@@ -67,7 +77,9 @@ export type MetaEventBody =
   | { 'logsearch.SetIndexState': SetIndexStateEvent }
   | { 'logsearch.UpdateClusterSettings': UpdateClusterSettingsEvent }
   | { 'logsearch.PutTemplate': PutTemplateEvent }
-  | { 'logsearch.DeleteTemplate': DeleteTemplateEvent };
+  | { 'logsearch.DeleteTemplate': DeleteTemplateEvent }
+  | { 'logsearch.PutStoredScript': PutStoredScriptEvent }
+  | { 'logsearch.DeleteStoredScript': DeleteStoredScriptEvent };
 
 export interface MetaEvent {
   request_id: string;
@@ -87,6 +99,8 @@ const ADDED_BRANCHES: readonly (readonly [name: string, version: number])[] = [
   ['UpdateClusterSettings', 2],
   ['PutTemplate', 3],
   ['DeleteTemplate', 3],
+  ['PutStoredScript', 4],
+  ['DeleteStoredScript', 4],
 ];
 
 const CURRENT_VERSION = Math.max(1, ...ADDED_BRANCHES.map(([, v]) => v));

@@ -4,7 +4,8 @@
  * topic in log order. Validation happens here, at apply time, so every node
  * that applies the same log reaches the same state and the same outcomes.
  */
-import { EsError, illegalArgument, indexNotFound, resourceAlreadyExists, aliasesNotFound } from '../../../shared/errors/es-errors.ts';
+import { EsError, illegalArgument, indexNotFound, resourceAlreadyExists, aliasesNotFound, storedScriptNotDeletable } from '../../../shared/errors/es-errors.ts';
+import { compileUpdateScript } from '../../../shared/script/update-script.ts';
 import type { AliasAction, MetaEvent } from '../../../shared/records/meta-event.ts';
 import {
   type AliasMetadata,
@@ -21,6 +22,11 @@ export type MetaOutcome =
   | { readonly ok: true; readonly index?: IndexMetadata }
   | { readonly ok: false; readonly error: EsError };
 
+export interface StoredScript {
+  readonly lang: string;
+  readonly source: string;
+}
+
 type Listener = (state: ClusterState, event: MetaEvent, outcome: MetaOutcome) => void;
 
 export class ClusterState {
@@ -33,6 +39,8 @@ export class ClusterState {
   version = 0;
   /** Dynamic cluster settings set through `PUT /_cluster/settings`. */
   clusterSettings: ClusterSettingsSource = { persistent: new Map(), transient: new Map() };
+  /** Stored scripts (`PUT /_scripts/{id}`), by id. */
+  readonly storedScripts = new Map<string, StoredScript>();
   private readonly listeners: Listener[] = [];
 
   onApplied(listener: Listener): void {
@@ -180,6 +188,18 @@ export class ClusterState {
         doomed.push(...names);
       }
       for (const n of doomed) this.templatesByName.delete(n);
+      return { ok: true };
+    }
+    if ('logsearch.PutStoredScript' in e) {
+      const p = e['logsearch.PutStoredScript'];
+      // Compiled here too, so a script that does not compile never enters any node's state.
+      compileUpdateScript(p.source);
+      this.storedScripts.set(p.id, { lang: p.lang, source: p.source });
+      return { ok: true };
+    }
+    if ('logsearch.DeleteStoredScript' in e) {
+      const id = e['logsearch.DeleteStoredScript'].id;
+      if (!this.storedScripts.delete(id)) throw storedScriptNotDeletable(id);
       return { ok: true };
     }
     throw illegalArgument('unknown metadata event');

@@ -166,7 +166,47 @@ export class WriteCoordinator {
       }
     }
     await this.appendAndAwait(prepared, results, opts);
+    await this.mapScriptedFields(reqs, results);
     return results.map((r, i) => r ?? failure(reqs[i], internalError('the write was neither appended nor refused')));
+  }
+
+  /**
+   * A script may add fields the mapping does not have. The copies indexed
+   * them by dynamic mapping when they applied the op; the index's mapping
+   * learns them here, from the sources the scripts produced, as a document
+   * with new fields updates it before it is appended.
+   */
+  private async mapScriptedFields(reqs: readonly WriteRequest[], results: readonly (WriteItemResult | undefined)[]): Promise<void> {
+    const updates = new Map<string, { type: string; mapping: Mapping; changed: boolean }>();
+    for (let i = 0; i < reqs.length; i++) {
+      const r = results[i];
+      if (reqs[i]!.update?.script == null || !r?.ok || r.source === null || (r.result !== 'updated' && r.result !== 'created')) continue;
+      const meta = this.meta.state.index(r.index);
+      if (!meta) continue;
+      let w = updates.get(meta.uuid);
+      if (!w) {
+        w = { type: r.type, mapping: meta.mapping ?? Mapping.empty(r.type), changed: false };
+        updates.set(meta.uuid, w);
+      }
+      try {
+        const parsed = w.mapping.parse(parseSourceObject(r.source));
+        if (parsed.dynamicUpdate) {
+          w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, { analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined });
+          w.changed = true;
+        }
+      } catch (err) {
+        // The copies applied it; a mapping conflict here only leaves the field unmapped.
+        if (!isEsError(err)) throw err;
+      }
+    }
+    for (const [uuid, w] of updates) {
+      if (!w.changed) continue;
+      await this.meta
+        .submit({ 'logsearch.PutMapping': { indices: [uuid], type: w.type, mapping_json: JSON.stringify(w.mapping.toJSON()), dynamic: true } })
+        .catch((err: unknown) => {
+          if (!isEsError(err)) throw err;
+        });
+    }
   }
 
   /** Index of each item (auto-creating missing ones); failures are recorded in `results`. */

@@ -21,6 +21,7 @@ import {
 import type { DocOp } from '../../../shared/records/doc-op.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import { mergePartialDoc } from './partial-update.ts';
+import { runUpdateScript, type UpdateScriptDoc } from '../../../shared/script/update-script.ts';
 
 export type WriteResult = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';
 
@@ -129,29 +130,53 @@ function applyUpdate(current: DocState | undefined, op: DocOp, offset: number, c
   const u = op.update;
   if (u === null) return { ok: false, error: mapperParsing('update without a body') };
   if (!live(current)) {
+    // A by-query update found the document when it searched; gone now, it is a version conflict.
+    if (u.by_query) return { ok: false, error: checkVersion(current, op, coords) ?? versionConflictInternal(coords, NOT_FOUND, op.version ?? NOT_FOUND) };
     const upsert = u.doc_as_upsert ? u.doc : u.upsert;
     if (upsert === null) return { ok: false, error: documentMissing(coords) };
     const conflict = checkVersion(current, op, coords);
     if (conflict) return { ok: false, error: conflict };
     const version = nextVersion(current, op);
+    let source = upsert;
+    if (u.script !== null && u.scripted_upsert) {
+      const run = runUpdateScript(u.script, scriptDoc(coords, op, NOT_FOUND, upsert, 'create'), false);
+      if (run.op === 'noop') return { ok: true, result: 'noop', version: NOT_FOUND, seqNo: offset, next: null, source: null };
+      if (run.op === 'delete') return { ok: true, result: 'noop', version: NOT_FOUND, seqNo: offset, next: null, source: null };
+      source = run.source;
+    }
     return {
       ok: true,
       result: 'created',
       version,
       seqNo: offset,
-      next: { version, seqNo: offset, deleted: false, routing: op.routing, source: upsert },
-      source: upsert,
+      next: { version, seqNo: offset, deleted: false, routing: op.routing, source },
+      source,
     };
   }
   const conflict = checkVersion(current, op, coords);
   if (conflict) return { ok: false, error: conflict };
-  if (u.doc === null) return { ok: false, error: mapperParsing('update requires [doc] (scripts are not supported)') };
-  const merged = mergePartialDoc(current.source ?? Buffer.from('{}'), u.doc);
-  if (merged === null && u.detect_noop) {
-    return { ok: true, result: 'noop', version: current.version, seqNo: current.seqNo, next: null, source: current.source };
+  const before = current.source ?? Buffer.from('{}');
+  let source: Buffer;
+  if (u.script !== null) {
+    const run = runUpdateScript(u.script, scriptDoc(coords, op, current.version, before, 'index', current.routing), u.by_query);
+    if (run.op === 'noop') return { ok: true, result: 'noop', version: current.version, seqNo: current.seqNo, next: null, source: before };
+    if (run.op === 'delete') {
+      const version = nextVersion(current, op);
+      return { ok: true, result: 'deleted', version, seqNo: offset, next: { version, seqNo: offset, deleted: true, routing: current.routing, source: null }, source: null };
+    }
+    source = run.source;
+  } else if (u.doc === null) {
+    // _update_by_query without a script: the document is indexed again as it is (a new mapping applies to it).
+    if (!u.by_query) return { ok: false, error: mapperParsing('update requires [doc] or [script]') };
+    source = before;
+  } else {
+    const merged = mergePartialDoc(before, u.doc);
+    if (merged === null && u.detect_noop) {
+      return { ok: true, result: 'noop', version: current.version, seqNo: current.seqNo, next: null, source: current.source };
+    }
+    source = merged ?? before;
   }
   const version = nextVersion(current, op);
-  const source = merged ?? current.source;
   return {
     ok: true,
     result: 'updated',
@@ -160,4 +185,9 @@ function applyUpdate(current: DocState | undefined, op: DocOp, offset: number, c
     next: { version, seqNo: offset, deleted: false, routing: op.routing ?? current.routing, source },
     source,
   };
+}
+
+/** What an update script sees of the document. */
+function scriptDoc(coords: DocCoordinates, op: DocOp, version: number, source: Buffer, ctxOp: 'index' | 'create', routing: string | null = op.routing): UpdateScriptDoc {
+  return { index: coords.index, type: coords.type, id: coords.id, version, routing, now: op.timestamp, source, op: ctxOp };
 }

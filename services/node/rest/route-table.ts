@@ -17,6 +17,7 @@ import { bulkHandlers } from './routes/bulk.ts';
 import { searchHandlers } from './routes/search.ts';
 import { msearchHandlers } from './routes/msearch.ts';
 import { templateHandlers } from './routes/templates.ts';
+import { scriptHandlers } from './routes/scripts.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -28,6 +29,7 @@ export function routeTable(node: Node): Route[] {
   const search = searchHandlers(node);
   const msearch = msearchHandlers(node);
   const templates = templateHandlers(node);
+  const scripts = scriptHandlers(node);
 
   const routes: Route[] = [];
   const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
@@ -97,6 +99,11 @@ export function routeTable(node: Node): Route[] {
   add(['GET', 'POST'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.scroll);
   add(['DELETE'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.clearScroll);
   add(['GET', 'POST'], ['/_msearch', '/{index}/_msearch', '/{index}/{type}/_msearch'], msearch.msearch, 'ndjson');
+
+  // ---- scripts -----------------------------------------------------------------------
+  add(['PUT', 'POST'], ['/_scripts/{id}', '/_scripts/{id}/{context}'], scripts.put);
+  add(['GET'], ['/_scripts/{id}'], scripts.get);
+  add(['DELETE'], ['/_scripts/{id}'], scripts.delete);
 
   return routes;
 }

@@ -30,6 +30,7 @@ import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
 import { applyDocOp, type DocOutcome } from '../indexer/apply-doc-op.ts';
 import type { PinnedContext, PinnedContexts, SearchMeta } from '../search/local-shard-client.ts';
 import { errorToWire } from '../transport/transport-errors.ts';
+import { isEsError } from '../../../shared/errors/es-errors.ts';
 import { readRecordBatch } from './record-batch.ts';
 import { APPLY_RESULTS, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
 
@@ -173,7 +174,17 @@ export class CopyEngine {
       if (op.op === 'UPDATE' && before !== undefined && !before.deleted && before.source === null) {
         before = { ...before, source: this.sourceOf(op.id) };
       }
-      const outcome: DocOutcome = applyDocOp(before, op, offset, coords);
+      let outcome: DocOutcome = applyDocOp(before, op, offset, coords);
+      // A script's result was not validated by the coordinator: a document the mapping refuses fails the op here.
+      let parsed: ParsedDocument | undefined;
+      if (outcome.ok && op.update?.script && outcome.next !== null && !outcome.next.deleted) {
+        try {
+          parsed = this.parseStrict(outcome.next.source ?? EMPTY_SOURCE);
+        } catch (err) {
+          if (!isEsError(err)) throw err;
+          outcome = { ok: false, error: err };
+        }
+      }
       if (!outcome.ok) {
         results[i] = -1;
         errors ??= new Array<null>(n).fill(null);
@@ -194,16 +205,16 @@ export class CopyEngine {
       if (next.deleted) {
         this.index.delete(op.id);
       } else {
-        this.indexDoc(op.id, next, before !== undefined && !before.deleted);
+        this.indexDoc(op.id, next, before !== undefined && !before.deleted, parsed);
       }
     }
     if (n > 0) this.nextOffset = offsets[n - 1]! + 1;
     return { results, versions, seqNos, errors, sources };
   }
 
-  private indexDoc(id: string, state: DocState, mayReplace: boolean): void {
+  private indexDoc(id: string, state: DocState, mayReplace: boolean, parsed?: ParsedDocument): void {
     const source = state.source ?? EMPTY_SOURCE;
-    const doc = { id, version: state.version, seqNo: state.seqNo, routing: state.routing, source, parsed: this.parse(source) };
+    const doc = { id, version: state.version, seqNo: state.seqNo, routing: state.routing, source, parsed: parsed ?? this.parse(source) };
     try {
       this.index.index(doc, mayReplace);
     } catch (err) {
@@ -241,6 +252,13 @@ export class CopyEngine {
     const at = this.index.locate(id);
     if (at === null) return null;
     return Buffer.from(this.index.stored(at).source);
+  }
+
+  /** The document as the mapping indexes it; throws the mapping's error (a script's result the mapping refuses). */
+  private parseStrict(source: Buffer): ParsedDocument {
+    const mapping = this.meta.mapping;
+    if (mapping === null) return EMPTY_DOC;
+    return mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>);
   }
 
   private parse(source: Buffer): ParsedDocument {

@@ -88,7 +88,7 @@ test('update: partial merge, noop detection, upsert, missing document', () => {
     ...base,
     op: 'UPDATE',
     source: null,
-    update: { doc: doc === null ? null : Buffer.from(doc), upsert: null, doc_as_upsert: false, detect_noop: true, ...extra },
+    update: { doc: doc === null ? null : Buffer.from(doc), upsert: null, doc_as_upsert: false, detect_noop: true, script: null, scripted_upsert: false, by_query: false, ...extra },
   });
   const merged = ok(applyDocOp(live(1, '{"a":1,"o":{"x":1}}'), upd('{"o":{"y":2}}'), 9, coords));
   assert.equal(merged.result, 'updated');

@@ -4,7 +4,7 @@ import { RecordCodec, loadSchema } from '../../../shared/records/avro-codec.ts';
 import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
 
 /** avsc alone with the same schema: the reference the hand-written body must match byte for byte. */
-const avsc = new RecordCodec<DocOp>(loadSchema('doc-op.avsc'), 1);
+const avsc = new RecordCodec<DocOp>(loadSchema('doc-op.avsc'), docOpCodec.version);
 
 const base: DocOp = {
   request_id: 'n1:abc:0',
@@ -25,7 +25,8 @@ const base: DocOp = {
 
 /** Plain objects (avsc reads the update body as an instance of its record class). */
 function plain(op: DocOp): DocOp {
-  return { ...op, update: op.update === null ? null : { ...op.update } };
+  if (op.update === null) return { ...op };
+  return { ...op, update: { ...op.update, script: op.update.script === null ? null : { ...op.update.script } } };
 }
 
 const cases: Record<string, DocOp> = {
@@ -37,9 +38,35 @@ const cases: Record<string, DocOp> = {
     op: 'UPDATE',
     item: 4999,
     source: null,
-    update: { doc: Buffer.from('{"a":1}'), upsert: Buffer.from('{"a":0}'), doc_as_upsert: true, detect_noop: false },
+    update: { doc: Buffer.from('{"a":1}'), upsert: Buffer.from('{"a":0}'), doc_as_upsert: true, detect_noop: false, script: null, scripted_upsert: false, by_query: false },
   },
-  'an update with a doc only': { ...base, op: 'UPDATE', source: null, update: { doc: Buffer.from('{}'), upsert: null, doc_as_upsert: false, detect_noop: true } },
+  'an update with a doc only': {
+    ...base,
+    op: 'UPDATE',
+    source: null,
+    update: { doc: Buffer.from('{}'), upsert: null, doc_as_upsert: false, detect_noop: true, script: null, scripted_upsert: false, by_query: false },
+  },
+  'a scripted upsert with params': {
+    ...base,
+    op: 'UPDATE',
+    source: null,
+    update: {
+      doc: null,
+      upsert: Buffer.from('{"n":0}'),
+      doc_as_upsert: false,
+      detect_noop: true,
+      script: { source: "ctx._source.n += params.k; ctx._source.tag = '京'", lang: 'painless', params_json: '{"k":2}' },
+      scripted_upsert: true,
+      by_query: false,
+    },
+  },
+  'a by-query update with a version': {
+    ...base,
+    op: 'UPDATE',
+    source: null,
+    version: 3,
+    update: { doc: null, upsert: null, doc_as_upsert: false, detect_noop: true, script: null, scripted_upsert: false, by_query: true },
+  },
   'versions at the edges of the long range': { ...base, version: 9.2e18 - 2048, version_type: 'EXTERNAL_GTE', if_seq_no: 2 ** 53 + 2, if_primary_term: 2 ** 31 },
   'negative and small longs': { ...base, version: -3, version_type: 'FORCE', if_seq_no: -(2 ** 40), if_primary_term: -1, item: 63, timestamp: 0 },
   'a large negative long': { ...base, version: -(2 ** 62) },

@@ -30,13 +30,32 @@ test('a record written with the current schema is read by an evolved reader (a f
   const written = docOpCodec.encode(op);
   const current = loadSchema('doc-op.avsc') as { fields: object[] };
   const evolved = { ...current, fields: [...current.fields, { name: 'trace_parent', type: 'string', default: 'none' }] };
-  // The reader knows the current schema as writer version 1 and is itself version 2.
-  const reader = new RecordCodec<DocOp & { trace_parent: string }>(evolved as never, 2, new Map([[1, current as never]]));
+  // The reader knows the current schema as the writer's version and is itself the next one.
+  const reader = new RecordCodec<DocOp & { trace_parent: string }>(evolved as never, docOpCodec.version + 1, new Map([[docOpCodec.version, current as never]]));
   const read = reader.decode(written);
   assert.equal(read.trace_parent, 'none');
   assert.equal(read.id, '42');
   assert.equal(read.source!.toString(), '{"plate":"京A12345"}');
   assert.equal(read.version, 7);
+});
+
+test('a DocOp written before scripts (writer version 1) reads on: its update has no script and is no by-query update', () => {
+  const current = loadSchema('doc-op.avsc') as { fields: { name: string; type: unknown }[] };
+  const v1 = {
+    ...current,
+    fields: current.fields.map((f) => {
+      if (f.name !== 'update') return f;
+      const [nul, body] = f.type as [string, { fields: { name: string }[] }];
+      return { ...f, type: [nul, { ...body, fields: body.fields.filter((x) => !['script', 'scripted_upsert', 'by_query'].includes(x.name)) }] };
+    }),
+  };
+  const oldWriter = new RecordCodec<unknown>(v1 as never, 1);
+  const written = oldWriter.encode({ ...op, op: 'UPDATE', source: null, update: { doc: Buffer.from('{"a":1}'), upsert: null, doc_as_upsert: false, detect_noop: true } });
+  const read = docOpCodec.decode(written);
+  assert.equal(read.update!.doc!.toString(), '{"a":1}');
+  assert.equal(read.update!.script, null);
+  assert.equal(read.update!.scripted_upsert, false);
+  assert.equal(read.update!.by_query, false);
 });
 
 test('an unknown writer version is refused, not misread', () => {
@@ -83,4 +102,21 @@ test('a MetaEvent written before index templates existed (writer version 2) read
   assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(put as never)))), put);
   const del = { request_id: 'w', timestamp: 4, event: { 'logsearch.DeleteTemplate': { names: ['t*'] } } };
   assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(del as never)))), del);
+});
+
+test('a MetaEvent written before stored scripts existed (writer version 3) reads on, and stored scripts round-trip', () => {
+  const schema = loadSchema('meta-event.avsc') as { fields: { name: string; type: unknown }[] };
+  const v3 = {
+    ...schema,
+    fields: schema.fields.map((f) =>
+      f.name === 'event' ? { ...f, type: (f.type as { name?: string }[]).filter((b) => b.name !== 'PutStoredScript' && b.name !== 'DeleteStoredScript') } : f,
+    ),
+  };
+  const old = new RecordCodec(v3 as never, 3);
+  const del = { request_id: 'w', timestamp: 4, event: { 'logsearch.DeleteTemplate': { names: ['t*'] } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(old.encode(del as never)))), del);
+  const put = { request_id: 'z', timestamp: 5, event: { 'logsearch.PutStoredScript': { id: 's1', lang: 'painless', source: 'ctx._source.n += 1' } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(put as never)))), put);
+  const gone = { request_id: 'v', timestamp: 6, event: { 'logsearch.DeleteStoredScript': { id: 's1' } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(gone as never)))), gone);
 });

@@ -7,7 +7,7 @@ import type { Node } from '../../node.ts';
 import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
 import { params, query, rawBody, jsonBody, type Query } from '../params.ts';
 import { sendJson, stringifyWithRaw } from '../reply.ts';
-import { getResponse, updateBody, updateGetSection, versionType, writeOptions, writeResponse, writeStatus } from './documents.ts';
+import { getResponse, updateBody, updateGetSection, versionType, writeOptions, writeResponse, writeStatus, type StoredScriptLookup } from './documents.ts';
 import { assertUtf8, parseStrictJson } from '../strict-json.ts';
 import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import { getOwn } from '../../../../shared/json/own-keys.ts';
@@ -151,7 +151,7 @@ function parseActionLine(text: string, lineNo: number): unknown {
  * does. Runs once per document of every load: one object per item, nothing
  * computed per item that the request fixes.
  */
-export function parseBulk(body: Buffer, defaults: { index?: string; type?: string }, q: Query): ParsedItem[] {
+export function parseBulk(body: Buffer, defaults: { index?: string; type?: string }, q: Query, stored: StoredScriptLookup = () => undefined): ParsedItem[] {
   if (body[body.length - 1] !== 10) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
   assertUtf8(body);
   const ranges = lineRanges(body);
@@ -204,7 +204,7 @@ export function parseBulk(body: Buffer, defaults: { index?: string; type?: strin
       error = actionRequestValidation([...(index === null ? ['index is missing'] : []), ...(type === null ? ['type is missing'] : [])]);
     } else {
       try {
-        const built = toWriteRequest(action, index, type, id, meta, source, sourceText, q);
+        const built = toWriteRequest(action, index, type, id, meta, source, sourceText, q, stored);
         req = built.req;
         if (built.sourceSpec !== undefined) sourceSpec = built.sourceSpec;
         problems.push(...writeRequestProblems(req));
@@ -229,6 +229,7 @@ function toWriteRequest(
   source: Buffer | null,
   sourceText: string,
   q: Query,
+  stored: StoredScriptLookup,
 ): { req: WriteRequest; sourceSpec: unknown } {
   const routing = meta.routing ?? q.routing ?? null;
   const vType = versionType(meta.versionType ?? undefined);
@@ -237,7 +238,7 @@ function toWriteRequest(
   let sourceSpec: unknown = undefined;
   let parsedSource: Record<string, unknown> | undefined;
   if (action === 'update') {
-    const u = updateBody(parseStrictJson(sourceText));
+    const u = updateBody(parseStrictJson(sourceText), stored);
     update = u.update;
     sourceSpec = u.sourceSpec;
   } else if (action !== 'delete') {
@@ -317,7 +318,7 @@ export function bulkHandlers(node: Node) {
     const p = params(req);
     const body = rawBody(req);
     if (body === null) throw actionRequestValidation(['no requests added']);
-    const items = parseBulk(body, { index: p.index, type: p.type }, q);
+    const items = parseBulk(body, { index: p.index, type: p.type }, q, (id) => node.cluster.storedScripts.get(id));
     if (items.length === 0) throw actionRequestValidation(['no requests added']);
     const runnable = items.filter((it) => it.req !== null);
     const results = await node.writes.bulk(

@@ -13,6 +13,9 @@ import { jsonError, longParam, params, query, rawBody, timeParam, type Query } f
 import { renderSource, sourceFilterFromParams } from '../source-params.ts';
 import { sendJson } from '../reply.ts';
 import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
+import { parseScriptSpec, resolveScript } from '../../../../shared/script/script-spec.ts';
+import { compileUpdateScript } from '../../../../shared/script/update-script.ts';
+import { warningHeader } from './indices.ts';
 
 const DEFAULT_WRITE_TIMEOUT_MS = 60_000;
 
@@ -226,12 +229,14 @@ export function documentHandlers(node: Node) {
     const p = params(req);
     const raw = rawBody(req);
     if (raw === null) throw actionRequestValidation(['script or doc is missing']);
-    const { update, sourceSpec } = updateBody(parseStrictJson(raw));
+    const warnings: string[] = [];
+    const { update, sourceSpec } = updateBody(parseStrictJson(raw), (id) => node.cluster.storedScripts.get(id), (m) => warnings.push(m));
     const r = await node.writes.write(validated({ ...baseWrite(q, p), op: 'update', id: p.id, source: null, update }), writeOptions(q));
     if (!r.ok) throw r.error;
     const out = writeResponse(r);
     const get = updateGetSection(node, r, sourceSpec ?? q._source);
     if (get) out.get = get;
+    if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, r.result === 'created' ? 201 : 200, out);
   };
 
@@ -263,8 +268,15 @@ function documentNotFoundForSource(r: GetResult): EsError {
   return new EsError('resource_not_found_exception', `Document not found [${r.meta.name}]/[${r.type}]/[${r.id}]`, 404);
 }
 
-/** The update API body: `doc`, `upsert`, `doc_as_upsert`, `detect_noop`; scripts are refused. `_source` is what the response shows. */
-export function updateBody(json: unknown): { readonly update: UpdateBody; readonly sourceSpec: unknown } {
+/** A stored script by id (the cluster state's), for requests that name one. */
+export type StoredScriptLookup = (id: string) => { lang: string; source: string } | undefined;
+
+/**
+ * The update API body: `doc`, `upsert`, `doc_as_upsert`, `detect_noop`,
+ * `script` (inline or stored), `scripted_upsert`. `_source` is what the
+ * response shows.
+ */
+export function updateBody(json: unknown, stored: StoredScriptLookup, warn: (m: string) => void = () => {}): { readonly update: UpdateBody; readonly sourceSpec: unknown } {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw parsingException(`Expected [START_OBJECT] but found [${json === null ? 'VALUE_NULL' : Array.isArray(json) ? 'START_ARRAY' : 'VALUE_STRING'}]`);
   }
@@ -273,19 +285,33 @@ export function updateBody(json: unknown): { readonly update: UpdateBody; readon
   for (const k of Object.keys(body)) {
     if (!known.has(k)) throw parsingException(`[UpdateRequest] unknown field [${k}], parser not found`);
   }
-  if (body.script !== undefined) {
-    throw illegalArgument('scripted updates are not supported by this server; send a partial document in [doc]');
-  }
   const asObject = (v: unknown, what: string): Buffer | null => {
     if (v === undefined || v === null) return null;
     if (typeof v !== 'object' || Array.isArray(v)) throw parsingException(`[${what}] must be an object`);
     return Buffer.from(JSON.stringify(v), 'utf8');
   };
-  const doc = asObject(body.doc, 'doc');
-  const upsert = asObject(body.upsert, 'upsert');
-  if (doc === null && upsert === null) throw actionRequestValidation(['script or doc is missing']);
+  const doc = asObject(getOwn(body, 'doc'), 'doc');
+  const upsert = asObject(getOwn(body, 'upsert'), 'upsert');
+  const scriptJson = getOwn(body, 'script');
+  const script = scriptJson === undefined || scriptJson === null ? null : resolveScript(parseScriptSpec(scriptJson, warn), stored);
+  if (script !== null) {
+    // Compiled now, so a script that does not compile is the request's 400 before anything is appended.
+    compileUpdateScript(script.source);
+    if (doc !== null) throw actionRequestValidation(["can't provide both script and doc"]);
+    if (body.doc_as_upsert === true) throw actionRequestValidation(['doc must be specified if doc_as_upsert is enabled']);
+  } else if (doc === null && upsert === null) {
+    throw actionRequestValidation(['script or doc is missing']);
+  }
   return {
-    update: { doc, upsert, doc_as_upsert: body.doc_as_upsert === true, detect_noop: body.detect_noop !== false },
+    update: {
+      doc,
+      upsert,
+      doc_as_upsert: body.doc_as_upsert === true,
+      detect_noop: body.detect_noop !== false,
+      script,
+      scripted_upsert: body.scripted_upsert === true,
+      by_query: false,
+    },
     sourceSpec: getOwn(body, '_source'),
   };
 }

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileWildcard, wildcardMatches } from '../../shared/engine/search/term-scan.ts';
+import { simpleMatch } from '../../shared/engine/mapping/simple-match.ts';
 
 /** Reference: the textbook dynamic program over (pattern position, text position). */
 function reference(pattern: string, text: string): boolean {
@@ -51,4 +52,21 @@ test('an escaped * or ? is a literal, and the prefix stops at the first wildcard
   assert.equal(w.prefix, 'a*b');
   assert.equal(wildcardMatches(w, 'a*bc'), true);
   assert.equal(wildcardMatches(w, 'axbc'), false);
+});
+
+test('index, alias and filter_path patterns (simpleMatch) are linear too', () => {
+  const started = performance.now();
+  assert.equal(simpleMatch('*a*a*a*a*a*a*a*a*a*a*b', 'a'.repeat(20_000)), false);
+  assert.ok(performance.now() - started < 1000, `took ${performance.now() - started} ms`);
+  for (const [p, t, want] of [
+    ['logs-*', 'logs-1', true],
+    ['*-1', 'logs-1', true],
+    ['l*s*1', 'logs-1', true],
+    ['l*x*1', 'logs-1', false],
+    ['**', '', true],
+    ['a?', 'a?', true],
+    ['a?', 'ab', false],
+  ] as const) {
+    assert.equal(simpleMatch(p, t), want, `${p} ~ ${t}`);
+  }
 });

@@ -6,6 +6,7 @@
 import { illegalArgument, indexClosed, indexNotFound, invalidIndexName } from '../../../shared/errors/es-errors.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { AliasMetadata, IndexMetadata } from '../cluster/index-metadata.ts';
+import { simplePattern, type SimplePattern } from '../../../shared/engine/mapping/simple-match.ts';
 
 export type WildcardStates = { readonly open: boolean; readonly closed: boolean };
 
@@ -41,9 +42,9 @@ export interface ResolvedIndex {
   readonly direct: boolean;
 }
 
-export function globToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${escaped}$`);
+/** An index, alias or type pattern (`logs-*`) as a matcher: Elasticsearch's simpleMatch, linear in its input. */
+export function globToRegExp(pattern: string): SimplePattern {
+  return simplePattern(pattern);
 }
 
 export function isWildcard(s: string): boolean {

@@ -8,6 +8,7 @@
  */
 import type { DynamicTemplateDef } from './mapping-nodes.ts';
 import { setOwn } from '../../json/own-keys.ts';
+import { simpleMatch } from './simple-match.ts';
 
 /** Elasticsearch's XContentFieldType names. */
 export type DetectedType = 'object' | 'string' | 'long' | 'double' | 'boolean' | 'date' | 'binary';
@@ -24,22 +25,7 @@ const DEFAULT_MAPPING_TYPE: Readonly<Record<DetectedType, string>> = {
 };
 
 /** Regex.simpleMatch: `*` matches any run of characters. */
-export function simpleMatch(pattern: string, text: string): boolean {
-  const first = pattern.indexOf('*');
-  if (first === -1) return pattern === text;
-  if (first === 0) {
-    if (pattern.length === 1) return true;
-    const next = pattern.indexOf('*', 1);
-    if (next === -1) return text.endsWith(pattern.slice(1));
-    if (next === 1) return simpleMatch(pattern.slice(1), text); // "**"
-    const part = pattern.slice(1, next);
-    for (let i = text.indexOf(part); i !== -1; i = text.indexOf(part, i + 1)) {
-      if (simpleMatch(pattern.slice(next), text.slice(i + part.length))) return true;
-    }
-    return false;
-  }
-  return text.length >= first && pattern.slice(0, first) === text.slice(0, first) && simpleMatch(pattern.slice(first), text.slice(first));
-}
+export { simpleMatch };
 
 const regexes = new Map<string, RegExp>();
 

@@ -10,7 +10,7 @@ import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 
 /** An index's aliases as GET _alias prints them; `patterns` null = all. */
-export function aliasesBody(meta: IndexMetadata, patterns: readonly RegExp[] | null): Record<string, unknown> {
+export function aliasesBody(meta: IndexMetadata, patterns: readonly { test(s: string): boolean }[] | null): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, a] of meta.aliases) {
     if (patterns && !patterns.some((re) => re.test(name))) continue;

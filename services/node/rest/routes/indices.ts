@@ -216,7 +216,7 @@ export function warningHeader(text: string): string {
   return `299 Elasticsearch-6.8.23-logsearch "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-function filterSettings(settings: Record<string, unknown>, names: readonly RegExp[]): Record<string, unknown> {
+function filterSettings(settings: Record<string, unknown>, names: readonly { test(s: string): boolean }[]): Record<string, unknown> {
   const flat: Record<string, unknown> = {};
   const walk = (obj: Record<string, unknown>, prefix: string) => {
     for (const [k, v] of Object.entries(obj)) {

@@ -39,6 +39,7 @@ import { TransportClient } from './transport/transport-client.ts';
 import { ShardService } from './transport/shard-service.ts';
 import { ShardWorkers } from './shard-worker/shard-workers.ts';
 import { startTracing, type Tracing } from '../../shared/telemetry/tracing.ts';
+import { TaskRegistry } from './tasks/task-registry.ts';
 
 interface NodeIdentity {
   readonly nodeId: string;
@@ -83,6 +84,8 @@ export class Node {
   private http: FastifyInstance | null = null;
   /** Span export, when an OTLP endpoint is configured; flushed and stopped by stop(). */
   private tracing: Tracing | null = null;
+  /** What this node is running: by-query and reindex requests, searches, bulks (`GET /_tasks`, `_cat/tasks`). */
+  readonly tasks: TaskRegistry;
 
   private constructor(
     readonly config: NodeConfig,
@@ -101,7 +104,9 @@ export class Node {
     readonly settings: EffectiveSettings,
     private readonly workers: ShardWorkers,
     private readonly clusterParts: ClusterParts | null,
-  ) {}
+  ) {
+    this.tasks = new TaskRegistry(identity.nodeId);
+  }
 
   get cluster(): ClusterState {
     return this.meta.state;

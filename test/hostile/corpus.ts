@@ -41,8 +41,8 @@ export const CASES: readonly HostileCase[] = [
   { name: 'POST / is not an index operation', method: 'POST', path: '/', body: {}, status: 405 },
 
   // ---- issue 13 item 1: routing ------------------------------------------------------
-  { name: 'an endpoint this server lacks is not a document type', method: 'POST', path: '/fresh/_delete_by_query', body: { query: { match_all: {} } }, status: 400, error: 'no handler found for uri [/fresh/_delete_by_query] and method [POST]' },
-  { name: '_update_by_query is not a type', method: 'POST', path: '/fresh/_update_by_query', status: 400, error: 'no handler found' },
+  { name: '_delete_by_query is an endpoint, not a document type: a missing index is a 404 and is not created', method: 'POST', path: '/fresh/_delete_by_query', body: { query: { match_all: {} } }, status: 404, error: 'index_not_found_exception' },
+  { name: '_update_by_query is not a type', method: 'POST', path: '/fresh/_update_by_query', status: 404, error: 'index_not_found_exception' },
   { name: '_flush of a missing index creates none', method: 'POST', path: '/fresh/_flush', status: 404, error: 'index_not_found_exception' },
   { name: '_forcemerge is not a type', method: 'POST', path: '/fresh/_forcemerge', status: 400, error: 'no handler found' },
   { name: '_rollover is not a type', method: 'POST', path: '/fresh/_rollover', status: 400, error: 'no handler found' },

@@ -42,9 +42,9 @@ describe('the route table', () => {
     assert.equal(found('DELETE', '/_all'), '/{index}');
     assert.equal(found('PUT', '/logs/_doc/1'), '/{index}/{type}/{id}');
     assert.equal(found('POST', '/fresh/_flush'), '/{index}/_flush');
+    assert.equal(found('POST', '/fresh/_delete_by_query'), '/{index}/_delete_by_query');
+    assert.equal(found('POST', '/fresh/_update_by_query'), '/{index}/_update_by_query');
     for (const [method, url] of [
-      ['POST', '/fresh/_delete_by_query'],
-      ['POST', '/fresh/_update_by_query'],
       ['POST', '/fresh/_forcemerge'],
       ['POST', '/fresh/_rollover'],
       ['POST', '/fresh/_cache/clear'],

@@ -29,6 +29,7 @@ import type { CopyRoute, ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess } from '../cluster/copy-access.ts';
 import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
 import { orNullAfter } from '../timeouts.ts';
+import { formatTimeValue } from '../../../shared/engine/mapping/time-value.ts';
 import type { RequestIds } from '../request-ids.ts';
 import { resolveWriteIndex, validateNewIndexName } from './index-resolver.ts';
 import type { IndexAdmin } from './index-admin.ts';
@@ -370,7 +371,7 @@ export class WriteCoordinator {
         results[p.item] = failure(
           { index: meta.name, type: p.op.type, id: p.op.id },
           unavailableShards(
-            `[${meta.name}][${shard}] Not enough active copies to meet shard count of [${label}] (have ${started.length}, needed ${needed}). Timeout: [${opts.timeoutMs}ms]`,
+            `[${meta.name}][${shard}] Not enough active copies to meet shard count of [${label}] (have ${started.length}, needed ${needed}). Timeout: [${formatTimeValue(opts.timeoutMs)}], request: [BulkShardRequest [[${meta.name}][${shard}]] containing [${group.length}] requests]`,
           ),
           meta.name,
         );

@@ -18,6 +18,9 @@ import { searchHandlers } from './routes/search.ts';
 import { msearchHandlers } from './routes/msearch.ts';
 import { templateHandlers } from './routes/templates.ts';
 import { scriptHandlers } from './routes/scripts.ts';
+import { byQueryHandlers } from './routes/by-query.ts';
+import { reindexHandlers } from './routes/reindex.ts';
+import { taskHandlers } from './routes/tasks.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -30,6 +33,9 @@ export function routeTable(node: Node): Route[] {
   const msearch = msearchHandlers(node);
   const templates = templateHandlers(node);
   const scripts = scriptHandlers(node);
+  const byQuery = byQueryHandlers(node);
+  const reindex = reindexHandlers(node);
+  const tasks = taskHandlers(node);
 
   const routes: Route[] = [];
   const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
@@ -99,6 +105,15 @@ export function routeTable(node: Node): Route[] {
   add(['GET', 'POST'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.scroll);
   add(['DELETE'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.clearScroll);
   add(['GET', 'POST'], ['/_msearch', '/{index}/_msearch', '/{index}/{type}/_msearch'], msearch.msearch, 'ndjson');
+
+  // ---- by query, reindex and tasks ---------------------------------------------------
+  add(['POST'], ['/{index}/_update_by_query', '/{index}/{type}/_update_by_query'], byQuery.updateByQuery);
+  add(['POST'], ['/{index}/_delete_by_query', '/{index}/{type}/_delete_by_query'], byQuery.deleteByQuery);
+  add(['POST'], ['/_reindex'], reindex.reindex);
+  add(['POST'], ['/_update_by_query/{task_id}/_rethrottle', '/_delete_by_query/{task_id}/_rethrottle', '/_reindex/{task_id}/_rethrottle'], byQuery.rethrottle);
+  add(['GET'], ['/_tasks'], tasks.list);
+  add(['GET'], ['/_tasks/{task_id}'], tasks.get);
+  add(['POST'], ['/_tasks/_cancel', '/_tasks/{task_id}/_cancel'], tasks.cancel);
 
   // ---- scripts -----------------------------------------------------------------------
   add(['PUT', 'POST'], ['/_scripts/{id}', '/_scripts/{id}/{context}'], scripts.put);

@@ -86,3 +86,20 @@ export function parseTimeValue(value: string | number, settingName: string): num
 function timeValueError(reason: string): EsError {
   return javaCause('illegal_argument_exception', reason);
 }
+
+/** Elasticsearch's TimeValue.toString: `850ms`, `1.2s`, `2.5m`, `1h`. */
+export function formatTimeValue(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'm'],
+    [1000, 's'],
+  ];
+  for (const [size, suffix] of units) {
+    if (ms >= size) {
+      const v = ms / size;
+      return `${Number.isInteger(Math.round(v * 10) / 10) ? Math.round(v) : (Math.round(v * 10) / 10).toFixed(1)}${suffix}`;
+    }
+  }
+  return `${Math.max(0, Math.round(ms))}ms`;
+}

@@ -321,9 +321,13 @@ export function bulkHandlers(node: Node) {
     const items = parseBulk(body, { index: p.index, type: p.type }, q, (id) => node.cluster.storedScripts.get(id));
     if (items.length === 0) throw actionRequestValidation(['no requests added']);
     const runnable = items.filter((it) => it.req !== null);
-    const results = await node.writes.bulk(
-      runnable.map((it) => it.req!),
-      writeOptions(q),
+    const indices = [...new Set(items.map((it) => it.index))].join(', ');
+    const task = { action: 'indices:data/write/bulk', description: `requests[${items.length}], indices[${indices}]`, cancellable: false };
+    const results = await node.tasks.run(task, () =>
+      node.writes.bulk(
+        runnable.map((it) => it.req!),
+        writeOptions(q),
+      ),
     );
     let k = 0;
     let errors = false;

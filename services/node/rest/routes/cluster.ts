@@ -10,6 +10,9 @@ import { params, query, timeParam } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { renderCat, type CatColumn } from '../cat-table.ts';
 import { ES_VERSION } from '../../version.ts';
+import { formatTimeValue } from '../../../../shared/engine/mapping/time-value.ts';
+
+export { formatTimeValue };
 import type { CopyRecoveryStatus, CopyRoute } from '../../cluster/shard-directory.ts';
 
 const DEFAULT_HEALTH_TIMEOUT_MS = 30_000;
@@ -306,23 +309,6 @@ function waitForActiveShardsSatisfied(spec: string | undefined, h: { body: Recor
   const n = Number(spec);
   if (!Number.isInteger(n) || n < 0) throw illegalArgument(`cannot parse wait_for_active_shards [${spec}]`);
   return active >= n;
-}
-
-/** Elasticsearch's TimeValue.toString: `850ms`, `1.2s`, `2.5m`, `1h`. */
-export function formatTimeValue(ms: number): string {
-  const units: [number, string][] = [
-    [86_400_000, 'd'],
-    [3_600_000, 'h'],
-    [60_000, 'm'],
-    [1000, 's'],
-  ];
-  for (const [size, suffix] of units) {
-    if (ms >= size) {
-      const v = ms / size;
-      return `${Number.isInteger(Math.round(v * 10) / 10) ? Math.round(v) : (Math.round(v * 10) / 10).toFixed(1)}${suffix}`;
-    }
-  }
-  return `${Math.max(0, Math.round(ms))}ms`;
 }
 
 function formatBytes(bytes: number, unit: string | undefined): string {

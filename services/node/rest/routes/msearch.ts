@@ -15,6 +15,7 @@ import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import { boolParam, intParam, params, query, rawBody, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { warningHeader } from './indices.ts';
+import { searchTask } from './search.ts';
 import { MAX_BUCKETS } from '../../cluster/cluster-settings.ts';
 
 const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch']);
@@ -209,7 +210,8 @@ export async function runMultiSearch(node: Node, requests: readonly SearchReques
   const warnings: string[] = [];
   const responses = await limited(requests.length, maxConcurrent, async (i) => {
     try {
-      const { body, warnings: w } = await node.search.search({ ...requests[i]!, maxBuckets: node.settings.get(MAX_BUCKETS) });
+      const request = { ...requests[i]!, maxBuckets: node.settings.get(MAX_BUCKETS) };
+      const { body, warnings: w } = await node.tasks.run(searchTask(request), () => node.search.search(request));
       for (const m of w) if (!warnings.includes(m)) warnings.push(m);
       return { ...body, status: 200 };
     } catch (err) {
@@ -232,7 +234,10 @@ export function msearchHandlers(node: Node) {
     if (body === null) throw actionRequestValidation(['no requests added']);
     const requests = parseMultiSearch(body, { indices: p.index, types: p.type }, q);
     const dataNodes = Math.max(1, node.directory.nodes().filter((n) => n.data).length);
-    const { body: out, warnings } = await runMultiSearch(node, requests, max ?? defaultMaxConcurrent(dataNodes));
+    const { body: out, warnings } = await node.tasks.run(
+      { action: 'indices:data/read/msearch', description: `requests[${requests.length}], indices[${[...new Set(requests.map((r) => r.indices ?? ''))].join(', ')}]`, cancellable: false },
+      () => runMultiSearch(node, requests, max ?? defaultMaxConcurrent(dataNodes)),
+    );
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, out);
   };

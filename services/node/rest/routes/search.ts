@@ -8,6 +8,7 @@ import type { Node } from '../../node.ts';
 import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import { boolParam, intParam, jsonBody, listParam, params, parseTimeValue, query, rawBody, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
+import type { TaskSpec } from '../../tasks/task-registry.ts';
 import { warningHeader } from './indices.ts';
 import { formatTimeValue } from './cluster.ts';
 import { MAX_BUCKETS, MAX_KEEP_ALIVE } from '../../cluster/cluster-settings.ts';
@@ -119,13 +120,21 @@ function scrollIds(req: FastifyRequest): { ids: string[]; scroll: string | undef
   return { ids, scroll };
 }
 
+/** What `GET /_tasks` shows of a running search (SearchRequest.getDescription). */
+export function searchTask(r: SearchRequest): TaskSpec {
+  const source = r.rawBody !== null ? r.rawBody.toString('utf8') : JSON.stringify(r.body ?? {});
+  return {
+    action: 'indices:data/read/search',
+    description: `indices[${r.indices ?? ''}], types[${(r.types ?? []).join(',')}], search_type[${r.searchType.toUpperCase()}], source[${source.slice(0, 512)}]`,
+    cancellable: false,
+  };
+}
+
 /** Search handlers, by name (route-table.ts says which paths they serve). */
 export function searchHandlers(node: Node) {
   const run = async (req: FastifyRequest, reply: FastifyReply, countOnly: boolean) => {
-    const { body, warnings } = await node.search.search({
-      ...searchRequest(req, countOnly, node.settings.get(MAX_KEEP_ALIVE)),
-      maxBuckets: node.settings.get(MAX_BUCKETS),
-    });
+    const request = { ...searchRequest(req, countOnly, node.settings.get(MAX_KEEP_ALIVE)), maxBuckets: node.settings.get(MAX_BUCKETS) };
+    const { body, warnings } = await node.tasks.run(searchTask(request), () => node.search.search(request));
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, body);
   };

@@ -40,6 +40,10 @@ import { ShardService } from './transport/shard-service.ts';
 import { ShardWorkers } from './shard-worker/shard-workers.ts';
 import { startTracing, type Tracing } from '../../shared/telemetry/tracing.ts';
 import { TaskRegistry } from './tasks/task-registry.ts';
+import { NodeAdmin } from './stats/node-admin.ts';
+import { buildNodeStats, type NodeStatsRequest } from './stats/node-stats.ts';
+import { observeGc, stopObservingGc } from './stats/process-figures.ts';
+import { NODE_ADMIN } from './transport/rpc-messages.ts';
 
 interface NodeIdentity {
   readonly nodeId: string;
@@ -86,6 +90,10 @@ export class Node {
   private tracing: Tracing | null = null;
   /** What this node is running: by-query and reindex requests, searches, bulks (`GET /_tasks`, `_cat/tasks`). */
   readonly tasks: TaskRegistry;
+  /** HTTP connections open now and ever opened (`_nodes/stats` http). */
+  private readonly httpConnections = { currentOpen: 0, totalOpened: 0 };
+  /** Stats, segments, force merges and cache clears of copies on every node. */
+  readonly nodeAdmin: NodeAdmin;
 
   private constructor(
     readonly config: NodeConfig,
@@ -106,6 +114,41 @@ export class Node {
     private readonly clusterParts: ClusterParts | null,
   ) {
     this.tasks = new TaskRegistry(identity.nodeId);
+    this.nodeAdmin = new NodeAdmin({
+      self: () => this.info,
+      indices,
+      directory,
+      transport: clusterParts?.transportClient ?? null,
+      nodeStats: (body) => this.localNodeStats(body as NodeStatsRequest),
+    });
+  }
+
+  /** This node's entry of `_nodes/stats`. */
+  localNodeStats(req: NodeStatsRequest): Promise<Record<string, unknown>> {
+    return buildNodeStats(
+      {
+        info: this.info,
+        dataPath: this.config.pathData,
+        workers: this.workers.size,
+        workersInFlight: () => this.workers.inFlight,
+        http: this.httpConnections,
+        transport: { serverOpen: this.clusterParts?.transportServer.openConnections ?? 0 },
+        mapped: () => {
+          let bytes = 0;
+          let count = 0;
+          for (const h of this.indices.allHeld()) {
+            for (const [ext, n] of Object.entries(h.copy.engine.stats.fileSizes)) {
+              if (ext === 'liv') continue;
+              bytes += n;
+              count++;
+            }
+          }
+          return { bytes, count };
+        },
+        copies: () => this.nodeAdmin.localCopyStats(null),
+      },
+      req,
+    );
   }
 
   get cluster(): ClusterState {
@@ -144,6 +187,7 @@ export class Node {
       onDiagnostic: (level, message) => logger[level]({ component: 'opentelemetry' }, message),
     });
     if (tracing) logger.info({ endpoint: config.otlpTracesEndpoint }, 'exporting traces');
+    observeGc();
     await mkdir(config.pathData, { recursive: true });
     const identity = await loadIdentity(config.pathData);
     const clustered = config.log === 'kafka';
@@ -215,6 +259,7 @@ export class Node {
       held: () => this.indices.allHeld().map((h) => ({ uuid: h.meta.uuid, shard: h.shard, copy: h.copy, state: h.state, recovery: h.recovery })),
     };
     new ShardService(copies, contexts, this.config.nodeName).register(parts.transportServer);
+    parts.transportServer.handle(NODE_ADMIN, async (r) => ({ body_json: JSON.stringify(await this.nodeAdmin.handle(r.action, JSON.parse(r.body_json))) }));
     this.transportPort = await parts.transportServer.listen(this.config.networkHost, this.config.transportPort);
   }
 
@@ -262,6 +307,11 @@ export class Node {
       logger: this.logger,
       routes: routeTable(this),
       cors: this.config.cors,
+    });
+    app.server.on('connection', (socket) => {
+      this.httpConnections.currentOpen++;
+      this.httpConnections.totalOpened++;
+      socket.once('close', () => this.httpConnections.currentOpen--);
     });
     await app.listen({ host: this.config.networkHost, port: this.config.httpPort });
     const addr = app.server.address();
@@ -333,6 +383,7 @@ export class Node {
     await this.workers.close();
     await this.log.close();
     await this.tracing?.shutdown();
+    stopObservingGc();
     this.logger.info('stopped');
   }
 }

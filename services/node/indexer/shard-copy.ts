@@ -111,6 +111,11 @@ export class ShardCopy {
     return copy;
   }
 
+  /** The copy's data directory. */
+  get dir(): string {
+    return this.opts.dir;
+  }
+
   /** Live docs visible to searches, as of the worker's last report. */
   get docCount(): number {
     return this.engine.stats.docCount;
@@ -242,6 +247,13 @@ export class ShardCopy {
   async flush(): Promise<void> {
     this.refreshedOffset = this.appliedOffset;
     await this.engine.flush();
+    this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
+  }
+
+  /** `_forcemerge`: merged (and committed with `flush`) once this resolves; every applied op is searchable after. */
+  async forceMerge(maxNumSegments: number, onlyExpungeDeletes: boolean, flush: boolean): Promise<void> {
+    this.refreshedOffset = this.appliedOffset;
+    await this.engine.forceMerge(maxNumSegments, onlyExpungeDeletes, flush);
     this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
   }
 

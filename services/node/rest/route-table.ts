@@ -21,6 +21,9 @@ import { scriptHandlers } from './routes/scripts.ts';
 import { byQueryHandlers } from './routes/by-query.ts';
 import { reindexHandlers } from './routes/reindex.ts';
 import { taskHandlers } from './routes/tasks.ts';
+import { statsHandlers } from './routes/stats.ts';
+import { nodeHandlers } from './routes/nodes.ts';
+import { catHandlers } from './routes/cat.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -36,6 +39,9 @@ export function routeTable(node: Node): Route[] {
   const byQuery = byQueryHandlers(node);
   const reindex = reindexHandlers(node);
   const tasks = taskHandlers(node);
+  const stats = statsHandlers(node);
+  const nodes = nodeHandlers(node);
+  const cat = catHandlers(node);
 
   const routes: Route[] = [];
   const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
@@ -48,13 +54,43 @@ export function routeTable(node: Node): Route[] {
   add(['GET'], ['/_cluster/health', '/_cluster/health/{index}'], cluster.health);
   add(['GET'], ['/_cluster/settings'], settings.get);
   add(['PUT'], ['/_cluster/settings'], settings.put);
-  add(['GET'], ['/_cat/health'], cluster.catHealth);
-  add(['GET'], ['/_cat/indices', '/_cat/indices/{index}'], cluster.catIndices);
-  add(['GET'], ['/_cat/shards', '/_cat/shards/{index}'], cluster.catShards);
-  add(['GET'], ['/_cat/recovery', '/_cat/recovery/{index}'], cluster.catRecovery);
-  add(['GET'], ['/_cat/master'], cluster.catMaster);
-  add(['GET'], ['/_cat/nodes'], cluster.catNodes);
-  add(['GET'], ['/_nodes'], cluster.nodesInfo);
+
+  // ---- _cat (rest/cat/: one column table per page) -------------------------------------
+  add(['GET'], ['/_cat'], cat.index);
+  add(['GET'], ['/_cat/aliases', '/_cat/aliases/{name}'], cat.aliases);
+  add(['GET'], ['/_cat/allocation', '/_cat/allocation/{node_id}'], cat.allocation);
+  add(['GET'], ['/_cat/count', '/_cat/count/{index}'], cat.count);
+  add(['GET'], ['/_cat/fielddata', '/_cat/fielddata/{fields}'], cat.fielddata);
+  add(['GET'], ['/_cat/health'], cat.health);
+  add(['GET'], ['/_cat/indices', '/_cat/indices/{index}'], cat.indices);
+  add(['GET'], ['/_cat/master'], cat.master);
+  add(['GET'], ['/_cat/nodeattrs'], cat.nodeattrs);
+  add(['GET'], ['/_cat/nodes'], cat.nodes);
+  add(['GET'], ['/_cat/pending_tasks'], cat.pendingTasks);
+  add(['GET'], ['/_cat/plugins'], cat.plugins);
+  add(['GET'], ['/_cat/recovery', '/_cat/recovery/{index}'], cat.recovery);
+  add(['GET'], ['/_cat/repositories'], cat.repositories);
+  add(['GET'], ['/_cat/segments', '/_cat/segments/{index}'], cat.segments);
+  add(['GET'], ['/_cat/shards', '/_cat/shards/{index}'], cat.shards);
+  add(['GET'], ['/_cat/snapshots/{repository}'], cat.snapshots);
+  add(['GET'], ['/_cat/templates', '/_cat/templates/{name}'], cat.templates);
+  add(['GET'], ['/_cat/thread_pool', '/_cat/thread_pool/{thread_pool_patterns}'], cat.threadPool);
+  add(['GET'], ['/_nodes', '/_nodes/{node_id}', '/_nodes/{node_id}/{metric}'], nodes.info);
+  add(
+    ['GET'],
+    [
+      '/_nodes/stats',
+      '/_nodes/stats/{metric}',
+      '/_nodes/stats/{metric}/{index_metric}',
+      '/_nodes/{node_id}/stats',
+      '/_nodes/{node_id}/stats/{metric}',
+      '/_nodes/{node_id}/stats/{metric}/{index_metric}',
+    ],
+    nodes.stats,
+  );
+
+  // ---- stats -------------------------------------------------------------------------
+  add(['GET'], ['/_stats', '/_stats/{metric}', '/{index}/_stats', '/{index}/_stats/{metric}'], stats.indexStats);
 
   // ---- indices -----------------------------------------------------------------------
   add(['PUT'], ['/{index}'], indices.create);

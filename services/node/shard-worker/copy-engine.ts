@@ -33,6 +33,7 @@ import { errorToWire } from '../transport/transport-errors.ts';
 import { isEsError } from '../../../shared/errors/es-errors.ts';
 import { readRecordBatch } from './record-batch.ts';
 import { APPLY_RESULTS, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
+import { CopyCounters, type CopyCounterFigures } from './copy-counters.ts';
 
 const EMPTY_DOC: ParsedDocument = { fields: [], dynamicUpdate: null };
 
@@ -75,6 +76,9 @@ export class CopyEngine {
   /** Views pinned by this copy's open search contexts, by the node's context id. */
   readonly contexts: PinnedContexts;
   private readonly pinned = new Map<number, PinnedContext>();
+  /** When each scroll context among `pinned` opened (scroll stats). */
+  private readonly scrolls = new Map<number, number>();
+  private readonly counters = new CopyCounters();
   /** Version changes since the last commit, and those of a commit being written. */
   private pending = new Map<string, VersionEntry>();
   private committing: ReadonlyMap<string, VersionEntry> = new Map();
@@ -166,6 +170,12 @@ export class CopyEngine {
     }
     const current = await this.states(ops.map((o) => o.id));
     const meta = this.meta;
+    let clock = performance.now();
+    const count = (kind: 'index' | 'delete' | 'noop' | 'failed') => {
+      const now = performance.now();
+      this.counters.applied(kind, now - clock);
+      clock = now;
+    };
     for (let i = 0; i < n; i++) {
       const op = ops[i]!;
       const offset = offsets[i]!;
@@ -189,6 +199,7 @@ export class CopyEngine {
         results[i] = -1;
         errors ??= new Array<null>(n).fill(null);
         errors[i] = errorToWire(outcome.error);
+        count(op.op === 'DELETE' ? 'delete' : 'failed');
         continue;
       }
       results[i] = APPLY_RESULTS.indexOf(outcome.result);
@@ -199,14 +210,16 @@ export class CopyEngine {
         sources[i] = outcome.source;
       }
       const next = outcome.next;
-      if (next === null) continue;
-      current.set(op.id, next);
-      this.pending.set(op.id, { version: next.version, seqNo: next.seqNo, deleted: next.deleted, routing: next.routing });
-      if (next.deleted) {
-        this.index.delete(op.id);
-      } else {
-        this.indexDoc(op.id, next, before !== undefined && !before.deleted, parsed);
+      if (next !== null) {
+        current.set(op.id, next);
+        this.pending.set(op.id, { version: next.version, seqNo: next.seqNo, deleted: next.deleted, routing: next.routing });
+        if (next.deleted) {
+          this.index.delete(op.id);
+        } else {
+          this.indexDoc(op.id, next, before !== undefined && !before.deleted, parsed);
+        }
       }
+      count(outcome.result === 'noop' ? 'noop' : outcome.result === 'deleted' || outcome.result === 'not_found' ? 'delete' : 'index');
     }
     if (n > 0) this.nextOffset = offsets[n - 1]! + 1;
     return { results, versions, seqNos, errors, sources };
@@ -277,8 +290,9 @@ export class CopyEngine {
   /** Realtime gets: every applied op counts, refreshed or not. */
   get(ids: readonly string[]): Promise<(WireDocState | null)[]> {
     return this.exclusively(async () => {
+      const started = performance.now();
       const states = await this.states(ids);
-      return ids.map((id) => {
+      const out = ids.map((id): WireDocState | null => {
         const s = states.get(id);
         if (s === undefined) return null;
         if (s.deleted) return { version: s.version, seqNo: s.seqNo, deleted: true, routing: s.routing, source: null };
@@ -286,13 +300,19 @@ export class CopyEngine {
         const source = at === null ? null : Uint8Array.from(this.index.stored(at).source);
         return { version: s.version, seqNo: s.seqNo, deleted: false, routing: s.routing, source };
       });
+      const each = (performance.now() - started) / Math.max(1, ids.length);
+      for (const doc of out) this.counters.get(doc !== null && !doc.deleted, each);
+      return out;
     });
   }
 
   refresh(): Promise<void> {
     return this.exclusively(async () => {
-      if (this.index.refresh()) this.events.onStats(this.stats());
-      if (Date.now() - this.lastCommit >= COMMIT_INTERVAL_MS || this.pending.size >= MAX_UNCOMMITTED_OPS) await this.commitNow();
+      const started = performance.now();
+      const changed = this.index.refresh();
+      this.counters.refreshed(performance.now() - started);
+      if (changed) this.events.onStats(this.stats());
+      if (Date.now() - this.lastCommit >= COMMIT_INTERVAL_MS || this.pending.size >= MAX_UNCOMMITTED_OPS) await this.commitNow(true);
       else this.scheduleIdleCommit();
       this.scheduleMerge();
     });
@@ -308,17 +328,60 @@ export class CopyEngine {
     this.idleCommit = setTimeout(() => {
       this.idleCommit = null;
       if (this.closed || this.nextOffset === this.committedOffset) return;
-      this.exclusively(() => this.commitNow()).catch((err: unknown) => this.events.onError('commit', err));
+      this.exclusively(() => this.commitNow(true)).catch((err: unknown) => this.events.onError('commit', err));
     }, COMMIT_INTERVAL_MS);
     this.idleCommit.unref();
   }
 
   /** Refreshes and commits now. */
   flush(): Promise<void> {
-    return this.exclusively(() => this.commitNow());
+    return this.exclusively(() => this.commitNow(false));
   }
 
-  private async commitNow(): Promise<void> {
+  /**
+   * `_forcemerge`: commits (so the segments in memory are merged too),
+   * merges as ShardIndex.forceMerge says, and commits the result when
+   * `flush` (Elasticsearch's default), so no merged segment waits for the
+   * next commit to be durable.
+   */
+  forceMerge(maxNumSegments: number, onlyExpungeDeletes: boolean, flush: boolean): Promise<void> {
+    return this.exclusively(async () => {
+      await this.commitNow(false);
+      if (this.index.forceMerge(maxNumSegments, onlyExpungeDeletes)) {
+        if (flush) await this.commitNow(false);
+        this.events.onStats(this.stats());
+      }
+    });
+  }
+
+  /** `_cache/clear`: the copy's filter cache (Elasticsearch's query cache) is emptied. */
+  clearCache(): Promise<void> {
+    return this.exclusively(() => this.filterCache.clear());
+  }
+
+  /** Every segment searches see now (`_segments`, `_cat/segments`). */
+  segments(): Promise<ReturnType<ShardIndex['describeSegments']>> {
+    return this.exclusively(() => this.index.describeSegments());
+  }
+
+  /** The copy's figures now, after everything posted before (`_stats` reads them exact). */
+  statsNow(): Promise<SegmentStats> {
+    return this.exclusively(() => this.stats());
+  }
+
+  /** A first query phase pinned `id` for a scroll: it counts as an open scroll until dropped. */
+  markScroll(id: number): void {
+    if (this.pinned.has(id)) this.scrolls.set(id, Date.now());
+  }
+
+  /** The worker's time for one query or fetch phase. */
+  searched(phase: 'query' | 'fetch', ms: number): void {
+    if (phase === 'query') this.counters.query(ms);
+    else this.counters.fetch(ms);
+  }
+
+  private async commitNow(periodic: boolean): Promise<void> {
+    const started = performance.now();
     this.index.refresh();
     const segments = this.index.commit();
     const commit: CopyCommit = { ...segments, nextOffset: this.nextOffset };
@@ -338,6 +401,7 @@ export class CopyEngine {
     this.committedOffset = commit.nextOffset;
     crashPoint('commit-durable');
     this.index.removeUnused(segments);
+    this.counters.flushed(performance.now() - started, periodic);
     this.events.onStats(this.stats());
   }
 
@@ -383,6 +447,11 @@ export class CopyEngine {
     if (ctx === undefined) return false;
     this.pinned.delete(id);
     this.index.unpin(ctx.snapshot);
+    const openedAt = this.scrolls.get(id);
+    if (openedAt !== undefined) {
+      this.scrolls.delete(id);
+      this.counters.scrollClosed(Date.now() - openedAt);
+    }
     return true;
   }
 
@@ -392,14 +461,50 @@ export class CopyEngine {
 
   stats(): SegmentStats {
     const s = this.index;
-    return { docCount: s.docCount, deletedCount: s.deletedCount, sizeInBytes: s.sizeInBytes, segmentCount: s.segmentCount, committedOffset: this.committedOffset };
+    let memory = 0;
+    const fileSizes: Record<string, number> = {};
+    for (const d of s.describeSegments()) {
+      memory += d.memoryInBytes;
+      for (const [ext, bytes] of Object.entries(d.files)) fileSizes[ext] = (fileSizes[ext] ?? 0) + bytes;
+    }
+    return {
+      docCount: s.docCount,
+      deletedCount: s.deletedCount,
+      sizeInBytes: s.sizeInBytes,
+      segmentCount: s.segmentCount,
+      committedOffset: this.committedOffset,
+      segmentMemoryBytes: memory,
+      versionMapEntries: this.pending.size + this.committing.size,
+      fileSizes,
+      counters: this.counterFigures(),
+    };
+  }
+
+  private counterFigures(): CopyCounterFigures {
+    const merges = this.index.merges;
+    const cache = this.filterCache;
+    return {
+      ...this.counters.c,
+      scrollCurrent: this.scrolls.size,
+      openContexts: this.pinned.size,
+      mergeTotal: merges.total,
+      mergeDocs: merges.docs,
+      mergeBytes: merges.bytes,
+      mergeTimeMs: merges.timeMs,
+      queryCacheHits: cache.hits,
+      queryCacheMisses: cache.misses,
+      queryCacheCached: cache.cached,
+      queryCacheEvictions: cache.evictions,
+      queryCacheBytes: cache.sizeInBytes,
+      queryCacheEntries: cache.size,
+    };
   }
 
   /** Stops the copy, after a commit when `flush` (a clean shutdown: the restart replays nothing). */
   close(flush: boolean): Promise<void> {
     return this.exclusively(async () => {
       if (this.closed) return;
-      if (flush) await this.commitNow().catch((err: unknown) => this.events.onError('flush on close', err));
+      if (flush) await this.commitNow(false).catch((err: unknown) => this.events.onError('flush on close', err));
       this.closed = true;
       if (this.idleCommit !== null) clearTimeout(this.idleCommit);
       this.dropAllContexts();

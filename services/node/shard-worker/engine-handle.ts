@@ -10,11 +10,22 @@
 import type { EsError } from '../../../shared/errors/es-errors.ts';
 import type { LogRecord } from '../../../shared/log/commit-log.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ApplyReply, CopyMeta, OpenReply, SegmentStats, ToWorker, WireDocState } from './protocol.ts';
+import type { ApplyReply, CopyMeta, OpenReply, SegmentStats, ToWorker, WireDocState, WireSegment } from './protocol.ts';
+import { zeroCounters } from './copy-counters.ts';
 import { packRecordBatch } from './record-batch.ts';
 import type { ShardWorkers, SlotCopy, WorkerRequest, WorkerSlot } from './shard-workers.ts';
 
-const NO_STATS: SegmentStats = { docCount: 0, deletedCount: 0, sizeInBytes: 0, segmentCount: 0, committedOffset: 0 };
+const NO_STATS: SegmentStats = {
+  docCount: 0,
+  deletedCount: 0,
+  sizeInBytes: 0,
+  segmentCount: 0,
+  committedOffset: 0,
+  segmentMemoryBytes: 0,
+  versionMapEntries: 0,
+  fileSizes: {},
+  counters: zeroCounters(),
+};
 
 export function copyMetaOf(meta: IndexMetadata): CopyMeta {
   return {
@@ -115,6 +126,27 @@ export class EngineHandle implements SlotCopy {
   async flush(): Promise<void> {
     this.pendingOps = 0;
     await this.slot.request({ t: 'flush', copy: this.copy });
+  }
+
+  /** The copy's figures as of everything posted to it so far (also kept as `stats`). */
+  async statsNow(): Promise<SegmentStats> {
+    const stats = await this.slot.request<SegmentStats>({ t: 'stats', copy: this.copy });
+    this.stats = stats;
+    return stats;
+  }
+
+  segments(): Promise<WireSegment[]> {
+    return this.slot.request<WireSegment[]>({ t: 'segments', copy: this.copy });
+  }
+
+  /** `_forcemerge` (CopyEngine.forceMerge); resolves once merged (and committed, with `flush`). */
+  async forceMerge(maxNumSegments: number, onlyExpungeDeletes: boolean, flush: boolean): Promise<void> {
+    this.pendingOps = 0;
+    await this.slot.request({ t: 'forcemerge', copy: this.copy, maxNumSegments, onlyExpungeDeletes, flush });
+  }
+
+  async clearCache(): Promise<void> {
+    await this.slot.request({ t: 'clear_cache', copy: this.copy });
   }
 
   /** Empties the copy: it must apply its partition again from offset 0. */

@@ -20,6 +20,7 @@ import type { ShardCursor, ShardQueryResult } from '../../../shared/engine/searc
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import type { RemoteError } from '../transport/transport-errors.ts';
 import type { PackedSortRows } from './sort-rows.ts';
+import type { CopyCounterFigures } from './copy-counters.ts';
 
 /** What a worker needs of an index's metadata, as data. */
 export interface CopyMeta {
@@ -32,7 +33,10 @@ export interface CopyMeta {
   readonly mappingVersion: number;
 }
 
-/** Figures a copy's segments report after each refresh or merge (`_cat/indices`, `_cat/shards`, health). */
+/**
+ * Figures a copy reports after each refresh, merge or commit, and on request
+ * (`stats`): `_stats`, `_nodes/stats`, `_cat/indices`, `_cat/shards`, health.
+ */
 export interface SegmentStats {
   readonly docCount: number;
   readonly deletedCount: number;
@@ -40,6 +44,26 @@ export interface SegmentStats {
   readonly segmentCount: number;
   /** Log offset the last commit covers: a restart replays from here. */
   readonly committedOffset: number;
+  /** Heap the segments hold (those still in memory, live-docs bitsets). */
+  readonly segmentMemoryBytes: number;
+  /** Version-map entries not yet committed (Elasticsearch's version map). */
+  readonly versionMapEntries: number;
+  /** Bytes of the segments' files on disk, by extension (`include_segment_file_sizes`). */
+  readonly fileSizes: Readonly<Record<string, number>>;
+  /** What the copy did since it opened (copy-counters.ts). */
+  readonly counters: CopyCounterFigures;
+}
+
+/** One segment as `_segments` describes it (ShardIndex.describeSegments). */
+export interface WireSegment {
+  readonly id: number;
+  readonly maxDoc: number;
+  readonly numDocs: number;
+  readonly sizeInBytes: number;
+  readonly memoryInBytes: number;
+  readonly inMemory: boolean;
+  readonly committed: boolean;
+  readonly files: Readonly<Record<string, number>>;
 }
 
 export interface QueryMessage {
@@ -57,6 +81,8 @@ export interface QueryMessage {
   readonly size: number;
   readonly after: ShardCursor | null;
   readonly nowMillis: number;
+  /** A first page that opens a scroll (its context counts in the scroll stats until freed). */
+  readonly scroll: boolean;
 }
 
 export interface FetchMessage {
@@ -81,6 +107,14 @@ export type ToWorker =
   /** Forget everything and start from offset 0 (the log lost records the copy had applied). */
   | { readonly t: 'reset'; readonly seq: number; readonly copy: number }
   | { readonly t: 'close'; readonly seq: number; readonly copy: number; readonly flush: boolean }
+  /** The copy's figures now (answered with SegmentStats). */
+  | { readonly t: 'stats'; readonly seq: number; readonly copy: number }
+  /** Its segments (answered with WireSegment[]). */
+  | { readonly t: 'segments'; readonly seq: number; readonly copy: number }
+  /** `_forcemerge` (CopyEngine.forceMerge). */
+  | { readonly t: 'forcemerge'; readonly seq: number; readonly copy: number; readonly maxNumSegments: number; readonly onlyExpungeDeletes: boolean; readonly flush: boolean }
+  /** `_cache/clear`: the copy's filter cache. */
+  | { readonly t: 'clear_cache'; readonly seq: number; readonly copy: number }
   | QueryMessage
   | FetchMessage
   /** Contexts the node freed (released, expired, cleared). */

@@ -105,6 +105,11 @@ export class WorkerSlot implements ContextOwner {
     this.post({ t: 'drop', contextIds: [id] });
   }
 
+  /** Requests posted and not answered yet (thread pool stats). */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   /** Whether the worker stopped (terminated, or died). */
   get stopped(): boolean {
     return this.gone !== null;
@@ -172,6 +177,13 @@ export class ShardWorkers {
 
   get size(): number {
     return this.slots.length;
+  }
+
+  /** Requests waiting for an answer from any worker. */
+  get inFlight(): number {
+    let n = 0;
+    for (const s of this.slots) n += s.inFlight;
+    return n;
   }
 
   /** A new copy id and the worker to hold it: the one with the fewest copies. */

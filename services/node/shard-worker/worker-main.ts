@@ -69,6 +69,7 @@ async function query(msg: QueryMessage): Promise<void> {
 }
 
 async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
+  const started = performance.now();
   const first = !msg.continuation;
   const { search, aggs } = first ? parsed(msg, copy) : { search: null, aggs: null };
   const client = new LocalShardClient(copy.meta, copy, copy.contexts, copy.filterCache, aggs, evaluateFilterBits, msg.contextId);
@@ -81,6 +82,8 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
     keepAliveMs: 0,
     contextId: first ? null : msg.contextId,
   });
+  if (first && msg.scroll) copy.markScroll(msg.contextId);
+  copy.searched('query', performance.now() - started);
   const { matches: _matches, sortValues, ...rest } = res.result;
   void _matches;
   const result = { ...rest, sortValues: packResultRows(sortValues) };
@@ -94,6 +97,7 @@ async function fetch(msg: FetchMessage): Promise<void> {
 }
 
 async function fetchNow(msg: FetchMessage, copy: CopyEngine): Promise<void> {
+  const started = performance.now();
   const client = new LocalShardClient(copy.meta, copy, copy.contexts, copy.filterCache, null, evaluateFilterBits);
   const rendered = await client.fetchRendered({
     contextId: msg.contextId,
@@ -106,6 +110,7 @@ async function fetchNow(msg: FetchMessage, copy: CopyEngine): Promise<void> {
   const bytes = new Uint8Array(rendered.bytes.length);
   bytes.set(rendered.bytes);
   rendered.release?.();
+  copy.searched('fetch', performance.now() - started);
   const value: FetchReply = { bytes, starts: rendered.starts };
   post({ t: 'reply', seq: msg.seq, value }, [bytes.buffer, ...ownBuffer(rendered.starts)]);
 }
@@ -157,6 +162,22 @@ function handle(msg: ToWorker): void | Promise<void> {
         .then((c) => c.close(msg.flush), () => undefined)
         .then(() => reply(msg.seq, null));
     }
+    case 'stats':
+      return copyOf(msg.copy)
+        .then((copy) => copy.statsNow())
+        .then((value) => reply(msg.seq, value));
+    case 'segments':
+      return copyOf(msg.copy)
+        .then((copy) => copy.segments())
+        .then((value) => reply(msg.seq, value));
+    case 'forcemerge':
+      return copyOf(msg.copy)
+        .then((copy) => copy.forceMerge(msg.maxNumSegments, msg.onlyExpungeDeletes, msg.flush))
+        .then(() => reply(msg.seq, null));
+    case 'clear_cache':
+      return copyOf(msg.copy)
+        .then((copy) => copy.clearCache())
+        .then(() => reply(msg.seq, null));
     case 'query':
       return query(msg);
     case 'fetch':

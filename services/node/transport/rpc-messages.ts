@@ -192,3 +192,18 @@ export const NODE_STATUS = rpcMethod<NodeStatusWireRequest, NodeStatusWireRespon
   'rpc/node-status-request.avsc',
   'rpc/node-status-response.avsc',
 );
+
+export interface NodeAdminWireRequest {
+  action: string;
+  body_json: string;
+}
+
+export interface NodeAdminWireResponse {
+  body_json: string;
+}
+
+export const NODE_ADMIN = rpcMethod<NodeAdminWireRequest, NodeAdminWireResponse>(
+  'internal:logsearch/node/admin',
+  'rpc/node-admin-request.avsc',
+  'rpc/node-admin-response.avsc',
+);

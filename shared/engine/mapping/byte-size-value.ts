@@ -6,6 +6,7 @@
  * time-value.ts.
  */
 import { javaCause, javaCauseChain, numberFormatException, type EsError } from '../../errors/es-errors.ts';
+import { javaDoubleToString } from '../aggs/java-double.ts';
 
 const KB = 1024;
 
@@ -48,4 +49,36 @@ export function parseByteSizeValue(value: string | number, settingName: string):
 
 function byteSizeError(reason: string): EsError {
   return javaCause('illegal_argument_exception', reason);
+}
+
+/**
+ * Elasticsearch's Strings.format1Decimals: the value as Java prints a
+ * double, cut (not rounded) after the first decimal, `.0` left out.
+ */
+export function format1Decimals(value: number, suffix: string): string {
+  const p = javaDoubleToString(value);
+  const dot = p.indexOf('.') + 1;
+  const ex = p.indexOf('E');
+  const fraction = p.charAt(dot);
+  const exponent = ex === -1 ? '' : p.slice(ex);
+  if (fraction === '0') return p.slice(0, dot - 1) + exponent + suffix;
+  return p.slice(0, dot) + fraction + exponent + suffix;
+}
+
+/** ByteSizeValue.toString: `0b`, `1023b`, `1kb`, `1.5mb`, the largest unit the size reaches. */
+export function formatByteSize(bytes: number): string {
+  for (let i = BYTE_UNITS.length - 1; i > 0; i--) {
+    const size = KB ** i;
+    if (bytes >= size) return format1Decimals(bytes / size, BYTE_UNITS[i]!);
+  }
+  return format1Decimals(bytes, 'b');
+}
+
+const BYTE_UNITS = ['b', 'kb', 'mb', 'gb', 'tb', 'pb'];
+
+/** A size in one unit as `bytes=` asks for it (`b`, `k`/`kb`, ... `p`/`pb`): whole units, truncated; null for an unknown unit. */
+export function byteSizeIn(bytes: number, unit: string): number | null {
+  const i = ['b', 'k', 'm', 'g', 't', 'p'].indexOf(unit.length === 2 && unit.endsWith('b') ? unit[0]! : unit);
+  if (i < 0) return null;
+  return Math.trunc(bytes / KB ** i);
 }

@@ -5,6 +5,7 @@
  * months. Errors are Elasticsearch's IllegalArgumentExceptions, word for word.
  */
 import { javaCause, javaCauseChain, numberFormatException, type EsError } from '../../errors/es-errors.ts';
+import { format1Decimals } from './byte-size-value.ts';
 
 const NANOS_PER_MILLI = 1_000_000;
 const MICROS_PER_MILLI = 1_000;
@@ -87,19 +88,28 @@ function timeValueError(reason: string): EsError {
   return javaCause('illegal_argument_exception', reason);
 }
 
-/** Elasticsearch's TimeValue.toString: `850ms`, `1.2s`, `2.5m`, `1h`. */
+const TIME_UNITS_NANOS: readonly (readonly [suffix: string, nanos: number])[] = [
+  ['d', 86_400e9],
+  ['h', 3_600e9],
+  ['m', 60e9],
+  ['s', 1e9],
+  ['ms', 1e6],
+  ['micros', 1e3],
+];
+
+/** TimeValue.toString of a duration in milliseconds: `0s`, `850ms`, `1.2s`, `2.5m`, `1h`; negative durations as the number. */
 export function formatTimeValue(ms: number): string {
-  const units: [number, string][] = [
-    [86_400_000, 'd'],
-    [3_600_000, 'h'],
-    [60_000, 'm'],
-    [1000, 's'],
-  ];
-  for (const [size, suffix] of units) {
-    if (ms >= size) {
-      const v = ms / size;
-      return `${Number.isInteger(Math.round(v * 10) / 10) ? Math.round(v) : (Math.round(v * 10) / 10).toFixed(1)}${suffix}`;
-    }
-  }
-  return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 0) return String(Math.trunc(ms));
+  const nanos = Math.round(ms * 1e6);
+  if (nanos === 0) return '0s';
+  for (const [suffix, size] of TIME_UNITS_NANOS) if (nanos >= size) return format1Decimals(nanos / size, suffix);
+  return format1Decimals(nanos, 'nanos');
+}
+
+/** A duration in one unit as `time=` asks for it (`d`, `h`, `m`, `s`, `ms`, `micros`, `nanos`): whole units, truncated; null for an unknown unit. */
+export function timeValueIn(ms: number, unit: string): number | null {
+  const nanos = Math.round(ms * 1e6);
+  if (unit === 'nanos') return nanos;
+  const u = TIME_UNITS_NANOS.find(([suffix]) => suffix === unit);
+  return u === undefined ? null : Math.trunc(nanos / u[1]);
 }

@@ -22,6 +22,9 @@ export class FilterCache {
   private bytes = 0;
   hits = 0;
   misses = 0;
+  /** Bitsets ever cached, and those evicted to stay within the budget (query_cache stats). */
+  cached = 0;
+  evictions = 0;
 
   constructor(maxBytes: number = DEFAULT_FILTER_CACHE_BYTES) {
     this.maxBytes = maxBytes;
@@ -60,12 +63,14 @@ export class FilterCache {
     }
     this.entries.set(key, bits);
     this.bytes += bits.byteLength;
+    this.cached++;
     while (this.bytes > this.maxBytes) {
       const first = this.entries.keys().next();
       if (first.done === true) break;
       const evicted = this.entries.get(first.value)!;
       this.entries.delete(first.value);
       this.bytes -= evicted.byteLength;
+      this.evictions++;
     }
   }
 

@@ -70,3 +70,72 @@ export function findMerges(segments: readonly MergeCandidate[]): number[][] {
   }
   return merges;
 }
+
+/**
+ * Elasticsearch's `index.merge.policy.expunge_deletes_allowed` (10%): with
+ * `only_expunge_deletes`, segments with a larger share of deleted docs are
+ * rewritten (Lucene's forceMergeDeletes).
+ */
+export const EXPUNGE_DELETES_ALLOWED = 0.1;
+
+/** Groups that rewrite every segment with more than EXPUNGE_DELETES_ALLOWED deleted docs. */
+export function findDeletesMerges(segments: readonly MergeCandidate[]): number[][] {
+  const eligible = segments
+    .map((s, i) => ({ s, i }))
+    .filter(({ s }) => s.maxDoc > 0 && (s.maxDoc - s.numDocs) / s.maxDoc > EXPUNGE_DELETES_ALLOWED)
+    .map(({ i }) => i);
+  return packGroups(eligible, segments);
+}
+
+/**
+ * Groups that leave at most `maxNumSegments` segments (Lucene's forceMerge):
+ * the smallest segments are merged first. No merge exceeds
+ * MAX_MERGED_SEGMENT_DOCS (the files' 32-bit offsets), so a copy larger than
+ * that keeps as few segments as the limit allows. When the count is already
+ * within `maxNumSegments`, segments that hold deleted docs are rewritten on
+ * their own, as a forced merge leaves no deletes behind.
+ */
+export function findForcedMerges(segments: readonly MergeCandidate[], maxNumSegments: number): number[][] {
+  if (segments.length <= maxNumSegments) {
+    return segments.map((s, i) => ({ s, i })).filter(({ s }) => s.numDocs < s.maxDoc && s.numDocs > 0).map(({ i }) => [i]);
+  }
+  // Merge the smallest ones into as few groups as needed to reach the target count.
+  const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.numDocs - segments[b]!.numDocs || a - b);
+  const groups: number[][] = [];
+  let remaining = segments.length;
+  let at = 0;
+  while (remaining > maxNumSegments && at < order.length) {
+    const group: number[] = [];
+    let docs = 0;
+    // A group of k segments removes k - 1; take just as many as the target needs, within the size limit.
+    const wanted = remaining - maxNumSegments + 1;
+    while (at < order.length && group.length < wanted && docs + segments[order[at]!]!.numDocs <= MAX_MERGED_SEGMENT_DOCS) {
+      docs += segments[order[at]!]!.numDocs;
+      group.push(order[at]!);
+      at++;
+    }
+    if (group.length < 2) break;
+    remaining -= group.length - 1;
+    groups.push(group.sort((a, b) => a - b));
+  }
+  return groups;
+}
+
+/** Consecutive groups of at most MAX_MERGE_AT_ONCE segments and MAX_MERGED_SEGMENT_DOCS live docs. */
+function packGroups(members: readonly number[], segments: readonly MergeCandidate[]): number[][] {
+  const groups: number[][] = [];
+  let group: number[] = [];
+  let docs = 0;
+  for (const i of members) {
+    const n = segments[i]!.numDocs;
+    if (group.length > 0 && (group.length >= MAX_MERGE_AT_ONCE || docs + n > MAX_MERGED_SEGMENT_DOCS)) {
+      groups.push(group);
+      group = [];
+      docs = 0;
+    }
+    group.push(i);
+    docs += n;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}

@@ -26,7 +26,7 @@ import type { AnalyzerLookup } from '../analysis/types.ts';
 import { bitsetWords, clearBit, hasBit, newFullBitset } from './bitset.ts';
 import { liveDocsFileName, liveDocsFileOf, readLiveDocs, writeLiveDocs } from './live-docs-file.ts';
 import { MappedSegment } from './mapped-segment.ts';
-import { findMerges } from './merge-policy.ts';
+import { findDeletesMerges, findForcedMerges, findMerges, type MergeCandidate } from './merge-policy.ts';
 import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
 import { DATA_FILES, segmentFileName, segmentIdOfFile } from './segment-info.ts';
 import { writeSegment, type WriteSource } from './segment-writer.ts';
@@ -62,6 +62,30 @@ export interface SegmentsCommit {
 
 export const EMPTY_COMMIT: SegmentsCommit = { segments: [], nextSegmentId: 0 };
 
+/** One segment as `_segments` and `_cat/segments` describe it. */
+export interface SegmentDescription {
+  readonly id: number;
+  readonly maxDoc: number;
+  readonly numDocs: number;
+  readonly sizeInBytes: number;
+  /** Heap the segment holds: all of it for a segment still in memory, its live-docs bitset otherwise. */
+  readonly memoryInBytes: number;
+  /** Only in memory until the next commit writes it. */
+  readonly inMemory: boolean;
+  /** Named by the last commit point (durable). */
+  readonly committed: boolean;
+  /** Bytes of each of its files by extension (none while in memory). */
+  readonly files: Readonly<Record<string, number>>;
+}
+
+/** What the copy's merges did since it opened (Elasticsearch's merges stats). */
+export interface MergeFigures {
+  total: number;
+  docs: number;
+  bytes: number;
+  timeMs: number;
+}
+
 /** Where a live document is: in the indexing buffer or in a refreshed segment. */
 export type DocLocation = { readonly buffered: true; readonly local: number } | { readonly buffered: false; readonly segment: Segment; readonly doc: number };
 
@@ -89,6 +113,8 @@ export class ShardIndex {
   /** Segments written since the last commit, whose files are not yet known durable. */
   private readonly unsynced = new Set<number>();
   private closed = false;
+  /** Merges run so far (not the commit that writes in-memory segments to disk). */
+  readonly merges: MergeFigures = { total: 0, docs: 0, bytes: 0, timeMs: 0 };
 
   private constructor(
     readonly dir: string,
@@ -249,24 +275,72 @@ export class ShardIndex {
    * after; held snapshots keep the old segments.
    */
   maybeMerge(): boolean {
+    return this.mergeOnDisk(findMerges);
+  }
+
+  /**
+   * Elasticsearch's `_forcemerge`: with `onlyExpungeDeletes`, rewrites the
+   * segments with more than 10% deleted docs (Lucene's forceMergeDeletes);
+   * with `maxNumSegments` > 0, merges until at most that many segments are
+   * left, none holding deleted docs (Lucene's forceMerge); otherwise runs
+   * the ordinary policy. Merges segments on disk: commit first so the
+   * segments in memory are among them. True when something was merged.
+   */
+  forceMerge(maxNumSegments: number, onlyExpungeDeletes: boolean): boolean {
+    if (onlyExpungeDeletes) return this.mergeOnDisk(findDeletesMerges);
+    if (maxNumSegments > 0) return this.mergeOnDisk((c) => findForcedMerges(c, maxNumSegments));
+    return this.mergeOnDisk(findMerges);
+  }
+
+  private mergeOnDisk(policy: (candidates: readonly MergeCandidate[]) => number[][]): boolean {
     // Segments still in memory are written (as one) by the next commit; merges are of segments on disk.
     const onDisk: number[] = [];
     this.segments.forEach((s, i) => {
       if (!s.inMemory) onDisk.push(i);
     });
-    const merges = findMerges(onDisk.map((i) => ({ maxDoc: this.segments[i]!.segment.maxDoc, numDocs: this.segments[i]!.numDocs }))).map((g) =>
+    const merges = policy(onDisk.map((i) => ({ maxDoc: this.segments[i]!.segment.maxDoc, numDocs: this.segments[i]!.numDocs }))).map((g) =>
       g.map((k) => onDisk[k]!),
     );
     if (merges.length === 0) return false;
-    this.replaceGroups(merges);
+    const started = performance.now();
+    const merged = this.replaceGroups(merges);
+    this.merges.total += merges.length;
+    this.merges.timeMs += performance.now() - started;
+    for (const m of merged) {
+      this.merges.docs += m.segment.maxDoc;
+      this.merges.bytes += m.segment.sizeInBytes;
+    }
     return true;
   }
 
-  /** Writes each group of segments as one segment, in place of the group's first. */
-  private replaceGroups(merges: readonly number[][]): void {
+  /** Every segment searches see now, oldest first. */
+  describeSegments(): SegmentDescription[] {
+    return this.segments.map((s) => {
+      const files: Record<string, number> = {};
+      if (s.segment instanceof MappedSegment) {
+        for (const [kind, bytes] of Object.entries(s.segment.info.files)) files[kind] = bytes;
+        if (s.liveGen > 0 && s.liveDocs !== null) files.liv = s.liveDocs.byteLength;
+      }
+      return {
+        id: s.segment.id,
+        maxDoc: s.segment.maxDoc,
+        numDocs: s.numDocs,
+        sizeInBytes: s.segment.sizeInBytes,
+        memoryInBytes: s.inMemory ? s.segment.sizeInBytes : (s.liveDocs?.byteLength ?? 0),
+        inMemory: s.inMemory,
+        committed: !s.inMemory && !this.unsynced.has(s.segment.id),
+        files,
+      };
+    });
+  }
+
+  /** Writes each group of segments as one segment, in place of the group's first; returns the new segments. */
+  private replaceGroups(merges: readonly number[][]): LiveSegment[] {
     const replacement = new Map<number, LiveSegment | null>();
+    const written: LiveSegment[] = [];
     for (const group of merges) {
       const merged = this.merge(group.map((i) => this.segments[i]!));
+      if (merged !== null) written.push(merged);
       group.forEach((i, k) => replacement.set(i, k === 0 ? merged : null));
     }
     const next: LiveSegment[] = [];
@@ -280,6 +354,7 @@ export class ShardIndex {
     });
     this.segments = next;
     this.snapshot = null;
+    return written;
   }
 
   /**

@@ -10,7 +10,7 @@ import { boolParam, intParam, jsonBody, listParam, params, parseTimeValue, query
 import { sendJson } from '../reply.ts';
 import type { TaskSpec } from '../../tasks/task-registry.ts';
 import { warningHeader } from './indices.ts';
-import { formatTimeValue } from './cluster.ts';
+import { formatTimeValue } from '../../../../shared/engine/mapping/time-value.ts';
 import { MAX_BUCKETS, MAX_KEEP_ALIVE } from '../../cluster/cluster-settings.ts';
 
 const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch', 'count']);

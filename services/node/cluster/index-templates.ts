@@ -25,7 +25,7 @@ import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
 import type { CreateIndexEvent } from '../../../shared/records/meta-event.ts';
 import { getOwn, setOwn } from '../../../shared/json/own-keys.ts';
-import { simpleMatch } from '../../../shared/engine/mapping/dynamic-templates.ts';
+import { simpleMatch } from '../../../shared/engine/mapping/simple-match.ts';
 
 type Json = Record<string, unknown>;
 

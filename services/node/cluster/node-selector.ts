@@ -5,7 +5,7 @@
  * addresses (with `*` wildcards), and role filters (`master:true`,
  * `data:false`, `ingest:true`, `coordinating_only:true`).
  */
-import { simpleMatch } from '../../../shared/engine/mapping/dynamic-templates.ts';
+import { simpleMatch } from '../../../shared/engine/mapping/simple-match.ts';
 import type { NodeInfo } from './membership-protocol.ts';
 
 function hostOf(address: string): string {

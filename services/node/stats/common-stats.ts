@@ -13,7 +13,7 @@ import { formatTimeValue } from '../../../shared/engine/mapping/time-value.ts';
 import { setOwn } from '../../../shared/json/own-keys.ts';
 import type { CopyCounterFigures } from '../shard-worker/copy-counters.ts';
 import type { CopyStatsView } from './copy-view.ts';
-import { simpleMatch } from '../../../shared/engine/mapping/dynamic-templates.ts';
+import { simpleMatch } from '../../../shared/engine/mapping/simple-match.ts';
 
 /** `types=a,b*`: which mapping types get indexing figures of their own (undefined: none). */
 export function typeMatcher(types: readonly string[] | null): ((t: string) => boolean) | undefined {

@@ -22,7 +22,7 @@ import YAML from 'yaml';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import { byteSizeIn, format1Decimals, formatByteSize } from '../../../../shared/engine/mapping/byte-size-value.ts';
 import { formatTimeValue, timeValueIn } from '../../../../shared/engine/mapping/time-value.ts';
-import { simpleMatch } from '../../../../shared/engine/mapping/dynamic-templates.ts';
+import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import { boolParam, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';

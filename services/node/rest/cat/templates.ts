@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Node } from '../../node.ts';
 import type { IndexTemplate } from '../../cluster/index-templates.ts';
-import { simpleMatch } from '../../../../shared/engine/mapping/dynamic-templates.ts';
+import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { params } from '../params.ts';
 import { col, sendCat } from './table.ts';
 

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Node } from '../../node.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { splitExpression } from '../../coordinator/index-resolver.ts';
-import { simpleMatch } from '../../../../shared/engine/mapping/dynamic-templates.ts';
+import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { params } from '../params.ts';
 import { col, sendCat, type Column } from './table.ts';
 import { catNodes, hostOf, portOf } from './sources.ts';

@@ -47,7 +47,7 @@ export const CASES: readonly HostileCase[] = [
   { name: '_forcemerge is not a type', method: 'POST', path: '/fresh/_forcemerge', status: 400, error: 'no handler found' },
   { name: '_rollover is not a type', method: 'POST', path: '/fresh/_rollover', status: 400, error: 'no handler found' },
   { name: '_cache/clear is not a type and id', method: 'POST', path: '/fresh/_cache/clear', status: 400, error: 'no handler found' },
-  { name: '_validate/query is not a document get', method: 'GET', path: '/hostile/_validate/query', status: 400, error: 'no handler found' },
+  { name: '_validate/query is an endpoint, not a document get', method: 'GET', path: '/nothing-here/_validate/query', status: 404, error: 'index_not_found_exception' },
   { name: 'a _-prefixed id in a URL is an endpoint, not a document', method: 'PUT', path: '/hostile/_doc/_explain', body: { a: 1 }, status: 400, error: 'no handler found' },
   { name: 'a _-prefixed index in a URL is not an index', method: 'PUT', path: '/_foo/_doc/1', body: { a: 1 }, status: 400, error: 'no handler found' },
   { name: 'the uri in the message keeps its query string', method: 'GET', path: '/a/b/c/d/e?x=1', status: 400, error: 'no handler found for uri [/a/b/c/d/e?x=1] and method [GET]' },

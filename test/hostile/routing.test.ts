@@ -44,11 +44,11 @@ describe('the route table', () => {
     assert.equal(found('POST', '/fresh/_flush'), '/{index}/_flush');
     assert.equal(found('POST', '/fresh/_delete_by_query'), '/{index}/_delete_by_query');
     assert.equal(found('POST', '/fresh/_update_by_query'), '/{index}/_update_by_query');
+    assert.equal(found('GET', '/x/_validate/query'), '/{index}/_validate/query');
     for (const [method, url] of [
       ['POST', '/fresh/_forcemerge'],
       ['POST', '/fresh/_rollover'],
       ['POST', '/fresh/_cache/clear'],
-      ['GET', '/x/_validate/query'],
       ['PUT', '/_foo'],
       ['PUT', '/x/_doc/_bar'],
       ['GET', '/x/_type/1'],

@@ -128,6 +128,9 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     },
   });
 
+  // Elasticsearch reads a GET's body (clients send searches, explains and term vectors as GET with a body).
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
+
   const matches = new WeakMap<FastifyRequest, RouteMatch>();
   /** The route a request takes, decided once (tracing names its span after it before the handler runs). */
   const matchOf = (req: FastifyRequest): RouteMatch => {

@@ -24,6 +24,10 @@ import { taskHandlers } from './routes/tasks.ts';
 import { statsHandlers } from './routes/stats.ts';
 import { nodeHandlers } from './routes/nodes.ts';
 import { catHandlers } from './routes/cat.ts';
+import { explainHandlers } from './routes/explain.ts';
+import { termVectorHandlers } from './routes/termvectors.ts';
+import { fieldCapsHandlers } from './routes/field-caps.ts';
+import { validateHandlers } from './routes/validate.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -42,6 +46,10 @@ export function routeTable(node: Node): Route[] {
   const stats = statsHandlers(node);
   const nodes = nodeHandlers(node);
   const cat = catHandlers(node);
+  const explain = explainHandlers(node);
+  const termVectors = termVectorHandlers(node);
+  const fieldCaps = fieldCapsHandlers(node);
+  const validate = validateHandlers(node);
 
   const routes: Route[] = [];
   const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
@@ -141,6 +149,11 @@ export function routeTable(node: Node): Route[] {
   add(['GET', 'POST'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.scroll);
   add(['DELETE'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.clearScroll);
   add(['GET', 'POST'], ['/_msearch', '/{index}/_msearch', '/{index}/{type}/_msearch'], msearch.msearch, 'ndjson');
+  add(['GET', 'POST'], ['/{index}/{type}/{id}/_explain'], explain.explain);
+  add(['GET', 'POST'], ['/{index}/{type}/{id}/_termvectors', '/{index}/{type}/_termvectors'], termVectors.single);
+  add(['GET', 'POST'], ['/_mtermvectors', '/{index}/_mtermvectors', '/{index}/{type}/_mtermvectors'], termVectors.multi);
+  add(['GET', 'POST'], ['/_field_caps', '/{index}/_field_caps'], fieldCaps.fieldCaps);
+  add(['GET', 'POST'], ['/_validate/query', '/{index}/_validate/query', '/{index}/{type}/_validate/query'], validate.validate);
 
   // ---- by query, reindex and tasks ---------------------------------------------------
   add(['POST'], ['/{index}/_update_by_query', '/{index}/{type}/_update_by_query'], byQuery.updateByQuery);

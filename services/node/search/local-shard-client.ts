@@ -7,6 +7,7 @@
 import { searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts';
 import { renderHits } from '../../../shared/engine/search/render-hit.ts';
+import { fetchHooks } from '../../../shared/engine/search/fetch-hooks.ts';
 import type { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import type { ParsedSearch, RenderedHits, ShardSearchContext } from '../../../shared/engine/search/types.ts';
 import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
@@ -123,11 +124,21 @@ export class LocalShardClient implements ShardClient {
   private render(req: ShardFetchRequest): RenderedHits {
     const ctx = this.contexts.get(req.contextId);
     if (!ctx) throw searchContextMissing(req.contextId);
+    const mapping = this.meta.mapping;
+    const hooks = fetchHooks({
+      snapshot: ctx.snapshot,
+      search: ctx.search,
+      shardCtx: this.shardContext(Date.now()),
+      shardLabel: `[${this.meta.name}][${this.shard}]`,
+      parseSource: mapping === null ? null : (source) => mapping.parse(source),
+      analyzers: this.meta.analyzers,
+    });
     const rendered = renderHits(ctx.snapshot, req, {
       index: this.meta.name,
       type: this.meta.mapping?.typeName ?? '_doc',
       search: ctx.search,
       mapping: this.meta.mapping ?? emptyMapping,
+      hooks,
     });
     if (req.release) this.contexts.drop(req.contextId);
     return rendered;

@@ -8,6 +8,7 @@
  */
 import { illegalArgument } from '../../errors/es-errors.ts';
 import type { ParsedSearch, SortSpec, SortValue, SourceSpec } from '../../engine/search/types.ts';
+import type { TermVectorsSpec } from '../../engine/search/term-vectors.ts';
 import { DslQuery } from './build-query.ts';
 import { DslReader, tokenName } from './dsl-reader.ts';
 import type { Json, JsonMap } from './json-source.ts';
@@ -40,6 +41,12 @@ export interface SearchUrlParams {
   trackScores?: boolean;
   terminateAfter?: number;
   version?: boolean;
+  explain?: boolean;
+  /**
+   * Not a URL parameter: `_termvectors` asks the fetch phase for the hits'
+   * term vectors through it (it travels to every copy with the parameters).
+   */
+  termVectors?: TermVectorsSpec;
 }
 
 const MATCH_ALL: QueryBuilder = { type: 'match_all', boost: 1, name: null };
@@ -117,6 +124,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
   let terminateAfter = 0;
   let minScore: number | null = null;
   let version = false;
+  let explain = false;
   let source: SourceSpec | null = null;
   let storedFields: string[] | null = null;
   let docvalueFields: string[] = [];
@@ -164,6 +172,8 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
           version = r.bool(root, key);
           break;
         case 'explain':
+          explain = r.bool(root, key);
+          break;
         case 'profile':
         case 'seq_no_primary_term':
           r.bool(root, key);
@@ -264,6 +274,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
   if (params.sort !== undefined && params.sort !== '') sort = [...(sort ?? []), ...sortFromUrl(params.sort)];
   if (params.trackScores !== undefined) trackScores = params.trackScores;
   if (params.version !== undefined) version = params.version;
+  if (params.explain !== undefined) explain = params.explain;
   if (params.terminateAfter !== undefined) {
     if (params.terminateAfter < 0) throw illegalArgument('terminateAfter must be > 0');
     terminateAfter = params.terminateAfter;
@@ -289,6 +300,8 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
     terminateAfter,
     minScore,
     version,
+    explain,
+    termVectors: params.termVectors ?? null,
     source,
     storedFields,
     docvalueFields,

@@ -50,6 +50,7 @@ export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafO
     copyTo: Object.freeze([...opts.copyTo]),
     searchQuoteAnalyzer: text ? (opts.searchQuoteAnalyzer ?? opts.searchAnalyzer ?? opts.analyzer ?? DEFAULT_ANALYZER) : null,
     norms: opts.norms ?? text,
+    termVector: opts.termVector,
   });
   return {
     kind: 'leaf',

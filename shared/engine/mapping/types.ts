@@ -78,6 +78,8 @@ export interface FieldMapping {
   readonly searchQuoteAnalyzer?: string | null;
   /** Norms kept for scoring (text: true unless `norms: false`). */
   readonly norms?: boolean;
+  /** `term_vector` as mapped (`no`, `yes`, `with_positions_offsets`, ...). */
+  readonly termVector?: string;
 }
 
 /**

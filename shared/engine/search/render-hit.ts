@@ -98,6 +98,22 @@ export interface RenderHitsOptions {
   readonly search: ParsedSearch;
   /** Lets `docvalue_fields` print booleans as true/false (doc values hold 0/1). */
   readonly mapping?: MappingLookup;
+  /** What the fetch phase adds to a hit beyond the stored fields (highlight, explanation, ...). */
+  readonly hooks?: HitHooks;
+}
+
+/**
+ * Members of a hit computed per document, each returned as JSON members
+ * (`"name":value`, several joined by commas) or '' for none, placed where
+ * Elasticsearch's SearchHit.toXContent puts them.
+ */
+export interface HitHooks {
+  /** First in the hit (`_shard`, `_node` of an explained hit). */
+  head?(view: SegmentView, doc: number): string;
+  /** After `_source` and `fields`, before `sort` (`highlight`). */
+  beforeSort?(view: SegmentView, doc: number, source: Uint8Array): string;
+  /** Last (`_explanation`, `inner_hits`). */
+  tail?(view: SegmentView, doc: number): string;
 }
 
 /** Bytes reserved per hit beyond its source for the fields around it; a longer hit grows the buffer. */
@@ -119,6 +135,8 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   const starts = new Uint32Array(n + 1);
   // The fixed parts of every hit as bytes, written without going through a string each time.
   const head = Buffer.from(`{"_index":${JSON.stringify(opts.index)},"_type":${JSON.stringify(opts.type)},"_id":`, 'utf8');
+  const headAfterBrace = head.subarray(1);
+  const hooks = opts.hooks;
   const search = opts.search;
   const src = search.source;
   const filtered = src.includes.length > 0 || src.excludes.length > 0;
@@ -128,7 +146,12 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
     const view = views[i]!;
     const seg = view.segment;
     const d = hits.docs[i]! - view.docBase;
-    out.raw(head);
+    const lead = hooks?.head?.(view, d) ?? '';
+    if (lead === '') out.raw(head);
+    else {
+      out.text(`{${lead},`);
+      out.raw(headAfterBrace);
+    }
     out.jsonString(idOf(seg, d));
     if (search.version) out.ascii(`,"_version":${seg.versions[d]}`);
     const score = hits.scores[i]!;
@@ -149,6 +172,10 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
       const fields = docValueFields(seg, d, search.docvalueFields, opts.mapping);
       if (fields.length > 0) out.text(`,"fields":{${fields.join(',')}}`);
     }
+    if (hooks?.beforeSort) {
+      const members = hooks.beforeSort(view, d, stored.source);
+      if (members !== '') out.text(`,${members}`);
+    }
     const sortValues = hits.sortValues[i] ?? null;
     if (sortValues !== null) {
       out.raw(SORT_KEY);
@@ -159,10 +186,11 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
         if (typeof v === 'string') out.text(text);
         else out.ascii(text);
       }
-      out.raw(CLOSE_SORT);
-    } else {
-      out.raw(CLOSE_HIT);
+      out.raw(CLOSE_ARRAY);
     }
+    const tail = hooks?.tail?.(view, d) ?? '';
+    if (tail !== '') out.text(`,${tail}`);
+    out.raw(CLOSE_HIT);
   }
   starts[n] = out.length;
   return out.result(starts);
@@ -172,7 +200,7 @@ const SCORE_NULL = Buffer.from(',"_score":null');
 const SOURCE_KEY = Buffer.from(',"_source":');
 const SORT_KEY = Buffer.from(',"sort":[');
 const COMMA = Buffer.from(',');
-const CLOSE_SORT = Buffer.from(']}');
+const CLOSE_ARRAY = Buffer.from(']');
 const CLOSE_HIT = Buffer.from('}');
 
 /** A growable output buffer for UTF-8 text and raw bytes, drawn from the response buffer pool. */

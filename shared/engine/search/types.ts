@@ -8,6 +8,7 @@ import type { AnalyzerLookup } from '../analysis/types.ts';
 import type { MappingLookup } from '../mapping/types.ts';
 import type { FilterCache } from './filter-cache.ts';
 import type { Query } from './query.ts';
+import type { TermVectorsSpec } from './term-vectors.ts';
 
 /**
  * A sort value as Elasticsearch reports it in `hits.hits[].sort`: numbers
@@ -53,6 +54,8 @@ export interface ShardSearchContext {
   /** Index name and uuid, for the `index`/`index_uuid` of shard-level errors. */
   readonly index?: string;
   readonly indexUuid?: string;
+  /** The node holding the copy (`_node` of explained hits), when known. */
+  readonly nodeId?: string;
 }
 
 /**
@@ -80,6 +83,10 @@ export interface ParsedSearch {
   readonly terminateAfter: number;
   readonly minScore: number | null;
   readonly version: boolean;
+  /** `explain`: each hit carries `_explanation`. */
+  readonly explain: boolean;
+  /** Internal (`_termvectors`): each hit carries `_termvectors`. */
+  readonly termVectors: TermVectorsSpec | null;
   readonly source: SourceSpec;
   /** `stored_fields` as given (null when absent); `_none_` disables fetching entirely. */
   readonly storedFields: readonly string[] | null;

@@ -34,6 +34,8 @@ function searchOf(query: Query, extra: Partial<ParsedSearch> = {}): ParsedSearch
     terminateAfter: 0,
     minScore: null,
     version: false,
+    explain: false,
+    termVectors: null,
     source: { fetch: true, includes: [], excludes: [] },
     storedFields: null,
     docvalueFields: [],

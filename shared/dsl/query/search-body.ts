@@ -9,6 +9,8 @@
 import { illegalArgument } from '../../errors/es-errors.ts';
 import type { ParsedSearch, SortSpec, SortValue, SourceSpec } from '../../engine/search/types.ts';
 import type { TermVectorsSpec } from '../../engine/search/term-vectors.ts';
+import { parseHighlight } from './highlight-spec.ts';
+import type { HighlightSpec } from '../../engine/search/highlight-options.ts';
 import { DslQuery } from './build-query.ts';
 import { DslReader, tokenName } from './dsl-reader.ts';
 import type { Json, JsonMap } from './json-source.ts';
@@ -125,6 +127,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
   let minScore: number | null = null;
   let version = false;
   let explain = false;
+  let highlight: HighlightSpec | null = null;
   let source: SourceSpec | null = null;
   let storedFields: string[] | null = null;
   let docvalueFields: string[] = [];
@@ -231,6 +234,11 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
           scriptFields = Object.keys(v);
           break;
         case 'highlight':
+          highlight = parseHighlight(v, (container, k) => {
+            if (!r.isMap(container[k] as Json)) throw r.errorAt(container as JsonMap, k, `Unknown key for a ${tokenName(container[k] as Json)} in [${k}].`);
+            return new DslQuery(parseInnerQuery(r, container as JsonMap, k));
+          });
+          break;
         case 'suggest':
         case 'stats':
         case 'ext':
@@ -301,6 +309,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
     minScore,
     version,
     explain,
+    highlight,
     termVectors: params.termVectors ?? null,
     source,
     storedFields,

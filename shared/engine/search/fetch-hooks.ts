@@ -1,9 +1,10 @@
 /**
  * What the fetch phase computes per hit beyond its stored fields, built once
- * per fetch from the search request: `_explanation` (explain.ts) and the
- * term vectors `_termvectors` asks for (term-vectors.ts). The explanation
- * re-evaluates the engine query on the hit's segment, so it agrees with the
- * query phase that chose the hit.
+ * per fetch from the search request: `highlight` (highlighter.ts),
+ * `_explanation` (explain.ts) and the term vectors `_termvectors` asks for
+ * (term-vectors.ts). Highlights and term vectors analyze the hit's stored
+ * source again; the explanation re-evaluates the engine query on the hit's
+ * segment, so it agrees with the query phase that chose the hit.
  */
 import type { SearcherSnapshot, SegmentView } from '../segment/types.ts';
 import { acquireArena, releaseArena } from './scratch-arena.ts';
@@ -12,6 +13,12 @@ import { ShardTermStats } from './term-stats.ts';
 import type { HitHooks } from './render-hit.ts';
 import type { Query } from './query.ts';
 import type { ParsedSearch, ShardSearchContext } from './types.ts';
+import type { FieldMapping } from '../mapping/types.ts';
+import { illegalArgument } from '../../errors/es-errors.ts';
+import { setOwn } from '../../json/own-keys.ts';
+import { resolveOptions, type HighlightSpec, type ResolvedHighlight } from './highlight-options.ts';
+import { fieldTokens, indexAnalyzer } from './field-tokens.ts';
+import { hasTerms, highlightField, termsForField } from './highlighter.ts';
 import type { ParsedDocument } from '../mapping/types.ts';
 import type { AnalyzerLookup } from '../analysis/types.ts';
 import { SnapshotTermStatistics, buildTermVectors, type TermVectorsSpec } from './term-vectors.ts';
@@ -29,9 +36,21 @@ export interface FetchHookContext {
 
 /** The hooks a fetch needs, or undefined when the request asks for nothing beyond stored fields. */
 export function fetchHooks(c: FetchHookContext): HitHooks | undefined {
-  const tv = c.search.termVectors;
-  if (tv !== null) return termVectorHooks(c, tv);
-  if (!c.search.explain) return undefined;
+  const parts: HitHooks[] = [];
+  if (c.search.termVectors !== null) parts.push(termVectorHooks(c, c.search.termVectors));
+  if (c.search.highlight !== null) parts.push(highlightHooks(c, c.search.highlight));
+  if (c.search.explain) parts.push(explainHooks(c));
+  if (parts.length === 0) return undefined;
+  if (parts.length === 1) return parts[0];
+  const join = (xs: string[]) => xs.filter((x) => x !== '').join(',');
+  return {
+    head: (view, doc) => join(parts.map((p) => p.head?.(view, doc) ?? '')),
+    beforeSort: (view, doc, source) => join(parts.map((p) => p.beforeSort?.(view, doc, source) ?? '')),
+    tail: (view, doc) => join(parts.map((p) => p.tail?.(view, doc) ?? '')),
+  };
+}
+
+function explainHooks(c: FetchHookContext): HitHooks {
   let query: Query | null = null;
   let stats: ShardTermStats | null = null;
   const engineQuery = (): Query => (query ??= c.search.query.toQuery(c.shardCtx));
@@ -46,6 +65,55 @@ export function fetchHooks(c: FetchHookContext): HitHooks | undefined {
       } finally {
         releaseArena(arena);
       }
+    },
+  };
+}
+
+const FVH_NEEDS = (field: string) => `the field [${field}] should be indexed with term vector with position offsets to be used with fast vector highlighter`;
+
+function highlightHooks(c: FetchHookContext, spec: HighlightSpec): HitHooks {
+  const mapping = c.shardCtx.mapping;
+  let mainQuery: Query | null = null;
+  const queries = new Map<object, Query>();
+  const queryOf = (opts: ResolvedHighlight): Query => {
+    const src = opts.highlightQuery;
+    if (src === null) return (mainQuery ??= c.search.query.toQuery(c.shardCtx));
+    let q = queries.get(src);
+    if (q === undefined) queries.set(src, (q = src.toQuery(c.shardCtx)));
+    return q;
+  };
+  // Field patterns resolved once: text and keyword fields only, in the request's order.
+  const fields: { path: string; field: FieldMapping; opts: ResolvedHighlight }[] = [];
+  const seen = new Set<string>();
+  for (const f of spec.fields) {
+    const opts = resolveOptions(spec.global, f.options);
+    const paths = f.name.includes('*') ? mapping.matchingFields(f.name) : [f.name];
+    for (const path of paths) {
+      const field = mapping.field(path);
+      if (field === undefined || (field.type !== 'text' && field.type !== 'keyword') || seen.has(path)) continue;
+      if (opts.type === 'fvh' && !(field.termVector ?? 'no').includes('positions_offsets')) throw illegalArgument(FVH_NEEDS(path));
+      seen.add(path);
+      fields.push({ path, field, opts });
+    }
+  }
+  return {
+    beforeSort: (_view, _doc, source) => {
+      if (fields.length === 0 || c.parseSource === null) return '';
+      const parsed = c.parseSource(JSON.parse(Buffer.from(source.buffer, source.byteOffset, source.length).toString('utf8')) as Record<string, unknown>);
+      const out: Record<string, string[]> = {};
+      let any = false;
+      for (const { path, field, opts } of fields) {
+        const values = parsed.fields.filter((p) => p.mapping.path === path).flatMap((p) => p.values.map(String));
+        if (values.length === 0) continue;
+        const terms = termsForField(queryOf(opts), path, !opts.requireFieldMatch);
+        if (!hasTerms(terms) && opts.noMatchSize <= 0) continue;
+        const tokens = fieldTokens(values, indexAnalyzer(field, c.analyzers));
+        const fragments = highlightField(values, tokens, terms, opts);
+        if (fragments === null) continue;
+        setOwn(out, path, fragments);
+        any = true;
+      }
+      return any ? `"highlight":${JSON.stringify(out)}` : '';
     },
   };
 }

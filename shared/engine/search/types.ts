@@ -9,6 +9,7 @@ import type { MappingLookup } from '../mapping/types.ts';
 import type { FilterCache } from './filter-cache.ts';
 import type { Query } from './query.ts';
 import type { TermVectorsSpec } from './term-vectors.ts';
+import type { HighlightSpec } from './highlight-options.ts';
 
 /**
  * A sort value as Elasticsearch reports it in `hits.hits[].sort`: numbers
@@ -85,6 +86,8 @@ export interface ParsedSearch {
   readonly version: boolean;
   /** `explain`: each hit carries `_explanation`. */
   readonly explain: boolean;
+  /** `highlight`: what each hit's `highlight` shows. */
+  readonly highlight: HighlightSpec | null;
   /** Internal (`_termvectors`): each hit carries `_termvectors`. */
   readonly termVectors: TermVectorsSpec | null;
   readonly source: SourceSpec;

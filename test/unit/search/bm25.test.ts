@@ -36,6 +36,7 @@ function searchOf(query: Query, extra: Partial<ParsedSearch> = {}): ParsedSearch
     version: false,
     explain: false,
     termVectors: null,
+    highlight: null,
     source: { fetch: true, includes: [], excludes: [] },
     storedFields: null,
     docvalueFields: [],

@@ -120,6 +120,7 @@ export class Node {
       directory,
       transport: clusterParts?.transportClient ?? null,
       nodeStats: (body) => this.localNodeStats(body as NodeStatsRequest),
+      tasks: (detailed) => this.tasks.list({}).map((t) => t.info(detailed)),
     });
   }
 

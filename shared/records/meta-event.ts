@@ -21,6 +21,8 @@ export interface PutMappingEvent {
 export interface UpdateSettingsEvent {
   indices: string[];
   settings_json: string;
+  /** Absent in records written before it existed (writer version 4 and older): false. */
+  preserve_existing?: boolean;
 }
 export type AliasActionKind = 'ADD' | 'REMOVE' | 'REMOVE_INDEX';
 export interface AliasAction {
@@ -103,12 +105,25 @@ const ADDED_BRANCHES: readonly (readonly [name: string, version: number])[] = [
   ['DeleteStoredScript', 4],
 ];
 
-const CURRENT_VERSION = Math.max(1, ...ADDED_BRANCHES.map(([, v]) => v));
+/** Fields appended to a branch's record (each with a default), with the writer version that first had them. */
+const ADDED_FIELDS: readonly (readonly [branch: string, field: string, version: number])[] = [['UpdateSettings', 'preserve_existing', 5]];
+
+const CURRENT_VERSION = Math.max(1, ...ADDED_BRANCHES.map(([, v]) => v), ...ADDED_FIELDS.map(([, , v]) => v));
+
+interface BranchSchema {
+  readonly name?: string;
+  readonly fields?: readonly { readonly name: string }[];
+}
 
 /** The schema as writer version `version` knew it. */
 function schemaAtVersion(s: typeof schema, version: number): avro.Schema {
   const later = new Set(ADDED_BRANCHES.filter(([, v]) => v > version).map(([name]) => name));
-  const fields = s.fields.map((f) => (f.name === 'event' ? { ...f, type: (f.type as { name?: string }[]).filter((b) => !later.has(b.name ?? '')) } : f));
+  const laterField = (branch: string, field: string) => ADDED_FIELDS.some(([b, f, v]) => b === branch && f === field && v > version);
+  const branches = (t: BranchSchema[]) =>
+    t
+      .filter((b) => !later.has(b.name ?? ''))
+      .map((b) => (b.fields === undefined ? b : { ...b, fields: b.fields.filter((f) => !laterField(b.name ?? '', f.name)) }));
+  const fields = s.fields.map((f) => (f.name === 'event' ? { ...f, type: branches(f.type as BranchSchema[]) } : f));
   return { ...s, fields } as avro.Schema;
 }
 

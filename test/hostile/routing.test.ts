@@ -45,10 +45,10 @@ describe('the route table', () => {
     assert.equal(found('POST', '/fresh/_delete_by_query'), '/{index}/_delete_by_query');
     assert.equal(found('POST', '/fresh/_update_by_query'), '/{index}/_update_by_query');
     assert.equal(found('GET', '/x/_validate/query'), '/{index}/_validate/query');
+    assert.equal(found('POST', '/fresh/_forcemerge'), '/{index}/_forcemerge');
+    assert.equal(found('POST', '/fresh/_rollover'), '/{alias}/_rollover');
+    assert.equal(found('POST', '/fresh/_cache/clear'), '/{index}/_cache/clear');
     for (const [method, url] of [
-      ['POST', '/fresh/_forcemerge'],
-      ['POST', '/fresh/_rollover'],
-      ['POST', '/fresh/_cache/clear'],
       ['PUT', '/_foo'],
       ['PUT', '/x/_doc/_bar'],
       ['GET', '/x/_type/1'],

@@ -147,7 +147,7 @@ export class ClusterState {
       const s = e['logsearch.UpdateSettings'];
       const metas = s.indices.map((u) => this.requireUuid(u));
       const body = JSON.parse(s.settings_json) as unknown;
-      const updated = metas.map((m) => withSettingsUpdate(m, body));
+      const updated = metas.map((m) => withSettingsUpdate(m, body, s.preserve_existing ?? false));
       for (const m of updated) this.put(m);
       return { ok: true };
     }

@@ -113,8 +113,13 @@ export function withMappingUpdate(meta: IndexMetadata, type: string, body: unkno
   return { ...meta, mapping, mappingVersion: meta.mappingVersion + 1 };
 }
 
-export function withSettingsUpdate(meta: IndexMetadata, body: unknown): IndexMetadata {
-  const settings = validateSettingsUpdate(meta.settings, body, { index: meta.name, uuid: meta.uuid });
+export function withSettingsUpdate(meta: IndexMetadata, body: unknown, preserveExisting = false): IndexMetadata {
+  const settings = validateSettingsUpdate(meta.settings, body, { index: meta.name, uuid: meta.uuid }, { closed: meta.closed, preserveExisting });
+  // Analysis changes only on a closed index; its copies open again with the new analyzers.
+  if (JSON.stringify(settings.analysis) !== JSON.stringify(meta.settings.analysis)) {
+    const analyzers = AnalysisRegistry.fromIndexSettings(settings.analysis, { maxNgramDiff: settings.maxNgramDiff });
+    return { ...meta, settings, analyzers, warnings: analyzers.warnings };
+  }
   return { ...meta, settings };
 }
 

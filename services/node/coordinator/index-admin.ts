@@ -16,7 +16,7 @@ import { DESTRUCTIVE_REQUIRES_NAME, type EffectiveSettings } from '../cluster/cl
 
 /** How long index creation waits for its primaries to start (Elasticsearch's default `timeout`). */
 const CREATE_WAIT_MS = 30_000;
-import { globToRegExp, isWildcard, resolveIndices, splitExpression, validateNewIndexName } from './index-resolver.ts';
+import { globToRegExp, isWildcard, resolveIndices, splitExpression, validateNewIndexName, type WildcardStates } from './index-resolver.ts';
 
 export interface CreateIndexBody {
   readonly settings?: unknown;
@@ -48,6 +48,13 @@ export function validateAliasName(alias: string, index?: string): void {
       index: alias,
     });
   }
+}
+
+export interface UpdateSettingsOptions {
+  readonly ignoreUnavailable?: boolean;
+  readonly allowNoIndices?: boolean;
+  readonly expandWildcards?: WildcardStates;
+  readonly preserveExisting?: boolean;
 }
 
 export class IndexAdmin {
@@ -150,6 +157,14 @@ export class IndexAdmin {
       .map((r) => r.meta);
     if (metas.length === 0) return;
     await this.meta.submit({ 'logsearch.SetIndexState': { indices: metas.map((m) => m.uuid), closed } });
+    // Closing stops the copies; opening starts them from their last commit, answered once every primary started.
+    await this.indices.reconcile();
+    if (!closed) {
+      for (const m of metas) {
+        const opened = this.meta.state.indexByUuid(m.uuid);
+        if (opened) await this.directory.waitForPrimaries(opened, CREATE_WAIT_MS);
+      }
+    }
   }
 
   async putMapping(expr: string | undefined, type: string, body: unknown): Promise<void> {
@@ -166,11 +181,23 @@ export class IndexAdmin {
     });
   }
 
-  async updateSettings(expr: string | undefined, body: unknown): Promise<void> {
-    const metas = resolveIndices(this.meta.state, expr ?? '_all', {}).map((r) => r.meta);
-    if (metas.length === 0) throw indexNotFound(expr ?? '_all');
+  /**
+   * `PUT /{index}/_settings`. Wildcards reach open and closed indices (as
+   * UpdateSettingsRequest's options); an expression that names no index is
+   * acknowledged with nothing done when `allow_no_indices` (the default).
+   */
+  async updateSettings(expr: string | undefined, body: unknown, opts: UpdateSettingsOptions = {}): Promise<void> {
+    const resolved = resolveIndices(this.meta.state, expr ?? '_all', {
+      ignoreUnavailable: opts.ignoreUnavailable ?? false,
+      allowNoIndices: opts.allowNoIndices ?? true,
+      expandWildcards: opts.expandWildcards ?? { open: true, closed: true },
+    });
+    const metas = [...new Map(resolved.map((r) => [r.meta.uuid, r.meta])).values()];
     checkIndexSettingsRequest(body);
-    await this.meta.submit({ 'logsearch.UpdateSettings': { indices: metas.map((m) => m.uuid), settings_json: JSON.stringify(body ?? {}) } });
+    if (metas.length === 0) return;
+    await this.meta.submit({
+      'logsearch.UpdateSettings': { indices: metas.map((m) => m.uuid), settings_json: JSON.stringify(body ?? {}), preserve_existing: opts.preserveExisting ?? false },
+    });
     await this.indices.reconcile();
   }
 

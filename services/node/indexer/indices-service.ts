@@ -7,6 +7,9 @@
  * On one node (embedded log) a node hosts every shard of every index. In a
  * cluster, `hosted` says which shards the allocation table gives this node.
  *
+ * The copies of a closed index are closed (after a commit) and their files
+ * kept; reopening the index opens them again from that commit.
+ *
  * A copy is INITIALIZING from the moment it opens until it has applied
  * every record its partition held then (DESIGN.md 2, "copy states"), and
  * STARTED after: only started copies serve reads or count for writes.
@@ -102,6 +105,13 @@ export class IndicesService {
     const wanted = new Map(this.opts.state.indices().map((m) => [m.uuid, m]));
     for (const [uuid, shards] of [...this.copies]) {
       const meta = wanted.get(uuid);
+      // A closed index keeps its data but not its copies: they commit and stop, and `_open` opens them again.
+      if (meta?.closed) {
+        for (const e of shards.values()) await e.copy.close(true);
+        this.copies.delete(uuid);
+        this.opts.onCopyState?.();
+        continue;
+      }
       const keep = new Set(meta ? this.hostedShards(meta) : []);
       for (const [s, e] of [...shards]) {
         if (keep.has(s)) continue;
@@ -116,6 +126,7 @@ export class IndicesService {
       }
     }
     for (const meta of wanted.values()) {
+      if (meta.closed) continue;
       const have = this.copies.get(meta.uuid);
       for (const e of have?.values() ?? []) e.copy.scheduleRefresh();
       const missing = this.hostedShards(meta).filter((s) => !have?.has(s));

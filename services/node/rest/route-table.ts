@@ -28,6 +28,9 @@ import { explainHandlers } from './routes/explain.ts';
 import { termVectorHandlers } from './routes/termvectors.ts';
 import { fieldCapsHandlers } from './routes/field-caps.ts';
 import { validateHandlers } from './routes/validate.ts';
+import { settingsHandlers } from './routes/settings.ts';
+import { maintenanceHandlers } from './routes/maintenance.ts';
+import { fieldMappingHandlers } from './routes/field-mapping.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -50,6 +53,9 @@ export function routeTable(node: Node): Route[] {
   const termVectors = termVectorHandlers(node);
   const fieldCaps = fieldCapsHandlers(node);
   const validate = validateHandlers(node);
+  const indexSettings = settingsHandlers(node);
+  const maintenance = maintenanceHandlers(node);
+  const fieldMappings = fieldMappingHandlers(node);
 
   const routes: Route[] = [];
   const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
@@ -81,6 +87,7 @@ export function routeTable(node: Node): Route[] {
   add(['GET'], ['/_cat/segments', '/_cat/segments/{index}'], cat.segments);
   add(['GET'], ['/_cat/shards', '/_cat/shards/{index}'], cat.shards);
   add(['GET'], ['/_cat/snapshots/{repository}'], cat.snapshots);
+  add(['GET'], ['/_cat/tasks'], cat.tasks);
   add(['GET'], ['/_cat/templates', '/_cat/templates/{name}'], cat.templates);
   add(['GET'], ['/_cat/thread_pool', '/_cat/thread_pool/{thread_pool_patterns}'], cat.threadPool);
   add(['GET'], ['/_nodes', '/_nodes/{node_id}', '/_nodes/{node_id}/{metric}'], nodes.info);
@@ -105,9 +112,14 @@ export function routeTable(node: Node): Route[] {
   add(['DELETE'], ['/{index}'], indices.delete);
   add(['HEAD'], ['/{index}'], indices.exists);
   add(['GET'], ['/{index}'], indices.get);
-  add(['GET'], ['/_settings', '/_settings/{name}', '/{index}/_settings', '/{index}/_settings/{name}'], indices.getSettings);
-  add(['PUT'], ['/_settings', '/{index}/_settings'], indices.putSettings);
+  add(['GET'], ['/_settings', '/_settings/{name}', '/{index}/_settings', '/{index}/_settings/{name}'], indexSettings.get);
+  add(['PUT'], ['/_settings', '/{index}/_settings'], indexSettings.put);
   add(['GET'], ['/_mapping', '/_mapping/{type}', '/{index}/_mapping', '/{index}/_mapping/{type}', '/{index}/{type}/_mapping'], indices.getMapping);
+  add(
+    ['GET'],
+    ['/_mapping/field/{fields}', '/_mapping/{type}/field/{fields}', '/{index}/_mapping/field/{fields}', '/{index}/{type}/_mapping/field/{fields}', '/{index}/_mapping/{type}/field/{fields}'],
+    fieldMappings.get,
+  );
   add(
     ['PUT', 'POST'],
     ['/_mapping/{type}', '/_mappings/{type}', '/{index}/_mapping', '/{index}/_mapping/{type}', '/{index}/_mappings/{type}', '/{index}/{type}/_mapping', '/{index}/{type}/_mappings'],
@@ -116,7 +128,17 @@ export function routeTable(node: Node): Route[] {
   add(['POST'], ['/{index}/_close'], indices.close);
   add(['POST'], ['/{index}/_open'], indices.open);
   add(['GET', 'POST'], ['/_refresh', '/{index}/_refresh'], indices.refresh);
-  add(['GET', 'POST'], ['/_flush', '/{index}/_flush'], indices.flush);
+
+  // ---- index maintenance -------------------------------------------------------------
+  add(['GET', 'POST'], ['/_flush', '/{index}/_flush'], maintenance.flush);
+  add(['GET', 'POST'], ['/_flush/synced', '/{index}/_flush/synced'], maintenance.syncedFlush);
+  add(['POST'], ['/_forcemerge', '/{index}/_forcemerge'], maintenance.forceMerge);
+  add(['POST'], ['/_cache/clear', '/{index}/_cache/clear'], maintenance.clearCache);
+  add(['GET'], ['/_segments', '/{index}/_segments'], maintenance.segments);
+  add(['GET'], ['/_recovery', '/{index}/_recovery'], maintenance.recovery);
+  add(['POST'], ['/{alias}/_rollover', '/{alias}/_rollover/{new_index}'], maintenance.rollover);
+  add(['PUT', 'POST'], ['/{index}/_shrink/{target}'], maintenance.shrink);
+  add(['PUT', 'POST'], ['/{index}/_split/{target}'], maintenance.split);
   add(['GET', 'POST'], ['/_analyze', '/{index}/_analyze'], indices.analyze);
 
   // ---- index templates ---------------------------------------------------------------

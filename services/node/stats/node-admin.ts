@@ -32,6 +32,8 @@ export interface NodeAdminOptions {
   readonly directory: ShardDirectory;
   readonly transport: TransportClient | null;
   readonly nodeStats: NodeStatsProducer;
+  /** The tasks this node runs now, as TaskInfo JSON (`_cat/tasks`); `detailed` adds descriptions. */
+  readonly tasks: (detailed: boolean) => Record<string, unknown>[];
 }
 
 /** Per node, what a cluster-wide action got: answers, and the nodes that failed. */
@@ -119,9 +121,16 @@ export class NodeAdmin {
         return this.localClearCache(uuids);
       case 'node_stats':
         return this.opts.nodeStats(body);
+      case 'tasks':
+        return this.localTasks((body as { detailed?: boolean } | null)?.detailed === true);
       default:
         throw new Error(`unknown node admin action [${action}]`);
     }
+  }
+
+  /** This node's running tasks; times as plain numbers (they travel as JSON). */
+  localTasks(detailed: boolean): Record<string, unknown>[] {
+    return this.opts.tasks(detailed).map((t) => ({ ...t, running_time_in_nanos: Number(t.running_time_in_nanos) }));
   }
 
   /** Runs `action` on each of `nodes`: this node directly, the others over the transport. */

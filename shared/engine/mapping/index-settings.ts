@@ -117,7 +117,29 @@ function lenientInt(flat: ReadonlyMap<string, FlatEntry>, key: string, dflt: num
 }
 
 /** Settings that cannot change on an open index (they are not `Property.Dynamic` in Elasticsearch). */
-const STATIC_SETTINGS: ReadonlySet<string> = new Set([K_SHARDS, K_ROUTING_SHARDS, K_PARTITION_SIZE]);
+const STATIC_SETTINGS: ReadonlySet<string> = new Set([
+  K_SHARDS,
+  K_ROUTING_SHARDS,
+  K_PARTITION_SIZE,
+  ...[
+    'codec',
+    'store.type',
+    'store.preload',
+    'shard.check_on_startup',
+    'sort.field',
+    'sort.order',
+    'sort.missing',
+    'sort.mode',
+    'data_path',
+    'soft_deletes.enabled',
+    'mapping.single_type',
+    'load_fixed_bitset_filters_eagerly',
+    'queries.cache.enabled',
+  ].map((k) => 'index.' + k),
+]);
+const STATIC_GROUPS: readonly string[] = [ANALYSIS_PREFIX, 'index.similarity.'];
+/** Settings fixed at creation, closed or not (`Property.Final`). */
+const FINAL_SETTINGS: ReadonlySet<string> = new Set([K_SHARDS, K_ROUTING_SHARDS, K_PARTITION_SIZE]);
 
 export type SettingValue = string | readonly string[];
 
@@ -324,23 +346,40 @@ function entriesOf(settings: IndexSettings): Map<string, FlatEntry> {
   return map;
 }
 
+export interface SettingsUpdateOptions {
+  /** A closed index also takes static settings (analysis, codec, ...); only final ones are refused. */
+  readonly closed?: boolean;
+  /** `preserve_existing`: settings the index already has keep their values. */
+  readonly preserveExisting?: boolean;
+}
+
 /**
- * Applies a PUT _settings body to an open index's settings, as Elasticsearch
- * 6.8 does: static settings (number_of_shards, ...) are refused, `null`
- * resets a setting to its default, the rest is validated like at creation.
+ * Applies a PUT _settings body to an index's settings, as Elasticsearch 6.8's
+ * MetaDataUpdateSettingsService does: on an open index static settings
+ * (codec, analysis, ...) are refused; settings fixed at creation
+ * (number_of_shards, ...) are refused on a closed one too; `null` resets a
+ * setting to its default; with `preserveExisting` a setting the index has
+ * is left as it is; the result is validated like at creation.
  */
 export function validateSettingsUpdate(
   current: IndexSettings,
   update: unknown,
   target: { readonly index: string; readonly uuid: string } = { index: '_na_', uuid: '_na_' },
+  opts: SettingsUpdateOptions = {},
 ): IndexSettings {
   const changes = flatten(update);
-  const skipped = [...changes.keys()].filter((k) => STATIC_SETTINGS.has(k) || k.startsWith(ANALYSIS_PREFIX));
-  if (skipped.length > 0) {
-    throw settingError(`Can't update non dynamic settings [[${javaHashSetOrder(skipped).join(', ')}]] for open indices [[${target.index}/${target.uuid}]]`);
+  if (opts.closed) {
+    const fixed = [...changes.keys()].find((k) => FINAL_SETTINGS.has(k));
+    if (fixed !== undefined) throw settingError(`final index setting [${fixed}], not updateable`);
+  } else {
+    const skipped = [...changes.keys()].filter((k) => STATIC_SETTINGS.has(k) || STATIC_GROUPS.some((g) => k.startsWith(g)));
+    if (skipped.length > 0) {
+      throw settingError(`Can't update non dynamic settings [[${javaHashSetOrder(skipped).join(', ')}]] for open indices [[${target.index}/${target.uuid}]]`);
+    }
   }
   const next = entriesOf(current);
   for (const [key, entry] of changes) {
+    if (opts.preserveExisting && next.has(key)) continue;
     if (entry.text === null) next.delete(key);
     else next.set(key, entry);
   }
@@ -365,12 +404,17 @@ export interface IndexMetadataForSettings {
  * `Settings.getAsStructuredMap` (Java HashMaps of capacity 2) yields.
  */
 export function renderSettings(settings: IndexSettings, meta: IndexMetadataForSettings): Record<string, unknown> {
+  return structured(allSettings(settings, meta));
+}
+
+/** Every setting of the index as flat keys, those Elasticsearch writes itself (creation date, uuid, ...) included. */
+export function allSettings(settings: IndexSettings, meta: IndexMetadataForSettings): Record<string, SettingValue> {
   const all: Record<string, SettingValue> = { ...settings.flat };
   all['index.creation_date'] = String(meta.creationDate);
   all['index.uuid'] = meta.uuid;
   all['index.version.created'] = meta.version ?? ES_VERSION_CREATED;
   all['index.provided_name'] = meta.providedName;
-  return structured(all);
+  return all;
 }
 
 interface Tree {

@@ -120,3 +120,23 @@ test('a MetaEvent written before stored scripts existed (writer version 3) reads
   const gone = { request_id: 'v', timestamp: 6, event: { 'logsearch.DeleteStoredScript': { id: 's1' } } };
   assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(gone as never)))), gone);
 });
+
+test('an UpdateSettings written before preserve_existing existed (writer version 4) reads as not preserving', () => {
+  const schema = loadSchema('meta-event.avsc') as { fields: { name: string; type: unknown }[] };
+  type Branch = { name?: string; fields?: { name: string }[] };
+  const v4 = {
+    ...schema,
+    fields: schema.fields.map((f) =>
+      f.name === 'event'
+        ? { ...f, type: (f.type as Branch[]).map((b) => (b.name === 'UpdateSettings' ? { ...b, fields: b.fields!.filter((x) => x.name !== 'preserve_existing') } : b)) }
+        : f,
+    ),
+  };
+  const old = new RecordCodec(v4 as never, 4);
+  const e = { request_id: 'x', timestamp: 1, event: { 'logsearch.UpdateSettings': { indices: ['u'], settings_json: '{"a":1}' } } };
+  const read = metaEventCodec.decode(old.encode(e as never)) as unknown as { event: { 'logsearch.UpdateSettings': { preserve_existing: boolean; settings_json: string } } };
+  assert.equal(read.event['logsearch.UpdateSettings'].preserve_existing, false);
+  assert.equal(read.event['logsearch.UpdateSettings'].settings_json, '{"a":1}');
+  const now = { request_id: 'y', timestamp: 2, event: { 'logsearch.UpdateSettings': { indices: ['u'], settings_json: '{}', preserve_existing: true } } };
+  assert.deepEqual(JSON.parse(JSON.stringify(metaEventCodec.decode(metaEventCodec.encode(now as never)))), now);
+});

@@ -18,6 +18,7 @@ import { catRecovery } from '../cat/recovery.ts';
 import { catSegments } from '../cat/segments.ts';
 import { catShards } from '../cat/shards.ts';
 import { catSnapshots } from '../cat/snapshots.ts';
+import { catTasks } from '../cat/tasks.ts';
 import { catTemplates } from '../cat/templates.ts';
 import { catThreadPool } from '../cat/thread-pool.ts';
 
@@ -28,6 +29,7 @@ const PAGES = [
   '/_cat/shards/{index}',
   '/_cat/master',
   '/_cat/nodes',
+  '/_cat/tasks',
   '/_cat/indices',
   '/_cat/indices/{index}',
   '/_cat/segments',
@@ -75,6 +77,7 @@ export function catHandlers(node: Node) {
     segments: catSegments(node),
     shards: catShards(node),
     snapshots: catSnapshots(),
+    tasks: catTasks(node),
     templates: catTemplates(node),
     threadPool: catThreadPool(node),
   };

@@ -11,8 +11,9 @@ import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { globToRegExp, parseExpandWildcards, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
 import { boolParam, jsonBody, objectBody, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
-import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
+import { setOwn } from '../../../../shared/json/own-keys.ts';
 import { aliasesBody } from './aliases.ts';
+import { indexSettingsFlat, renderFlatOrNested } from './settings.ts';
 
 function resolveOpts(q: Query) {
   return {
@@ -80,30 +81,10 @@ export function indexHandlers(node: Node) {
     const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
     const out: Record<string, unknown> = {};
     for (const { meta } of resolved) {
-      out[meta.name] = { aliases: aliasesBody(meta, null), mappings: mappingsBody(meta, includeTypeName(q)), settings: settingsBody(meta) };
+      const settings = boolParam(q, 'flat_settings', false) ? renderFlatOrNested(indexSettingsFlat(meta), true) : settingsBody(meta);
+      out[meta.name] = { aliases: aliasesBody(meta, null), mappings: mappingsBody(meta, includeTypeName(q)), settings };
     }
     return sendJson(reply, 200, out);
-  };
-
-  const getSettings = async (req: FastifyRequest, reply: FastifyReply) => {
-    const q = query(req);
-    const p = params(req);
-    const resolved = resolveIndices(node.cluster, p.index, resolveOpts(q));
-    const names = p.name ? splitExpression(p.name).map(globToRegExp) : null;
-    const out: Record<string, unknown> = {};
-    for (const { meta } of resolved) {
-      let settings = settingsBody(meta);
-      if (names) settings = filterSettings(settings, names);
-      out[meta.name] = { settings };
-    }
-    return sendJson(reply, 200, out);
-  };
-
-  const putSettings = async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = objectBody(req);
-    if (!body) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: no settings to update;', 400);
-    await node.admin.updateSettings(params(req).index, body.settings ?? body);
-    return sendJson(reply, 200, { acknowledged: true });
   };
 
   const putMapping = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -171,14 +152,6 @@ export function indexHandlers(node: Node) {
     return sendJson(reply, 200, { _shards: { total, successful, failed: 0 } });
   };
 
-  /** `_flush`: every applied op committed to segment files; a restart then replays none of them. */
-  const flush = async (req: FastifyRequest, reply: FastifyReply) => {
-    const q = query(req);
-    const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
-    const { total, successful } = await node.flush(resolved.map((r) => r.meta));
-    return sendJson(reply, 200, { _shards: { total, successful, failed: 0 } });
-  };
-
   const analyze = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
     const q = query(req);
@@ -208,35 +181,10 @@ export function indexHandlers(node: Node) {
     return sendJson(reply, 200, result);
   };
 
-  return { create, delete: remove, exists, get, getSettings, putSettings, putMapping, getMapping, close: openClose(true), open: openClose(false), refresh, flush, analyze };
+  return { create, delete: remove, exists, get, putMapping, getMapping, close: openClose(true), open: openClose(false), refresh, analyze };
 }
 
 /** Elasticsearch's `Warning` header form: `299 Elasticsearch-<version> "<text>" "<date>"`. */
 export function warningHeader(text: string): string {
   return `299 Elasticsearch-6.8.23-logsearch "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-}
-
-function filterSettings(settings: Record<string, unknown>, names: readonly { test(s: string): boolean }[]): Record<string, unknown> {
-  const flat: Record<string, unknown> = {};
-  const walk = (obj: Record<string, unknown>, prefix: string) => {
-    for (const [k, v] of Object.entries(obj)) {
-      const key = prefix ? `${prefix}.${k}` : k;
-      if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, key);
-      else setOwn(flat, key, v);
-    }
-  };
-  walk(settings, '');
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(flat)) {
-    if (!names.some((re) => re.test(k))) continue;
-    const parts = k.split('.');
-    let cur = out;
-    for (let i = 0; i < parts.length - 1; i++) {
-      let next = getOwn(cur, parts[i]);
-      if (next === undefined) setOwn(cur, parts[i], (next = {}));
-      cur = next as Record<string, unknown>;
-    }
-    setOwn(cur, parts[parts.length - 1], v);
-  }
-  return out;
 }

@@ -50,8 +50,6 @@ export interface NodeConfig {
   readonly brokers: readonly string[];
   readonly nodeData: boolean;
   readonly nodeMaster: boolean;
-  /** `search.max_open_scroll_context` (Elasticsearch default 500). */
-  readonly maxOpenScrollContexts: number;
   /** fsync every log append (off: an acknowledged write survives a process crash, not a power loss). */
   readonly logFsync: boolean;
   readonly logLevel: string;
@@ -243,7 +241,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     brokers: get('brokers'),
     nodeData: get('node.data'),
     nodeMaster: get('node.master'),
-    maxOpenScrollContexts: get('search.max_open_scroll_context'),
     logFsync: get('log.fsync'),
     logLevel: get('logger.level'),
     transportPort: get('transport.port'),

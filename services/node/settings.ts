@@ -42,6 +42,7 @@ const CLUSTER_HELP = {
   'action.destructive_requires_name': { kind: 'bool', help: 'true: deleting, closing or opening indices needs their names, not wildcards or _all (cluster setting)' },
   'search.max_buckets': { kind: 'number', help: 'buckets one aggregation response may hold (cluster setting)' },
   'search.max_keep_alive': { kind: 'time', help: 'the longest scroll keep-alive a request may ask for (cluster setting)' },
+  'search.max_open_scroll_context': { kind: 'number', help: 'open scroll contexts per node (cluster setting)' },
 } as const;
 
 /** pino's levels, which `logger.level` takes. */
@@ -66,7 +67,6 @@ export const SETTINGS: readonly Setting[] = [
     help: 'bytes of request bodies in flight at once (a percentage is of the heap limit); beyond it 429',
   },
   { name: 'transport.port', default: '9300', kind: { type: 'port' }, help: 'node-to-node transport, on Kafka only (0 picks a free one)' },
-  { name: 'search.max_open_scroll_context', default: '500', kind: { type: 'int', min: 0 }, help: 'open scroll contexts per node' },
   { name: 'node.data', default: 'true', kind: { type: 'bool' }, help: 'false: a coordinating-only node that holds no shard copies' },
   { name: 'node.master', default: 'true', kind: { type: 'bool' }, help: 'accepted for Elasticsearch configurations; every node may be master' },
   {

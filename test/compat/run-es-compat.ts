@@ -36,7 +36,8 @@ export const COVERED_MORE: string[] = [
   'update_by_query', 'delete_by_query', 'reindex', 'explain', 'mtermvectors', 'search.highlight',
   'cat.aliases', 'cat.allocation', 'cat.count', 'cat.health', 'cat.indices', 'cat.nodes', 'cat.segments', 'cat.templates',
   'indices.stats', 'indices.get', 'indices.exists_template', 'indices.get_template', 'indices.put_template',
-  'indices.delete_alias', 'indices.exists_type',
+  'indices.delete_alias', 'indices.exists_type', 'cluster.state', 'indices.get_field_mapping', 'indices.get_settings',
+  'indices.put_settings', 'indices.open', 'indices.rollover',
 ];
 
 /** `FAIL <file> :: <test name>` lines that docs/compat.md explains. */

@@ -69,8 +69,11 @@ export const MAX_BUCKETS = intSetting('search.max_buckets', 10_000, 0);
 /** `search.max_keep_alive`: the longest scroll keep-alive a request may ask for (24h). */
 export const MAX_KEEP_ALIVE = timeSetting('search.max_keep_alive', '24h', 1);
 
+/** `search.max_open_scroll_context`: scroll contexts a node keeps open at once (Elasticsearch's default 500). */
+export const MAX_OPEN_SCROLL_CONTEXT = intSetting('search.max_open_scroll_context', 500, 0);
+
 const DEFS: ReadonlyMap<string, SettingDef<unknown>> = new Map(
-  [DESTRUCTIVE_REQUIRES_NAME, MAX_BUCKETS, MAX_KEEP_ALIVE].map((d) => [d.key, d as SettingDef<unknown>]),
+  [DESTRUCTIVE_REQUIRES_NAME, MAX_BUCKETS, MAX_KEEP_ALIVE, MAX_OPEN_SCROLL_CONTEXT].map((d) => [d.key, d as SettingDef<unknown>]),
 );
 
 /** The keys of every dynamic cluster setting (node configuration accepts them too). */

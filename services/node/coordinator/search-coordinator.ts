@@ -83,7 +83,7 @@ export class SearchCoordinator {
     private readonly state: ClusterState,
     private readonly directory: ShardDirectory,
     private readonly access: CopyAccess,
-    opts: { maxOpenScrollContexts: number; contexts?: SearchContexts },
+    opts: { maxOpenScrollContexts: number | (() => number); contexts?: SearchContexts },
   ) {
     this.contexts = opts.contexts ?? new SearchContexts(opts.maxOpenScrollContexts);
   }

@@ -31,6 +31,8 @@ import { validateHandlers } from './routes/validate.ts';
 import { settingsHandlers } from './routes/settings.ts';
 import { maintenanceHandlers } from './routes/maintenance.ts';
 import { fieldMappingHandlers } from './routes/field-mapping.ts';
+import { clusterStateHandlers } from './routes/cluster-state.ts';
+import { clusterStatsHandlers } from './routes/cluster-stats.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -56,6 +58,8 @@ export function routeTable(node: Node): Route[] {
   const indexSettings = settingsHandlers(node);
   const maintenance = maintenanceHandlers(node);
   const fieldMappings = fieldMappingHandlers(node);
+  const clusterState = clusterStateHandlers(node);
+  const clusterStats = clusterStatsHandlers(node);
 
   const routes: Route[] = [];
   const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
@@ -68,6 +72,10 @@ export function routeTable(node: Node): Route[] {
   add(['GET'], ['/_cluster/health', '/_cluster/health/{index}'], cluster.health);
   add(['GET'], ['/_cluster/settings'], settings.get);
   add(['PUT'], ['/_cluster/settings'], settings.put);
+  add(['GET'], ['/_cluster/state', '/_cluster/state/{metric}', '/_cluster/state/{metric}/{index}'], clusterState.state);
+  add(['GET'], ['/_cluster/pending_tasks'], clusterState.pendingTasks);
+  add(['GET', 'POST'], ['/_cluster/allocation/explain'], clusterState.allocationExplain);
+  add(['GET'], ['/_cluster/stats', '/_cluster/stats/nodes/{node_id}'], clusterStats.stats);
 
   // ---- _cat (rest/cat/: one column table per page) -------------------------------------
   add(['GET'], ['/_cat'], cat.index);

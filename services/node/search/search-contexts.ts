@@ -51,7 +51,11 @@ export class SearchContexts {
   private scrollCount = 0;
   private readonly reaper: NodeJS.Timeout;
 
-  constructor(private readonly maxOpenScrollContexts: number) {
+  /** The limit in force: a number, or read at each new scroll (a dynamic cluster setting). */
+  private readonly maxOpenScrollContexts: () => number;
+
+  constructor(maxOpenScrollContexts: number | (() => number)) {
+    this.maxOpenScrollContexts = typeof maxOpenScrollContexts === 'number' ? () => maxOpenScrollContexts : maxOpenScrollContexts;
     this.reaper = setInterval(() => this.reap(Date.now()), REAPER_INTERVAL_MS);
     this.reaper.unref();
   }
@@ -59,7 +63,8 @@ export class SearchContexts {
   /** A new context id; `keepAliveMs` > 0 makes it a scroll context (counted against the limit). */
   open(owner: ContextOwner, keepAliveMs: number): number {
     const scroll = keepAliveMs > 0;
-    if (scroll && this.scrollCount >= this.maxOpenScrollContexts) throw tooManyScrollContexts(this.maxOpenScrollContexts);
+    const limit = scroll ? this.maxOpenScrollContexts() : 0;
+    if (scroll && this.scrollCount >= limit) throw tooManyScrollContexts(limit);
     const id = this.nextId++;
     this.contexts.set(id, { owner, expiresAt: Date.now() + (scroll ? keepAliveMs : FETCH_KEEP_ALIVE_MS), scroll, cursor: null });
     if (scroll) this.scrollCount++;

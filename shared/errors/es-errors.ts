@@ -293,6 +293,27 @@ export function analyzeNonTokenizedField(field: string): EsError {
   return illegalArgument(`Can't process field [${field}], Analysis requests are only supported on tokenized fields`);
 }
 
+/**
+ * Java's PatternSyntaxException (an IllegalArgumentException, so 400): a
+ * regular expression of a request or a setting that does not parse. The
+ * reason is Java's: the description, the index, the pattern and a caret.
+ */
+export function patternSyntax(description: string, pattern: string, index: number): EsError {
+  const caret = index >= 0 ? `\n${' '.repeat(index)}^` : '';
+  return new EsError('pattern_syntax_exception', `${description}${index >= 0 ? ` near index ${index}` : ''}\n${pattern}${caret}`, 400);
+}
+
+/**
+ * A regular expression that uses what a linear-time engine cannot run
+ * (backreferences, long lookaround, atomic groups, possessive quantifiers), or
+ * that compiles to more states than the engine allows. Elasticsearch runs
+ * these with Java's backtracking engine; here they are refused, so that no
+ * request can make a thread spend exponential time in one match.
+ */
+export function regexNotLinear(pattern: string, what: string): EsError {
+  return illegalArgument(`Regular expression [${pattern}] ${what}; patterns run in linear time here, so backreferences, atomic groups, possessive quantifiers and lookahead or lookbehind longer than 100 characters are not supported`);
+}
+
 // ---- mappings, documents, dates, index settings (shared/engine/mapping) ----------
 
 /** A plain Java exception (IllegalArgumentException, ...) that itself has a cause, e.g. a setting value that failed to parse. */

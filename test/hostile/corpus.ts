@@ -22,6 +22,8 @@ export interface HostileCase {
   readonly error?: string;
   /** Header the response must carry, with a substring of its value. */
   readonly header?: readonly [string, string];
+  /** The answer must come within this many milliseconds (rows that once held the node for seconds). */
+  readonly maxMs?: number;
 }
 
 /** Requests run once before the rows: the indices the rows read and write. */
@@ -29,6 +31,26 @@ export const SETUP: readonly { method: string; path: string; body?: unknown }[] 
   { method: 'PUT', path: '/hostile', body: { settings: { number_of_shards: 1 }, mappings: { _doc: { properties: { kw: { type: 'keyword' }, n: { type: 'long' } } } } } },
   { method: 'PUT', path: '/hostile/_doc/1?refresh=true', body: { k: 'x', n: 1 } },
   { method: 'PUT', path: '/hostile-2', body: { settings: { number_of_shards: 1 } } },
+  { method: 'PUT', path: '/hostile/_doc/backtrack?refresh=true', body: { kw: `${'a'.repeat(40)}!`, ['a'.repeat(60)]: 1 } },
+  {
+    method: 'PUT',
+    path: '/hostile-regex',
+    body: {
+      settings: {
+        number_of_shards: 1,
+        analysis: {
+          analyzer: { split: { type: 'pattern', pattern: '(a+)+$' } },
+          char_filter: { strip: { type: 'pattern_replace', pattern: '(a|aa)+$', replacement: '' } },
+        },
+      },
+      mappings: {
+        _doc: {
+          dynamic_templates: [{ catastrophic: { match_pattern: 'regex', match: '(a+)+$', mapping: { type: 'keyword' } } }],
+          properties: { text: { type: 'text', analyzer: 'split' } },
+        },
+      },
+    },
+  },
 ];
 
 const NDJSON = { 'content-type': 'application/x-ndjson' };
@@ -68,6 +90,9 @@ export const CASES: readonly HostileCase[] = [
   { name: 'NDJSON bulk is accepted', method: 'POST', path: '/_bulk', body: '{"index":{"_index":"hostile","_type":"_doc","_id":"3"}}\n{"a":1}\n', headers: NDJSON, status: 200 },
   { name: 'JSON with a charset is accepted', method: 'POST', path: '/hostile/_search', body: '{}', headers: { 'content-type': 'application/json; charset=UTF-8' }, status: 200 },
   { name: 'a GET without a body needs no Content-Type', method: 'GET', path: '/hostile/_search', status: 200 },
+
+  // ---- item 5: user regular expressions run in linear time ------------------------------
+  ...regexCases(),
 
   // ---- item 7: depth and size limits, never "Maximum call stack size exceeded" ----------
   { name: 'a mapping deeper than index.mapping.depth.limit', method: 'PUT', path: '/deep-mapping', body: { mappings: { _doc: nestedMapping(25) } }, status: 400, error: 'mapper_parsing_exception' },
@@ -111,6 +136,28 @@ export const CASES: readonly HostileCase[] = [
   { name: 'X-Opaque-Id is echoed', method: 'GET', path: '/', headers: { 'x-opaque-id': 'trace-me' }, status: 200, header: ['x-opaque-id', 'trace-me'] },
   { name: 'X-Opaque-Id is echoed on errors too', method: 'GET', path: '/missing-index/_search', headers: { 'x-opaque-id': 'e1' }, status: 404, error: 'index_not_found_exception', header: ['x-opaque-id', 'e1'] },
 ];
+
+/** Patterns that take a backtracking engine exponential time: here they answer at once, or are refused by name. */
+function regexCases(): HostileCase[] {
+  const a28 = `${'a'.repeat(28)}!`;
+  const a40 = `${'a'.repeat(40)}!`;
+  const analyze = (body: unknown): { method: string; path: string; body: unknown } => ({ method: 'POST', path: '/_analyze', body });
+  return [
+    { name: 'a pattern tokenizer (a+)+$ on 28 a\'s and a ! answers at once', ...analyze({ tokenizer: { type: 'pattern', pattern: '(a+)+$' }, text: a28 }), status: 200, maxMs: 2000 },
+    { name: 'a pattern_replace (a|aa)+$ on 40 a\'s and a ! answers at once', ...analyze({ tokenizer: 'keyword', char_filter: [{ type: 'pattern_replace', pattern: '(a|aa)+$', replacement: 'x' }], text: a40 }), status: 200, maxMs: 2000 },
+    { name: 'the index analyzer with (a+)+$ indexes a document at once', method: 'PUT', path: '/hostile-regex/_doc/1?refresh=true', body: { text: a40 }, status: 201, maxMs: 5000 },
+    { name: 'the index char filter with (a|aa)+$ analyzes at once', method: 'POST', path: '/hostile-regex/_analyze', body: { tokenizer: 'keyword', char_filter: ['strip'], text: a40 }, status: 200, maxMs: 2000 },
+    { name: 'a dynamic template regex (a+)+$ meets a field named 40 a\'s and a !', method: 'PUT', path: '/hostile-regex/_doc/2', body: { [a40]: 'v' }, status: 201, maxMs: 5000 },
+    { name: 'a terms include regex (a+)+$ against a keyword of 40 a\'s and a !', method: 'POST', path: '/hostile/_search', body: { size: 0, aggs: { t: { terms: { field: 'kw', include: '(a+)+$' } } } }, status: 200, maxMs: 2000 },
+    { name: 'a backreference is refused by name', ...analyze({ tokenizer: { type: 'pattern', pattern: '(a)\\1' }, text: 'aa' }), status: 400, error: 'illegal_argument_exception' },
+    { name: 'an unbounded lookahead is refused', ...analyze({ tokenizer: 'keyword', char_filter: [{ type: 'pattern_replace', pattern: '(?=(a+)+$)a', replacement: '' }], text: a28 }), status: 400, error: 'illegal_argument_exception' },
+    { name: 'an index analyzer with a backreference is refused at creation', method: 'PUT', path: '/regex-backref', body: { settings: { analysis: { tokenizer: { t: { type: 'pattern', pattern: '(\\w)\\1' } } } } }, status: 400, error: 'illegal_argument_exception' },
+    { name: 'a pattern that does not parse is Java\'s pattern_syntax_exception', ...analyze({ tokenizer: { type: 'pattern', pattern: '(ab' }, text: 'ab' }), status: 400, error: 'pattern_syntax_exception' },
+    { name: 'a terms include regex (a)\\1 is Lucene syntax: \\1 is the digit, no backreference', method: 'POST', path: '/hostile/_search', body: { size: 0, aggs: { t: { terms: { field: 'kw', include: '(a)\\1' } } } }, status: 200 },
+    { name: '_source includes with many stars against a long field name', method: 'POST', path: '/hostile/_search', body: { _source: { includes: ['*a*a*a*a*a*a*a*a*b'] }, query: { match_all: {} } }, status: 200, maxMs: 2000 },
+    { name: 'a long string of 200,000 digits and an x in a long field', method: 'PUT', path: '/hostile/_doc/digits', body: { n: `${'1'.repeat(200_000)}x` }, status: 400, error: 'mapper_parsing_exception', maxMs: 2000 },
+  ];
+}
 
 function nestedMapping(depth: number): Record<string, unknown> {
   let m: Record<string, unknown> = { type: 'keyword' };

@@ -2,6 +2,7 @@
 import { aggregationExecution, illegalArgument, parsingException } from '../../errors/es-errors.ts';
 import type { MappingLookup } from '../../engine/mapping/types.ts';
 import { parseAggPath } from '../../engine/aggs/buckets-path.ts';
+import { luceneRegex } from '../../engine/aggs/include-exclude.ts';
 import type {
   AggSpec,
   BucketOrder,
@@ -62,7 +63,11 @@ function parseOrder(v: unknown, aggName: string, histogram: boolean, warn: Warn)
 
 function parseIncludeExclude(v: unknown, which: 'include' | 'exclude'): IncludeExclude | null {
   if (v === undefined || v === null) return null;
-  if (typeof v === 'string') return { kind: 'regex', pattern: v };
+  if (typeof v === 'string') {
+    // Compiled here so that a pattern the linear-time engine refuses is a 400 for the request, not a shard failure.
+    luceneRegex(v);
+    return { kind: 'regex', pattern: v };
+  }
   if (Array.isArray(v)) {
     return {
       kind: 'values',

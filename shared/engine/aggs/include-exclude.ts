@@ -6,6 +6,7 @@
 import { EsError } from '../../errors/es-errors.ts';
 import { murmur3x86_32, longBits, hashHigh, mix64, doubleToLongBits } from './murmur3.ts';
 import type { IncludeExclude } from './spec.ts';
+import { LinearRegex } from '../regex/linear-regex.ts';
 
 /** IncludeExclude.HASH_PARTITIONING_SEED. */
 const HASH_PARTITIONING_SEED = 31;
@@ -18,8 +19,12 @@ export function regexNotSupported(aggName: string): EsError {
   );
 }
 
-/** Lucene RegExp (default flags) → an anchored JS RegExp. */
-export function luceneRegexToJs(pattern: string): RegExp {
+/**
+ * Lucene RegExp (default flags), rewritten into the Java syntax of the
+ * linear-time engine (Lucene runs it as an automaton; a backtracking RegExp
+ * would let one aggregation hold a shard worker for minutes).
+ */
+export function luceneRegex(pattern: string): LinearRegex {
   let out = '';
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
@@ -64,7 +69,7 @@ export function luceneRegexToJs(pattern: string): RegExp {
         out += c;
     }
   }
-  return new RegExp(`^(?:${out})$`, 'u');
+  return new LinearRegex(out, 0);
 }
 
 const utf8 = new TextEncoder();
@@ -80,8 +85,8 @@ export function keywordAcceptor(include: IncludeExclude | null, exclude: Include
 function keywordMatcher(ie: IncludeExclude): (term: string) => boolean {
   switch (ie.kind) {
     case 'regex': {
-      const re = luceneRegexToJs(ie.pattern);
-      return (t) => re.test(t);
+      const re = luceneRegex(ie.pattern);
+      return (t) => re.matches(t);
     }
     case 'values': {
       const set = new Set(ie.values.map(String));

@@ -1,49 +1,16 @@
 /**
  * Java regular expressions as Elasticsearch settings give them (`pattern`
- * tokenizer and analyzer, `pattern_replace` char filter), compiled to
- * JavaScript RegExps. Common syntax is shared; Java-only constructs
- * (possessive quantifiers, \A, \Z, embedded flags) are not supported.
+ * tokenizer and analyzer, `pattern_replace` char filter), with their `flags`
+ * string (`CASE_INSENSITIVE|COMMENTS`). They run on the linear-time engine
+ * (shared/engine/regex): an analyzer's pattern runs on every document a shard
+ * worker indexes and on `_analyze` requests, so a backtracking engine would
+ * let one pattern hold the thread for minutes.
  */
 
-import { illegalArgument } from '../../errors/es-errors.ts';
-import { getOwn } from '../../json/own-keys.ts';
+import { compileJavaPattern, type LinearRegex } from '../regex/linear-regex.ts';
 
-/** Java Pattern flag names accepted by Elasticsearch's Regex.flagsFromString. */
-const JAVA_FLAGS: Readonly<Record<string, string>> = {
-  CASE_INSENSITIVE: 'i',
-  MULTILINE: 'm',
-  DOTALL: 's',
-  UNICODE_CASE: '',
-  CANON_EQ: '',
-  UNIX_LINES: '',
-  LITERAL: '',
-  COMMENTS: '',
-  UNICODE_CHARACTER_CLASS: '',
-};
+export type { LinearRegex };
 
-/** JavaScript flags for a `|`-separated list of Java flag names. */
-export function jsFlagsFromJava(flags: string): string {
-  let out = '';
-  for (const raw of flags.split('|')) {
-    const name = raw.trim();
-    if (name === '') continue;
-    const js = getOwn(JAVA_FLAGS, name);
-    if (js === undefined) throw illegalArgument(`Unknown regex flag [${name}]`);
-    if (!out.includes(js)) out += js;
-  }
-  return out;
-}
-
-/** A global RegExp for a Java pattern; tries Unicode mode first (for \p{..}), then legacy mode. */
-export function compileJavaRegex(pattern: string, flags: string): RegExp {
-  const js = jsFlagsFromJava(flags);
-  try {
-    return new RegExp(pattern, `g${js}u`);
-  } catch {
-    try {
-      return new RegExp(pattern, `g${js}`);
-    } catch (err) {
-      throw illegalArgument(`Invalid regex [${pattern}]: ${(err as Error).message}`);
-    }
-  }
+export function compileJavaRegex(pattern: string, flags: string): LinearRegex {
+  return compileJavaPattern(pattern, flags);
 }

@@ -4,11 +4,13 @@
  * a group, as in Java).
  */
 
+import type { LinearRegex } from './java-regex.ts';
 import { applyReplacements, type Replacement } from './offset-correction.ts';
 import type { CharFilter, CharFilterResult } from './token-stream.ts';
 
-/** Expands Java's replacement syntax ($n groups, \x escapes) for one match. */
-function expandReplacement(template: string, m: RegExpExecArray): string {
+/** Expands Java's replacement syntax ($n groups, \x escapes) for one match (slots as LinearRegex.find gives them). */
+function expandReplacement(template: string, text: string, m: Int32Array): string {
+  const groups = m.length / 2;
   let out = '';
   for (let i = 0; i < template.length; i++) {
     const c = template[i]!;
@@ -16,12 +18,12 @@ function expandReplacement(template: string, m: RegExpExecArray): string {
       out += template[++i];
     } else if (c === '$' && i + 1 < template.length && /\d/.test(template[i + 1]!)) {
       let j = i + 1;
-      let group = Number(template[j]);
+      let g = Number(template[j]);
       // Java takes further digits while they still name an existing group.
-      while (j + 1 < template.length && /\d/.test(template[j + 1]!) && group * 10 + Number(template[j + 1]) < m.length) {
-        group = group * 10 + Number(template[++j]);
+      while (j + 1 < template.length && /\d/.test(template[j + 1]!) && g * 10 + Number(template[j + 1]) < groups) {
+        g = g * 10 + Number(template[++j]);
       }
-      out += m[group] ?? '';
+      if (g < groups && m[2 * g]! >= 0) out += text.slice(m[2 * g], m[2 * g + 1]);
       i = j;
     } else {
       out += c;
@@ -33,22 +35,22 @@ function expandReplacement(template: string, m: RegExpExecArray): string {
 export class PatternReplaceCharFilter implements CharFilter {
   readonly name: string;
   readonly normalizerSafe = true;
-  private readonly regex: RegExp;
+  private readonly regex: LinearRegex;
   private readonly replacement: string;
+  /** Whether the replacement refers to a group (then each match's groups are found). */
+  private readonly usesGroups: boolean;
 
-  constructor(name: string, regex: RegExp, replacement: string) {
+  constructor(name: string, regex: LinearRegex, replacement: string) {
     this.name = name;
     this.regex = regex;
     this.replacement = replacement;
+    this.usesGroups = replacement.includes('$');
   }
 
   apply(text: string): CharFilterResult {
-    const re = this.regex;
-    re.lastIndex = 0;
     const replacements: Replacement[] = [];
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      replacements.push({ start: m.index, end: m.index + m[0].length, replacement: expandReplacement(this.replacement, m) });
-      if (m[0].length === 0) re.lastIndex++;
+    for (const m of this.regex.findAll(text, this.usesGroups)) {
+      replacements.push({ start: m[0]!, end: m[1]!, replacement: expandReplacement(this.replacement, text, m) });
     }
     return applyReplacements(text, replacements);
   }

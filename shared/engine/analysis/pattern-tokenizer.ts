@@ -4,6 +4,7 @@
  * dropped); with a group >= 0 each match's group is a token.
  */
 
+import type { LinearRegex } from './java-regex.ts';
 import type { TokenConsumer, Tokenizer } from './token-stream.ts';
 
 /** PatternTokenizerFactory's default pattern. */
@@ -11,36 +12,34 @@ export const DEFAULT_PATTERN = '\\W+';
 
 export class PatternTokenizer implements Tokenizer {
   readonly name: string;
-  private readonly regex: RegExp;
+  private readonly regex: LinearRegex;
   private readonly group: number;
 
-  constructor(name: string, regex: RegExp, group: number) {
+  constructor(name: string, regex: LinearRegex, group: number) {
     this.name = name;
-    this.regex = new RegExp(regex.source, regex.flags.includes('d') ? regex.flags : `${regex.flags}d`);
+    this.regex = regex;
     this.group = group;
   }
 
   tokenize(text: string, out: TokenConsumer): void {
-    const re = this.regex;
-    re.lastIndex = 0;
     if (this.group < 0) {
       let from = 0;
-      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-        if (m[0].length === 0) {
-          re.lastIndex++;
-          continue;
-        }
-        if (m.index > from) out.token(text.slice(from, m.index), 1, from, m.index, 'word');
-        from = m.index + m[0].length;
+      for (const m of this.regex.findAll(text, false)) {
+        const start = m[0]!;
+        const end = m[1]!;
+        if (end === start) continue;
+        if (start > from) out.token(text.slice(from, start), 1, from, start, 'word');
+        from = end;
       }
       if (from < text.length) out.token(text.slice(from), 1, from, text.length, 'word');
       return;
     }
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      if (m[0].length === 0) re.lastIndex++;
-      const span = m.indices?.[this.group];
-      if (span === undefined || span[0] === span[1]) continue;
-      out.token(text.slice(span[0], span[1]), 1, span[0], span[1], 'word');
+    const g = this.group;
+    for (const m of this.regex.findAll(text, g > 0)) {
+      const start = m[2 * g] ?? -1;
+      const end = m[2 * g + 1] ?? -1;
+      if (start < 0 || start === end) continue;
+      out.token(text.slice(start, end), 1, start, end, 'word');
     }
   }
 }

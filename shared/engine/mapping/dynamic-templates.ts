@@ -9,6 +9,7 @@
 import type { DynamicTemplateDef } from './mapping-nodes.ts';
 import { setOwn } from '../../json/own-keys.ts';
 import { simpleMatch } from './simple-match.ts';
+import { LinearRegex } from '../regex/linear-regex.ts';
 
 /** Elasticsearch's XContentFieldType names. */
 export type DetectedType = 'object' | 'string' | 'long' | 'double' | 'boolean' | 'date' | 'binary';
@@ -27,16 +28,25 @@ const DEFAULT_MAPPING_TYPE: Readonly<Record<DetectedType, string>> = {
 /** Regex.simpleMatch: `*` matches any run of characters. */
 export { simpleMatch };
 
-const regexes = new Map<string, RegExp>();
+/** Compiled `match_pattern: regex` patterns; bounded, since every mapping update may bring new ones. */
+const regexes = new Map<string, LinearRegex>();
+const MAX_CACHED_REGEXES = 256;
 
+/**
+ * String.matches (a whole-name match), on the linear-time engine: the pattern
+ * comes from a mapping and runs on every new field name. A pattern the engine
+ * refuses fails the document that reaches it with a 400; it is not checked
+ * when the mapping is put, so a meta log that already holds one replays.
+ */
 function patternMatch(template: DynamicTemplateDef, pattern: string, text: string): boolean {
   if (!template.regex) return simpleMatch(pattern, text);
   let re = regexes.get(pattern);
   if (re === undefined) {
-    re = new RegExp(`^(?:${pattern})$`);
+    re = new LinearRegex(pattern, 0);
+    if (regexes.size >= MAX_CACHED_REGEXES) regexes.clear();
     regexes.set(pattern, re);
   }
-  return re.test(text);
+  return re.matches(text);
 }
 
 function matches(t: DynamicTemplateDef, path: string, name: string, type: DetectedType): boolean {

@@ -7,39 +7,38 @@
  */
 import { parseLosslessJson, stringifyLosslessJson } from './lossless-json.ts';
 import type { JsonObject, JsonValue } from './lossless-json.ts';
+import { simpleMatch } from '../mapping/simple-match.ts';
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/**
+ * Whether `path` can still grow into a match of `pattern`: it equals a leading
+ * part of the pattern, and after the pattern's first `*` anything goes.
+ */
+function isPrefixOfMatch(pattern: string, path: string): boolean {
+  for (let i = 0; i < path.length; i++) {
+    if (i >= pattern.length) return false;
+    const c = pattern.charCodeAt(i);
+    if (c === 0x2a) return true;
+    if (c !== path.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
-/** The set of paths one list of patterns accepts (Regex.simpleMatchToAutomaton + makeMatchDotsInFieldNames). */
+/**
+ * The set of paths one list of patterns accepts (Regex.simpleMatchToAutomaton
+ * + makeMatchDotsInFieldNames). Patterns come from requests and match with
+ * simpleMatch's pattern × path walk, never a backtracking RegExp.
+ */
 class PathPatterns {
-  private readonly full: RegExp[];
-  private readonly prefix: RegExp[];
+  private readonly patterns: readonly string[];
   readonly matchAll: boolean;
 
   constructor(patterns: readonly string[] | null) {
     this.matchAll = patterns === null;
-    const list = patterns ?? [];
-    this.full = list.map((p) => new RegExp(`^${p.split('*').map(escapeRegex).join('[\\s\\S]*')}$`));
-    this.prefix = list.map((p) => {
-      // A path is a prefix of some match when it matches a leading part of the pattern; after a `*` anything is.
-      let src = '';
-      let closers = '';
-      for (const c of p) {
-        if (c === '*') {
-          src += '[\\s\\S]*';
-          break;
-        }
-        src += `(?:${escapeRegex(c)}`;
-        closers += ')?';
-      }
-      return new RegExp(`^${src}${closers}$`);
-    });
+    this.patterns = patterns ?? [];
   }
 
   private fullMatch(path: string): boolean {
-    for (const r of this.full) if (r.test(path)) return true;
+    for (const p of this.patterns) if (simpleMatch(p, path)) return true;
     return false;
   }
 
@@ -55,7 +54,7 @@ class PathPatterns {
   /** Whether some extension of `path` is accepted (the automaton state is not dead). */
   viable(path: string): boolean {
     if (this.matchAll) return true;
-    for (const r of this.prefix) if (r.test(path)) return true;
+    for (const p of this.patterns) if (isPrefixOfMatch(p, path)) return true;
     return this.accepts(path);
   }
 }

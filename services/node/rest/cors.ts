@@ -5,6 +5,7 @@
  * that is not allowed is refused with an empty 403, and allowed ones get the
  * `Access-Control-Allow-*` headers on their response.
  */
+import { LinearRegex } from '../../../shared/engine/regex/linear-regex.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface CorsSettings {
@@ -37,15 +38,19 @@ function tokens(list: string): string[] {
 export class CorsPolicy {
   private readonly anyOrigin: boolean;
   private readonly origins: ReadonlySet<string>;
-  /** From the node's configuration (trusted text), matched against the Origin header. */
-  private readonly pattern: RegExp | null;
+  /**
+   * From the node's configuration, matched against the whole Origin header
+   * (Netty4CorsConfig's Pattern.matches) on the linear-time engine: the
+   * header is the client's, and a backtracking pattern would let it stall the node.
+   */
+  private readonly pattern: LinearRegex | null;
 
   constructor(private readonly s: CorsSettings) {
     const o = s.allowOrigin.trim();
     this.anyOrigin = o === '*';
     if (o.length > 1 && o.startsWith('/') && o.endsWith('/')) {
       try {
-        this.pattern = new RegExp(o.slice(1, -1));
+        this.pattern = new LinearRegex(o.slice(1, -1), 0);
       } catch {
         throw new Error(`Bad regex in [http.cors.allow-origin]: [${o}]`);
       }
@@ -61,7 +66,7 @@ export class CorsPolicy {
   }
 
   private originAllowed(origin: string): boolean {
-    if (this.pattern !== null) return this.pattern.test(origin);
+    if (this.pattern !== null) return this.pattern.matches(origin);
     return this.origins.has(origin);
   }
 

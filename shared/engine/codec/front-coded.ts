@@ -7,7 +7,8 @@
  * so a dictionary takes a fraction of its raw code units.
  *
  *   entry   = vint(prefix), units(suffix)  (the first of a block: prefix 0, the whole term)
- *             [vint(metaLength), meta]      (with metadata: a term's postings pointers)
+ *             [meta]                        (with metadata: a term's postings pointers; the
+ *                                            reader is given the function that skips it)
  *   section = entry*, pad to 4, u32 blockStart * (blocks + 1)  (relative to the first entry)
  *
  * A lookup binary-searches the blocks' first entries and decodes at most one
@@ -71,9 +72,8 @@ export class FrontCodedWriter {
       e.units(term, prefix, term.length);
     }
     if (this.withMeta) {
-      const m = meta ?? new Uint8Array(0);
-      e.vint(m.length);
-      e.raw(m);
+      if (meta === null) throw new Error('a dictionary with metadata needs it for every term');
+      e.raw(meta);
     }
     this.out.writePrefix(e.bytes, e.length);
     this.previous = term;
@@ -117,17 +117,22 @@ export class FrontCodedDictionary implements TermDictionary {
   readonly length: number;
   private readonly blockStarts: Uint32Array;
   private readonly reader: ByteReader;
-  private readonly withMeta: boolean;
+  private readonly skipMeta: ((r: ByteReader) => void) | null;
   /** The entry decoded last, where its bytes end and (with metadata) where its metadata starts. */
   private lastIndex = -1;
   private lastTerm = '';
   private lastEnd = 0;
   private lastMeta = 0;
 
-  /** `bytes` is the whole file (a mapped view); `layout` says where the dictionary lies in it. */
-  constructor(bytes: Uint8Array, layout: DictionaryLayout) {
+  /**
+   * `bytes` is the whole file (a mapped view); `layout` says where the
+   * dictionary lies in it; `skipMeta` moves past an entry's metadata (needed
+   * when the dictionary has some).
+   */
+  constructor(bytes: Uint8Array, layout: DictionaryLayout, skipMeta: ((r: ByteReader) => void) | null = null) {
     this.length = layout.count;
-    this.withMeta = layout.withMeta;
+    if (layout.withMeta && skipMeta === null) throw new Error('a dictionary with metadata is read with the function that skips it');
+    this.skipMeta = layout.withMeta ? skipMeta : null;
     const blocks = Math.ceil(layout.count / TERMS_PER_BLOCK) + 1;
     this.blockStarts = new Uint32Array(bytes.buffer, bytes.byteOffset + layout.blocksAt, blocks);
     this.reader = new ByteReader(bytes.subarray(layout.at, layout.blocksAt));
@@ -154,10 +159,9 @@ export class FrontCodedDictionary implements TermDictionary {
       const prefix = r.vint();
       const suffix = r.units();
       term = prefix === 0 ? suffix : term.slice(0, prefix) + suffix;
-      if (this.withMeta) {
-        const metaLength = r.vint();
+      if (this.skipMeta !== null) {
         meta = r.pos;
-        r.pos += metaLength;
+        this.skipMeta(r);
       }
     }
     this.lastIndex = i;

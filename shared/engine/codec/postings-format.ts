@@ -2,9 +2,13 @@
  * Postings on disk (the `.doc` and `.pos` files), a term at a time:
  *
  *   term metadata (kept in the terms dictionary entry, see front-coded.ts):
- *     vint(docFreq), then for a single posting vint(doc) [vint(freq) vint(posDelta)],
- *     else vint(docDelta) [vint(posDelta)], the deltas from the previous term of
- *     the dictionary block (the block's first term: from 0, i.e. absolute)
+ *     vint(docFreq), then
+ *       a single posting without positions: vint(doc)
+ *       a single posting with positions:    vint(doc * 2 + (freq == 1)), then freq 1: vint(position)
+ *                                           (the positions stay here), else vint(freq) vint(posDelta)
+ *       more:                               vint(docDelta) [vint(posDelta)]
+ *     the deltas from the previous term of the dictionary block that has them
+ *     (the block's first term: from 0, i.e. absolute)
  *
  *   postings at docPointer (two or more docs):
  *     [more than one block: pad to 4, u32 (lastDoc, nextBlockAt, nextBlockPosAt) per block but the last]
@@ -16,7 +20,8 @@
  *   positions at posPointer: per posting, its freq positions as deltas (the first from 0)
  *
  * A term that occurs in one doc (most long n-grams, every `_id`) keeps that doc
- * in its metadata and writes no postings, as Lucene's pulsing did. The skip
+ * (and a single position) in its metadata and writes no postings, as Lucene's
+ * pulsing did. The skip
  * table lets a conjunction jump over the blocks of a common term (a plate's
  * single characters) to the block that may hold the doc it looks for.
  */
@@ -90,17 +95,26 @@ export class PostingsWriter {
       this.lastPosPointer = 0;
     }
     const withPositions = this.posOut !== null;
-    const posPointer = withPositions ? this.posOut!.position : 0;
-    if (withPositions) this.writePositions();
     if (n === 1) {
-      m.vint(this.docs[0]!);
-      if (withPositions) {
-        m.vint(this.freqs[0]!);
-        m.vint(posPointer - this.lastPosPointer);
-        this.lastPosPointer = posPointer;
+      if (!withPositions) {
+        m.vint(this.docs[0]!);
+        return m.view();
       }
+      const freq = this.freqs[0]!;
+      m.vint(this.docs[0]! * 2 + (freq === 1 ? 1 : 0));
+      if (freq === 1) {
+        m.vint(this.positions[0]!);
+        return m.view();
+      }
+      const posPointer = this.posOut!.position;
+      this.writePositions();
+      m.vint(freq);
+      m.vint(posPointer - this.lastPosPointer);
+      this.lastPosPointer = posPointer;
       return m.view();
     }
+    const posPointer = withPositions ? this.posOut!.position : 0;
+    if (withPositions) this.writePositions();
     const docPointer = this.writeDocs(withPositions);
     m.vint(docPointer - this.lastDocPointer);
     this.lastDocPointer = docPointer;
@@ -207,9 +221,27 @@ export interface TermPostingsMeta {
   docFreq: number;
   docPointer: number;
   posPointer: number;
-  /** For docFreq 1: the doc and its freq. */
+  /** For docFreq 1: the doc and its freq, and its position when it has one only (else -1: in the positions file). */
   singleDoc: number;
   singleFreq: number;
+  singlePosition: number;
+}
+
+/** Moves past one term's metadata (the dictionary walks entries without reading them). */
+export function skipTermMeta(r: ByteReader, withPositions: boolean): void {
+  const docFreq = r.vint();
+  if (docFreq === 1) {
+    if (!withPositions) {
+      r.vint();
+      return;
+    }
+    const code = r.vint();
+    r.vint();
+    if (code % 2 === 0) r.vint();
+    return;
+  }
+  r.vint();
+  if (withPositions) r.vint();
 }
 
 /**
@@ -250,15 +282,27 @@ export class TermMetaReader {
     for (; j <= t; j++) {
       r.vint();
       r.skipUnits();
-      r.vint();
       const docFreq = r.vint();
       if (docFreq === 1) {
-        const doc = r.vint();
-        const freq = withPositions ? r.vint() : 1;
-        if (withPositions) this.posPointer += r.vint();
+        let doc: number;
+        let freq = 1;
+        let position = -1;
+        if (!withPositions) {
+          doc = r.vint();
+        } else {
+          const code = r.vint();
+          doc = Math.floor(code / 2);
+          if (code % 2 === 1) {
+            position = r.vint();
+          } else {
+            freq = r.vint();
+            this.posPointer += r.vint();
+          }
+        }
         if (j === t) {
           out.singleDoc = doc;
           out.singleFreq = freq;
+          out.singlePosition = position;
         }
       } else {
         this.docPointer += r.vint();
@@ -266,6 +310,7 @@ export class TermMetaReader {
         if (j === t) {
           out.singleDoc = -1;
           out.singleFreq = 0;
+          out.singlePosition = -1;
         }
       }
       if (j === t) out.docFreq = docFreq;
@@ -307,6 +352,8 @@ export class MappedPostingsCursor implements PostingsCursor {
   private posPosting = 0;
   private upto = 0;
   private single = false;
+  /** A single posting's only position, kept in the term's metadata (-1: in the positions file). */
+  private singlePosition = -1;
 
   constructor(
     docBytes: Uint8Array,
@@ -329,6 +376,7 @@ export class MappedPostingsCursor implements PostingsCursor {
     if (this.single) {
       this.docs[0] = meta.singleDoc;
       this.freqs[0] = meta.singleFreq;
+      this.singlePosition = meta.singlePosition;
       this.skip = null;
       return this;
     }
@@ -433,6 +481,10 @@ export class MappedPostingsCursor implements PostingsCursor {
     const r = this.pos;
     if (r === null) throw new Error('positions of a field indexed without them');
     const freq = this.freqs[i]!;
+    if (this.single && this.singlePosition >= 0) {
+      this.positionsOut[0] = this.singlePosition;
+      return this.positionsOut.subarray(0, 1);
+    }
     if (i < this.posPosting) {
       this.posPosting = 0;
       r.pos = this.blockPosAt;

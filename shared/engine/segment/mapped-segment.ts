@@ -8,7 +8,8 @@
 import { join } from 'node:path';
 import { CorruptSegmentError, FOOTER_BYTES, HEADER_BYTES, verifyFile, type SegmentFileKind } from '../codec/file-format.ts';
 import { FrontCodedDictionary, type DictionaryLayout } from '../codec/front-coded.ts';
-import { MappedPostingsCursor, TermMetaReader, type TermPostingsMeta } from '../codec/postings-format.ts';
+import { MappedPostingsCursor, TermMetaReader, skipTermMeta, type TermPostingsMeta } from '../codec/postings-format.ts';
+import type { ByteReader } from '../codec/byte-reader.ts';
 import { MappedStoredFields } from '../codec/stored-fields.ts';
 import { viewColumn, viewUint32 } from '../codec/typed-columns.ts';
 import { mapFile, type MappedFile } from '../store/mapped-file.ts';
@@ -42,11 +43,11 @@ export class MappedSegment implements Segment {
     this.seqNos = viewColumn(bytes('dvd'), info.seqNos);
     this.stored = new MappedStoredFields(bytes('fdt'), info.stored);
     const dictionaries = new Map<number, FrontCodedDictionary>();
-    const dictionary = (layout: DictionaryLayout) => {
+    const dictionary = (layout: DictionaryLayout, positions: boolean) => {
       // One object per dictionary: a keyword field's postings and doc values share it (global ordinals cache by it).
       let d = dictionaries.get(layout.at);
       if (d === undefined) {
-        d = new FrontCodedDictionary(bytes('tim'), layout);
+        d = new FrontCodedDictionary(bytes('tim'), layout, positions ? skipTextTermMeta : skipKeywordTermMeta);
         dictionaries.set(layout.at, d);
       }
       return d;
@@ -54,16 +55,16 @@ export class MappedSegment implements Segment {
     for (const field of info.fields) this.openField(field, bytes, dictionary);
   }
 
-  private openField(field: FieldInfo, bytes: (kind: SegmentFileKind) => Uint8Array, dictionary: (l: DictionaryLayout) => FrontCodedDictionary): void {
+  private openField(field: FieldInfo, bytes: (kind: SegmentFileKind) => Uint8Array, dictionary: (l: DictionaryLayout, positions: boolean) => FrontCodedDictionary): void {
     if (field.inverted !== null) {
-      this.inverted.set(field.path, new MappedInvertedField(field.inverted, dictionary(field.inverted.dict), bytes('doc'), bytes('pos'), bytes('dvd')));
+      this.inverted.set(field.path, new MappedInvertedField(field.inverted, dictionary(field.inverted.dict, field.inverted.positions), bytes('doc'), bytes('pos'), bytes('dvd')));
     }
     const dv = field.docValues;
     if (dv !== null) {
       const dvd = bytes('dvd');
       const starts = dv.starts === null ? null : (viewColumn(dvd, dv.starts) as Uint32Array);
       if (dv.kind === 'numeric') this.docValues.set(field.path, { kind: 'numeric', values: viewColumn(dvd, dv.values), starts });
-      else this.docValues.set(field.path, { kind: 'sorted', dict: dictionary(dv.dict), ords: viewColumn(dvd, dv.ords) as OrdArray, starts });
+      else this.docValues.set(field.path, { kind: 'sorted', dict: dictionary(dv.dict, field.inverted?.positions ?? false), ords: viewColumn(dvd, dv.ords) as OrdArray, starts });
     }
     if (field.present !== null) {
       this.fieldsPresent.add(field.path);
@@ -87,8 +88,14 @@ export class MappedSegment implements Segment {
         if (file.bytes.length !== info.files[kind]) throw new CorruptSegmentError(name, `${file.bytes.length} bytes where the segment info says ${info.files[kind]}`);
         verifyFile(file.bytes, kind, name);
       }
-      // Reads are random (a term here, a block there): no read-ahead of pages nobody asked for.
-      for (const [kind, m] of maps) if (kind !== 'si') m.advise('random');
+      // The checksums read every page: give them back (they stay in the page cache), so the
+      // process holds only what queries touch. Reads are random from here on (a term here,
+      // a block there): no read-ahead of pages nobody asked for.
+      for (const [kind, m] of maps) {
+        if (kind === 'si') continue;
+        m.advise('dontneed');
+        m.advise('random');
+      }
       return new MappedSegment(info, maps);
     } catch (err) {
       for (const m of maps.values()) m.unmap();
@@ -116,12 +123,15 @@ export class MappedSegment implements Segment {
   }
 }
 
+const skipTextTermMeta = (r: ByteReader): void => skipTermMeta(r, true);
+const skipKeywordTermMeta = (r: ByteReader): void => skipTermMeta(r, false);
+
 class MappedInvertedField implements InvertedField {
   readonly hasPositions: boolean;
   readonly norms: Uint8Array | null;
   readonly docCount: number;
   readonly sumTotalTermFreq: number;
-  private readonly meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0 };
+  private readonly meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1 };
   private readonly metaReader: TermMetaReader;
 
   constructor(

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FrontCodedDictionary, FrontCodedWriter, MemorySink } from '../../../shared/engine/codec/front-coded.ts';
-import { MappedPostingsCursor, PostingsWriter, TermMetaReader, type TermPostingsMeta } from '../../../shared/engine/codec/postings-format.ts';
+import { MappedPostingsCursor, PostingsWriter, TermMetaReader, skipTermMeta, type TermPostingsMeta } from '../../../shared/engine/codec/postings-format.ts';
 import { MappedStoredFields, StoredFieldsWriter } from '../../../shared/engine/codec/stored-fields.ts';
 import { narrowestKind } from '../../../shared/engine/codec/typed-columns.ts';
 import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
@@ -78,8 +78,8 @@ test('postings read back through cursors, and advance lands where a scan would',
     dict.add(`t${String(t).padStart(3, '0')}`, writer.finishTerm());
     lists.push({ docs, freqs, positions });
   }
-  const reader = new FrontCodedDictionary(dictSink.buffer.view(), dict.finish());
-  const meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0 };
+  const reader = new FrontCodedDictionary(dictSink.buffer.view(), dict.finish(), (r) => skipTermMeta(r, true));
+  const meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1 };
   const metas = new TermMetaReader(reader, true);
   lists.forEach((list, t) => {
     const cursor = () => new MappedPostingsCursor(docSink.buffer.view(), posSink.buffer.view(), true).reset(metas.read(t, meta));

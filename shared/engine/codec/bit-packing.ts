@@ -57,18 +57,15 @@ export function unpack(src: Uint8Array, at: number, bits: number, out: Int32Arra
   }
   let pos = at;
   if (bits <= 24) {
-    // The accumulator never holds more than 31 bits: bits - 1 left over plus one byte.
+    // Each value from the four bytes that hold it: shift + bits <= 31, no carry between values.
+    // Reads may run up to three bytes past the packed data (a file always ends with its footer).
     const mask = (1 << bits) - 1;
-    let acc = 0;
-    let accBits = 0;
+    let bit = 0;
     for (let i = 0; i < n; i++) {
-      while (accBits < bits) {
-        acc |= src[pos++]! << accBits;
-        accBits += 8;
-      }
-      out[i] = acc & mask;
-      acc >>>= bits;
-      accBits -= bits;
+      const b = at + (bit >>> 3);
+      const word = src[b]! | (src[b + 1]! << 8) | (src[b + 2]! << 16) | (src[b + 3]! << 24);
+      out[i] = (word >>> (bit & 7)) & mask;
+      bit += bits;
     }
     return at + packedBytes(n, bits);
   }

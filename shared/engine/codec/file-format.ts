@@ -14,7 +14,7 @@ export const FOOTER_MAGIC = 0x444e454c;
 export const HEADER_BYTES = 16;
 export const FOOTER_BYTES = 8;
 /** Bumped whenever any segment file changes its layout; older files are refused (the copy rebuilds from the log). */
-export const SEGMENT_FORMAT_VERSION = 2;
+export const SEGMENT_FORMAT_VERSION = 3;
 
 /** The files of a segment, by extension. */
 export type SegmentFileKind = 'si' | 'tim' | 'doc' | 'pos' | 'dvd' | 'fdt' | 'liv';

@@ -6,11 +6,12 @@
  *       a single posting without positions: vint(doc)
  *       a single posting with positions:    vint(doc * 2 + (freq == 1)), then freq 1: vint(position)
  *                                           (the positions stay here), else vint(freq) vint(posDelta)
- *       more:                               vint(docDelta) [vint(posDelta)]
+ *       more:                               vint(docDelta * 2 + dense) [vint(posDelta)]
  *     the deltas from the previous term of the dictionary block that has them
  *     (the block's first term: from 0, i.e. absolute)
  *
  *   postings at docPointer (two or more docs):
+ *     [dense: pad to 4, the term's docs as a bitset of maxDoc bits (u32 words)]
  *     [more than one block: pad to 4, u32 (lastDoc, nextBlockAt, nextBlockPosAt) per block but the last]
  *     full blocks of 128: u8 bits, packed (gap); [u8 bits, packed (freq - 1)]
  *     the last block (fewer than 128): vint(gap * 2 + (freq == 1)) [vint(freq) when freq != 1]
@@ -19,7 +20,10 @@
  *
  *   positions at posPointer: per posting, its freq positions as deltas (the first from 0)
  *
- * A term that occurs in one doc (most long n-grams, every `_id`) keeps that doc
+ * A term in at least one doc in DENSE_FRACTION (an n-gram of one or two
+ * characters) also keeps its docs as a bitset: a conjunction tests a
+ * candidate with one bit instead of decoding the block that may hold it, and
+ * a filter ORs words. A term that occurs in one doc (most long n-grams, every `_id`) keeps that doc
  * (and a single position) in its metadata and writes no postings, as Lucene's
  * pulsing did. The skip
  * table lets a conjunction jump over the blocks of a common term (a plate's
@@ -33,6 +37,8 @@ import { TERMS_PER_BLOCK } from './front-coded.ts';
 import { POSTINGS_BLOCK, type PostingsCursor } from '../segment/types.ts';
 
 const SKIP_ENTRY_INTS = 3;
+/** A term in at least 1/DENSE_FRACTION of a segment's docs keeps a bitset of them too (costs maxDoc/8 bytes: at most 4 bytes a posting). */
+export const DENSE_FRACTION = 32;
 
 /** Writes one field's postings; call startTerm, addPosting per doc, finishTerm per term, in dictionary order. */
 export class PostingsWriter {
@@ -54,6 +60,8 @@ export class PostingsWriter {
   constructor(
     private readonly docOut: ByteSink,
     private readonly posOut: ByteSink | null,
+    /** Docs of the segment being written (the width of dense terms' bitsets). */
+    private readonly maxDoc: number,
   ) {}
 
   get withPositions(): boolean {
@@ -115,8 +123,9 @@ export class PostingsWriter {
     }
     const posPointer = withPositions ? this.posOut!.position : 0;
     if (withPositions) this.writePositions();
-    const docPointer = this.writeDocs(withPositions);
-    m.vint(docPointer - this.lastDocPointer);
+    const dense = n * DENSE_FRACTION >= this.maxDoc;
+    const docPointer = this.writeDocs(withPositions, dense);
+    m.vint((docPointer - this.lastDocPointer) * 2 + (dense ? 1 : 0));
     this.lastDocPointer = docPointer;
     if (withPositions) {
       m.vint(posPointer - this.lastPosPointer);
@@ -144,8 +153,8 @@ export class PostingsWriter {
 
   private readonly blockPosEnds: number[] = [];
 
-  /** Writes skip table and blocks; returns the docPointer. */
-  private writeDocs(withFreqs: boolean): number {
+  /** Writes bitset (dense terms), skip table and blocks; returns the docPointer. */
+  private writeDocs(withFreqs: boolean, dense: boolean): number {
     const n = this.count;
     const blocks = Math.ceil(n / POSTINGS_BLOCK);
     const b = this.block;
@@ -181,9 +190,20 @@ export class PostingsWriter {
       blockEnds.push(b.length);
     }
     const out = this.docOut;
+    let bitsPointer = -1;
+    if (dense) {
+      out.align(4);
+      bitsPointer = out.position;
+      const bits = new Uint32Array((this.maxDoc + 31) >>> 5);
+      for (let i = 0; i < n; i++) {
+        const d = this.docs[i]!;
+        bits[d >>> 5]! |= 1 << (d & 31);
+      }
+      out.writeArray(bits);
+    }
     if (blocks > 1) {
       out.align(4);
-      const docPointer = out.position;
+      const docPointer = bitsPointer >= 0 ? bitsPointer : out.position;
       const skip = new Uint32Array((blocks - 1) * SKIP_ENTRY_INTS);
       for (let k = 0; k < blocks - 1; k++) {
         skip[k * SKIP_ENTRY_INTS] = this.docs[(k + 1) * POSTINGS_BLOCK - 1]!;
@@ -195,7 +215,7 @@ export class PostingsWriter {
       this.blockPosEnds.length = 0;
       return docPointer;
     }
-    const docPointer = out.position;
+    const docPointer = bitsPointer >= 0 ? bitsPointer : out.position;
     out.writePrefix(b.bytes, b.length);
     this.blockPosEnds.length = 0;
     return docPointer;
@@ -225,6 +245,8 @@ export interface TermPostingsMeta {
   singleDoc: number;
   singleFreq: number;
   singlePosition: number;
+  /** The postings start with a bitset of the term's docs. */
+  dense: boolean;
 }
 
 /** Moves past one term's metadata (the dictionary walks entries without reading them). */
@@ -303,14 +325,17 @@ export class TermMetaReader {
           out.singleDoc = doc;
           out.singleFreq = freq;
           out.singlePosition = position;
+          out.dense = false;
         }
       } else {
-        this.docPointer += r.vint();
+        const code = r.vint();
+        this.docPointer += Math.floor(code / 2);
         if (withPositions) this.posPointer += r.vint();
         if (j === t) {
           out.singleDoc = -1;
           out.singleFreq = 0;
           out.singlePosition = -1;
+          out.dense = code % 2 === 1;
         }
       }
       if (j === t) out.docFreq = docFreq;
@@ -333,9 +358,12 @@ export class TermMetaReader {
 /** A cursor over one term's postings in mapped `.doc` / `.pos` bytes. */
 export class MappedPostingsCursor implements PostingsCursor {
   readonly docs = new Int32Array(POSTINGS_BLOCK);
-  readonly freqs = new Int32Array(POSTINGS_BLOCK);
+  private readonly freqBuf = new Int32Array(POSTINGS_BLOCK);
+  /** A full block's packed freqs are decoded when first asked for (an advance often needs none). */
+  private freqsAt = -1;
   count = 0;
   docFreq = 0;
+  bits: Uint32Array | null = null;
   private readonly doc: ByteReader;
   private readonly pos: ByteReader | null;
   private positionsOut = new Int32Array(16);
@@ -359,9 +387,24 @@ export class MappedPostingsCursor implements PostingsCursor {
     docBytes: Uint8Array,
     posBytes: Uint8Array | null,
     private readonly withFreqs: boolean,
+    /** Words of a dense term's bitset: the segment's maxDoc in 32-bit words. */
+    private readonly bitsWords = 0,
   ) {
     this.doc = new ByteReader(docBytes);
     this.pos = posBytes === null ? null : new ByteReader(posBytes);
+    // A field without freqs reports 1 for every posting.
+    if (!withFreqs) this.freqBuf.fill(1);
+  }
+
+  get freqs(): Int32Array {
+    if (this.freqsAt >= 0) {
+      const src = this.doc.bytes;
+      const fbits = src[this.freqsAt]!;
+      unpack(src, this.freqsAt + 1, fbits, this.freqBuf, POSTINGS_BLOCK);
+      for (let i = 0; i < POSTINGS_BLOCK; i++) this.freqBuf[i]! += 1;
+      this.freqsAt = -1;
+    }
+    return this.freqBuf;
   }
 
   reset(meta: TermPostingsMeta): this {
@@ -373,20 +416,27 @@ export class MappedPostingsCursor implements PostingsCursor {
     this.posStart = meta.posPointer;
     this.single = meta.docFreq === 1;
     this.blocks = Math.ceil(meta.docFreq / POSTINGS_BLOCK);
+    this.bits = null;
+    this.freqsAt = -1;
     if (this.single) {
       this.docs[0] = meta.singleDoc;
-      this.freqs[0] = meta.singleFreq;
+      this.freqBuf[0] = meta.singleFreq;
       this.singlePosition = meta.singlePosition;
       this.skip = null;
       return this;
     }
+    const bytes = this.doc.bytes;
+    let at = meta.docPointer;
+    if (meta.dense) {
+      this.bits = new Uint32Array(bytes.buffer, bytes.byteOffset + at, this.bitsWords);
+      at += this.bitsWords * 4;
+    }
     if (this.blocks > 1) {
-      const bytes = this.doc.bytes;
-      this.skip = new Uint32Array(bytes.buffer, bytes.byteOffset + meta.docPointer, (this.blocks - 1) * SKIP_ENTRY_INTS);
-      this.dataStart = meta.docPointer + this.skip.byteLength;
+      this.skip = new Uint32Array(bytes.buffer, bytes.byteOffset + at, (this.blocks - 1) * SKIP_ENTRY_INTS);
+      this.dataStart = at + this.skip.byteLength;
     } else {
       this.skip = null;
-      this.dataStart = meta.docPointer;
+      this.dataStart = at;
     }
     this.doc.pos = this.dataStart;
     return this;
@@ -415,7 +465,8 @@ export class MappedPostingsCursor implements PostingsCursor {
     const n = k < this.blocks - 1 ? POSTINGS_BLOCK : this.docFreq - k * POSTINGS_BLOCK;
     const r = this.doc;
     const docs = this.docs;
-    const freqs = this.freqs;
+    const freqs = this.freqBuf;
+    this.freqsAt = -1;
     let prev = this.lastDoc;
     if (n === POSTINGS_BLOCK) {
       const bits = r.byte();
@@ -425,11 +476,9 @@ export class MappedPostingsCursor implements PostingsCursor {
         docs[i] = prev;
       }
       if (this.withFreqs) {
+        this.freqsAt = r.pos;
         const fbits = r.byte();
-        r.pos = unpack(r.bytes, r.pos, fbits, freqs, POSTINGS_BLOCK);
-        for (let i = 0; i < POSTINGS_BLOCK; i++) freqs[i]! += 1;
-      } else {
-        freqs.fill(1);
+        r.pos += packedBytes(POSTINGS_BLOCK, fbits);
       }
     } else if (this.withFreqs) {
       for (let i = 0; i < n; i++) {
@@ -443,7 +492,6 @@ export class MappedPostingsCursor implements PostingsCursor {
         prev += r.vint() + 1;
         docs[i] = prev;
       }
-      freqs.fill(1, 0, n);
     }
     this.lastDoc = prev;
     this.count = n;

@@ -36,6 +36,10 @@ export function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boole
   if (t < 0) return { bits, scores: null, constant: 0, mutable: true };
   const cursor = inv!.postings(t);
   if (!needScores) {
+    if (cursor.bits !== null) {
+      bits.set(cursor.bits);
+      return { bits, scores: null, constant: 0, mutable: true };
+    }
     while (cursor.nextBlock()) {
       const docs = cursor.docs;
       for (let i = 0, n = cursor.count; i < n; i++) {
@@ -132,8 +136,14 @@ export function synonymSet(q: SynonymQuery, ctx: SegmentEvalContext, needScores:
 export function unionPostings(seg: Segment, inv: InvertedField | undefined, termIds: readonly number[]): Uint32Array {
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
   if (inv === undefined) return bits;
+  let cursor: PostingsCursor | undefined;
   for (const t of termIds) {
-    const cursor = inv.postings(t);
+    cursor = inv.postings(t, cursor);
+    const dense = cursor.bits;
+    if (dense !== null) {
+      for (let w = 0; w < bits.length; w++) bits[w]! |= dense[w]!;
+      continue;
+    }
     while (cursor.nextBlock()) {
       const docs = cursor.docs;
       for (let i = 0, n = cursor.count; i < n; i++) {

@@ -56,15 +56,16 @@ export function termConjunction(
     ranges.push({ q, inv: inv!, termId, docFreq: inv!.docFreq(termId) });
   }
   ranges.sort((a, b) => a.docFreq - b.docFreq);
+  const cursors = ranges.map((r) => r.inv.postings(r.termId));
   const lead = ranges[0]!;
   const cand = new Int32Array(lead.docFreq);
   const acc = needScores ? new Float64Array(lead.docFreq) : null;
   let n = 0;
   {
-    const { q, inv, termId } = lead;
+    const { q, inv } = lead;
     const norms = inv.norms;
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
-    const cursor = inv.postings(termId);
+    const cursor = cursors[0]!;
     while (cursor.nextBlock()) {
       const docs = cursor.docs;
       const freqs = cursor.freqs;
@@ -78,12 +79,30 @@ export function termConjunction(
     }
     if (n === 0) return emptySet(ctx);
   }
+  // Common terms (a plate's single characters) keep a bitset: candidates are tested a bit each, before
+  // any block of theirs is decoded, and only the survivors are looked up for their freqs.
   for (let r = 1; r < ranges.length; r++) {
-    const { q, inv, termId } = ranges[r]!;
+    const bits = cursors[r]!.bits;
+    if (bits === null) continue;
+    let kept = 0;
+    for (let k = 0; k < n; k++) {
+      const d = cand[k]!;
+      if ((bits[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+      cand[kept] = d;
+      if (acc !== null) acc[kept] = acc[k]!;
+      kept++;
+    }
+    n = kept;
+    if (n === 0) return emptySet(ctx);
+  }
+  for (let r = 1; r < ranges.length; r++) {
+    const { q, inv } = ranges[r]!;
+    const cursor = cursors[r]!;
+    // Filtered by its bitset above; without scores there is nothing more to learn from it.
+    if (cursor.bits !== null && acc === null) continue;
     const norms = inv.norms;
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
     // Probing the candidates skips the blocks of a long list that hold none of them.
-    const cursor = inv.postings(termId);
     let kept = 0;
     for (let k = 0; k < n; k++) {
       const d = cand[k]!;

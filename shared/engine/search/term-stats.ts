@@ -43,8 +43,24 @@ export class ShardTermStats {
     return stats;
   }
 
+  /** Per field, docFreq by term: each segment's dictionary is searched once per term a query asks for. */
+  private readonly docFreqs = new Map<string, Map<string, number>>();
+
   /** Docs containing `term` in `field`, summed over segments. */
   docFreq(field: string, term: string): number {
+    let byTerm = this.docFreqs.get(field);
+    if (byTerm === undefined) {
+      byTerm = new Map();
+      this.docFreqs.set(field, byTerm);
+    }
+    const known = byTerm.get(term);
+    if (known !== undefined) return known;
+    const df = this.sumDocFreq(field, term);
+    byTerm.set(term, df);
+    return df;
+  }
+
+  private sumDocFreq(field: string, term: string): number {
     let df = 0;
     for (const view of this.snapshot.views) {
       const inv = view.segment.inverted.get(field);

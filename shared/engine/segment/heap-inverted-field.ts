@@ -51,6 +51,7 @@ export class HeapInvertedField implements InvertedField {
 }
 
 class HeapPostingsCursor implements PostingsCursor {
+  readonly bits = null;
   docFreq = 0;
   docs: Int32Array;
   freqs: Int32Array;

@@ -57,7 +57,7 @@ export class MappedSegment implements Segment {
 
   private openField(field: FieldInfo, bytes: (kind: SegmentFileKind) => Uint8Array, dictionary: (l: DictionaryLayout, positions: boolean) => FrontCodedDictionary): void {
     if (field.inverted !== null) {
-      this.inverted.set(field.path, new MappedInvertedField(field.inverted, dictionary(field.inverted.dict, field.inverted.positions), bytes('doc'), bytes('pos'), bytes('dvd')));
+      this.inverted.set(field.path, new MappedInvertedField(field.inverted, dictionary(field.inverted.dict, field.inverted.positions), bytes('doc'), bytes('pos'), bytes('dvd'), this.maxDoc));
     }
     const dv = field.docValues;
     if (dv !== null) {
@@ -131,7 +131,7 @@ class MappedInvertedField implements InvertedField {
   readonly norms: Uint8Array | null;
   readonly docCount: number;
   readonly sumTotalTermFreq: number;
-  private readonly meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1 };
+  private readonly meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1, dense: false };
   private readonly metaReader: TermMetaReader;
 
   constructor(
@@ -140,13 +140,17 @@ class MappedInvertedField implements InvertedField {
     private readonly docBytes: Uint8Array,
     private readonly posBytes: Uint8Array,
     dvd: Uint8Array,
+    maxDoc: number,
   ) {
     this.hasPositions = info.positions;
     this.norms = info.norms === null ? null : (viewColumn(dvd, info.norms) as Uint8Array);
     this.docCount = info.docCount;
     this.sumTotalTermFreq = info.sumTotalTermFreq;
     this.metaReader = new TermMetaReader(terms, info.positions);
+    this.bitsWords = (maxDoc + 31) >>> 5;
   }
+
+  private readonly bitsWords: number;
 
   docFreq(termId: number): number {
     return this.metaReader.docFreq(termId);
@@ -155,7 +159,7 @@ class MappedInvertedField implements InvertedField {
   postings(termId: number, reuse?: PostingsCursor): PostingsCursor {
     this.metaReader.read(termId, this.meta);
     if (reuse instanceof MappedPostingsCursor && reuse.owner === this) return reuse.reset(this.meta);
-    const cursor = new MappedPostingsCursor(this.docBytes, this.hasPositions ? this.posBytes : null, this.hasPositions);
+    const cursor = new MappedPostingsCursor(this.docBytes, this.hasPositions ? this.posBytes : null, this.hasPositions, this.bitsWords);
     cursor.owner = this;
     return cursor.reset(this.meta);
   }

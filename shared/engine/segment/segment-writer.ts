@@ -173,7 +173,7 @@ function writeInverted(
   out: Outputs,
 ): { info: InvertedInfo | null; ordMaps: (Int32Array | null)[] } {
   const withPositions = fields.some((f) => f !== null && f.hasPositions);
-  const postings = new PostingsWriter(out.doc, withPositions ? out.pos : null);
+  const postings = new PostingsWriter(out.doc, withPositions ? out.pos : null, maxDoc);
   const dict = new FrontCodedWriter(out.tim, true);
   const ordMaps = fields.map((f) => (f === null ? null : new Int32Array(f.terms.length).fill(-1)));
   const withDoc = new Uint32Array(bitsetWords(maxDoc));

@@ -55,6 +55,12 @@ export interface PostingsCursor {
   advance(target: number): number;
   /** Positions of posting i of the current block (text fields), ascending; valid until the next call. */
   positions(i: number): Int32Array;
+  /**
+   * The term's docs as a bitset (bit d: doc d has the term), when the segment
+   * keeps one (terms in many of its docs); null otherwise. Testing a doc
+   * against it needs no block decoded.
+   */
+  readonly bits: Uint32Array | null;
 }
 
 /** Postings of one indexed field (text or keyword). */

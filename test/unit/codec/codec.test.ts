@@ -56,16 +56,18 @@ test('postings read back through cursors, and advance lands where a scan would',
   const docSink = new MemorySink();
   const posSink = new MemorySink();
   const dictSink = new MemorySink();
-  const writer = new PostingsWriter(docSink, posSink);
+  // A segment of 20,000 docs: lists of 1 to 1,000 docs, singletons (in the metadata), one block,
+  // several blocks with a skip table; lists of 625 docs or more are dense (with a bitset).
+  const maxDoc = 20_000;
+  const writer = new PostingsWriter(docSink, posSink, maxDoc);
   const dict = new FrontCodedWriter(dictSink, true);
   const r = prng(5);
-  // Lists of 1 to 1,000 docs: singletons (in the metadata), one block, several blocks with a skip table.
   const lists: { docs: number[]; freqs: number[]; positions: number[][] }[] = [];
   for (let t = 0; t < 60; t++) {
     const n = t === 0 ? 1 : Math.max(1, Math.floor(r() ** 2 * 1000));
     const docs: number[] = [];
     let d = -1;
-    for (let i = 0; i < n; i++) docs.push((d += 1 + Math.floor(r() * (t % 3 === 0 ? 3 : 40000))));
+    for (let i = 0; i < n; i++) docs.push((d += 1 + Math.floor(r() * (t % 3 === 0 ? 3 : 19))));
     const freqs = docs.map(() => 1 + Math.floor(r() ** 4 * 5));
     const positions = freqs.map((f) => {
       const p: number[] = [];
@@ -79,12 +81,21 @@ test('postings read back through cursors, and advance lands where a scan would',
     lists.push({ docs, freqs, positions });
   }
   const reader = new FrontCodedDictionary(dictSink.buffer.view(), dict.finish(), (r) => skipTermMeta(r, true));
-  const meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1 };
+  const meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1, dense: false };
   const metas = new TermMetaReader(reader, true);
   lists.forEach((list, t) => {
-    const cursor = () => new MappedPostingsCursor(docSink.buffer.view(), posSink.buffer.view(), true).reset(metas.read(t, meta));
+    const cursor = () => new MappedPostingsCursor(docSink.buffer.view(), posSink.buffer.view(), true, Math.ceil(maxDoc / 32)).reset(metas.read(t, meta));
     const c = cursor();
     assert.equal(c.docFreq, list.docs.length);
+    if (list.docs.length > 1 && list.docs.length * 32 >= maxDoc) {
+      assert.ok(c.bits !== null, `term ${t} of ${list.docs.length} docs is dense`);
+      let set = 0;
+      for (const w of c.bits) for (let b = w; b !== 0; b &= b - 1) set++;
+      assert.equal(set, list.docs.length);
+      for (const d of list.docs) assert.ok((c.bits[d >>> 5]! & (1 << (d & 31))) !== 0);
+    } else {
+      assert.equal(c.bits, null);
+    }
     const seen: number[] = [];
     while (c.nextBlock()) {
       for (let i = 0; i < c.count; i++) {
@@ -99,7 +110,7 @@ test('postings read back through cursors, and advance lands where a scan would',
     const a = cursor();
     let target = 0;
     for (;;) {
-      target += Math.floor(r() * 90000);
+      target += Math.floor(r() * 400);
       const i = a.advance(target);
       const expected = list.docs.find((d) => d >= target);
       if (expected === undefined) {
@@ -160,3 +171,4 @@ test('a segment file with a flipped byte or a missing file is refused at open', 
   rmSync(join(dir, segmentFileName(4, 'fdt')));
   assert.throws(() => MappedSegment.open(dir, 4), /fdt/);
 });
+

@@ -223,6 +223,9 @@ function analyzerFor(ctx: ShardSearchContext, fm: FieldMapping, name: string | n
  * fields take the value as one term; lenient turns value errors into no match.
  */
 export function analyzedQueryFor(ctx: ShardSearchContext, field: string, value: DslValue, opts: AnalyzedQueryOptions, boost: number): Query {
+  // Metadata fields are not analyzed: `match` and query_string (`q=_id:1`) make their term query, as MatchQuery does.
+  const meta = metadataTermQuery(ctx, field, [value], boost);
+  if (meta !== null) return meta;
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
   if (fm.type !== 'text') {

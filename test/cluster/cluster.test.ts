@@ -275,6 +275,29 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
     assert.match(text[1], /^passinfo\s+0\s+[pr]\s+STARTED\s+\d+\s+/);
   });
 
+  test('_stats, _nodes/stats and _cat/indices on any node count every copy of the cluster (each node asked over the transport)', async () => {
+    for (let i = 0; i < 3; i++) {
+      const stats = (await ok(http(c.url(i), 'GET', '/passinfo/_stats/docs,indexing'), '_stats')) as {
+        _shards: Json;
+        _all: { primaries: { docs: { count: number }; indexing: { index_total: number } }; total: { docs: { count: number }; indexing: { index_total: number } } };
+      };
+      assert.deepEqual(stats._shards, { total: 10, successful: 10, failed: 0 });
+      assert.equal(stats._all.primaries.docs.count, DOCS);
+      assert.equal(stats._all.total.docs.count, 2 * DOCS);
+      // Every copy applies every op of its partition: replicas count the writes too.
+      assert.equal(stats._all.total.indexing.index_total, 2 * stats._all.primaries.indexing.index_total);
+      assert.ok(stats._all.primaries.indexing.index_total >= DOCS);
+      const cat = (await http(c.url(i), 'GET', '/_cat/indices/passinfo?h=docs.count&format=json')).body as { 'docs.count': string }[];
+      assert.deepEqual(cat, [{ 'docs.count': String(DOCS) }]);
+      const nodes = (await ok(http(c.url(i), 'GET', '/_nodes/stats/indices/docs'), '_nodes/stats')) as { _nodes: Json; nodes: Record<string, { indices: { docs: { count: number } } }> };
+      assert.deepEqual(nodes._nodes, { total: 3, successful: 3, failed: 0 });
+      assert.equal(
+        Object.values(nodes.nodes).reduce((n, x) => n + x.indices.docs.count, 0),
+        2 * DOCS,
+      );
+    }
+  });
+
   test('a scroll opened on one node is continued on the others: every document once, then cleared anywhere', async () => {
     const first = await ok(http(c.url(0), 'POST', '/passinfo/_search?scroll=1m', { sort: ['_doc'], size: 5000 }), 'open scroll');
     const seen = await scrollAll(c, first, [1, 2, 0]);

@@ -359,14 +359,18 @@ export class CopyEngine {
     return this.exclusively(() => this.filterCache.clear());
   }
 
-  /** Every segment searches see now (`_segments`, `_cat/segments`). */
-  segments(): Promise<ReturnType<ShardIndex['describeSegments']>> {
-    return this.exclusively(() => this.index.describeSegments());
+  /**
+   * Every segment searches see now (`_segments`, `_cat/segments`). Read at
+   * once, not behind the copy's queued work: monitoring must not wait for a
+   * backlog of applies. Every operation already answered is in it.
+   */
+  segments(): ReturnType<ShardIndex['describeSegments']> {
+    return this.index.describeSegments();
   }
 
-  /** The copy's figures now, after everything posted before (`_stats` reads them exact). */
-  statsNow(): Promise<SegmentStats> {
-    return this.exclusively(() => this.stats());
+  /** The copy's figures now (as `segments`, not queued): every operation already answered is counted. */
+  statsNow(): SegmentStats {
+    return this.stats();
   }
 
   /** A first query phase pinned `id` for a scroll: it counts as an open scroll until dropped. */

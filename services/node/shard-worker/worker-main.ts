@@ -163,13 +163,9 @@ function handle(msg: ToWorker): void | Promise<void> {
         .then(() => reply(msg.seq, null));
     }
     case 'stats':
-      return copyOf(msg.copy)
-        .then((copy) => copy.statsNow())
-        .then((value) => reply(msg.seq, value));
+      return copyOf(msg.copy).then((copy) => reply(msg.seq, copy.statsNow()));
     case 'segments':
-      return copyOf(msg.copy)
-        .then((copy) => copy.segments())
-        .then((value) => reply(msg.seq, value));
+      return copyOf(msg.copy).then((copy) => reply(msg.seq, copy.segments()));
     case 'forcemerge':
       return copyOf(msg.copy)
         .then((copy) => copy.forceMerge(msg.maxNumSegments, msg.onlyExpungeDeletes, msg.flush))

@@ -13,6 +13,8 @@ import {
   prefixQueryFor,
   rangeQueryFor,
   termQueryFor,
+  fuzzyQueryFor,
+  valueText,
   termsQueryFor,
   wildcardQueryFor,
   withBoost,
@@ -41,6 +43,7 @@ function multiMatch(q: MultiMatchBuilder, ctx: ShardSearchContext): Query {
         zeroTermsQuery: q.zeroTermsQuery,
         phrase,
         slop: q.slop,
+        fuzzy: phrase ? null : q.fuzzy,
       },
       boost,
     );
@@ -76,6 +79,8 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
       return prefixQueryFor(ctx, q.field, q.value, q.boost);
     case 'wildcard':
       return wildcardQueryFor(ctx, q.field, q.value, q.boost);
+    case 'fuzzy':
+      return fuzzyQueryFor(ctx, q.field, valueText(q.value), q.options, q.boost);
     case 'exists': {
       const fields = new Set([...ctx.mapping.matchingFields(q.field), ...ctx.mapping.matchingFields(`${q.field}.*`)]);
       if (fields.size === 0) return MATCH_NONE;
@@ -118,6 +123,7 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
           zeroTermsQuery: q.zeroTermsQuery,
           phrase: false,
           slop: 0,
+          fuzzy: q.fuzzy,
         },
         q.boost,
       );

@@ -12,7 +12,7 @@ import type { Query } from '../../engine/search/query.ts';
 import type { ShardSearchContext } from '../../engine/search/types.ts';
 import { isIntegerType, javaParseDouble, parseBooleanValue, parseDateBound, parseNumeric } from './field-values.ts';
 import { calculateMinShouldMatch } from './minimum-should-match.ts';
-import type { DslValue, Operator, ZeroTermsQuery } from './query-builders.ts';
+import type { DslValue, FuzzyOptions, Operator, ZeroTermsQuery } from './query-builders.ts';
 
 const f = Math.fround;
 
@@ -56,6 +56,47 @@ function metadataTermQuery(ctx: ShardSearchContext, field: string, values: reado
     default:
       return null;
   }
+}
+
+/**
+ * Edits a fuzziness allows for a term (Fuzziness.asDistance): `AUTO` is
+ * `AUTO:3,6` (no edit below 3 characters, one below 6, two from 6);
+ * numbers are capped at 2, the most Lucene's automata allow.
+ */
+export function maxEditsFor(fuzziness: string, term: string): number {
+  const length = [...term].length;
+  const upper = fuzziness.toUpperCase();
+  if (upper === 'AUTO' || upper.startsWith('AUTO:')) {
+    let low = 3;
+    let high = 6;
+    if (upper.startsWith('AUTO:')) {
+      const parts = upper.slice(5).split(',');
+      low = Number(parts[0]);
+      high = Number(parts[1]);
+      if (parts.length !== 2 || !Number.isInteger(low) || !Number.isInteger(high) || low < 0 || high < low) {
+        throw illegalArgumentCause(`failed to find low and high distance values in fuzziness [${fuzziness}]`);
+      }
+    }
+    return length < low ? 0 : length < high ? 1 : 2;
+  }
+  const n = Number(fuzziness);
+  if (fuzziness.trim() === '' || !Number.isFinite(n) || n < 0) throw illegalArgumentCause(`failed to parse [fuzziness] value [${fuzziness}]`);
+  return Math.min(2, Math.trunc(n));
+}
+
+function fuzzyTermQuery(field: string, term: string, o: FuzzyOptions, boost: number): Query {
+  return { kind: 'fuzzy', field, term, maxEdits: maxEditsFor(o.fuzziness, term), prefixLength: o.prefixLength, maxExpansions: o.maxExpansions, transpositions: o.transpositions, boost };
+}
+
+/** A `fuzzy` query: keyword and text fields only (MappedFieldType.fuzzyQuery), the value as one term. */
+export function fuzzyQueryFor(ctx: ShardSearchContext, field: string, value: string, o: FuzzyOptions, boost: number): Query {
+  const fm = ctx.mapping.field(field);
+  if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  if (fm.type !== 'text' && fm.type !== 'keyword') {
+    throw illegalArgumentCause(`Can only use fuzzy queries on keyword and text fields - not on [${field}] which is of type [${fm.mappedType ?? fm.type}]`);
+  }
+  failIfNotIndexed(fm);
+  return fuzzyTermQuery(field, value, o, boost);
 }
 
 /** A `term` query (also what `match` does on non-text fields). */
@@ -208,6 +249,8 @@ export interface AnalyzedQueryOptions {
   /** Build a phrase (match_phrase, quoted query_string text). */
   readonly phrase: boolean;
   readonly slop: number;
+  /** `fuzziness` and its options: each term becomes a fuzzy query. */
+  readonly fuzzy?: FuzzyOptions | null;
 }
 
 function analyzerFor(ctx: ShardSearchContext, fm: FieldMapping, name: string | null) {
@@ -230,6 +273,7 @@ export function analyzedQueryFor(ctx: ShardSearchContext, field: string, value: 
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
   if (fm.type !== 'text') {
     try {
+      if (opts.fuzzy) return fuzzyQueryFor(ctx, field, valueText(value), opts.fuzzy, boost);
       return termQueryFor(ctx, field, value, boost);
     } catch (e) {
       if (opts.lenient && e instanceof EsError) return MATCH_NONE;
@@ -246,8 +290,13 @@ export function analyzedQueryFor(ctx: ShardSearchContext, field: string, value: 
   });
   if (groups.size === 0) return opts.zeroTermsQuery === 'ALL' ? { kind: 'match_all', boost } : MATCH_NONE;
   const positions = [...groups.keys()].sort((a, b) => a - b);
+  const fuzzy = opts.fuzzy ?? null;
   const clauseFor = (terms: readonly string[], b: number): Query =>
-    terms.length === 1 ? { kind: 'term', field, term: terms[0]!, boost: b } : { kind: 'synonym', field, terms, boost: b };
+    terms.length === 1
+      ? fuzzy !== null
+        ? fuzzyTermQuery(field, terms[0]!, fuzzy, b)
+        : { kind: 'term', field, term: terms[0]!, boost: b }
+      : { kind: 'synonym', field, terms, boost: b };
   if (positions.length === 1) return clauseFor(groups.get(positions[0]!)!, boost);
   if (opts.phrase) {
     const base = positions[0]!;

@@ -9,6 +9,8 @@ import type { DslReader } from './dsl-reader.ts';
 import { isScalar, tokenName } from './dsl-reader.ts';
 import type { JsonMap } from './json-source.ts';
 import type {
+  FuzzyBuilder,
+  FuzzyOptions,
   DslValue,
   MatchBuilder,
   MatchPhraseBuilder,
@@ -88,6 +90,67 @@ function parseSingleValueQuery(
     }
   }
   return { field: requireField(field), value, boost, queryName };
+}
+
+/** Collects `fuzziness`, `prefix_length`, `max_expansions`, `fuzzy_rewrite`/`rewrite` and `(fuzzy_)transpositions`. */
+export class FuzzyReader {
+  private fuzziness: string | null = null;
+  private prefixLength = 0;
+  private maxExpansions = 50;
+  private transpositions: boolean;
+  private rewrite: string | null = null;
+
+  constructor(
+    private readonly r: DslReader,
+    defaults: { transpositions: boolean },
+  ) {
+    this.transpositions = defaults.transpositions;
+  }
+
+  /** Reads `container[key]`; false when the key is not a fuzzy option. */
+  read(container: JsonMap, key: string): boolean {
+    const r = this.r;
+    switch (key) {
+      case 'fuzziness': {
+        const v = r.scalar(container, key);
+        this.fuzziness = typeof v === 'bigint' ? v.toString() : String(v);
+        return true;
+      }
+      case 'prefix_length':
+        this.prefixLength = r.int(container, key);
+        if (this.prefixLength < 0) throw illegalArgument('[prefix_length] cannot be negative');
+        return true;
+      case 'max_expansions':
+        this.maxExpansions = r.int(container, key);
+        if (this.maxExpansions <= 0) throw illegalArgument('[max_expansions] must be positive');
+        return true;
+      case 'fuzzy_rewrite':
+      case 'rewrite':
+        this.rewrite = r.textOrNull(container, key);
+        return true;
+      case 'fuzzy_transpositions':
+      case 'transpositions':
+        this.transpositions = r.bool(container, key);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The options, or null when no `fuzziness` was given (the other options then change nothing). */
+  options(dfltFuzziness: string | null = null): FuzzyOptions | null {
+    const fuzziness = this.fuzziness ?? dfltFuzziness;
+    if (fuzziness === null) return null;
+    return { fuzziness, prefixLength: this.prefixLength, maxExpansions: this.maxExpansions, transpositions: this.transpositions, rewrite: this.rewrite };
+  }
+}
+
+/** The `fuzzy` query (FuzzyQueryBuilder: fuzziness AUTO, prefix_length 0, max_expansions 50, transpositions false in 6.x). */
+export function parseFuzzy(r: DslReader, body: JsonMap): FuzzyBuilder {
+  const fuzzy = new FuzzyReader(r, { transpositions: false });
+  const p = parseSingleValueQuery(r, body, 'fuzzy', ['value'], (inner, k) => fuzzy.read(inner, k));
+  if (p.value === null) throw illegalArgument('query value cannot be null');
+  return { type: 'fuzzy', field: p.field, value: p.value, options: fuzzy.options('AUTO')!, boost: p.boost, name: p.queryName };
 }
 
 export function parseTerm(r: DslReader, body: JsonMap): TermBuilder {
@@ -240,6 +303,7 @@ export function parseMatch(r: DslReader, body: JsonMap): MatchBuilder {
   let zeroTerms: ZeroTermsQuery = 'NONE';
   let boost = DEFAULT_BOOST;
   let queryName: string | null = null;
+  const fuzzy = new FuzzyReader(r, { transpositions: true });
   for (const key of Object.keys(body)) {
     const v = body[key];
     if (r.isMap(v)) {
@@ -278,9 +342,11 @@ export function parseMatch(r: DslReader, body: JsonMap): MatchBuilder {
           case 'max_expansions':
           case 'fuzzy_rewrite':
           case 'fuzzy_transpositions':
+            fuzzy.read(v, ik);
+            break;
           case 'cutoff_frequency':
           case 'auto_generate_synonyms_phrase_query':
-            // Accepted as Elasticsearch accepts them; fuzzy matching and common terms are not implemented.
+            // Accepted as Elasticsearch accepts them; common terms (cutoff_frequency) are not implemented.
             break;
           default:
             throw r.errorAt(v, ik, `[match] query does not support [${ik}]`);
@@ -302,6 +368,7 @@ export function parseMatch(r: DslReader, body: JsonMap): MatchBuilder {
     minimumShouldMatch: msm,
     lenient,
     zeroTermsQuery: zeroTerms,
+    fuzzy: fuzzy.options(),
     boost,
     name: queryName,
   };
@@ -389,6 +456,7 @@ export function parseMultiMatch(r: DslReader, body: JsonMap): MultiMatchBuilder 
   let zeroTerms: ZeroTermsQuery = 'NONE';
   let boost = DEFAULT_BOOST;
   let queryName: string | null = null;
+  const mmFuzzy = new FuzzyReader(r, { transpositions: true });
   for (const key of Object.keys(body)) {
     const v = body[key];
     if (key === 'fields') {
@@ -450,6 +518,8 @@ export function parseMultiMatch(r: DslReader, body: JsonMap): MultiMatchBuilder 
       case 'max_expansions':
       case 'fuzzy_rewrite':
       case 'fuzzy_transpositions':
+        mmFuzzy.read(body, key);
+        break;
       case 'cutoff_frequency':
       case 'auto_generate_synonyms_phrase_query':
         break;
@@ -470,6 +540,7 @@ export function parseMultiMatch(r: DslReader, body: JsonMap): MultiMatchBuilder 
     tieBreaker,
     lenient,
     zeroTermsQuery: zeroTerms,
+    fuzzy: mmFuzzy.options(),
     boost,
     name: queryName,
   };

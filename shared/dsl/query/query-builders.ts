@@ -23,6 +23,16 @@ export interface MatchAllBuilder extends Common {
 export interface MatchNoneBuilder extends Common {
   readonly type: 'match_none';
 }
+/** `fuzziness` and its companions (match, multi_match, fuzzy). */
+export interface FuzzyOptions {
+  /** As given: `AUTO`, `AUTO:3,6`, `0`, `1`, `2` (numbers accepted too). */
+  readonly fuzziness: string;
+  readonly prefixLength: number;
+  readonly maxExpansions: number;
+  readonly transpositions: boolean;
+  readonly rewrite: string | null;
+}
+
 export interface MatchBuilder extends Common {
   readonly type: 'match';
   readonly field: string;
@@ -32,6 +42,7 @@ export interface MatchBuilder extends Common {
   readonly minimumShouldMatch: string | null;
   readonly lenient: boolean;
   readonly zeroTermsQuery: ZeroTermsQuery;
+  readonly fuzzy: FuzzyOptions | null;
 }
 export interface MatchPhraseBuilder extends Common {
   readonly type: 'match_phrase';
@@ -55,6 +66,7 @@ export interface MultiMatchBuilder extends Common {
   readonly tieBreaker: number | null;
   readonly lenient: boolean | null;
   readonly zeroTermsQuery: ZeroTermsQuery;
+  readonly fuzzy: FuzzyOptions | null;
 }
 export interface TermBuilder extends Common {
   readonly type: 'term';
@@ -107,6 +119,12 @@ export interface WildcardBuilder extends Common {
   readonly value: string;
   readonly rewrite: string | null;
 }
+export interface FuzzyBuilder extends Common {
+  readonly type: 'fuzzy';
+  readonly field: string;
+  readonly value: DslValue;
+  readonly options: FuzzyOptions;
+}
 export interface ConstantScoreBuilder extends Common {
   readonly type: 'constant_score';
   readonly filter: QueryBuilder;
@@ -145,6 +163,7 @@ export type QueryBuilder =
   | ExistsBuilder
   | PrefixBuilder
   | WildcardBuilder
+  | FuzzyBuilder
   | ConstantScoreBuilder
   | DisMaxBuilder
   | QueryStringBuilder;

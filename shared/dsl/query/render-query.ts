@@ -51,10 +51,12 @@ export function queryToX(q: QueryBuilder): XObject {
                 ['query', val(q.query)],
                 ['operator', q.operator],
                 ['analyzer', q.analyzer ?? undefined],
-                ['prefix_length', 0],
-                ['max_expansions', 50],
+                ['fuzziness', q.fuzzy?.fuzziness],
+                ['prefix_length', q.fuzzy?.prefixLength ?? 0],
+                ['max_expansions', q.fuzzy?.maxExpansions ?? 50],
                 ['minimum_should_match', q.minimumShouldMatch ?? undefined],
-                ['fuzzy_transpositions', true],
+                ['fuzzy_rewrite', q.fuzzy?.rewrite ?? undefined],
+                ['fuzzy_transpositions', q.fuzzy?.transpositions ?? true],
                 ['lenient', q.lenient],
                 ['zero_terms_query', q.zeroTermsQuery],
                 ['auto_generate_synonyms_phrase_query', true],
@@ -93,14 +95,15 @@ export function queryToX(q: QueryBuilder): XObject {
             ['operator', q.operator],
             ['analyzer', q.analyzer ?? undefined],
             ['slop', q.slop],
-            ['prefix_length', 0],
-            ['max_expansions', 50],
+            ['fuzziness', q.fuzzy?.fuzziness],
+            ['prefix_length', q.fuzzy?.prefixLength ?? 0],
+            ['max_expansions', q.fuzzy?.maxExpansions ?? 50],
             ['minimum_should_match', q.minimumShouldMatch ?? undefined],
             ['tie_breaker', q.tieBreaker === null ? undefined : fl(q.tieBreaker)],
             ['lenient', q.lenient ?? undefined],
             ['zero_terms_query', q.zeroTermsQuery],
             ['auto_generate_synonyms_phrase_query', true],
-            ['fuzzy_transpositions', true],
+            ['fuzzy_transpositions', q.fuzzy?.transpositions ?? true],
             ...common(q),
           ]),
         ],
@@ -153,6 +156,26 @@ export function queryToX(q: QueryBuilder): XObject {
       return obj([['prefix', obj([[q.field, obj([['value', q.value], ['rewrite', q.rewrite ?? undefined], ...common(q)])]])]]);
     case 'wildcard':
       return obj([['wildcard', obj([[q.field, obj([['wildcard', q.value], ['rewrite', q.rewrite ?? undefined], ...common(q)])]])]]);
+    case 'fuzzy':
+      return obj([
+        [
+          'fuzzy',
+          obj([
+            [
+              q.field,
+              obj([
+                ['value', val(q.value)],
+                ['fuzziness', q.options.fuzziness],
+                ['prefix_length', q.options.prefixLength],
+                ['max_expansions', q.options.maxExpansions],
+                ['transpositions', q.options.transpositions],
+                ['rewrite', q.options.rewrite ?? undefined],
+                ...common(q),
+              ]),
+            ],
+          ]),
+        ],
+      ]);
     case 'constant_score':
       return obj([['constant_score', obj([['filter', queryToX(q.filter)], ...common(q)])]]);
     case 'dis_max':

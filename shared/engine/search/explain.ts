@@ -47,6 +47,8 @@ export function queryString(q: Query): string {
       return `${q.field}:${q.prefix}*`;
     case 'wildcard':
       return `${q.field}:${q.pattern}`;
+    case 'fuzzy':
+      return `${q.field}:${q.term}~${q.maxEdits}`;
     case 'numeric_range':
       return `${q.field}:[${q.min} TO ${q.max}]`;
     case 'numeric_set':

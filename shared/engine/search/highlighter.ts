@@ -18,6 +18,7 @@ import type { FieldToken } from './field-tokens.ts';
 import type { Query } from './query.ts';
 import type { ResolvedHighlight } from './highlight-options.ts';
 import { compileWildcard, wildcardMatches } from './term-scan.ts';
+import { boundedEditDistance } from './fuzzy-terms.ts';
 
 /** What of a query highlights a field: exact terms, term predicates (prefix, wildcard, range) and phrases. */
 export interface FieldTerms {
@@ -57,6 +58,15 @@ export function termsForField(q: Query, field: string, anyField: boolean, out: F
       if (mine(q.field)) {
         const w = compileWildcard(q.pattern);
         out.predicates.push((t) => wildcardMatches(w, t));
+      }
+      break;
+    case 'fuzzy':
+      if (mine(q.field)) {
+        const query = [...q.term].map((c) => c.codePointAt(0)!);
+        const prefix = [...q.term].slice(0, q.prefixLength).join('');
+        out.predicates.push(
+          (t) => t.startsWith(prefix) && boundedEditDistance(query, [...t].map((c) => c.codePointAt(0)!), q.maxEdits, q.transpositions) <= q.maxEdits,
+        );
       }
       break;
     case 'term_range':

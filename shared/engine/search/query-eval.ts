@@ -15,7 +15,8 @@ import { existsBits, idsBits, numericRangeBits, numericSetBits } from './doc-val
 import { phraseSet } from './phrase-leaf.ts';
 import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
-import type { BoolQuery, DisMaxQuery, Query, TermQuery } from './query.ts';
+import type { BoolQuery, DisMaxQuery, FuzzyQuery, Query, TermQuery } from './query.ts';
+import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
 import { isPostingsLeaf, termConjunction, termDisjunction } from './term-at-a-time.ts';
 import { compileWildcard, termIdsForPrefix, termIdsForRange, termIdsMatching } from './term-scan.ts';
 
@@ -93,6 +94,8 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
       const ids = inv === undefined ? [] : termIdsMatching(inv.terms, compileWildcard(q.pattern));
       return constantSet(unionPostings(seg, inv, ids), needScores, f(boost * q.boost));
     }
+    case 'fuzzy':
+      return fuzzySet(q, ctx, needScores, f(boost * q.boost));
     case 'numeric_range':
       return constantSet(numericRangeBits(q, seg), needScores, f(boost * q.boost));
     case 'numeric_set':
@@ -250,6 +253,62 @@ function disMaxSet(q: DisMaxQuery, ctx: SegmentEvalContext, needScores: boolean,
         if (sc > max) max = sc;
       }
       scores[d] = f(max + f(f(sum - max) * tie));
+    }
+  }
+  return { bits, scores, constant: 0, mutable: true };
+}
+
+/**
+ * A fuzzy query's expanded terms on this segment, summed as Lucene's
+ * TopTermsBlendedFreqScoringRewrite builds them: every term scored with the
+ * largest docFreq among the terms (so a rare misspelling does not outscore
+ * the right word), times its similarity boost.
+ */
+function fuzzySet(q: FuzzyQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
+  const seg = ctx.segment;
+  const inv = seg.inverted.get(q.field);
+  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  const terms = ctx.stats.fuzzyTerms(q);
+  if (inv === undefined || terms.length === 0) return { bits, scores: null, constant: 0, mutable: true };
+  const ids: number[] = [];
+  const termBoosts: number[] = [];
+  for (const t of terms) {
+    const id = inv.terms.find(t.term);
+    if (id >= 0) {
+      ids.push(id);
+      termBoosts.push(t.boost);
+    }
+  }
+  if (!needScores) return { bits: unionPostings(seg, inv, ids), scores: null, constant: 0, mutable: true };
+  let blendedDf = 0;
+  for (const t of terms) blendedDf = Math.max(blendedDf, ctx.stats.docFreq(q.field, t.term));
+  const fieldStats = ctx.stats.field(q.field);
+  const idf = bm25Idf(blendedDf, fieldStats.docCount);
+  const scores = ctx.arena.takeScores(seg.maxDoc);
+  const norms = inv.norms;
+  ids.forEach((id, k) => {
+    const wv = bm25WeightValue(f(boost * termBoosts[k]!), idf);
+    const cursor = inv.postings(id);
+    while (cursor.nextBlock()) {
+      for (let i = 0, n = cursor.count; i < n; i++) {
+        const d = cursor.docs[i]!;
+        const norm = norms === null ? BM25_K1 : fieldStats.normCache[norms[d]!]!;
+        const s = bm25Score(wv, norms === null ? 1 : cursor.freqs[i]!, norm);
+        const w = d >>> 5;
+        const bit = 1 << (d & 31);
+        if ((bits[w]! & bit) === 0) {
+          bits[w]! |= bit;
+          scores[d] = s;
+        } else scores[d] = scores[d]! + s;
+      }
+    }
+  });
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word !== 0) {
+      const d = (w << 5) + lowestBit(word);
+      word &= word - 1;
+      scores[d] = f(scores[d]!);
     }
   }
   return { bits, scores, constant: 0, mutable: true };

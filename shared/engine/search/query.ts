@@ -74,6 +74,23 @@ export interface WildcardQuery {
   readonly boost: number;
 }
 
+/**
+ * Terms within `maxEdits` edits of `term` (Lucene's FuzzyQuery with the
+ * top_terms_blended_freqs rewrite): the top `maxExpansions` terms, each
+ * scored with BM25 as a term of the largest docFreq among them and boosted
+ * by its similarity, summed.
+ */
+export interface FuzzyQuery {
+  readonly kind: 'fuzzy';
+  readonly field: string;
+  readonly term: string;
+  readonly maxEdits: number;
+  readonly prefixLength: number;
+  readonly maxExpansions: number;
+  readonly transpositions: boolean;
+  readonly boost: number;
+}
+
 /** Constant-score numeric range on doc values; bounds are inclusive (the DSL resolves exclusivity). */
 export interface NumericRangeQuery {
   readonly kind: 'numeric_range';
@@ -153,6 +170,7 @@ export type Query =
   | TermRangeQuery
   | PrefixQuery
   | WildcardQuery
+  | FuzzyQuery
   | NumericRangeQuery
   | NumericSetQuery
   | PhraseQuery
@@ -178,6 +196,7 @@ export function isCacheableFilter(q: Query): boolean {
     case 'numeric_set':
     case 'prefix':
     case 'wildcard':
+    case 'fuzzy':
       return true;
     default:
       return false;

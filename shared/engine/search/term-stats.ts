@@ -5,6 +5,7 @@
  */
 import type { SearcherSnapshot } from '../segment/types.ts';
 import { bm25AvgFieldLength, bm25NormCache } from './bm25.ts';
+import { expandFuzzy, type FuzzySpec, type FuzzyTerm } from './fuzzy-terms.ts';
 
 export interface FieldStats {
   /** Docs with the field (Terms.getDocCount), summed. */
@@ -45,6 +46,16 @@ export class ShardTermStats {
 
   /** Per field, docFreq by term: each segment's dictionary is searched once per term a query asks for. */
   private readonly docFreqs = new Map<string, Map<string, number>>();
+
+  private readonly fuzzy = new Map<string, FuzzyTerm[]>();
+
+  /** A fuzzy term's expansion on this shard, computed once per query and snapshot. */
+  fuzzyTerms(spec: FuzzySpec): FuzzyTerm[] {
+    const key = JSON.stringify(spec);
+    let terms = this.fuzzy.get(key);
+    if (terms === undefined) this.fuzzy.set(key, (terms = expandFuzzy(this.snapshot, spec)));
+    return terms;
+  }
 
   /** Docs containing `term` in `field`, summed over segments. */
   docFreq(field: string, term: string): number {

@@ -243,7 +243,17 @@ export class Node {
     const admin = new IndexAdmin(meta, indices, directory, settings);
     const writes = new WriteCoordinator(log, meta, indices, admin, ids, directory, access);
     const reader = new DocReader(meta.state, directory, access);
-    const search = new SearchCoordinator(meta.state, directory, access, { maxOpenScrollContexts: maxScrolls, contexts });
+    const search = new SearchCoordinator(meta.state, directory, access, {
+      maxOpenScrollContexts: maxScrolls,
+      contexts,
+      rewrite: {
+        getSource: async (index, type, id, routing) => {
+          const r = await reader.get({ index, type, id, routing, version: null });
+          return r.doc?.source ? (JSON.parse(r.doc.source.toString('utf8')) as Record<string, unknown>) : null;
+        },
+        storedScript: (id) => meta.state.storedScripts.get(id),
+      },
+    });
     const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, settings, workers, parts);
     built.node = node;
     node.tracing = tracing;

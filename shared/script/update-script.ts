@@ -113,3 +113,11 @@ export function runUpdateScript(script: ScriptRecord, doc: UpdateScriptDoc, byQu
 function wrap(err: EsError): EsError {
   return err.type === 'script_exception' ? failedToExecuteScript(err) : err;
 }
+
+/** Every variable some script context provides: a stored script may be used in any of them. */
+const ANY_CONTEXT_GLOBALS = ['ctx', 'params', 'doc', '_score'] as const;
+
+/** Compiles a script for storing: it must parse and use only variables some context provides. */
+export function checkStoredScript(source: string): void {
+  compilePainless(source, ANY_CONTEXT_GLOBALS);
+}

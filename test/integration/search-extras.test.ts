@@ -141,3 +141,49 @@ describe('_validate/query', () => {
     assert.equal((unparsable.body as { valid: boolean }).valid, false);
   });
 });
+
+describe('terms lookup', () => {
+  test('a terms query takes its values from another document at search time', async () => {
+    await req('PUT', '/lookup/_doc/wanted?refresh=true', { tags: ['a'], nested: [{ t: 'b' }] });
+    const r = await req('POST', '/docs/_search', { query: { terms: { tag: { index: 'lookup', type: '_doc', id: 'wanted', path: 'tags' } } } });
+    assert.equal(r.status, 200, r.text);
+    const ids = (r.body as { hits: { hits: { _id: string }[] } }).hits.hits.map((h) => h._id).sort();
+    assert.deepEqual(ids, ['1', '3']);
+    const viaArray = await req('POST', '/docs/_count', { query: { terms: { tag: { index: 'lookup', id: 'wanted', path: 'nested.t' } } } });
+    assert.equal((viaArray.body as { count: number }).count, 1);
+    const missing = await req('POST', '/docs/_count', { query: { terms: { tag: { index: 'lookup', id: 'nope', path: 'tags' } } } });
+    assert.equal((missing.body as { count: number }).count, 0);
+    const bad = await req('POST', '/docs/_search', { query: { terms: { tag: { index: 'lookup', id: 'wanted' } } } });
+    assert.equal(bad.status, 400);
+  });
+});
+
+describe('script_fields', () => {
+  test('scripts compute fields from doc values and _source, stored scripts included', async () => {
+    assert.equal((await req('PUT', '/_scripts/double-n', { script: { lang: 'painless', source: "doc['n'].value * params.f" } })).status, 200);
+    const r = await req('POST', '/docs/_search', {
+      query: { ids: { values: ['1', '3'] } },
+      sort: ['n'],
+      script_fields: {
+        twice: { script: { id: 'double-n', params: { f: 2 } } },
+        tag_up: { script: "doc['tag'].value.toUpperCase()" },
+        words: { script: "params._source.text instanceof List ? params._source.text.size() : 1" },
+      },
+    });
+    assert.equal(r.status, 200, r.text);
+    const hits = (r.body as { hits: { hits: { _id: string; fields: Record<string, unknown[]>; _source?: unknown }[] } }).hits.hits;
+    assert.deepEqual(hits.map((h) => h.fields), [
+      { twice: [2], tag_up: ['A'], words: [1] },
+      { twice: [6], tag_up: ['A'], words: [2] },
+    ]);
+  });
+
+  test('a text field without fielddata is refused; ignore_failure leaves the field out', async () => {
+    const bad = await req('POST', '/docs/_search', { script_fields: { t: { script: "doc['text'].value" } } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /Fielddata is disabled on text fields by default/);
+    const ok = await req('POST', '/docs/_search', { query: { ids: { values: ['1'] } }, script_fields: { t: { script: "doc['text'].value", ignore_failure: true } } });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal((ok.body as { hits: { hits: { fields?: unknown }[] } }).hits.hits[0]!.fields, undefined);
+  });
+});

@@ -5,7 +5,7 @@
  * that applies the same log reaches the same state and the same outcomes.
  */
 import { EsError, illegalArgument, indexNotFound, resourceAlreadyExists, aliasesNotFound, storedScriptNotDeletable } from '../../../shared/errors/es-errors.ts';
-import { compileUpdateScript } from '../../../shared/script/update-script.ts';
+import { checkStoredScript } from '../../../shared/script/update-script.ts';
 import type { AliasAction, MetaEvent } from '../../../shared/records/meta-event.ts';
 import {
   type AliasMetadata,
@@ -193,7 +193,7 @@ export class ClusterState {
     if ('logsearch.PutStoredScript' in e) {
       const p = e['logsearch.PutStoredScript'];
       // Compiled here too, so a script that does not compile never enters any node's state.
-      compileUpdateScript(p.source);
+      checkStoredScript(p.source);
       this.storedScripts.set(p.id, { lang: p.lang, source: p.source });
       return { ok: true };
     }

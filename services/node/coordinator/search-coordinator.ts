@@ -31,6 +31,7 @@ import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolv
 import { parsePreference, type Preference } from '../cluster/preference.ts';
 import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from './shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
+import { rewriteSearchBody, type RewriteDeps } from './request-rewrite.ts';
 import { orNullAfter } from '../timeouts.ts';
 import { checkSearchLimits, parseSlice, shardsOfSlice } from './search-limits.ts';
 import { inSpan, inSpanSync, type Attributes } from '../../../shared/telemetry/spans.ts';
@@ -83,10 +84,13 @@ export class SearchCoordinator {
     private readonly state: ClusterState,
     private readonly directory: ShardDirectory,
     private readonly access: CopyAccess,
-    opts: { maxOpenScrollContexts: number | (() => number); contexts?: SearchContexts },
+    opts: { maxOpenScrollContexts: number | (() => number); contexts?: SearchContexts; rewrite?: RewriteDeps },
   ) {
     this.contexts = opts.contexts ?? new SearchContexts(opts.maxOpenScrollContexts);
+    this.rewriteDeps = opts.rewrite ?? null;
   }
+
+  private readonly rewriteDeps: RewriteDeps | null;
 
   close(): void {
     this.prefetch.clear();
@@ -172,8 +176,24 @@ export class SearchCoordinator {
     return out;
   }
 
+  /**
+   * The request's body with its terms lookups and stored script fields
+   * resolved (request-rewrite.ts); the request itself when it has none.
+   */
+  async rewrite(req: SearchRequest): Promise<SearchRequest> {
+    const body = await this.rewriteBody(req.body);
+    return body === null ? req : { ...req, body, rawBody: null };
+  }
+
+  /** A body with its lookups resolved, or null when it has none. */
+  async rewriteBody(body: unknown): Promise<unknown | null> {
+    if (this.rewriteDeps === null || body === undefined || body === null) return null;
+    return rewriteSearchBody(body, this.rewriteDeps);
+  }
+
   /** Runs a search; `warnings` are Elasticsearch's deprecation warnings for the `Warning` header. */
-  async search(req: SearchRequest): Promise<{ body: Record<string, unknown>; warnings: string[] }> {
+  async search(request: SearchRequest): Promise<{ body: Record<string, unknown>; warnings: string[] }> {
+    const req = await this.rewrite(request);
     const warnings: string[] = [];
     const body = await this.runSearch(req, (m) => {
       if (!warnings.includes(m)) warnings.push(m);

@@ -8,6 +8,7 @@ import { searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts';
 import { renderHits } from '../../../shared/engine/search/render-hit.ts';
 import { fetchHooks } from '../../../shared/engine/search/fetch-hooks.ts';
+import { scriptFieldHooks } from './script-doc-values.ts';
 import type { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import type { ParsedSearch, RenderedHits, ShardSearchContext } from '../../../shared/engine/search/types.ts';
 import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
@@ -125,6 +126,7 @@ export class LocalShardClient implements ShardClient {
     const ctx = this.contexts.get(req.contextId);
     if (!ctx) throw searchContextMissing(req.contextId);
     const mapping = this.meta.mapping;
+    const extra = ctx.search.scriptFieldSpecs.length > 0 ? [scriptFieldHooks(ctx.search.scriptFieldSpecs, mapping ?? emptyMapping, mapping?.typeName ?? '_doc')] : [];
     const hooks = fetchHooks({
       snapshot: ctx.snapshot,
       search: ctx.search,
@@ -132,7 +134,7 @@ export class LocalShardClient implements ShardClient {
       shardLabel: `[${this.meta.name}][${this.shard}]`,
       parseSource: mapping === null ? null : (source) => mapping.parse(source),
       analyzers: this.meta.analyzers,
-    });
+    }, extra);
     const rendered = renderHits(ctx.snapshot, req, {
       index: this.meta.name,
       type: this.meta.mapping?.typeName ?? '_doc',

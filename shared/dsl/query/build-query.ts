@@ -4,7 +4,7 @@
  * errors are wrapped as Elasticsearch wraps them:
  * query_shard_exception `failed to create query: <the query as ES prints it>`.
  */
-import { EsError, queryShardException } from '../../errors/es-errors.ts';
+import { EsError, illegalArgument, queryShardException } from '../../errors/es-errors.ts';
 import { MATCH_NONE } from '../../engine/search/query.ts';
 import type { Query } from '../../engine/search/query.ts';
 import type { QuerySource, ShardSearchContext } from '../../engine/search/types.ts';
@@ -72,6 +72,8 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
     case 'term':
       return termQueryFor(ctx, q.field, q.value, q.boost);
     case 'terms':
+      // The coordinator replaces a lookup by its values before the search reaches a shard (terms-lookup.ts).
+      if (q.lookup !== null) throw illegalArgument(`[terms] lookup of [${q.lookup.index}/${q.lookup.id}] was not resolved`);
       return termsQueryFor(ctx, q.field, q.values, q.boost);
     case 'range':
       return rangeQueryFor(ctx, q.field, q, q.boost);

@@ -9,6 +9,7 @@ import type { DslReader } from './dsl-reader.ts';
 import { isScalar, tokenName } from './dsl-reader.ts';
 import type { JsonMap } from './json-source.ts';
 import type {
+  TermsLookup,
   FuzzyBuilder,
   FuzzyOptions,
   DslValue,
@@ -186,6 +187,7 @@ export function parseTerms(r: DslReader, body: JsonMap): TermsBuilder {
   let values: DslValue[] | null = null;
   let boost = DEFAULT_BOOST;
   let queryName: string | null = null;
+  let lookup: TermsLookup | null = null;
   for (const key of Object.keys(body)) {
     const v = body[key];
     if (Array.isArray(v)) {
@@ -197,14 +199,50 @@ export function parseTerms(r: DslReader, body: JsonMap): TermsBuilder {
         return item;
       });
     } else if (r.isMap(v)) {
-      // Terms lookup ({"index","type","id","path"}) needs a GET from another index: not supported here.
-      throw r.errorAt(body, key, `[terms] query does not support [${key}]`);
+      if (field !== null) throw r.errorAt(body, key, `[terms] query does not support multiple fields`);
+      field = key;
+      lookup = parseTermsLookup(r, v);
+      values = [];
     } else if (key === 'boost') boost = r.float(body, key);
     else if (key === '_name') queryName = r.text(body, key);
     else throw r.errorAt(body, key, `[terms] query does not support [${key}]`);
   }
   if (field === null) throw r.errorOf(body, '[terms] query requires a field with values');
-  return { type: 'terms', field, values: values ?? [], boost, name: queryName };
+  return { type: 'terms', field, values: values ?? [], lookup, boost, name: queryName };
+}
+
+/** TermsLookup.parseTermsLookup: `index`, `type`, `id`, `path`, `routing`. */
+function parseTermsLookup(r: DslReader, v: JsonMap): TermsLookup {
+  let index: string | null = null;
+  let type: string | null = null;
+  let id: string | null = null;
+  let path: string | null = null;
+  let routing: string | null = null;
+  for (const k of Object.keys(v)) {
+    switch (k) {
+      case 'index':
+        index = r.text(v, k);
+        break;
+      case 'type':
+        type = r.text(v, k);
+        break;
+      case 'id':
+        id = String(r.scalar(v, k));
+        break;
+      case 'path':
+        path = r.text(v, k);
+        break;
+      case 'routing':
+        routing = r.textOrNull(v, k);
+        break;
+      default:
+        throw r.errorAt(v, k, `[terms] query does not support [${k}] within lookup element`);
+    }
+  }
+  if (id === null) throw illegalArgument('[terms] query lookup element requires specifying the id.');
+  if (path === null) throw illegalArgument('[terms] query lookup element requires specifying the path.');
+  if (index === null) throw illegalArgument('[terms] query lookup element requires specifying the index.');
+  return { index, type, id, path, routing };
 }
 
 export function parseRange(r: DslReader, body: JsonMap): RangeBuilder {

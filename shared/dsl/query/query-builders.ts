@@ -73,10 +73,19 @@ export interface TermBuilder extends Common {
   readonly field: string;
   readonly value: DslValue;
 }
+/** A terms lookup: the values are those at `path` of another document (resolved by the coordinator). */
+export interface TermsLookup {
+  readonly index: string;
+  readonly type: string | null;
+  readonly id: string;
+  readonly path: string;
+  readonly routing: string | null;
+}
 export interface TermsBuilder extends Common {
   readonly type: 'terms';
   readonly field: string;
   readonly values: readonly DslValue[];
+  readonly lookup: TermsLookup | null;
 }
 export interface RangeBuilder extends Common {
   readonly type: 'range';

@@ -111,6 +111,11 @@ export function queryToX(q: QueryBuilder): XObject {
     case 'term':
       return obj([['term', obj([[q.field, obj([['value', val(q.value)], ...common(q)])]])]]);
     case 'terms':
+      if (q.lookup !== null) {
+        const l = q.lookup;
+        const lookup = obj([['index', l.index], ['type', l.type ?? undefined], ['id', l.id], ['path', l.path], ['routing', l.routing ?? undefined]]);
+        return obj([['terms', obj([[q.field, lookup], ...common(q)])]]);
+      }
       return obj([['terms', obj([[q.field, q.values.map(val)], ...common(q)])]]);
     case 'range':
       return obj([

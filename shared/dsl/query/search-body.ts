@@ -7,7 +7,8 @@
  * line/col) or as an already parsed object (located as compact JSON).
  */
 import { illegalArgument } from '../../errors/es-errors.ts';
-import type { ParsedSearch, SortSpec, SortValue, SourceSpec } from '../../engine/search/types.ts';
+import type { ParsedSearch, ScriptFieldSpec, SortSpec, SortValue, SourceSpec } from '../../engine/search/types.ts';
+import { parseScriptSpec, type ScriptSpec } from '../../script/script-spec.ts';
 import type { TermVectorsSpec } from '../../engine/search/term-vectors.ts';
 import { parseHighlight } from './highlight-spec.ts';
 import type { HighlightSpec } from '../../engine/search/highlight-options.ts';
@@ -136,6 +137,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
   let indicesBoost: { index: string; boost: number }[] = [];
   let rescoreWindow: number | null = null;
   let scriptFields: string[] = [];
+  let scriptFieldSpecs: ScriptFieldSpec[] = [];
 
   const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '') || (Buffer.isBuffer(body) && body.length === 0);
   if (!empty) {
@@ -232,6 +234,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
         case 'script_fields':
           if (!r.isMap(v)) throw r.errorAt(root, key, `Expected [START_OBJECT] in [${key}] but found [${tokenName(v)}]`);
           scriptFields = Object.keys(v);
+          scriptFieldSpecs = scriptFields.map((name) => parseScriptField(r, v, name));
           break;
         case 'highlight':
           highlight = parseHighlight(v, (container, k) => {
@@ -319,6 +322,28 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
     indicesBoost,
     rescoreWindow,
     scriptFields,
+    scriptFieldSpecs,
+  };
+}
+
+/** One entry of `script_fields` (SearchSourceBuilder.ScriptField): `script`, `ignore_failure`. */
+function parseScriptField(r: DslReader, container: JsonMap, name: string): ScriptFieldSpec {
+  const v = container[name];
+  if (!r.isMap(v)) throw r.errorAt(container, name, `Expected [START_OBJECT] in [script_fields] but found [${tokenName(v)}]`);
+  let spec: ScriptSpec | null = null;
+  let ignoreFailure = false;
+  for (const k of Object.keys(v)) {
+    if (k === 'script') spec = parseScriptSpec(v[k]);
+    else if (k === 'ignore_failure') ignoreFailure = r.bool(v, k);
+    else throw r.errorAt(v, k, `Unknown key for a ${tokenName(v[k])} in [${k}].`);
+  }
+  if (spec === null) throw r.errorAt(container, name, `Expected [script] in [script_fields] [${name}]`);
+  return {
+    name,
+    source: spec.kind === 'inline' ? spec.source : null,
+    storedId: spec.kind === 'stored' ? spec.id : null,
+    params: spec.params,
+    ignoreFailure,
   };
 }
 

@@ -35,8 +35,8 @@ export interface FetchHookContext {
 }
 
 /** The hooks a fetch needs, or undefined when the request asks for nothing beyond stored fields. */
-export function fetchHooks(c: FetchHookContext): HitHooks | undefined {
-  const parts: HitHooks[] = [];
+export function fetchHooks(c: FetchHookContext, extra: readonly HitHooks[] = []): HitHooks | undefined {
+  const parts: HitHooks[] = [...extra];
   if (c.search.termVectors !== null) parts.push(termVectorHooks(c, c.search.termVectors));
   if (c.search.highlight !== null) parts.push(highlightHooks(c, c.search.highlight));
   if (c.search.explain) parts.push(explainHooks(c));
@@ -45,6 +45,7 @@ export function fetchHooks(c: FetchHookContext): HitHooks | undefined {
   const join = (xs: string[]) => xs.filter((x) => x !== '').join(',');
   return {
     head: (view, doc) => join(parts.map((p) => p.head?.(view, doc) ?? '')),
+    fields: (view, doc, source) => join(parts.map((p) => p.fields?.(view, doc, source) ?? '')),
     beforeSort: (view, doc, source) => join(parts.map((p) => p.beforeSort?.(view, doc, source) ?? '')),
     tail: (view, doc) => join(parts.map((p) => p.tail?.(view, doc) ?? '')),
   };

@@ -110,6 +110,8 @@ export interface RenderHitsOptions {
 export interface HitHooks {
   /** First in the hit (`_shard`, `_node` of an explained hit). */
   head?(view: SegmentView, doc: number): string;
+  /** Members of `fields` beside `docvalue_fields` (`script_fields`). */
+  fields?(view: SegmentView, doc: number, source: Uint8Array): string;
   /** After `_source` and `fields`, before `sort` (`highlight`). */
   beforeSort?(view: SegmentView, doc: number, source: Uint8Array): string;
   /** Last (`_explanation`, `inner_hits`). */
@@ -168,8 +170,10 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
         out.raw(stored.source);
       }
     }
-    if (search.docvalueFields.length > 0) {
-      const fields = docValueFields(seg, d, search.docvalueFields, opts.mapping);
+    const hookFields = hooks?.fields?.(view, d, stored.source) ?? '';
+    if (search.docvalueFields.length > 0 || hookFields !== '') {
+      const fields = search.docvalueFields.length > 0 ? docValueFields(seg, d, search.docvalueFields, opts.mapping) : [];
+      if (hookFields !== '') fields.unshift(hookFields);
       if (fields.length > 0) out.text(`,"fields":{${fields.join(',')}}`);
     }
     if (hooks?.beforeSort) {

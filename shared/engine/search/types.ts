@@ -70,6 +70,16 @@ export interface QuerySource {
   toString(): string;
 }
 
+/** One of `script_fields`: a Painless script run per hit with `doc` and `params._source`. */
+export interface ScriptFieldSpec {
+  readonly name: string;
+  /** The script's source (a stored script's, once the coordinator resolved it), or null while it names a stored id. */
+  readonly source: string | null;
+  readonly storedId: string | null;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly ignoreFailure: boolean;
+}
+
 export interface ParsedSearch {
   readonly query: QuerySource;
   /** Applied after aggregations: restricts hits only. */
@@ -106,8 +116,10 @@ export interface ParsedSearch {
    * itself is not performed.
    */
   readonly rescoreWindow: number | null;
-  /** Names of `script_fields` (checked against `index.max_script_fields`; scripts are not run). */
+  /** Names of `script_fields` (checked against `index.max_script_fields`). */
   readonly scriptFields: readonly string[];
+  /** The `script_fields` to compute for each hit, in request order. */
+  readonly scriptFieldSpecs: readonly ScriptFieldSpec[];
 }
 
 export interface ShardQueryResult {

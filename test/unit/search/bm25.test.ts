@@ -37,6 +37,7 @@ function searchOf(query: Query, extra: Partial<ParsedSearch> = {}): ParsedSearch
     explain: false,
     termVectors: null,
     highlight: null,
+    scriptFieldSpecs: [],
     source: { fetch: true, includes: [], excludes: [] },
     storedFields: null,
     docvalueFields: [],

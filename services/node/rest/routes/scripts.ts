@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { storedScriptNotDeletable } from '../../../../shared/errors/es-errors.ts';
 import { parseStoredScriptBody } from '../../../../shared/script/script-spec.ts';
-import { compileUpdateScript } from '../../../../shared/script/update-script.ts';
+import { checkStoredScript } from '../../../../shared/script/update-script.ts';
 import type { Node } from '../../node.ts';
 import { jsonBody, params } from '../params.ts';
 import { sendJson } from '../reply.ts';
@@ -19,7 +19,7 @@ export function scriptHandlers(node: Node) {
     const id = params(req).id;
     const { lang, source } = parseStoredScriptBody(id, jsonBody(req));
     // Every context (`/_scripts/{id}/{context}`) runs the same language: one compile checks them all.
-    compileUpdateScript(source);
+    checkStoredScript(source);
     await node.meta.submit({ 'logsearch.PutStoredScript': { id, lang, source } });
     return sendJson(reply, 200, { acknowledged: true });
   };

@@ -54,7 +54,8 @@ export function validateHandlers(node: Node) {
     };
     let parsed: ParsedSearch;
     try {
-      parsed = parseSearchBody(bodyQuery(jsonBody(req)) ?? {}, url);
+      const body = bodyQuery(jsonBody(req)) ?? {};
+      parsed = parseSearchBody((await node.search.rewriteBody(body)) ?? body, url);
     } catch (err) {
       if (!isEsError(err)) throw err;
       // A query that does not parse is invalid everywhere (TransportValidateQueryAction answers it without asking the shards).

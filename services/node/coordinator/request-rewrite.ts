@@ -1,0 +1,87 @@
+/**
+ * What a search body needs from the cluster before it goes to the shards
+ * (Elasticsearch's query rewrite on the coordinating node): a `terms`
+ * query's lookup (`{"index", "type", "id", "path", "routing"}`) is replaced
+ * by the values at `path` of that document, read with a realtime get, and a
+ * script field naming a stored script (`{"id": ...}`) gets its source. The
+ * shards then receive a body that depends on nothing but itself.
+ */
+import { storedScriptMissing } from '../../../shared/errors/es-errors.ts';
+import { getOwn } from '../../../shared/json/own-keys.ts';
+
+export interface RewriteDeps {
+  /** The `_source` of a document (realtime), or null when it does not exist. */
+  getSource(index: string, type: string | null, id: string, routing: string | null): Promise<Record<string, unknown> | null>;
+  storedScript(id: string): { lang: string; source: string } | undefined;
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+function isObject(v: unknown): v is Record<string, Json> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isLookup(v: unknown): v is { index?: string; type?: string; id: string | number; path: string; routing?: string } {
+  return isObject(v) && Object.hasOwn(v, 'id') && Object.hasOwn(v, 'path');
+}
+
+/** XContentMapValues.extractRawValues: the values at a dotted path, through arrays. */
+export function valuesAtPath(source: unknown, path: string): Json[] {
+  const out: Json[] = [];
+  const walk = (v: unknown, parts: readonly string[]): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, parts);
+      return;
+    }
+    if (parts.length === 0) {
+      if (v !== null && v !== undefined && !isObject(v)) out.push(v as Json);
+      return;
+    }
+    if (!isObject(v)) return;
+    // A key may itself contain dots (`a.b` as one field name).
+    for (let i = parts.length; i >= 1; i--) {
+      const key = parts.slice(0, i).join('.');
+      const next = getOwn(v, key);
+      if (next !== undefined) walk(next, parts.slice(i));
+    }
+  };
+  walk(source, path.split('.'));
+  return out;
+}
+
+/** Whether the body holds anything to rewrite (most do not: then it is left as it is, bytes included). */
+function needsRewrite(v: unknown, key: string | null): boolean {
+  if (Array.isArray(v)) return v.some((x) => needsRewrite(x, null));
+  if (!isObject(v)) return false;
+  if (key === 'terms' && Object.values(v).some(isLookup)) return true;
+  if (key === 'script' && Object.hasOwn(v, 'id')) return true;
+  return Object.entries(v).some(([k, x]) => needsRewrite(x, k));
+}
+
+async function rewrite(v: Json, key: string | null, deps: RewriteDeps): Promise<Json> {
+  if (Array.isArray(v)) return Promise.all(v.map((x) => rewrite(x, null, deps)));
+  if (!isObject(v)) return v;
+  if (key === 'script' && typeof v.id === 'string') {
+    const stored = deps.storedScript(v.id);
+    if (stored === undefined) throw storedScriptMissing(v.id);
+    const out: Record<string, Json> = { source: stored.source, lang: stored.lang };
+    if (v.params !== undefined) out.params = v.params;
+    return out;
+  }
+  const out: Record<string, Json> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (key === 'terms' && isLookup(x)) {
+      const source = await deps.getSource(String(x.index), x.type ?? null, String(x.id), x.routing ?? null);
+      Object.defineProperty(out, k, { value: source === null ? [] : valuesAtPath(source, x.path), enumerable: true, writable: true, configurable: true });
+      continue;
+    }
+    Object.defineProperty(out, k, { value: await rewrite(x, k, deps), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** The body with lookups and stored scripts resolved, or null when there was nothing to resolve. */
+export async function rewriteSearchBody(body: unknown, deps: RewriteDeps): Promise<unknown | null> {
+  if (!needsRewrite(body, null)) return null;
+  return rewrite(body as Json, null, deps);
+}

@@ -8,7 +8,7 @@
  */
 import { EsError, illegalArgument, indexNotFound, isEsError, noShardAvailable, renderError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
-import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
+import { mergeTopHits, type MergedHit } from '../../../shared/engine/search/merge-top-hits.ts';
 import { plainBytes } from '../../../shared/engine/search/render-hit.ts';
 import { releaseOnce, responseBuffers } from '../../../shared/engine/search/buffer-pool.ts';
 import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
@@ -26,7 +26,7 @@ import { SearchContexts } from '../search/search-contexts.ts';
 import { decodeScrollId, encodeScrollId, type ScrollId, type ScrollShard } from './scroll-id.ts';
 import { ScrollPrefetch, type PreparedPage } from './scroll-prefetch.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
-import { RawJson } from '../rest/reply.ts';
+import { RawJson, stringifyWithRaw } from '../rest/reply.ts';
 import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
 import { parsePreference, type Preference } from '../cluster/preference.ts';
 import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from './shard-client.ts';
@@ -228,8 +228,19 @@ export class SearchCoordinator {
     const total = results.reduce((n, r) => n + (r?.totalHits ?? 0), 0);
     const maxScore = results.reduce((m, r) => (r && !Number.isNaN(r.maxScore) && (Number.isNaN(m) || r.maxScore > m) ? r.maxScore : m), NaN);
     const from = scroll ? 0 : search.from;
-    const merged = size === 0 ? [] : inSpanSync('reduce', { [ATTR_SHARDS]: results.length }, () => mergeTopHits(search, results, from, size));
-    const hits = await this.fetchPhase(targets, responses, merged, !scroll);
+    let merged: MergedHit[];
+    let hits: RawJson;
+    if (search.collapse !== null) {
+      checkCollapseRequest(search, scroll);
+      merged = size === 0 ? [] : mergeCollapsed(search, results, from, size);
+      const suffixes = search.collapse.innerHits.length === 0 ? undefined : await this.collapseInnerHits(req, search, merged);
+      // The collapse value rode along as a last sort value: clients see the request's sort values only.
+      const visible = merged.map((h) => ({ ...h, sortValues: search.sort === null || h.sortValues === null ? null : h.sortValues.slice(0, -1) }));
+      hits = await this.fetchPhase(targets, responses, visible, !scroll, undefined, suffixes);
+    } else {
+      merged = size === 0 ? [] : inSpanSync('reduce', { [ATTR_SHARDS]: results.length }, () => mergeTopHits(search, results, from, size));
+      hits = await this.fetchPhase(targets, responses, merged, !scroll);
+    }
 
     const body: Record<string, unknown> = {};
     if (scroll) {
@@ -303,6 +314,8 @@ export class SearchCoordinator {
     release: boolean,
     /** Given: the scroll cursors are not moved by the fetch; where each context's page ended is put here instead. */
     deferredCursors?: { contextId: number; cursor: ShardCursor }[],
+    /** Members added at the end of each hit of the page (`,"inner_hits":{...}`), by position. */
+    suffixes?: readonly string[],
   ): Promise<RawJson> {
     const byShard = new Map<number, number[]>();
     merged.forEach((h, pos) => {
@@ -344,10 +357,11 @@ export class SearchCoordinator {
         });
       }),
     );
+    const extra = suffixes?.map((x) => Buffer.from(x, 'utf8'));
     let length = 2 + Math.max(0, merged.length - 1);
     for (let p = 0; p < merged.length; p++) {
       const { starts } = renderedOf[p]!;
-      length += starts[indexIn[p]! + 1]! - starts[indexIn[p]!]!;
+      length += starts[indexIn[p]! + 1]! - starts[indexIn[p]!]! + (extra?.[p]?.length ?? 0);
     }
     const out = responseBuffers.take(length);
     const u8 = plainBytes(out);
@@ -358,12 +372,54 @@ export class SearchCoordinator {
       const { starts } = renderedOf[p]!;
       const from = starts[indexIn[p]!]!;
       const to = starts[indexIn[p]! + 1]!;
-      u8.set(bytesOf[p]!.subarray(from, to), at);
-      at += to - from;
+      const suffix = extra?.[p];
+      if (suffix === undefined || suffix.length === 0) {
+        u8.set(bytesOf[p]!.subarray(from, to), at);
+        at += to - from;
+      } else {
+        // The hit's closing brace goes after the added members.
+        u8.set(bytesOf[p]!.subarray(from, to - 1), at);
+        at += to - 1 - from;
+        u8.set(suffix, at);
+        at += suffix.length;
+        u8[at++] = 0x7d; // }
+      }
     }
     u8[at] = 0x5d; // ]
     for (const r of fetched) r.release?.();
     return new RawJson(out.subarray(0, length), releaseOnce(responseBuffers, out));
+  }
+
+  /**
+   * `collapse.inner_hits`: for each group on the page, a search of the
+   * group's documents (the request's query and the group's value), as
+   * Elasticsearch's ExpandSearchPhase runs them; each hit gets
+   * `,"inner_hits":{"<name>":{"hits":{...}}}`.
+   */
+  private async collapseInnerHits(req: SearchRequest, search: ParsedSearch, merged: readonly MergedHit[]): Promise<string[]> {
+    const collapse = search.collapse!;
+    const query = (req.body as { query?: unknown } | undefined)?.query ?? { match_all: {} };
+    const field = collapse.field;
+    const limit = collapse.maxConcurrentGroupSearches ?? 4;
+    const out: string[] = new Array<string>(merged.length).fill('');
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < merged.length) {
+        const p = next++;
+        const row = merged[p]!.sortValues;
+        const value = row === null ? null : row[row.length - 1];
+        const group = value === null || value === undefined ? { bool: { must_not: [{ exists: { field } }] } } : { term: { [field]: typeof value === 'bigint' ? value.toString() : value } };
+        const parts: string[] = [];
+        for (const ih of collapse.innerHits) {
+          const body = { ...ih.body, query: { bool: { must: [query], filter: [group] } } };
+          const res = await this.search({ ...req, body, rawBody: null, scrollKeepAliveMs: 0, countOnly: false, searchType: 'query_then_fetch' });
+          parts.push(`${JSON.stringify(ih.name)}:{"hits":${stringifyWithRaw(res.body.hits)}}`);
+        }
+        out[p] = `,"inner_hits":{${parts.join(',')}}`;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, merged.length) }, lane));
+    return out;
   }
 
   /** Frees the contexts of shards that contributed no hit to the page (plain searches). */
@@ -607,4 +663,31 @@ function allShardsFailed(failures: readonly ShardFailure[], phase = 'query'): Es
 function unavailableShard(meta: IndexMetadata, shard: number): ShardClient {
   const fail = () => Promise.reject(noShardAvailable(meta.name, shard));
   return { index: meta.name, shard, query: fail, fetch: fail, release: () => {} };
+}
+
+/** What a collapsed search may not be combined with (SearchService.parseSource). */
+function checkCollapseRequest(search: ParsedSearch, scroll: boolean): void {
+  if (scroll) throw new EsError('search_context_exception', 'cannot use `collapse` in a scroll context', 400);
+  if (search.searchAfter !== null) throw new EsError('search_context_exception', 'cannot use `collapse` in conjunction with `search_after`', 400);
+  if (search.rescoreWindow !== null) throw new EsError('search_context_exception', 'cannot use `collapse` in conjunction with `rescore`', 400);
+}
+
+/**
+ * The shards' collapsed hits merged: a group reported by several shards keeps
+ * its best hit (the first in sort order), as CollapseTopFieldDocs.merge does.
+ * The collapse value is each hit's last sort value.
+ */
+function mergeCollapsed(search: ParsedSearch, results: readonly (ShardQueryResult | null)[], from: number, size: number): MergedHit[] {
+  const all = mergeTopHits(search, results, 0, results.reduce((n, r) => n + (r?.docs.length ?? 0), 0));
+  const seen = new Set<string>();
+  const out: MergedHit[] = [];
+  for (const h of all) {
+    const row = h.sortValues;
+    const v = row === null ? null : row[row.length - 1];
+    const key = v === null || v === undefined ? 'null' : `${typeof v}:${String(v)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(h);
+  }
+  return out.slice(from, from + size);
 }

@@ -12,6 +12,7 @@ import { parseScriptSpec, type ScriptSpec } from '../../script/script-spec.ts';
 import type { TermVectorsSpec } from '../../engine/search/term-vectors.ts';
 import { parseHighlight } from './highlight-spec.ts';
 import type { HighlightSpec } from '../../engine/search/highlight-options.ts';
+import type { CollapseInnerHits, CollapseSpec } from '../../engine/search/collapse.ts';
 import { DslQuery } from './build-query.ts';
 import { DslReader, tokenName } from './dsl-reader.ts';
 import type { Json, JsonMap } from './json-source.ts';
@@ -129,6 +130,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
   let version = false;
   let explain = false;
   let highlight: HighlightSpec | null = null;
+  let collapse: CollapseSpec | null = null;
   let source: SourceSpec | null = null;
   let storedFields: string[] | null = null;
   let docvalueFields: string[] = [];
@@ -243,10 +245,12 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
           });
           break;
         case 'suggest':
+        case 'collapse':
+          collapse = parseCollapse(r, root, key);
+          break;
         case 'stats':
         case 'ext':
         case 'slice':
-        case 'collapse':
           // Accepted and ignored: not implemented by this engine.
           break;
         default:
@@ -312,6 +316,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
     minScore,
     version,
     explain,
+    collapse,
     highlight,
     termVectors: params.termVectors ?? null,
     source,
@@ -325,6 +330,44 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
     scriptFieldSpecs,
   };
 }
+
+/** `collapse` (CollapseBuilder): `field`, `inner_hits` (one or a list), `max_concurrent_group_searches`. */
+function parseCollapse(r: DslReader, container: JsonMap, key: string): CollapseSpec {
+  const v = container[key];
+  if (!r.isMap(v)) throw r.errorAt(container, key, `[collapse] failed to parse field [${key}]`);
+  let field: string | null = null;
+  let innerHits: CollapseInnerHits[] = [];
+  let maxConcurrent: number | null = null;
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if (k === 'field') field = r.text(v, k);
+    else if (k === 'max_concurrent_group_searches') {
+      maxConcurrent = r.int(v, k);
+      if (maxConcurrent < 1) throw illegalArgument('maxConcurrentGroupSearches must be positive, was: ' + maxConcurrent);
+    } else if (k === 'inner_hits') {
+      const list = Array.isArray(x) ? x : [x];
+      innerHits = list.map((h, i) => {
+        if (!r.isMap(h)) throw r.errorAt(Array.isArray(x) ? x : v, Array.isArray(x) ? i : k, '[inner_hits] must be an object');
+        const body: Record<string, unknown> = {};
+        let name: string | null = null;
+        for (const hk of Object.keys(h)) {
+          if (hk === 'name') name = r.text(h, hk);
+          else if (hk === 'collapse') throw illegalArgument('[inner_hits] of a collapse cannot collapse again');
+          else if (INNER_HITS_KEYS.has(hk)) body[hk] = h[hk];
+          else throw r.errorAt(h, hk, `[inner_hits] unknown field [${hk}], parser not found`);
+        }
+        body.size ??= 3;
+        return { name: name ?? '', body };
+      });
+    } else throw r.errorAt(v, k, `[collapse] unknown field [${k}], parser not found`);
+  }
+  if (field === null) throw illegalArgument('[collapse] requires [field]');
+  const f = field;
+  return { field: f, innerHits: innerHits.map((h) => ({ ...h, name: h.name || f })), maxConcurrentGroupSearches: maxConcurrent };
+}
+
+/** What an inner_hits definition may hold (InnerHitBuilder). */
+const INNER_HITS_KEYS = new Set(['from', 'size', 'sort', '_source', 'version', 'explain', 'docvalue_fields', 'highlight', 'script_fields', 'stored_fields', 'track_scores', 'ignore_unmapped']);
 
 /** One entry of `script_fields` (SearchSourceBuilder.ScriptField): `script`, `ignore_failure`. */
 function parseScriptField(r: DslReader, container: JsonMap, name: string): ScriptFieldSpec {

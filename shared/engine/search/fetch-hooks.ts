@@ -19,6 +19,7 @@ import { setOwn } from '../../json/own-keys.ts';
 import { resolveOptions, type HighlightSpec, type ResolvedHighlight } from './highlight-options.ts';
 import { fieldTokens, indexAnalyzer } from './field-tokens.ts';
 import { hasTerms, highlightField, termsForField } from './highlighter.ts';
+import { collapseValue } from './collapse.ts';
 import type { ParsedDocument } from '../mapping/types.ts';
 import type { AnalyzerLookup } from '../analysis/types.ts';
 import { SnapshotTermStatistics, buildTermVectors, type TermVectorsSpec } from './term-vectors.ts';
@@ -40,6 +41,16 @@ export function fetchHooks(c: FetchHookContext, extra: readonly HitHooks[] = [])
   if (c.search.termVectors !== null) parts.push(termVectorHooks(c, c.search.termVectors));
   if (c.search.highlight !== null) parts.push(highlightHooks(c, c.search.highlight));
   if (c.search.explain) parts.push(explainHooks(c));
+  const collapse = c.search.collapse;
+  if (collapse !== null) {
+    // A collapsed hit shows its group's value in `fields`, as Elasticsearch's does.
+    parts.push({
+      fields: (view, doc) => {
+        const v = collapseValue(view.segment, collapse.field, doc);
+        return `${JSON.stringify(collapse.field)}:[${JSON.stringify(v)}]`;
+      },
+    });
+  }
   if (parts.length === 0) return undefined;
   if (parts.length === 1) return parts[0];
   const join = (xs: string[]) => xs.filter((x) => x !== '').join(',');

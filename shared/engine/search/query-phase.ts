@@ -14,6 +14,7 @@ import type { ResolvedSortField, SegmentKeyReader } from './sort-keys.ts';
 import { acquireArena, releaseArena } from './scratch-arena.ts';
 import { ShardTermStats } from './term-stats.ts';
 import { TopDocsCollector } from './top-docs.ts';
+import { checkCollapseField, collapsedQueryPhase } from './collapse.ts';
 import type { Query } from './query.ts';
 import type { ParsedSearch, QueryPhaseOptions, QuerySource, ShardQueryResult, ShardSearchContext, SortValue } from './types.ts';
 
@@ -67,6 +68,14 @@ export function executeQueryPhase(
   const fields = resolveShardSort(search, ctx);
   const sortedByField = search.sort !== null && search.sort.length > 0;
   const needScores = sortNeedsScores(fields) || search.trackScores || search.minScore !== null;
+  if (search.collapse !== null) {
+    checkCollapseField(ctx.mapping, search.collapse.field);
+    const hits = collapsedQueryPhase(snapshot, query, postFilter, fields, needScores, search.collapse.field, opts.size, ctx);
+    if (opts.collectMatches !== true) return hits;
+    // Aggregations see every match, not one per group.
+    const all = executeQueryPhase(snapshot, { ...search, collapse: null }, ctx, { size: 0, collectMatches: true });
+    return { ...hits, matches: all.matches };
+  }
   const collector = new TopDocsCollector(fields, Math.max(0, opts.size));
   const nFields = fields.length;
 

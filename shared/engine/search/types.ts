@@ -10,6 +10,7 @@ import type { FilterCache } from './filter-cache.ts';
 import type { Query } from './query.ts';
 import type { TermVectorsSpec } from './term-vectors.ts';
 import type { HighlightSpec } from './highlight-options.ts';
+import type { CollapseSpec } from './collapse.ts';
 
 /**
  * A sort value as Elasticsearch reports it in `hits.hits[].sort`: numbers
@@ -96,6 +97,8 @@ export interface ParsedSearch {
   readonly version: boolean;
   /** `explain`: each hit carries `_explanation`. */
   readonly explain: boolean;
+  /** `collapse`: one hit per value of a field. */
+  readonly collapse: CollapseSpec | null;
   /** `highlight`: what each hit's `highlight` shows. */
   readonly highlight: HighlightSpec | null;
   /** Internal (`_termvectors`): each hit carries `_termvectors`. */

@@ -38,6 +38,7 @@ function searchOf(query: Query, extra: Partial<ParsedSearch> = {}): ParsedSearch
     termVectors: null,
     highlight: null,
     scriptFieldSpecs: [],
+    collapse: null,
     source: { fetch: true, includes: [], excludes: [] },
     storedFields: null,
     docvalueFields: [],

@@ -158,7 +158,7 @@ describe('shard-level query errors', () => {
 
 describe('search body options kept for the caller', () => {
   it('rescore window and script_fields names', () => {
-    const s = parseSearchBody({ rescore: [{ window_size: 10001, query: { rescore_query: { match_all: {} } } }], script_fields: { a: {}, b: {} } }, {});
+    const s = parseSearchBody({ rescore: [{ window_size: 10001, query: { rescore_query: { match_all: {} } } }], script_fields: { a: { script: '1' }, b: { script: '2' } } }, {});
     assert.equal(s.rescoreWindow, 10001);
     assert.deepEqual(s.scriptFields, ['a', 'b']);
     assert.equal(parseSearchBody({}, {}).rescoreWindow, null);

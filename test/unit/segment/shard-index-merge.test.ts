@@ -124,3 +124,23 @@ test('a commit writes the segments refreshes kept in memory as one segment on di
   assert.equal(index.deletedCount, 0, 'the deleted doc was left out when written');
   assert.deepEqual(liveRecords(index.acquireSnapshot()), before);
 });
+
+test('forceMerge(1) leaves one segment with every live doc and no deletes; describeSegments reports it', () => {
+  const index = elevenSegments();
+  const before = liveRecords(index.acquireSnapshot());
+  assert.ok(index.segmentCount > 1);
+  assert.equal(index.forceMerge(1, false), true);
+  assert.equal(index.segmentCount, 1);
+  assert.equal(index.deletedCount, 0);
+  assert.deepEqual(liveRecords(index.acquireSnapshot()), before);
+  const [seg] = index.describeSegments();
+  assert.equal(seg!.numDocs, before.size);
+  assert.equal(seg!.inMemory, false);
+  // Written by the merge, named by no commit yet.
+  assert.equal(seg!.committed, false);
+  index.commit();
+  assert.equal(index.describeSegments()[0]!.committed, true);
+  assert.equal(index.merges.total, 1);
+  assert.equal(index.merges.docs, before.size);
+  assert.equal(index.forceMerge(1, false), false, 'one segment without deletes needs no merge');
+});

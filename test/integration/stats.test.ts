@@ -135,3 +135,24 @@ describe('stats count the work exactly', () => {
     assert.equal(count.text, `${stats.docs.count}\n`);
   });
 });
+
+describe('_nodes/stats describes the process and machine', () => {
+  test('os, process, jvm, fs, http and thread_pool hold the real figures of this process', async () => {
+    const r = await req('GET', '/_nodes/stats/os,process,jvm,fs,http,thread_pool,indices');
+    const n = Object.values((r.body as { nodes: Record<string, Record<string, Record<string, unknown>>> }).nodes)[0]!;
+    const jvm = n.jvm as { mem: { heap_used_in_bytes: number; heap_max_in_bytes: number }; gc: { collectors: { young: { collection_count: number } } } };
+    assert.ok(jvm.mem.heap_used_in_bytes > 0 && jvm.mem.heap_used_in_bytes < jvm.mem.heap_max_in_bytes);
+    assert.equal(typeof jvm.gc.collectors.young.collection_count, 'number');
+    assert.ok((n.os as { mem: { total_in_bytes: number } }).mem.total_in_bytes > 0);
+    assert.ok((n.fs as { total: { total_in_bytes: number } }).total.total_in_bytes > 0);
+    assert.ok((n.process as { open_file_descriptors: number }).open_file_descriptors > 0);
+    const http = n.http as { current_open: number; total_opened: number };
+    assert.ok(http.current_open >= 1 && http.total_opened >= http.current_open);
+    // The search pool completed what the copies' query and fetch phases count.
+    const search = (n.indices as { search: { query_total: number; fetch_total: number } }).search;
+    assert.equal((n.thread_pool as { search: { completed: number } }).search.completed, search.query_total + search.fetch_total);
+    const bad = await req('GET', '/_nodes/stats/jvmm');
+    assert.equal(bad.status, 400);
+    assert.equal((bad.body as { error: { reason: string } }).error.reason, 'request [/_nodes/stats/jvmm] contains unrecognized metric: [jvmm] -> did you mean [jvm]?');
+  });
+});

@@ -22,9 +22,12 @@ interface GcCounts {
 /** V8's collections since the observer started, young (scavenges) and old (the others). */
 const gc = { young: { count: 0, timeMs: 0 } as GcCounts, old: { count: 0, timeMs: 0 } as GcCounts };
 let observer: PerformanceObserver | null = null;
+/** Nodes of this process that want the counts (tests run several). */
+let observers = 0;
 
-/** Starts counting collections (once per process). */
+/** Starts counting collections (once per process, however many nodes it runs). */
 export function observeGc(): void {
+  observers++;
   if (observer !== null) return;
   observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
@@ -38,6 +41,8 @@ export function observeGc(): void {
 }
 
 export function stopObservingGc(): void {
+  observers = Math.max(0, observers - 1);
+  if (observers > 0) return;
   observer?.disconnect();
   observer = null;
 }

@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
-import { ShardIndex, EMPTY_COMMIT } from '../../../shared/engine/segment/shard-index.ts';
+import { ShardIndex, EMPTY_COMMIT, forcedMergePolicy, type MergePlan } from '../../../shared/engine/segment/shard-index.ts';
+import { findMerges } from '../../../shared/engine/segment/merge-policy.ts';
 import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
 import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
 import { crashPoint } from '../../../shared/engine/store/fault-injection.ts';
@@ -34,6 +35,7 @@ import { isEsError } from '../../../shared/errors/es-errors.ts';
 import { readRecordBatch } from './record-batch.ts';
 import { APPLY_RESULTS, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
 import { CopyCounters, type CopyCounterFigures } from './copy-counters.ts';
+import { MergeCancelled, mergeRunner } from './merge-runner.ts';
 
 const EMPTY_DOC: ParsedDocument = { fields: [], dynamicUpdate: null };
 
@@ -87,6 +89,10 @@ export class CopyEngine {
   private lastCommit = Date.now();
   private serial: Promise<unknown> = Promise.resolve();
   private mergeScheduled = false;
+  /** The policy's merges under way on the merge thread, null when none. */
+  private merging: Promise<void> | null = null;
+  /** `_forcemerge` calls under way: the policy plans nothing meanwhile. */
+  private forcing = 0;
   private idleCommit: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -339,19 +345,32 @@ export class CopyEngine {
   }
 
   /**
-   * `_forcemerge`: commits (so the segments in memory are merged too),
-   * merges as ShardIndex.forceMerge says, and commits the result when
+   * `_forcemerge`: commits (so the segments in memory are merged too), waits
+   * for the policy's merge under way, merges as forcedMergePolicy says (on
+   * the merge thread: writes go on meanwhile), and commits the result when
    * `flush` (Elasticsearch's default), so no merged segment waits for the
    * next commit to be durable.
    */
-  forceMerge(maxNumSegments: number, onlyExpungeDeletes: boolean, flush: boolean): Promise<void> {
-    return this.exclusively(async () => {
-      await this.commitNow(false);
-      if (this.index.forceMerge(maxNumSegments, onlyExpungeDeletes)) {
-        if (flush) await this.commitNow(false);
-        this.events.onStats(this.stats());
+  async forceMerge(maxNumSegments: number, onlyExpungeDeletes: boolean, flush: boolean): Promise<void> {
+    this.forcing++;
+    try {
+      await this.exclusively(() => this.commitNow(false));
+      await this.merging;
+      const policy = forcedMergePolicy(maxNumSegments, onlyExpungeDeletes);
+      let merged = false;
+      // Rounds: a segment count the size limit keeps above the target stops asking for more.
+      for (let round = 0; round < 4; round++) {
+        const plans = await this.exclusively(() => (this.closed ? [] : this.index.planMerges(policy)));
+        if (plans.length === 0) break;
+        await this.runMerges(plans);
+        merged = true;
+        if (maxNumSegments <= 0) break;
       }
-    });
+      if (merged && flush) await this.exclusively(() => this.commitNow(false));
+    } finally {
+      this.forcing--;
+      this.scheduleMerge();
+    }
   }
 
   /** `_cache/clear`: the copy's filter cache (Elasticsearch's query cache) is emptied. */
@@ -409,23 +428,62 @@ export class CopyEngine {
     this.events.onStats(this.stats());
   }
 
-  /** Merges after the messages already queued (searches waiting behind a refresh go first). */
+  /**
+   * Plans the policy's merges after the messages already queued (searches
+   * waiting behind a refresh go first) and has the merge thread write them;
+   * one round at a time, the next planned when it is done.
+   */
   private scheduleMerge(): void {
-    if (this.mergeScheduled) return;
+    if (this.mergeScheduled || this.merging !== null || this.forcing > 0 || this.closed) return;
     this.mergeScheduled = true;
     setImmediate(() => {
       this.mergeScheduled = false;
-      if (this.closed) return;
       void this.exclusively(() => {
-        if (this.closed) return;
-        if (this.index.maybeMerge()) this.events.onStats(this.stats());
-      }).catch((err: unknown) => this.events.onError('merge', err));
+        if (this.closed || this.merging !== null || this.forcing > 0) return;
+        const plans = this.index.planMerges(findMerges);
+        if (plans.length === 0) return;
+        this.merging = this.runMerges(plans)
+          .catch((err: unknown) => this.events.onError('merge', err))
+          .finally(() => {
+            this.merging = null;
+            this.scheduleMerge();
+          });
+      });
     });
   }
 
+  /** Writes `plans` on the merge thread, one after the other, each put in place as it is done. */
+  private async runMerges(plans: readonly MergePlan[]): Promise<void> {
+    for (let i = 0; i < plans.length; i++) {
+      const plan = plans[i]!;
+      try {
+        const done = await mergeRunner.run(this, join(this.dir, 'segments'), plan);
+        await this.exclusively(() => {
+          if (this.closed) return this.index.abandonMerge(plan);
+          this.index.finishMerge(plan, done.written, done.ms);
+          this.events.onStats(this.stats());
+        });
+      } catch (err) {
+        // The rest will not run either; their inputs are free for the next plan.
+        for (const p of plans.slice(i)) this.index.abandonMerge(p);
+        if (err instanceof MergeCancelled) return;
+        throw err;
+      }
+    }
+  }
+
+  /** Stops the merges of this copy under way (it closes or resets); their files go. */
+  private async stopMerges(): Promise<void> {
+    await mergeRunner.cancel(this);
+    await this.merging;
+  }
+
   /** Empties the copy: it starts again from offset 0 of the log. */
-  reset(): Promise<OpenReply> {
+  async reset(): Promise<OpenReply> {
+    this.forcing++;
+    await this.stopMerges();
     return this.exclusively(async () => {
+      this.forcing--;
       this.dropAllContexts();
       this.index.close();
       await this.store.close();
@@ -505,8 +563,11 @@ export class CopyEngine {
   }
 
   /** Stops the copy, after a commit when `flush` (a clean shutdown: the restart replays nothing). */
-  close(flush: boolean): Promise<void> {
+  async close(flush: boolean): Promise<void> {
+    this.forcing++;
+    await this.stopMerges();
     return this.exclusively(async () => {
+      this.forcing--;
       if (this.closed) return;
       if (flush) await this.commitNow(false).catch((err: unknown) => this.events.onError('flush on close', err));
       this.closed = true;

@@ -72,8 +72,12 @@ export class MappedSegment implements Segment {
     }
   }
 
-  /** Maps and checks the segment's files. */
-  static open(dir: string, id: number): MappedSegment {
+  /**
+   * Maps the segment's files and checks them; `verify` false skips the
+   * checksums, for files this process has just written (a merge's output, its
+   * inputs on the merge thread): they are checked at the next open.
+   */
+  static open(dir: string, id: number, verify = true): MappedSegment {
     const maps = new Map<SegmentFileKind, MappedFile>();
     try {
       const si = mapFile(join(dir, segmentFileName(id, 'si')));
@@ -86,7 +90,7 @@ export class MappedSegment implements Segment {
         const file = mapFile(join(dir, name));
         maps.set(kind, file);
         if (file.bytes.length !== info.files[kind]) throw new CorruptSegmentError(name, `${file.bytes.length} bytes where the segment info says ${info.files[kind]}`);
-        verifyFile(file.bytes, kind, name);
+        if (verify) verifyFile(file.bytes, kind, name);
       }
       // The checksums read every page: give them back (they stay in the page cache), so the
       // process holds only what queries touch. Reads are random from here on (a term here,
@@ -101,6 +105,11 @@ export class MappedSegment implements Segment {
       for (const m of maps.values()) m.unmap();
       throw err;
     }
+  }
+
+  /** Reads will be front to back (a merge reads every input whole): read ahead. */
+  adviseSequential(): void {
+    for (const m of this.maps.values()) m.advise('sequential');
   }
 
   /** Drops the segment's pages from this process (they stay in the page cache): a merged-away segment. */

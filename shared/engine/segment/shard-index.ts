@@ -86,6 +86,47 @@ export interface MergeFigures {
   timeMs: number;
 }
 
+/** Which groups of candidate segments to merge (merge-policy.ts). */
+export type MergePolicy = (candidates: readonly MergeCandidate[]) => number[][];
+
+/** A merge planned by ShardIndex.planMerges: the new segment's id and what goes into it. */
+export interface MergePlan {
+  readonly id: number;
+  /** The input segments, as the index holds them. */
+  readonly inputs: readonly Segment[];
+  /** The same inputs by id, with their live docs when planned: what a merge thread needs. */
+  readonly sources: readonly MergeSource[];
+}
+
+export interface MergeSource {
+  readonly segmentId: number;
+  readonly liveDocs: Uint32Array | null;
+}
+
+/** What writing a merge produced: per input, each doc's number in the new segment (-1: dropped). */
+export interface WrittenMerge {
+  readonly docMaps: readonly Int32Array[];
+}
+
+/**
+ * Elasticsearch's `_forcemerge`: with `onlyExpungeDeletes`, the segments
+ * with more than 10% deleted docs are rewritten (Lucene's forceMergeDeletes);
+ * with `maxNumSegments` > 0, merges until at most that many segments are
+ * left, none holding deleted docs (Lucene's forceMerge); otherwise the
+ * ordinary policy.
+ */
+export function forcedMergePolicy(maxNumSegments: number, onlyExpungeDeletes: boolean): MergePolicy {
+  if (onlyExpungeDeletes) return findDeletesMerges;
+  if (maxNumSegments > 0) return (c) => findForcedMerges(c, maxNumSegments);
+  return findMerges;
+}
+
+/** Writes segment `id` of `dir` from `sources` (unsynced: the next commit syncs it); null when no doc is live. */
+export function writeMerge(dir: string, id: number, sources: readonly WriteSource[]): WrittenMerge | null {
+  const written = writeSegment(dir, id, sources, { sync: false });
+  return written === null ? null : { docMaps: written.docMaps };
+}
+
 /** Where a live document is: in the indexing buffer or in a refreshed segment. */
 export type DocLocation = { readonly buffered: true; readonly local: number } | { readonly buffered: false; readonly segment: Segment; readonly doc: number };
 
@@ -112,6 +153,10 @@ export class ShardIndex {
   private readonly retired = new Set<MappedSegment>();
   /** Segments written since the last commit, whose files are not yet known durable. */
   private readonly unsynced = new Set<number>();
+  /** Segments a planned merge reads, and the ids of the segments such merges are writing. */
+  private readonly merging = new Set<Segment>();
+  private readonly writing = new Set<number>();
+  private readonly planned = new Set<MergePlan>();
   private closed = false;
   /** Merges run so far (not the commit that writes in-memory segments to disk). */
   readonly merges: MergeFigures = { total: 0, docs: 0, bytes: 0, timeMs: 0 };
@@ -270,47 +315,148 @@ export class ShardIndex {
   }
 
   /**
-   * Runs the merges the policy asks for (see merge-policy.ts), synchronously,
-   * writing the merged segments' files. Searches see the same docs before and
-   * after; held snapshots keep the old segments.
+   * Runs the merges the policy asks for (see merge-policy.ts) here and now,
+   * writing the merged segments' files. The copy's worker runs its merges on
+   * a merge thread instead (planMerges / finishMerge), so applying ops never
+   * waits for one. Searches see the same docs before and after; held
+   * snapshots keep the old segments.
    */
   maybeMerge(): boolean {
-    return this.mergeOnDisk(findMerges);
+    return this.mergeHere(this.planMerges(findMerges));
   }
 
   /**
-   * Elasticsearch's `_forcemerge`: with `onlyExpungeDeletes`, rewrites the
-   * segments with more than 10% deleted docs (Lucene's forceMergeDeletes);
-   * with `maxNumSegments` > 0, merges until at most that many segments are
-   * left, none holding deleted docs (Lucene's forceMerge); otherwise runs
-   * the ordinary policy. Merges segments on disk: commit first so the
-   * segments in memory are among them. True when something was merged.
+   * Elasticsearch's `_forcemerge` here and now (see forcedMergePolicy).
+   * True when something was merged.
    */
   forceMerge(maxNumSegments: number, onlyExpungeDeletes: boolean): boolean {
-    if (onlyExpungeDeletes) return this.mergeOnDisk(findDeletesMerges);
-    if (maxNumSegments > 0) return this.mergeOnDisk((c) => findForcedMerges(c, maxNumSegments));
-    return this.mergeOnDisk(findMerges);
+    return this.mergeHere(this.planMerges(forcedMergePolicy(maxNumSegments, onlyExpungeDeletes)));
   }
 
-  private mergeOnDisk(policy: (candidates: readonly MergeCandidate[]) => number[][]): boolean {
-    // Segments still in memory are written (as one) by the next commit; merges are of segments on disk.
-    const onDisk: number[] = [];
-    this.segments.forEach((s, i) => {
-      if (!s.inMemory) onDisk.push(i);
-    });
-    const merges = policy(onDisk.map((i) => ({ maxDoc: this.segments[i]!.segment.maxDoc, numDocs: this.segments[i]!.numDocs }))).map((g) =>
-      g.map((k) => onDisk[k]!),
-    );
-    if (merges.length === 0) return false;
-    const started = performance.now();
-    const merged = this.replaceGroups(merges);
-    this.merges.total += merges.length;
-    this.merges.timeMs += performance.now() - started;
-    for (const m of merged) {
-      this.merges.docs += m.segment.maxDoc;
-      this.merges.bytes += m.segment.sizeInBytes;
+  private mergeHere(plans: readonly MergePlan[]): boolean {
+    for (const plan of plans) {
+      const started = performance.now();
+      const written = writeMerge(this.dir, plan.id, plan.inputs.map((segment, k) => ({ segment, liveDocs: plan.sources[k]!.liveDocs })));
+      this.finishMerge(plan, written, performance.now() - started);
     }
-    return true;
+    return plans.length > 0;
+  }
+
+  /**
+   * The merges `policy` asks for among the segments on disk that no merge
+   * under way holds (segments still in memory are written, as one, by the
+   * next commit). Each plan reserves its segment id and holds its inputs
+   * until finishMerge or abandonMerge; its `sources` are what a merge thread
+   * needs to write it (segment ids and their live docs as of now).
+   */
+  planMerges(policy: MergePolicy): MergePlan[] {
+    const candidates = this.segments.filter((s) => !s.inMemory && !this.merging.has(s.segment));
+    const groups = policy(candidates.map((s) => ({ maxDoc: s.segment.maxDoc, numDocs: s.numDocs })));
+    return groups.map((group) => {
+      const members = group.map((k) => candidates[k]!);
+      const id = this.nextSegmentId++;
+      this.writing.add(id);
+      for (const m of members) this.merging.add(m.segment);
+      const plan: MergePlan = {
+        id,
+        inputs: members.map((m) => m.segment),
+        sources: members.map((m) => ({ segmentId: m.segment.id, liveDocs: m.liveDocs })),
+      };
+      this.planned.add(plan);
+      return plan;
+    });
+  }
+
+  /**
+   * Puts the segment a plan's merge wrote (null: its inputs had no live doc)
+   * in place of its inputs. Docs deleted since the plan was made are deleted
+   * in the merged segment too: those refreshed since now, those pending at
+   * the next refresh.
+   */
+  finishMerge(plan: MergePlan, written: WrittenMerge | null, timeMs: number): void {
+    if (!this.planned.delete(plan)) throw new Error(`merge into segment ${plan.id} was not planned by this index`);
+    for (const input of plan.inputs) this.merging.delete(input);
+    this.writing.delete(plan.id);
+    this.merges.total++;
+    this.merges.timeMs += timeMs;
+    if (written === null) {
+      this.dropInputs(plan, null);
+      return;
+    }
+    this.unsynced.add(plan.id);
+    crashPoint('merge-written');
+    const segment = MappedSegment.open(this.dir, plan.id, false);
+    this.merges.docs += segment.maxDoc;
+    this.merges.bytes += segment.sizeInBytes;
+    let live: Uint32Array | null = null;
+    let deleted = 0;
+    let pendingLive: Uint32Array | null = null;
+    let pendingCount = 0;
+    plan.inputs.forEach((input, k) => {
+      const docMap = written.docMaps[k]!;
+      const now = this.segments.find((s) => s.segment === input);
+      // Gone: a refresh deleted its last live doc.
+      const refreshed = now === undefined ? EMPTY_BITSET : now.liveDocs;
+      const pending = now === undefined ? undefined : this.pendingDeletes.get(now);
+      if (pending !== undefined) this.pendingDeletes.delete(now!);
+      for (let d = 0; d < docMap.length; d++) {
+        const to = docMap[d]!;
+        if (to < 0) continue;
+        if (refreshed !== null && (refreshed === EMPTY_BITSET || !hasBit(refreshed, d))) {
+          live ??= newFullBitset(segment.maxDoc);
+          clearBit(live, to);
+          deleted++;
+        } else if (pending !== undefined && !hasBit(pending.liveDocs, d)) {
+          pendingLive ??= newFullBitset(segment.maxDoc);
+          clearBit(pendingLive, to);
+          pendingCount++;
+        }
+      }
+    });
+    const numDocs = segment.maxDoc - deleted;
+    if (numDocs === 0) {
+      segment.close();
+      this.dropInputs(plan, null);
+      return;
+    }
+    const merged: LiveSegment = { segment, inMemory: false, liveDocs: live, numDocs, liveGen: 0, liveDirty: live !== null };
+    if (pendingLive !== null) {
+      // The bitset of the next refresh starts from the refreshed one.
+      const next = live === null ? pendingLive : andBits(live, pendingLive);
+      this.pendingDeletes.set(merged, { liveDocs: next, count: pendingCount });
+    }
+    this.dropInputs(plan, merged);
+  }
+
+  /** A plan that will not finish (its copy closes or resets, or its merge failed): its inputs are free again. */
+  abandonMerge(plan: MergePlan): void {
+    // Not this index's (any more): a reset or close came first.
+    if (!this.planned.delete(plan)) return;
+    for (const input of plan.inputs) this.merging.delete(input);
+    this.writing.delete(plan.id);
+    removeSegmentFiles(this.dir, plan.id);
+  }
+
+  /** Replaces a plan's inputs by `merged` (in the place of the first still present), or just removes them. */
+  private dropInputs(plan: MergePlan, merged: LiveSegment | null): void {
+    const inputs = new Set(plan.inputs);
+    const next: LiveSegment[] = [];
+    let placed = merged === null;
+    for (const s of this.segments) {
+      if (!inputs.has(s.segment)) {
+        next.push(s);
+        continue;
+      }
+      this.pendingDeletes.delete(s);
+      this.retire(s.segment);
+      if (!placed) {
+        next.push(merged!);
+        placed = true;
+      }
+    }
+    if (!placed) next.unshift(merged!);
+    this.segments = next;
+    this.snapshot = null;
   }
 
   /** Every segment searches see now, oldest first. */
@@ -334,27 +480,41 @@ export class ShardIndex {
     });
   }
 
-  /** Writes each group of segments as one segment, in place of the group's first; returns the new segments. */
-  private replaceGroups(merges: readonly number[][]): LiveSegment[] {
-    const replacement = new Map<number, LiveSegment | null>();
-    const written: LiveSegment[] = [];
-    for (const group of merges) {
-      const merged = this.merge(group.map((i) => this.segments[i]!));
-      if (merged !== null) written.push(merged);
-      group.forEach((i, k) => replacement.set(i, k === 0 ? merged : null));
+  /** Writes the segments in memory as one segment on disk, in place of the first of them. */
+  private writeInMemory(): void {
+    const group = this.segments.filter((s) => s.inMemory);
+    if (group.length === 0) return;
+    const id = this.nextSegmentId++;
+    const written = writeMerge(this.dir, id, group.map((s) => ({ segment: s.segment, liveDocs: s.liveDocs })));
+    let merged: LiveSegment | null = null;
+    let pendingLive: Uint32Array | null = null;
+    let pendingCount = 0;
+    if (written !== null) {
+      this.unsynced.add(id);
+      const segment = MappedSegment.open(this.dir, id, false);
+      group.forEach((source, k) => {
+        const pending = this.pendingDeletes.get(source);
+        if (pending === undefined) return;
+        pendingLive ??= newFullBitset(segment.maxDoc);
+        const docMap = written.docMaps[k]!;
+        // Docs live at the refresh (kept by the write) but deleted since: deleted in the new segment at the next refresh.
+        for (let d = 0; d < docMap.length; d++) {
+          if (docMap[d]! >= 0 && !hasBit(pending.liveDocs, d)) {
+            clearBit(pendingLive, docMap[d]!);
+            pendingCount++;
+          }
+        }
+      });
+      merged = { segment, inMemory: false, liveDocs: null, numDocs: segment.maxDoc, liveGen: 0, liveDirty: false };
     }
-    const next: LiveSegment[] = [];
-    this.segments.forEach((s, i) => {
-      const replaced = replacement.get(i);
-      if (replaced === undefined) next.push(s);
-      else {
-        this.retire(s.segment);
-        if (replaced !== null) next.push(replaced);
-      }
-    });
-    this.segments = next;
+    for (const s of group) this.pendingDeletes.delete(s);
+    const first = this.segments.indexOf(group[0]!);
+    this.segments = this.segments.filter((s) => !s.inMemory);
+    if (merged !== null) {
+      this.segments.splice(first, 0, merged);
+      if (pendingLive !== null) this.pendingDeletes.set(merged, { liveDocs: pendingLive, count: pendingCount });
+    }
     this.snapshot = null;
-    return written;
   }
 
   /**
@@ -365,11 +525,7 @@ export class ShardIndex {
    */
   commit(): SegmentsCommit {
     // The segments refreshes kept in memory since the last commit go to disk as one.
-    const inMemory: number[] = [];
-    this.segments.forEach((s, i) => {
-      if (s.inMemory) inMemory.push(i);
-    });
-    if (inMemory.length > 0) this.replaceGroups([inMemory]);
+    this.writeInMemory();
     for (const id of this.unsynced) {
       for (const kind of [...DATA_FILES, 'si' as const]) syncFile(join(this.dir, segmentFileName(id, kind)));
     }
@@ -410,7 +566,7 @@ export class ShardIndex {
       const id = segmentIdOfFile(name);
       if (id !== null) {
         // Files of segments at or beyond nextSegmentId may belong to a write under way only if this index wrote them.
-        if (!keepSegments.has(id) && !this.unsynced.has(id)) rmSync(join(this.dir, name), { force: true });
+        if (!keepSegments.has(id) && !this.unsynced.has(id) && !this.writing.has(id)) rmSync(join(this.dir, name), { force: true });
         continue;
       }
       const liv = liveDocsFileOf(name);
@@ -422,6 +578,8 @@ export class ShardIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    // Files of merges cut short go at the next open (no commit names them).
+    this.planned.clear();
     for (const s of this.segments) if (s.segment instanceof MappedSegment) s.segment.close();
     for (const s of this.retired) s.close();
     this.segments = [];
@@ -524,38 +682,20 @@ export class ShardIndex {
     }
   }
 
-  /** Merges `group` into one new segment and carries the group's pending deletes onto it. */
-  private merge(group: readonly LiveSegment[]): LiveSegment | null {
-    const id = this.nextSegmentId++;
-    const sources: WriteSource[] = group.map((s) => ({ segment: s.segment, liveDocs: s.liveDocs }));
-    const written = writeSegment(this.dir, id, sources, { sync: false });
-    if (written === null) {
-      for (const s of group) this.pendingDeletes.delete(s);
-      return null;
-    }
-    this.unsynced.add(id);
-    crashPoint('merge-written');
-    const segment = MappedSegment.open(this.dir, id);
-    let pendingLive: Uint32Array | null = null;
-    let pendingCount = 0;
-    group.forEach((source, k) => {
-      const pending = this.pendingDeletes.get(source);
-      if (pending === undefined) return;
-      this.pendingDeletes.delete(source);
-      pendingLive ??= newFullBitset(segment.maxDoc);
-      const docMap = written.docMaps[k]!;
-      // Docs live at the refresh (kept by the merge) but deleted since: deleted in the merged segment at the next refresh.
-      for (let d = 0; d < docMap.length; d++) {
-        if (docMap[d]! >= 0 && !hasBit(pending.liveDocs, d)) {
-          clearBit(pendingLive, docMap[d]!);
-          pendingCount++;
-        }
-      }
-    });
-    const merged: LiveSegment = { segment, inMemory: false, liveDocs: null, numDocs: segment.maxDoc, liveGen: 0, liveDirty: false };
-    if (pendingLive !== null) this.pendingDeletes.set(merged, { liveDocs: pendingLive, count: pendingCount });
-    return merged;
-  }
+}
+
+/** Stands for the live docs of an input segment a refresh removed: none. */
+const EMPTY_BITSET = new Uint32Array(0);
+
+function andBits(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length);
+  for (let w = 0; w < a.length; w++) out[w] = a[w]! & b[w]!;
+  return out;
+}
+
+/** Removes a segment's files (a merge that will not finish). */
+function removeSegmentFiles(dir: string, id: number): void {
+  for (const kind of [...DATA_FILES, 'si' as const]) rmSync(join(dir, segmentFileName(id, kind)), { force: true });
 }
 
 function countBits(bits: Uint32Array): number {

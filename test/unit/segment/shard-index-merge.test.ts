@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ShardIndex } from '../../../shared/engine/segment/shard-index.ts';
+import { readdirSync } from 'node:fs';
+import { writeMerge, type ShardIndex } from '../../../shared/engine/segment/shard-index.ts';
+import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
+import { findMerges } from '../../../shared/engine/segment/merge-policy.ts';
+import { segmentFileName } from '../../../shared/engine/segment/segment-info.ts';
 import { bufferedDoc, fieldMapping, newShardIndex, type Values } from './fixtures.ts';
 import { idsWithTerm, liveIds, liveRecords } from './segment-views.ts';
 
@@ -143,4 +147,52 @@ test('forceMerge(1) leaves one segment with every live doc and no deletes; descr
   assert.equal(index.merges.total, 1);
   assert.equal(index.merges.docs, before.size);
   assert.equal(index.forceMerge(1, false), false, 'one segment without deletes needs no merge');
+});
+
+test('a merge written while the copy goes on applying (deletes refreshed, deletes pending, a commit, an input emptied) keeps exactly the live docs', () => {
+  const index = elevenSegments();
+  const [plan, ...more] = index.planMerges(findMerges);
+  assert.ok(plan !== undefined);
+  assert.equal(more.length, 0);
+  assert.deepEqual(index.planMerges(findMerges), [], 'segments held by a planned merge are not planned again');
+  // What a merge thread does with the plan: writes from its inputs' ids and live docs as of planning.
+  const sources = plan.sources.map((s) => ({ segment: MappedSegment.open(index.dir, s.segmentId, false), liveDocs: s.liveDocs }));
+  const written = writeMerge(index.dir, plan.id, sources);
+  for (const s of sources) s.segment.close();
+
+  // Meanwhile: deletes and an update refreshed and committed, one input emptied, deletes left pending.
+  const inputIds = liveIds(index.acquireSnapshot());
+  const emptied = [...Array(5).keys()].map((k) => `doc-${k}`).filter((id) => inputIds.includes(id));
+  for (const id of emptied) index.delete(id);
+  index.delete(inputIds[8]!);
+  index.index(varied(Number(inputIds[9]!.slice(4)), 7));
+  index.refresh();
+  index.commit();
+  index.delete(inputIds[10]!);
+  const expectedNow = liveIds(index.acquireSnapshot());
+  assert.ok(!expectedNow.includes(inputIds[8]!));
+  assert.ok(plan.inputs.length > index.describeSegments().filter((s) => plan.inputs.some((i) => i.id === s.id)).length, 'an input lost its last live doc');
+
+  index.finishMerge(plan, written, 1);
+  assert.deepEqual(liveIds(index.acquireSnapshot()), expectedNow);
+  assert.equal(liveRecords(index.acquireSnapshot()).get(inputIds[9]!)!.version, 7);
+  index.refresh();
+  assert.deepEqual(
+    liveIds(index.acquireSnapshot()),
+    expectedNow.filter((id) => id !== inputIds[10]),
+  );
+  const commit = index.commit();
+  assert.ok(commit.segments.some((s) => s.id === plan.id), 'the merged segment is committed');
+  assert.ok(commit.segments.some((s) => s.id === plan.id && s.liveGen > 0), 'with the deletes made while it was written');
+});
+
+test('an abandoned merge frees its inputs and leaves no file', () => {
+  const index = elevenSegments();
+  const [plan] = index.planMerges(findMerges);
+  assert.ok(plan !== undefined);
+  writeMerge(index.dir, plan.id, plan.sources.map((s, k) => ({ segment: plan.inputs[k]!, liveDocs: s.liveDocs })));
+  assert.ok(readdirSync(index.dir).some((f) => f.startsWith(segmentFileName(plan.id, 'si').split('.')[0]!)));
+  index.abandonMerge(plan);
+  assert.ok(!readdirSync(index.dir).some((f) => f.startsWith(segmentFileName(plan.id, 'si').split('.')[0]!)));
+  assert.equal(index.planMerges(findMerges).length, 1, 'its inputs can be planned again');
 });

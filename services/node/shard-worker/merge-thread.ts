@@ -1,0 +1,42 @@
+/**
+ * A shard worker's merge thread (merge-runner.ts starts it): writes the
+ * merges the worker's copies plan, one at a time, while the worker goes on
+ * applying ops and answering searches. A merge of millions of documents
+ * takes minutes; written on the worker itself, it held every write to the
+ * worker's copies that long (acknowledgements timed out at 60 s).
+ *
+ * The inputs are mapped again here, without their checksums (the copy
+ * checked them when it opened or wrote them); the output is the copy's to
+ * open, sync and commit.
+ */
+import { parentPort } from 'node:worker_threads';
+import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
+import { writeMerge } from '../../../shared/engine/segment/shard-index.ts';
+import type { MergeJob, MergeJobResult } from './merge-runner.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('merge-thread.ts runs in a worker thread');
+
+port.on('message', (job: MergeJob) => {
+  const started = performance.now();
+  const inputs: MappedSegment[] = [];
+  let result: MergeJobResult;
+  try {
+    for (const source of job.sources) {
+      const segment = MappedSegment.open(job.dir, source.segmentId, false);
+      segment.adviseSequential();
+      inputs.push(segment);
+    }
+    const written = writeMerge(
+      job.dir,
+      job.id,
+      inputs.map((segment, k) => ({ segment, liveDocs: job.sources[k]!.liveDocs })),
+    );
+    result = { job: job.job, docMaps: written === null ? null : [...written.docMaps], ms: performance.now() - started, error: null };
+  } catch (err) {
+    result = { job: job.job, docMaps: null, ms: performance.now() - started, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  } finally {
+    for (const segment of inputs) segment.close();
+  }
+  port.postMessage(result, result.docMaps?.map((m) => m.buffer as ArrayBuffer) ?? []);
+});

@@ -37,3 +37,46 @@ test('more buckets than search.max_buckets (sub-aggregations counted) is a 400 t
   assert.equal((await http(server.url, 'POST', '/buckets/_search', terms(5))).status, 200);
   await http(server.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': null } });
 });
+
+test('a shard stops building buckets as soon as it passes search.max_buckets (the count it reports is where it stopped)', async () => {
+  await http(server.url, 'PUT', '/one-shard', { settings: { number_of_shards: 1 } });
+  const lines: string[] = [];
+  for (let i = 0; i < 30; i++) lines.push(JSON.stringify({ index: { _id: String(i) } }), JSON.stringify({ k: `v${i}`, g: `g${i % 3}` }));
+  await http(server.url, 'POST', '/one-shard/_doc/_bulk?refresh=true', lines.join('\n') + '\n');
+  await http(server.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': 20 } });
+  try {
+    const r = await http(server.url, 'POST', '/one-shard/_search', terms(100));
+    assert.equal(r.status, 400, r.text);
+    const e = (r.body as { error: { type: string; reason: string } }).error;
+    assert.equal(e.type, 'too_many_buckets_exception');
+    // 3 outer buckets, then 10 inner ones per outer bucket: the shard stops at the second, 23, not after all 33.
+    assert.match(e.reason, /but was \[23\]/);
+  } finally {
+    await http(server.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': null } });
+  }
+});
+
+test('a terms aggregation of size 2^31-1 over more keys than the limit is refused by the shard', async () => {
+  await http(server.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': 10 } });
+  try {
+    const r = await http(server.url, 'POST', '/one-shard/_search', { size: 0, aggs: { k: { terms: { field: 'k.keyword', size: 2 ** 31 - 1 } } } });
+    assert.equal(r.status, 400, r.text);
+    assert.equal((r.body as { error: { type: string } }).error.type, 'too_many_buckets_exception');
+  } finally {
+    await http(server.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': null } });
+  }
+});
+
+test('a per-second date_histogram over 30 days stops filling empty buckets at the limit', async () => {
+  const day = 86_400_000;
+  const start = Date.UTC(2024, 0, 1);
+  await http(server.url, 'POST', '/sparse/_doc/_bulk?refresh=true', `{"index":{}}\n{"ts":${start}}\n{"index":{}}\n{"ts":${start + 30 * day}}\n`);
+  const started = Date.now();
+  const r = await http(server.url, 'POST', '/sparse/_search', { size: 0, aggs: { h: { date_histogram: { field: 'ts', interval: '1s', min_doc_count: 0 } } } });
+  assert.equal(r.status, 400, r.text);
+  const e = (r.body as { error: { type: string; reason: string } }).error;
+  assert.equal(e.type, 'too_many_buckets_exception');
+  assert.match(e.reason, /less than or equal to: \[10000\] but was \[10001\]/);
+  // Filling 2,592,001 buckets took seconds on the thread that serves HTTP.
+  assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+});

@@ -42,6 +42,14 @@ export class CopyAccess {
     return { doc: r.doc, refreshedOffset: r.refreshedOffset };
   }
 
+  /** Several documents of one shard in one read (a local copy answers them in one message to its worker). */
+  async getMany(route: CopyRoute, meta: IndexMetadata, shard: number, ids: readonly string[]): Promise<{ docs: (DocState | undefined)[]; refreshedOffset: number }> {
+    if (route.local) return { docs: await route.local.getMany(ids), refreshedOffset: route.local.refreshedOffset };
+    const remote = this.remote(route, meta, shard);
+    const reads = await Promise.all(ids.map((id) => remote.get(id)));
+    return { docs: reads.map((r) => r.doc), refreshedOffset: Math.min(...reads.map((r) => r.refreshedOffset)) };
+  }
+
   /** True once the copy applied every op below `offset` (then refreshed, if asked), false after `timeoutMs`. */
   async waitApplied(route: CopyRoute, meta: IndexMetadata, shard: number, offset: number, timeoutMs: number, then: AfterApplied = 'none'): Promise<boolean> {
     if (!route.local) return this.remote(route, meta, shard).waitForApplied(offset, timeoutMs, then);

@@ -3,7 +3,7 @@
  * that owns the id and read a started copy's doc store, which sees every
  * op that copy applied.
  */
-import { illegalArgument, indexNotFound, noShardAvailable } from '../../../shared/errors/es-errors.ts';
+import { illegalArgument, indexNotFound, isEsError, noShardAvailable, type EsError } from '../../../shared/errors/es-errors.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
@@ -70,6 +70,81 @@ export class DocReader {
     }
     const r = resolved[0];
     return { meta: r.meta, aliasRouting: r.direct ? null : (r.viaAliases[0]?.indexRouting ?? null) };
+  }
+
+  /**
+   * Many GETs (`_mget`): the ids of one shard are read together, in one
+   * request to one copy, instead of one request each. A request that fails
+   * (a missing index, no copy) is an error in its place.
+   */
+  async getMany(reqs: readonly GetRequest[]): Promise<(GetResult | EsError)[]> {
+    const out = new Array<GetResult | EsError>(reqs.length);
+    const resolved = new Map<string, { meta: IndexMetadata; aliasRouting: string | null } | EsError>();
+    const groups = new Map<string, { meta: IndexMetadata; shard: number; preference: string | null; items: { at: number; type: string; id: string; realtime: boolean }[] }>();
+    for (let i = 0; i < reqs.length; i++) {
+      const req = reqs[i]!;
+      let r = resolved.get(req.index);
+      if (r === undefined) {
+        try {
+          r = this.resolveOne(req.index);
+        } catch (err) {
+          if (!isEsError(err)) throw err;
+          r = err;
+        }
+        resolved.set(req.index, r);
+      }
+      if (isEsError(r)) {
+        out[i] = r;
+        continue;
+      }
+      const { meta, aliasRouting } = r;
+      const typeName = meta.mapping?.typeName ?? req.type ?? '_doc';
+      const type = req.type === null || req.type === '_all' ? typeName : req.type;
+      if (req.type !== null && req.type !== '_all' && meta.mapping?.typeName !== req.type) {
+        out[i] = { meta, type, id: req.id, doc: null };
+        continue;
+      }
+      const shard = shardForDocument(req.id, req.routing ?? aliasRouting, meta.settings);
+      const preference = req.preference ?? null;
+      const key = `${meta.uuid}/${shard}/${preference ?? ''}`;
+      let g = groups.get(key);
+      if (g === undefined) {
+        g = { meta, shard, preference, items: [] };
+        groups.set(key, g);
+      }
+      g.items.push({ at: i, type, id: req.id, realtime: req.realtime !== false });
+    }
+    await Promise.all(
+      [...groups.values()].map(async (g) => {
+        try {
+          await this.directory.ready(g.meta);
+          const read = await this.readManyFromSomeCopy(g.meta, g.shard, g.items.map((it) => it.id), g.preference);
+          g.items.forEach((it, j) => {
+            let doc = read.docs[j] && !read.docs[j].deleted ? read.docs[j] : null;
+            if (doc && !it.realtime && doc.seqNo >= read.refreshedOffset) doc = null;
+            out[it.at] = { meta: g.meta, type: it.type, id: it.id, doc };
+          });
+        } catch (err) {
+          if (!isEsError(err)) throw err;
+          for (const it of g.items) out[it.at] = err;
+        }
+      }),
+    );
+    return out;
+  }
+
+  private async readManyFromSomeCopy(meta: IndexMetadata, shard: number, ids: readonly string[], preference: string | null): Promise<{ docs: (DocState | undefined)[]; refreshedOffset: number }> {
+    const order = this.directory.readOrder(meta, shard, preference);
+    if (order.length === 0) throw noShardAvailable(meta.name, shard);
+    let last: unknown;
+    for (const route of order) {
+      try {
+        return await this.access.getMany(route, meta, shard, ids);
+      } catch (err) {
+        last = err;
+      }
+    }
+    throw last;
   }
 
   async get(req: GetRequest): Promise<GetResult> {

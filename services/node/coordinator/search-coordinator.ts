@@ -221,7 +221,11 @@ export class SearchCoordinator {
       nowMillis,
       keepAliveMs: scroll ? req.scrollKeepAliveMs : 0,
       contextId: null,
+      maxBuckets: req.maxBuckets,
     }), timeoutMs);
+    // Too many buckets on one shard means too many in the response: the request fails as a whole, as after the reduce.
+    const tooMany = failures.find((f) => f.error.type === 'too_many_buckets_exception');
+    if (tooMany !== undefined) throw tooMany.error;
     if (responses.every((r) => r === null) && failures.length > 0) throw allShardsFailed(failures);
 
     const results = responses.map((r, i) => (r ? boosted(r.result, targets[i].boost) : null));

@@ -32,6 +32,8 @@ export interface ShardQueryRequest {
   readonly keepAliveMs: number;
   /** Reuse this context (next scroll page) instead of opening a new one. */
   readonly contextId: number | null;
+  /** `search.max_buckets`: the shard stops building aggregations past it (too_many_buckets_exception). */
+  readonly maxBuckets?: number;
 }
 
 export interface ShardQueryResponse {

@@ -104,6 +104,7 @@ export class LocalShardClient implements ShardClient {
         indexName: this.meta.name,
         typeName: shardCtx.typeName,
         numberOfShards: this.meta.settings.numberOfShards,
+        maxBuckets: req.maxBuckets,
       };
       aggs = collectShardAggs(this.aggs, result.matches, aggCtx);
     }

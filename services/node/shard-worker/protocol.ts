@@ -83,6 +83,8 @@ export interface QueryMessage {
   readonly nowMillis: number;
   /** A first page that opens a scroll (its context counts in the scroll stats until freed). */
   readonly scroll: boolean;
+  /** `search.max_buckets` for the aggregations, when limited. */
+  readonly maxBuckets?: number;
 }
 
 export interface FetchMessage {

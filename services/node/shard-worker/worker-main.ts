@@ -81,6 +81,7 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
     nowMillis: msg.nowMillis,
     keepAliveMs: 0,
     contextId: first ? null : msg.contextId,
+    maxBuckets: msg.maxBuckets,
   });
   if (first && msg.scroll) copy.markScroll(msg.contextId);
   copy.searched('query', performance.now() - started);

@@ -60,7 +60,7 @@ export class WorkerShardClient implements ShardClient {
   async querySource(req: SourceQueryRequest): Promise<ShardQueryResponse> {
     // Left out rather than answered from part of the documents (another copy answers, if there is one).
     if (this.rebuilding()) throw noShardAvailable(this.meta.name, this.shard);
-    const base = { size: req.size, after: req.after, nowMillis: req.nowMillis, parseKey: 0, body: null, url: null, scroll: req.keepAliveMs > 0 };
+    const base = { size: req.size, after: req.after, nowMillis: req.nowMillis, parseKey: 0, body: null, url: null, scroll: req.keepAliveMs > 0, maxBuckets: req.maxBuckets };
     if (req.contextId !== null) {
       if (!this.contexts.renew(req.contextId, req.keepAliveMs)) throw searchContextMissing(req.contextId);
       // A scroll page continues where the context's last page ended, unless the request says where.

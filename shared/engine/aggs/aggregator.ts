@@ -11,6 +11,7 @@ import type { SegmentView } from '../segment/types.ts';
 import type { AggContext } from './types.ts';
 import type { AggPathElement } from './spec.ts';
 import type { AggState } from './state.ts';
+import type { BucketBudget } from './bucket-budget.ts';
 
 export interface SegmentContext {
   readonly view: SegmentView;
@@ -86,6 +87,8 @@ export interface ShardScope {
   /** Every view of the search, in matches order. */
   readonly views: readonly SegmentView[];
   readonly ctx: AggContext;
+  /** Counts the buckets the aggregators build (search.max_buckets); null without a limit. */
+  readonly budget: BucketBudget | null;
 }
 
 /** The value a bucket aggregation's buckets are ordered by, from a sub-aggregation path. */

@@ -10,6 +10,7 @@ import type { AggSpec } from './spec.ts';
 import { isParentPipeline } from './spec.ts';
 import type { ShardAggState } from './state.ts';
 import type { AggContext, MatchSet } from './types.ts';
+import { BucketBudget } from './bucket-budget.ts';
 
 /** Elasticsearch 6.8 (AggregationPhase) refuses parent pipelines at the top level, on every shard. */
 export function topLevelPipelineError(name: string, type: string): EsError {
@@ -77,7 +78,7 @@ function liveDocs(view: SegmentView): number {
 export function collectShardAggs(specs: AggSpec[], matches: readonly MatchSet[], ctx: AggContext): ShardAggState {
   for (const s of specs) if (isParentPipeline(s)) throw topLevelPipelineError(s.name, s.type);
   const views = matches.map((m) => m.view);
-  const scope = { views, ctx };
+  const scope = { views, ctx, budget: ctx.maxBuckets === undefined ? null : new BucketBudget(ctx.maxBuckets) };
   const aggs = createAggregators(specs, scope, true);
   if (aggs.length === 0) return { aggs: [] };
   const globals = aggs.filter((a) => a instanceof GlobalAggregator);

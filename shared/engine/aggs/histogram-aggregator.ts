@@ -5,6 +5,7 @@
  * typed arrays. Buckets are returned ascending by key; the reduce fills empty
  * buckets and applies the final order.
  */
+import type { BucketBudget } from './bucket-budget.ts';
 import type { NumericDocValues } from '../segment/types.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32 } from './aggregator.ts';
@@ -43,6 +44,7 @@ export class HistogramAggregator implements Aggregator {
   private readonly missing: number | null;
   private readonly boundsMin: number | null;
   private readonly boundsMax: number | null;
+  private readonly budget: BucketBudget | null;
   // last bucket's value range [cacheFrom, cacheTo) and key id
   private cacheFrom = NaN;
   private cacheTo = NaN;
@@ -77,6 +79,7 @@ export class HistogramAggregator implements Aggregator {
     private readonly source: ResolvedSource & { kind: 'numeric' },
   ) {
     this.name = spec.name;
+    this.budget = scope.budget;
     this.ords = new BucketOrds(singleOwner);
     this.offset = spec.offset;
     this.missing = source.missing;
@@ -374,6 +377,7 @@ export class HistogramAggregator implements Aggregator {
       let n = 0;
       const at = owner * width;
       if (owner < this.gridRows) for (let c = 0; c < width; c++) if (this.grid[at + c]! > 0) n++;
+      this.budget?.consume(n);
       keys = new Float64Array(n);
       docCounts = new Int32Array(n);
       n = 0;
@@ -392,6 +396,7 @@ export class HistogramAggregator implements Aggregator {
         const b = buckets[i]!;
         if (b < this.counts.length && this.counts[b]! > 0) withDocs.push(b);
       }
+      this.budget?.consume(withDocs.length);
       withDocs.sort((x, y) => this.keys.key(this.ords.keyIdOf(x)) - this.keys.key(this.ords.keyIdOf(y)));
       keys = new Float64Array(withDocs.length);
       docCounts = new Int32Array(withDocs.length);

@@ -4,6 +4,7 @@
  * min_doc_count dropped, then (min_doc_count 0) empty buckets added between
  * the first and last key and out to extended_bounds, then the final order.
  */
+import type { BucketBudget } from './bucket-budget.ts';
 import { compareKeys, isKeyAsc, isKeyDesc } from './bucket-order.ts';
 import { createRounding } from './date-rounding.ts';
 import { javaDoubleToString } from './java-double.ts';
@@ -24,6 +25,7 @@ export function reduceHistogram(
   spec: DateHistogramSpec | HistogramSpec,
   states: readonly HistogramState[],
   reduceLevel: LevelReducer,
+  budget: BucketBudget | null = null,
 ): ReducedHistogram {
   const isDate = spec.type === 'date_histogram';
   const format: ValueFormat = states.find((s) => s.keys.length > 0)?.format ?? states[0]?.format ?? RAW_FORMAT;
@@ -86,7 +88,10 @@ export function reduceHistogram(
     }
     const filled: ReducedBucket[] = [];
     let added = 0;
+    // The buckets with documents, then each empty one as it is made: a fill past search.max_buckets stops at once.
+    budget?.consume(buckets.length);
     const push = (key: number): void => {
+      budget?.consume(1);
       if (++added > MAX_EMPTY_BUCKETS) return;
       filled.push(makeBucket(key, 0, empty()));
     };

@@ -8,6 +8,8 @@ import { applyBucketSelector } from './bucket-selector.ts';
 import { applyBucketSort } from './bucket-sort.ts';
 import type { ReducedAgg, ReducedBucket } from './reduced.ts';
 import { tooManyBuckets } from '../../errors/es-errors.ts';
+import { BucketBudget } from './bucket-budget.ts';
+import type { LevelReducer } from './reduce-terms.ts';
 import { isMultiBucket } from './reduced.ts';
 import { reduceFilters, reduceRange, reduceSingle } from './reduce-fixed-buckets.ts';
 import { reduceHistogram } from './reduce-histogram.ts';
@@ -36,7 +38,7 @@ function ofKind<K extends AggState['kind']>(states: readonly AggState[], kind: K
   return states.filter((s): s is Extract<AggState, { kind: K }> => s.kind === kind);
 }
 
-function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggState[]): ReducedAgg {
+function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggState[], reduceLevel: LevelReducer, budget: BucketBudget | null): ReducedAgg {
   let agg: ReducedAgg;
   switch (spec.type) {
     case 'terms':
@@ -44,7 +46,7 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       break;
     case 'date_histogram':
     case 'histogram':
-      agg = reduceHistogram(spec, ofKind(states, 'histogram') as HistogramState[], reduceLevel);
+      agg = reduceHistogram(spec, ofKind(states, 'histogram') as HistogramState[], reduceLevel, budget);
       break;
     case 'range':
     case 'date_range':
@@ -94,24 +96,31 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
 }
 
 /** Reduces one level (the top, or the inside of a bucket): `perShard[i]` are shard i's states of the level. */
-function reduceLevel(specs: readonly AggSpec[], perShard: (readonly AggState[])[]): ReducedAgg[] {
-  if (specs.length === 0) return [];
-  const collected = collectedAggs(specs);
-  const out = collected.map((spec, i) => {
-    const states: AggState[] = [];
-    for (const shard of perShard) {
-      const s = shard[i];
-      if (s !== undefined) states.push(s);
-    }
-    return reduceOne(spec, states);
-  });
-  for (const p of specs) if (isSiblingPipeline(p)) out.push(runBucketMetrics(p, out));
-  return out;
+function levelReducer(budget: BucketBudget | null): LevelReducer {
+  const reduceLevel: LevelReducer = (specs, perShard) => {
+    if (specs.length === 0) return [];
+    const collected = collectedAggs(specs);
+    const out = collected.map((spec, i) => {
+      const states: AggState[] = [];
+      for (const shard of perShard) {
+        const s = shard[i];
+        if (s !== undefined) states.push(s);
+      }
+      return reduceOne(spec, states, reduceLevel, budget);
+    });
+    for (const p of specs) if (isSiblingPipeline(p)) out.push(runBucketMetrics(p, out));
+    return out;
+  };
+  return reduceLevel;
 }
 
-/** The reduced tree of a search's aggregations (pipelines applied), before rendering. */
-export function reduceAggTree(specs: AggSpec[], states: readonly ShardAggState[]): ReducedAgg[] {
-  return reduceLevel(
+/**
+ * The reduced tree of a search's aggregations (pipelines applied), before
+ * rendering. With a budget, the empty buckets histograms fill in are counted
+ * as they are made.
+ */
+export function reduceAggTree(specs: AggSpec[], states: readonly ShardAggState[], budget: BucketBudget | null = null): ReducedAgg[] {
+  return levelReducer(budget)(
     specs,
     states.map((s) => s.aggs),
   );
@@ -152,7 +161,7 @@ function countBuckets(aggs: readonly ReducedAgg[]): number {
  * checked before anything is rendered.
  */
 export function reduceAggsToJson(specs: AggSpec[], states: readonly ShardAggState[], opts: { typedKeys: boolean; maxBuckets?: number }): string {
-  const tree = reduceAggTree(specs, states);
+  const tree = reduceAggTree(specs, states, opts.maxBuckets === undefined ? null : new BucketBudget(opts.maxBuckets));
   if (opts.maxBuckets !== undefined) {
     const n = countBuckets(tree);
     if (n > opts.maxBuckets) throw tooManyBuckets(opts.maxBuckets, n);

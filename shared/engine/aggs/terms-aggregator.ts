@@ -5,6 +5,7 @@
  * end the best `shard_size` buckets in the aggregation's order, with the
  * count of the others (`sum_other_doc_count`).
  */
+import type { BucketBudget } from './bucket-budget.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
@@ -51,6 +52,7 @@ abstract class TermsAggregatorBase implements Aggregator {
     protected readonly subs: readonly Aggregator[],
     singleOwner: boolean,
     numberOfShards: number,
+    private readonly budget: BucketBudget | null,
   ) {
     this.name = spec.name;
     this.ords = new BucketOrds(singleOwner);
@@ -109,6 +111,8 @@ abstract class TermsAggregatorBase implements Aggregator {
 
   /** The shard state of the best buckets (in key order); `docs` counts every bucket's docs, returned or not. */
   private state(best: Int32Array, docs: number): TermsState {
+    // The reduce keeps at most `size` of them: the shard_size extra is not counted (Elasticsearch 7 counts what a response can hold).
+    this.budget?.consume(Math.min(best.length, this.spec.size));
     let otherDocCount = docs;
     const keys: (string | number)[] = new Array<string | number>(best.length);
     const keyIds = new Int32Array(best.length);
@@ -283,7 +287,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private map: Int32Array | null = null;
 
   constructor(spec: TermsSpec, subs: readonly Aggregator[], singleOwner: boolean, scope: ShardScope, source: ResolvedSource & { kind: 'bytes' }) {
-    super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5);
+    super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5, scope.budget);
     this.globals = globalOrdinals(scope.views, source.field, source.missing);
     const acceptor = keywordAcceptor(spec.include, spec.exclude);
     if (acceptor === null) {
@@ -409,7 +413,7 @@ export class NumericTermsAggregator extends TermsAggregatorBase {
     private readonly scope: ShardScope,
     private readonly source: ResolvedSource & { kind: 'numeric' },
   ) {
-    super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5);
+    super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5, scope.budget);
     const fmt = source.format;
     const parse = (v: string | number | boolean): number => {
       if (source.numKind === 'boolean') return v === true || v === 'true' || v === 1 ? 1 : 0;

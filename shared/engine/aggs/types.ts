@@ -32,4 +32,6 @@ export interface AggContext {
    * it, as in Elasticsearch); default 5.
    */
   readonly numberOfShards?: number;
+  /** `search.max_buckets`: the most buckets this shard may return; no limit when absent. */
+  readonly maxBuckets?: number;
 }

@@ -538,9 +538,13 @@ export class DocumentParser {
     for (const [parent, node] of this.added) {
       let props = top;
       if (parent !== this.m.root) {
+        let mapped: MappingNode | undefined = this.m.root;
         for (const part of parent.path.split('.')) {
+          mapped = mapped?.kind === 'object' ? mapped.children.get(part) : undefined;
           let entry = getOwn(props, part) as Record<string, unknown> | undefined;
           if (entry === undefined) setOwn(props, part, (entry = {}));
+          // A mapped nested object stays nested (the merge refuses to make it a plain object).
+          if (mapped?.kind === 'object' && mapped.nested) entry.type = 'nested';
           entry.properties ??= {};
           props = entry.properties as Record<string, unknown>;
         }

@@ -1,0 +1,157 @@
+/**
+ * bench:http-thread — nothing long runs on the thread that serves HTTP
+ * (issue 11, item 6). While one client sends a heavy request again and
+ * again, a second client probes `GET /` and a small search every 20 ms; the
+ * table gives the probes' p50/p99/max, the heavy request's status and time,
+ * and the node's RSS. The bar: probe p99 under 50 ms in every row.
+ *
+ *   npm run bench:http-thread                    # 100,000 documents, 8 s per scenario
+ *   npm run bench:http-thread -- --seconds 15
+ *   npm run bench:http-thread -- --only _mget       # the scenarios whose name holds this
+ *
+ * The heavy requests are the ones that stalled every other request: a
+ * terms aggregation with size 2^31-1 over 100,000 distinct values, a
+ * per-second date_histogram over 30 days, terms × terms, _mget of 100,000
+ * ids, and a 10 MB document of nested objects.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnServer } from '../test/helpers/server.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
+import { argNumber } from './dataset.ts';
+import { percentile, printTable } from './report.ts';
+
+const DOCS = argNumber('docs', 100_000);
+const SECONDS = argNumber('seconds', 8);
+const PROBE_EVERY_MS = 20;
+const DAY = 86_400_000;
+const START = Date.UTC(2024, 0, 1);
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function load(client: KeepAliveClient): Promise<void> {
+  const create = await client.request('PUT', '/heavy', {
+    settings: { number_of_shards: 2, refresh_interval: '-1' },
+    mappings: { _doc: { properties: { k: { type: 'keyword' }, g: { type: 'keyword' }, ts: { type: 'date' }, items: { type: 'nested' } } } },
+  });
+  if (create.status !== 200) throw new Error(create.text);
+  for (let from = 0; from < DOCS; from += 5000) {
+    let body = '';
+    for (let i = from; i < Math.min(DOCS, from + 5000); i++) {
+      body += `{"index":{"_id":"${i}"}}\n`;
+      // 100,000 distinct keys, 1,000 groups, times spread over 30 days.
+      body += `${JSON.stringify({ k: `key-${i}`, g: `group-${i % 1000}`, ts: START + Math.floor((i / DOCS) * 30 * DAY) })}\n`;
+    }
+    await client.bulk('/heavy/_doc/_bulk', Buffer.from(body));
+  }
+  await client.request('POST', '/heavy/_refresh');
+}
+
+function nestedDocument(bytes: number): unknown {
+  const items: unknown[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const item = { name: `item-${i}`, value: i, tags: [`t${i % 7}`, `u${i % 11}`], inner: { a: `a-${i}`, b: i * 2 } };
+    items.push(item);
+    size += JSON.stringify(item).length + 1;
+  }
+  return { title: 'ten megabytes', items };
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly method: string;
+  readonly path: string;
+  readonly body: unknown;
+}
+
+function scenarios(): Scenario[] {
+  const ids = Array.from({ length: 100_000 }, (_, i) => String(i));
+  return [
+    { name: 'terms size 2^31-1, 100,000 keys', method: 'POST', path: '/heavy/_search', body: { size: 0, aggs: { t: { terms: { field: 'k', size: 2 ** 31 - 1 } } } } },
+    { name: 'date_histogram 1s over 30 days', method: 'POST', path: '/heavy/_search', body: { size: 0, aggs: { h: { date_histogram: { field: 'ts', interval: '1s', min_doc_count: 0 } } } } },
+    { name: 'terms 1000 x terms 1000', method: 'POST', path: '/heavy/_search', body: { size: 0, aggs: { g: { terms: { field: 'g', size: 1000 }, aggs: { k: { terms: { field: 'k', size: 1000 } } } } } } },
+    { name: '_mget of 100,000 ids', method: 'POST', path: '/heavy/_doc/_mget', body: { ids } },
+    { name: 'a 10 MB nested document', method: 'PUT', path: '/heavy/_doc/big', body: nestedDocument(10 * 1024 * 1024) },
+  ];
+}
+
+interface Probe {
+  readonly root: number[];
+  readonly search: number[];
+}
+
+/** Two probes in their own loops (so a slow one does not hide the other): `GET /` and a small search, each every PROBE_EVERY_MS. */
+async function probe(client: KeepAliveClient, until: () => boolean): Promise<Probe> {
+  const loop = async (method: string, path: string, out: number[]): Promise<void> => {
+    while (!until()) {
+      const t0 = performance.now();
+      const r = await client.request(method, path);
+      if (r.status !== 200) throw new Error(`probe ${path} failed: ${r.status} ${r.text.slice(0, 200)}`);
+      out.push(performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+    }
+  };
+  const out: Probe = { root: [], search: [] };
+  await Promise.all([loop('GET', '/', out.root), loop('GET', '/heavy/_search?q=k:key-7&size=1', out.search)]);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-http-thread-'));
+  const server = await spawnServer(dir, ['--node.processors', '2']);
+  const heavyClient = new KeepAliveClient(server.url);
+  const probeClient = new KeepAliveClient(server.url);
+  try {
+    await load(heavyClient);
+    const rows: string[][] = [['while this runs', 'status', 'heavy ms', 'GET / p50', 'p99', 'max', 'search p50', 'p99', 'max', 'RSS MiB']];
+    const idle = await probe(probeClient, (() => {
+      const end = Date.now() + 2000;
+      return () => Date.now() > end;
+    })());
+    rows.push(['(nothing)', '-', '-', ...stats(idle.root), ...stats(idle.search), (await rssMiB(server.child.pid!)).toFixed(0)]);
+    const only = process.argv.indexOf('--only');
+    const filter = only >= 0 ? process.argv[only + 1]! : '';
+    for (const s of scenarios().filter((x) => x.name.includes(filter))) {
+      const payload = s.body;
+      const heavyTimes: number[] = [];
+      const statuses = new Set<string>();
+      const end = Date.now() + SECONDS * 1000;
+      let done = false;
+      const heavy = (async () => {
+        while (Date.now() < end) {
+          const t0 = performance.now();
+          const r = await heavyClient.request(s.method, s.path, payload);
+          heavyTimes.push(performance.now() - t0);
+          const type = (r.body as { error?: { type?: string } } | undefined)?.error?.type;
+          statuses.add(type === undefined ? String(r.status) : `${r.status} ${type}`);
+        }
+        done = true;
+      })();
+      const p = await probe(probeClient, () => done);
+      await heavy;
+      rows.push([s.name, [...statuses].join('/'), percentile(heavyTimes, 50).toFixed(0), ...stats(p.root), ...stats(p.search), (await rssMiB(server.child.pid!)).toFixed(0)]);
+    }
+    printTable(`bench:http-thread (${DOCS} documents, 2 shards, ${SECONDS} s per scenario, probes every ${PROBE_EVERY_MS} ms; times in ms)`, rows);
+  } finally {
+    heavyClient.close();
+    probeClient.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function stats(samples: readonly number[]): string[] {
+  return [percentile(samples, 50).toFixed(1), percentile(samples, 99).toFixed(1), Math.max(...samples).toFixed(1)];
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

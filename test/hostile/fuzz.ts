@@ -52,7 +52,7 @@ function deep(open: string, close: string, n: number, inner = '1'): string {
 
 /** Hostile JSON text, many shapes. */
 function body(): string | Buffer {
-  switch (rnd(26)) {
+  switch (rnd(32)) {
     case 0:
       return `{"a":${deep('[', ']', 50_000)}}`;
     case 1:
@@ -103,6 +103,18 @@ function body(): string | Buffer {
       return JSON.stringify({ query: { terms: { kw: Array.from({ length: 5000 }, (_, i) => `v${i}`) } } });
     case 24:
       return '{"scroll_id":"' + 'A'.repeat(5000) + '","scroll":"1m"}';
+    case 25:
+      return '{"size":0,"aggs":{"t":{"terms":{"field":"kw","include":"(a+)+$","size":2147483647}}}}';
+    case 26:
+      return '{"_source":{"includes":["*a*a*a*a*a*a*a*a*b"],"excludes":["' + 'a*'.repeat(40) + 'b"]},"query":{"match_all":{}}}';
+    case 27:
+      return '{"mappings":{"_doc":{"dynamic_templates":[{"t":{"match_pattern":"regex","match":"(a+)+$","mapping":{"type":"keyword"}}}]}}}';
+    case 28:
+      return '{"n":"' + '1'.repeat(100_000) + 'x"}';
+    case 29:
+      return '{"size":0,"aggs":{"a":{"terms":{"field":"kw","size":10000},"aggs":{"b":{"terms":{"field":"kw","size":10000},"aggs":{"c":{"date_histogram":{"field":"ts","interval":"1s","min_doc_count":0}}}}}}}}';
+    case 30:
+      return '{"tokenizer":{"type":"pattern","pattern":"(?<=(a+)+)b|(x)\\\\1|[a-"},"text":"aaab"}';
     default:
       return '{"query":{"match_all":{}},"size":10}';
   }

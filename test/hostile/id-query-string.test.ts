@@ -38,3 +38,13 @@ test('a match query on _id is a term query on the id', async () => {
   const r = await http(server.url, 'POST', '/ids/_search', { query: { match: { _id: '2' } } });
   assert.deepEqual(ids(r.body), ['2']);
 });
+
+test('a query string with 10,000 nested parentheses is a 400, not a stack overflow', async () => {
+  const query = `${'('.repeat(10_000)}a${')'.repeat(10_000)}`;
+  const r = await http(server.url, 'POST', '/ids/_search', { query: { query_string: { query } } });
+  assert.equal(r.status, 400, r.text.slice(0, 300));
+  const e = (r.body as { error: { root_cause: { type: string }[] } }).error;
+  assert.equal(e.root_cause[0]!.type, 'query_shard_exception');
+  const ok = await http(server.url, 'GET', `/ids/_search?q=${encodeURIComponent('((_id:1))')}`);
+  assert.deepEqual(ids(ok.body), ['1']);
+});

@@ -33,6 +33,9 @@ type Tok =
 
 const SPECIAL = new Set([' ', '\t', '\n', '\r', '(', ')', ':', '^', '"', '[', ']', '{', '}', '~']);
 
+/** How deep `(` may nest in a query string (the queries they make are walked recursively, as the request's JSON is). */
+const MAX_PAREN_DEPTH = 100;
+
 /** Lucene's ParseException (the cause of the query_shard_exception built below). */
 function syntaxError(query: string, why: string): EsError {
   return javaCause('parse_exception', `Cannot parse '${query}': ${why}`);
@@ -168,6 +171,9 @@ class QueryStringParser {
     return this.toks[this.pos];
   }
 
+  /** Parentheses open at this point of the parse. */
+  private depth = 0;
+
   parseTop(): Query {
     const q = this.parseQuery(null);
     if (this.pos < this.toks.length) throw syntaxError(this.source, `Encountered " ")" ") "" at line 1`);
@@ -250,7 +256,10 @@ class QueryStringParser {
     }
     if (t.t === 'lparen') {
       this.pos++;
+      // Lucene's recursive parser would overflow its stack on thousands of `(`; so would this one.
+      if (++this.depth > MAX_PAREN_DEPTH) throw syntaxError(this.source, `parentheses nested deeper than ${MAX_PAREN_DEPTH}`);
       const inner = this.parseQuery(fieldName);
+      this.depth--;
       if (this.peek()?.t !== 'rparen') throw syntaxError(this.source, 'Encountered "<EOF>" at line 1');
       this.pos++;
       return withBoost(inner, this.readBoost());

@@ -31,6 +31,14 @@ function failIfNotIndexed(fm: FieldMapping): void {
   if (!fm.index) throw illegalArgumentCause(`Cannot search on field [${fm.path}] since it is not indexed.`);
 }
 
+/** BinaryFieldType and GeoPointFieldType refuse term-level queries (term, terms, match on them). */
+function refuseTermQuery(fm: FieldMapping): void {
+  if (fm.type === 'binary') throw queryShardException('Binary fields do not support searching');
+  if (fm.type === 'geo_point') {
+    throw queryShardException(`Geo fields do not support exact searching, use dedicated geo queries instead: [${fm.path}]`);
+  }
+}
+
 function isNumericType(type: string): type is NumericFieldType {
   return ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float'].includes(type);
 }
@@ -105,6 +113,7 @@ export function termQueryFor(ctx: ShardSearchContext, field: string, value: DslV
   if (meta !== null) return meta;
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  refuseTermQuery(fm);
   failIfNotIndexed(fm);
   switch (fm.type) {
     case 'text':
@@ -132,6 +141,7 @@ export function termsQueryFor(ctx: ShardSearchContext, field: string, values: re
   if (meta !== null) return meta;
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object' || values.length === 0) return MATCH_NONE;
+  refuseTermQuery(fm);
   failIfNotIndexed(fm);
   if (fm.type === 'text' || fm.type === 'keyword') return { kind: 'term_set', field, terms: values.map(valueText), boost };
   if (fm.type === 'boolean') return { kind: 'numeric_set', field, values: values.map(parseBooleanValue), boost };
@@ -172,6 +182,9 @@ export interface RangeSpec {
 export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSpec, boost: number): Query {
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  if (fm.type === 'binary' || fm.type === 'geo_point') {
+    throw illegalArgumentCause(`Field [${field}] of type [${fm.type}] does not support range queries`);
+  }
   failIfNotIndexed(fm);
   if (fm.type === 'text' || fm.type === 'keyword') {
     return {

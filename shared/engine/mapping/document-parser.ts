@@ -20,16 +20,19 @@ import {
 import { DEFAULT_DATE_FORMAT, JodaDateFormatter, dateFormatter } from './date-format.ts';
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, alternatives, epoch, fixed, lit } from './date-steps.ts';
 import { templateMapping, type DetectedType } from './dynamic-templates.ts';
+import { binaryValue, geoPointValues } from './typed-values.ts';
 import { makeLeaf } from './leaf-field.ts';
 import { getOwn, setOwn } from '../../json/own-keys.ts';
 import { parseProperty, type MappingParseOptions } from './mapping-parser.ts';
 import { renderNode } from './mapping-render.ts';
 import {
+  T_BINARY,
   T_BOOLEAN,
   T_BYTE,
   T_DATE,
   T_DOUBLE,
   T_FLOAT,
+  T_GEO_POINT,
   T_HALF_FLOAT,
   T_INTEGER,
   T_IP,
@@ -271,6 +274,11 @@ export class DocumentParser {
       }
       return;
     }
+    if (node !== undefined && node.kind === 'leaf' && node.code === T_GEO_POINT) {
+      // `[lon, lat]` and `{lat, lon}` are one point, not an array or an object
+      this.addValue(node, value, true);
+      return;
+    }
     if (Array.isArray(value)) {
       // DocumentParser.parseArray refuses an unmapped array under strict even when it is empty
       if (node === undefined && dynamic === 'strict') throw strictDynamicMapping(this.fullPath(parent), name);
@@ -306,13 +314,18 @@ export class DocumentParser {
   }
 
   private addNull(leaf: LeafNode, withCopies: boolean): void {
-    if (leaf.nullTyped !== null) this.fieldFor(leaf).values.push(leaf.nullTyped);
+    if (leaf.code === T_GEO_POINT && leaf.opts.nullValue !== null) this.addValue(leaf, leaf.opts.nullValue, false);
+    else if (leaf.nullTyped !== null) this.fieldFor(leaf).values.push(leaf.nullTyped);
     else if (leaf.type === 'date' && leaf.opts.nullValue !== null) this.addValue(leaf, leaf.opts.nullValue, false);
     for (let i = 0; i < leaf.fields.length; i++) this.addNull(leaf.fields[i], false);
     if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, null);
   }
 
   private addValue(leaf: LeafNode, raw: unknown, withCopies: boolean): void {
+    if (leaf.code === T_GEO_POINT) {
+      this.addGeoPoints(leaf, raw, withCopies);
+      return;
+    }
     let v: string | number | boolean | null | undefined;
     try {
       v = this.convert(leaf, raw);
@@ -328,6 +341,19 @@ export class DocumentParser {
     }
     const subs = leaf.fields;
     for (let i = 0; i < subs.length; i++) this.addValue(subs[i], raw, false);
+    if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, raw);
+  }
+
+  /** A geo_point's points, two numbers each (latitude, longitude). */
+  private addGeoPoints(leaf: LeafNode, raw: unknown, withCopies: boolean): void {
+    let points: number[] = [];
+    try {
+      points = geoPointValues(raw, leaf.path, leaf.opts.ignoreZValue ?? true, leaf.opts.ignoreMalformed === true);
+    } catch (e) {
+      if (!isEsError(e)) throw e;
+      if (leaf.opts.ignoreMalformed !== true) throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
+    }
+    if (points.length > 0) this.fieldFor(leaf).values.push(...points);
     if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, raw);
   }
 
@@ -367,6 +393,8 @@ export class DocumentParser {
         return (leaf.formatter as JodaDateFormatter).parseText(toText(raw));
       case T_IP:
         return toIp(raw);
+      case T_BINARY:
+        return binaryValue(raw);
       default:
         throw new Error(`unknown field type code ${leaf.code}`);
     }

@@ -16,6 +16,8 @@ function engineType(type: LeafType): FieldType {
 function typedNullValue(type: LeafType, opts: LeafOptions, formatter: JodaDateFormatter | null): string | number | boolean | null {
   const v = opts.nullValue;
   if (v === null) return null;
+  // a point is two values: the document parser reads the null_value text as a document's value
+  if (type === 'geo_point') return null;
   if (type === 'date' && formatter !== null) {
     try {
       return formatter.parseText(String(v));

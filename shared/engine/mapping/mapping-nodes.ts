@@ -23,6 +23,8 @@ export const T_SCALED_FLOAT = 9;
 export const T_BOOLEAN = 10;
 export const T_DATE = 11;
 export const T_IP = 12;
+export const T_BINARY = 13;
+export const T_GEO_POINT = 14;
 
 /** Field types a leaf can have: the contract's types plus `ip` (indexed as a keyword of canonical addresses). */
 export type LeafType = Exclude<FieldType, 'object'> | 'ip';
@@ -41,6 +43,8 @@ export const TYPE_CODES: Readonly<Record<LeafType, number>> = {
   boolean: T_BOOLEAN,
   date: T_DATE,
   ip: T_IP,
+  binary: T_BINARY,
+  geo_point: T_GEO_POINT,
 };
 
 /** Every parameter of a leaf field, normalised; null means "not given" where Elasticsearch prints only given values. */
@@ -80,6 +84,8 @@ export interface LeafOptions {
   /** date: `format` as given (null: the default). */
   format: string | null;
   locale: string | null;
+  /** geo_point: `ignore_z_value` as given (Elasticsearch's default is true). */
+  ignoreZValue: boolean | null;
 }
 
 export interface LeafNode {
@@ -180,7 +186,7 @@ export function defaultLeafOptions(type: LeafType): LeafOptions {
   return {
     index: true,
     store: false,
-    docValues: type !== 'text',
+    docValues: type !== 'text' && type !== 'binary',
     boost: 1,
     indexOptions: null,
     termVector: 'no',
@@ -205,5 +211,6 @@ export function defaultLeafOptions(type: LeafType): LeafOptions {
     scalingFactor: null,
     format: null,
     locale: null,
+    ignoreZValue: null,
   };
 }

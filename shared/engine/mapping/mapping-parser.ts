@@ -24,6 +24,7 @@ import {
   type ObjectNode,
   type RootOptions,
 } from './mapping-nodes.ts';
+import { parseGeoPoints } from './geo-point.ts';
 import { toByte, toDouble, toFloat, toHalfFloat, toInteger, toIp, toLong, toShort } from './value-coercion.ts';
 
 export interface MappingParseOptions {
@@ -104,7 +105,7 @@ const TERM_VECTORS: ReadonlySet<string> = new Set([
 const SIMILARITIES: ReadonlySet<string> = new Set(['BM25', 'classic', 'boolean']);
 
 const NUMERIC: ReadonlySet<string> = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float']);
-const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip']);
+const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point']);
 
 interface Ctx {
   readonly opts: MappingParseOptions;
@@ -325,6 +326,27 @@ function parseValueTypeParams(type: LeafType, key: string, value: unknown, o: Le
   }
 }
 
+/** GeoPointFieldMapper.TypeParser's own parameters. */
+function parseGeoPointParams(key: string, value: unknown, o: LeafOptions, name: string): boolean {
+  switch (key) {
+    case 'ignore_malformed':
+      o.ignoreMalformed = bool(value, `${name}.ignore_malformed`);
+      return true;
+    case 'ignore_z_value':
+      o.ignoreZValue = bool(value, `${name}.ignore_z_value`);
+      return true;
+    case 'null_value': {
+      if (value === null) throw mapperParsing('Property [null_value] cannot be null.');
+      // Checked now as Elasticsearch parses it; kept as `lat,lon` text (the form the document parser reads).
+      const [lat, lon] = parseGeoPoints(value, true);
+      o.nullValue = typeof value === 'string' ? value : `${lat},${lon}`;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 /** 5.x's automatic upgrade of `string` fields. */
 const STRING_TO_KEYWORD: ReadonlySet<string> = new Set([
   'type',
@@ -406,6 +428,8 @@ function parseLeaf(name: string, path: string, type: LeafType, node: Json, ctx: 
     let handled: boolean;
     if (type === 'text') handled = parseTextParams(key, value, o, name, ctx);
     else if (type === 'keyword') handled = parseKeywordParams(key, value, o, name, ctx);
+    else if (type === 'geo_point') handled = parseGeoPointParams(key, value, o, name);
+    else if (type === 'binary') handled = false;
     else handled = parseValueTypeParams(type, key, value, o, name);
     if (!handled) handled = parseCommon(key, value, o, name, ctx, fields, path);
     if (!handled) rest.set(key, value);

@@ -43,7 +43,9 @@ export function renderLeaf(leaf: LeafNode): Json {
   if (o.boost !== 1) out.boost = o.boost;
   if (!o.index) out.index = false;
   if (o.store) out.store = true;
-  if (leaf.type !== 'text' && !o.docValues) out.doc_values = false;
+  if (leaf.type === 'binary') {
+    if (o.docValues) out.doc_values = true;
+  } else if (leaf.type !== 'text' && !o.docValues) out.doc_values = false;
   if (o.termVector !== 'no') out.term_vector = o.termVector;
   const defaultNorms = leaf.type === 'text';
   if (o.norms !== null && o.norms !== defaultNorms) out.norms = o.norms;
@@ -78,6 +80,13 @@ export function renderLeaf(leaf: LeafNode): Json {
       if (o.locale !== null) out.locale = o.locale;
       break;
     case 'boolean':
+      if (o.nullValue !== null) out.null_value = o.nullValue;
+      break;
+    case 'binary':
+      break;
+    case 'geo_point':
+      if (o.ignoreMalformed !== null) out.ignore_malformed = o.ignoreMalformed;
+      if (o.ignoreZValue !== null) out.ignore_z_value = o.ignoreZValue;
       if (o.nullValue !== null) out.null_value = o.nullValue;
       break;
     case 'scaled_float':

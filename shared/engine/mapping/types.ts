@@ -17,6 +17,10 @@ export type FieldType =
   | 'scaled_float'
   | 'boolean'
   | 'date'
+  /** base64 bytes: stored in `_source` only, never searched. */
+  | 'binary'
+  /** latitude/longitude pairs, kept as point values (segment `points`). */
+  | 'geo_point'
   | 'object';
 
 export type NumericFieldType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float' | 'half_float' | 'scaled_float';
@@ -86,6 +90,7 @@ export interface FieldMapping {
  * The values of one leaf field in one document, in document order, already
  * coerced to the field's type: text/keyword → string, numeric/date → number
  * (dates as epoch millis), boolean → boolean. `ignore_above` already applied.
+ * A geo_point gives two numbers per point: latitude then longitude.
  */
 export interface ParsedField {
   readonly mapping: FieldMapping;

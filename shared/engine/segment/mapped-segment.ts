@@ -14,7 +14,8 @@ import { MappedStoredFields } from '../codec/stored-fields.ts';
 import { viewColumn, viewUint32 } from '../codec/typed-columns.ts';
 import { mapFile, type MappedFile } from '../store/mapped-file.ts';
 import { DATA_FILES, segmentFileName, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
-import type { DocValues, InvertedField, NumericArray, OrdArray, PostingsCursor, Segment, StoredFields } from './types.ts';
+import type { DocValues, InvertedField, NumericArray, OrdArray, PointValues, PostingsCursor, Segment, StoredFields } from './types.ts';
+import { viewPoints } from './point-values-file.ts';
 
 export class MappedSegment implements Segment {
   readonly id: number;
@@ -24,6 +25,7 @@ export class MappedSegment implements Segment {
   readonly stored: StoredFields;
   readonly inverted = new Map<string, InvertedField>();
   readonly docValues = new Map<string, DocValues>();
+  readonly points = new Map<string, PointValues>();
   readonly fieldsPresent = new Set<string>();
   readonly fieldDocs = new Map<string, Uint32Array>();
   readonly sizeInBytes: number;
@@ -66,6 +68,7 @@ export class MappedSegment implements Segment {
       if (dv.kind === 'numeric') this.docValues.set(field.path, { kind: 'numeric', values: viewColumn(dvd, dv.values), starts });
       else this.docValues.set(field.path, { kind: 'sorted', dict: dictionary(dv.dict, field.inverted?.positions ?? false), ords: viewColumn(dvd, dv.ords) as OrdArray, starts });
     }
+    if (field.points !== undefined && field.points !== null) this.points.set(field.path, viewPoints(bytes('dvd'), field.points));
     if (field.present !== null) {
       this.fieldsPresent.add(field.path);
       this.fieldDocs.set(field.path, viewUint32(bytes('dvd'), field.present.at, field.present.words));

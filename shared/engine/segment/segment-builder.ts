@@ -13,8 +13,9 @@ import { ByteList, Float64List, Uint32List } from './growable-arrays.ts';
 import { KeywordFieldWriter } from './keyword-field-writer.ts';
 import type { HeapInvertedField } from './heap-inverted-field.ts';
 import { NumericFieldWriter } from './numeric-field-writer.ts';
+import { PointFieldWriter } from './point-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
-import { ID_FIELD, type DocValues, type InvertedField, type Segment, type StoredDocument, type StoredFields } from './types.ts';
+import { ID_FIELD, type DocValues, type InvertedField, type PointValues, type Segment, type StoredDocument, type StoredFields } from './types.ts';
 
 /** One applied index operation waiting for the next refresh. */
 export interface BufferedDoc {
@@ -34,6 +35,7 @@ type FieldWriter =
   | { readonly kind: 'text'; readonly writer: TextFieldWriter }
   | { readonly kind: 'keyword'; readonly writer: KeywordFieldWriter }
   | { readonly kind: 'numeric'; readonly writer: NumericFieldWriter }
+  | { readonly kind: 'points'; readonly writer: PointFieldWriter }
   /** Neither indexed nor with doc values: only recorded as present. */
   | { readonly kind: 'stored-only'; readonly writer: null };
 
@@ -157,6 +159,7 @@ export class SegmentBuilder {
     const inverted = new Map<string, InvertedField>();
     const docValues = new Map<string, DocValues>();
     const fieldDocs = new Map<string, Uint32Array>();
+    const points = new Map<string, PointValues>();
     for (const state of this.fields.values()) {
       // A field kept from an earlier segment that no doc of this one has.
       if (state.lastDoc < 0) continue;
@@ -169,6 +172,8 @@ export class SegmentBuilder {
         if (built.docValues !== null) docValues.set(state.path, built.docValues);
       } else if (column.kind === 'numeric') {
         docValues.set(state.path, column.writer.build(maxDoc));
+      } else if (column.kind === 'points') {
+        points.set(state.path, column.writer.build(maxDoc));
       }
       if (state.present.length > 0) {
         const bits = newBitset(maxDoc);
@@ -188,9 +193,10 @@ export class SegmentBuilder {
       stored: new HeapStoredFields(sources, this.sourceOffsets.toArray(), this.routings),
       inverted,
       docValues,
+      points,
       fieldsPresent: new Set(fieldDocs.keys()),
       fieldDocs,
-      sizeInBytes: heapBytes(sources, inverted, docValues, maxDoc),
+      sizeInBytes: heapBytes(sources, inverted, docValues, maxDoc) + pointBytes(points),
     };
   }
 
@@ -205,6 +211,9 @@ export class SegmentBuilder {
         return;
       case 'numeric':
         column.writer.addValues(field.mapping, field.values);
+        return;
+      case 'points':
+        column.writer.addValues(field.values);
         return;
       case 'stored-only':
         return;
@@ -251,6 +260,10 @@ function newFieldWriter(mapping: FieldMapping): FieldWriter {
         : { kind: 'stored-only', writer: null };
     case 'object':
       throw new Error(`object field [${mapping.path}] has no values of its own`);
+    case 'binary':
+      return { kind: 'stored-only', writer: null };
+    case 'geo_point':
+      return mapping.index || mapping.docValues ? { kind: 'points', writer: new PointFieldWriter() } : { kind: 'stored-only', writer: null };
     default:
       // Numbers are searched through their doc values, so an indexed number keeps them even with `doc_values: false`.
       return mapping.index || mapping.docValues
@@ -282,6 +295,12 @@ class HeapStoredFields implements StoredFields {
   sourceLength(doc: number): number {
     return this.offsets[doc + 1]! - this.offsets[doc]!;
   }
+}
+
+function pointBytes(points: ReadonlyMap<string, PointValues>): number {
+  let n = 0;
+  for (const p of points.values()) n += p.values.byteLength + p.starts.byteLength;
+  return n;
 }
 
 /** Bytes a segment built in memory holds (its typed arrays), for `_cat` and stats. */

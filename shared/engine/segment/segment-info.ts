@@ -11,6 +11,7 @@ import type { DictionaryLayout } from '../codec/front-coded.ts';
 import type { SegmentFileKind } from '../codec/file-format.ts';
 import type { ColumnLayout } from '../codec/typed-columns.ts';
 import type { StoredFieldsLayout } from '../codec/stored-fields.ts';
+import type { PointsInfo } from './point-values-file.ts';
 
 /** The data files of a segment (the `.si` names them and is checked with them). */
 export const DATA_FILES: readonly SegmentFileKind[] = ['tim', 'doc', 'pos', 'dvd', 'fdt'];
@@ -31,6 +32,8 @@ export interface FieldInfo {
   readonly path: string;
   readonly inverted: InvertedInfo | null;
   readonly docValues: DocValuesInfo | null;
+  /** Point values (geo_point); absent or null when the field has none. */
+  readonly points?: PointsInfo | null;
   /** The field's presence bitset in `.dvd` (u32 words), or null when no doc has it. */
   readonly present: { readonly at: number; readonly words: number } | null;
 }

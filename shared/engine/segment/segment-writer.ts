@@ -20,6 +20,7 @@ import type { SegmentFileKind } from '../codec/file-format.ts';
 import { bitsetWords, hasBit } from './bitset.ts';
 import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
 import { mergeTerms } from './term-merge.ts';
+import { writePoints } from './point-values-file.ts';
 import { crashPoint } from '../store/fault-injection.ts';
 import type { DocValues, InvertedField, NumericDocValues, PostingsCursor, Segment, SortedDocValues } from './types.ts';
 
@@ -91,6 +92,7 @@ function fieldPaths(parts: readonly Part[]): string[] {
     for (const p of segment.inverted.keys()) paths.add(p);
     for (const p of segment.docValues.keys()) paths.add(p);
     for (const p of segment.fieldDocs.keys()) paths.add(p);
+    if (segment.points !== undefined) for (const p of segment.points.keys()) paths.add(p);
   }
   return [...paths].sort();
 }
@@ -143,6 +145,7 @@ function writeField(path: string, parts: readonly Part[], maxDoc: number, out: O
       sorted.every((dv, i) => dv === null || (invertedParts[i] !== null && invertedParts[i]!.terms === dv.dict));
     docValues = shares ? writeOrds(parts, sorted, ordMaps!, sharedDict!, maxDoc, out.dvd) : writeSortedWithDict(parts, sorted, maxDoc, out);
   }
+  const points = writePoints(path, parts, maxDoc, out.dvd);
   let present: FieldInfo['present'] = null;
   const words = bitsetWords(maxDoc);
   const bits = new Uint32Array(words);
@@ -163,7 +166,7 @@ function writeField(path: string, parts: readonly Part[], maxDoc: number, out: O
     present = { at: out.dvd.position, words };
     out.dvd.writeArray(bits);
   }
-  return { path, inverted, docValues, present };
+  return points === null ? { path, inverted, docValues, present } : { path, inverted, docValues, points, present };
 }
 
 function writeInverted(

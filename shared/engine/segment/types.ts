@@ -115,6 +115,20 @@ export interface SortedDocValues {
 
 export type DocValues = NumericDocValues | SortedDocValues;
 
+/**
+ * Values of several dimensions per value, kept together (a geo_point's
+ * encoded latitude and longitude): doc d's values are the tuples
+ * [starts[d], starts[d+1]), tuple i at values[i*dims .. i*dims+dims), in the
+ * order the document gave them. Apart from `docValues` because every reader
+ * of those expects one number or one ordinal per value.
+ */
+export interface PointValues {
+  readonly dims: number;
+  readonly values: Int32Array;
+  /** Length maxDoc+1. */
+  readonly starts: Uint32Array;
+}
+
 /** What a segment stores of a document beside its indexed fields. */
 export interface StoredDocument {
   /** `_source` bytes as the client sent them; valid until the next call on the same StoredFields. */
@@ -148,6 +162,8 @@ export interface Segment {
   readonly inverted: ReadonlyMap<string, InvertedField>;
   /** Doc values by full path, `_id` included. */
   readonly docValues: ReadonlyMap<string, DocValues>;
+  /** Point fields (geo_point) by full path; absent on segments without any. */
+  readonly points?: ReadonlyMap<string, PointValues>;
   /** Full paths of fields that have a value in at least one doc of the segment (for `exists`). */
   readonly fieldsPresent: ReadonlySet<string>;
   /**

@@ -1,0 +1,60 @@
+/**
+ * Point values (segment `points`) in segment files: the tuples of the kept
+ * docs, renumbered, as one i32 column in `.dvd`, and the per-doc starts as a
+ * u32 column beside it. Read back as views of the mapped file.
+ */
+import type { FileOutput } from '../codec/file-output.ts';
+import { viewColumn, writeColumn, type ColumnLayout } from '../codec/typed-columns.ts';
+import type { PointValues, Segment } from './types.ts';
+
+export interface PointsInfo {
+  readonly dims: number;
+  readonly values: ColumnLayout;
+  readonly starts: ColumnLayout;
+}
+
+interface Part {
+  readonly segment: Segment;
+  readonly docMap: Int32Array;
+}
+
+/** Writes field `path`'s points of the kept docs; null when no kept doc has one. */
+export function writePoints(path: string, parts: readonly Part[], maxDoc: number, dvd: FileOutput): PointsInfo | null {
+  const sources = parts.map((p) => p.segment.points?.get(path) ?? null);
+  let dims = 0;
+  const counts = new Uint32Array(maxDoc + 1);
+  let total = 0;
+  sources.forEach((pv, i) => {
+    if (pv === null) return;
+    dims = pv.dims;
+    const docMap = parts[i]!.docMap;
+    for (let d = 0; d < docMap.length; d++) {
+      const nd = docMap[d]!;
+      if (nd < 0) continue;
+      const c = pv.starts[d + 1]! - pv.starts[d]!;
+      counts[nd + 1] = c;
+      total += c;
+    }
+  });
+  if (total === 0) return null;
+  for (let d = 0; d < maxDoc; d++) counts[d + 1]! += counts[d]!;
+  const values = new Int32Array(total * dims);
+  sources.forEach((pv, i) => {
+    if (pv === null) return;
+    const docMap = parts[i]!.docMap;
+    for (let d = 0; d < docMap.length; d++) {
+      const nd = docMap[d]!;
+      if (nd < 0) continue;
+      values.set(pv.values.subarray(pv.starts[d]! * dims, pv.starts[d + 1]! * dims), counts[nd]! * dims);
+    }
+  });
+  return {
+    dims,
+    values: writeColumn(dvd, values, values.length, 'i32'),
+    starts: writeColumn(dvd, counts, maxDoc + 1, 'u32'),
+  };
+}
+
+export function viewPoints(dvd: Uint8Array, info: PointsInfo): PointValues {
+  return { dims: info.dims, values: viewColumn(dvd, info.values) as Int32Array, starts: viewColumn(dvd, info.starts) as Uint32Array };
+}

@@ -24,6 +24,7 @@ import type { MultiMatchBuilder, QueryBuilder } from './query-builders.ts';
 import { buildQueryString } from './query-string.ts';
 import { resolveFields } from './resolve-fields.ts';
 import { renderQuery } from './render-query.ts';
+import { buildGeoQuery } from './geo-queries.ts';
 
 function multiMatch(q: MultiMatchBuilder, ctx: ShardSearchContext): Query {
   const { fields, allFields } = resolveFields(ctx, q.fields);
@@ -83,6 +84,10 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
       return wildcardQueryFor(ctx, q.field, q.value, q.boost);
     case 'fuzzy':
       return fuzzyQueryFor(ctx, q.field, valueText(q.value), q.options, q.boost);
+    case 'geo_distance':
+    case 'geo_bounding_box':
+    case 'geo_polygon':
+      return buildGeoQuery(q, ctx);
     case 'exists': {
       const fields = new Set([...ctx.mapping.matchingFields(q.field), ...ctx.mapping.matchingFields(`${q.field}.*`)]);
       if (fields.size === 0) return MATCH_NONE;

@@ -21,6 +21,7 @@ import {
 import type { BoolBuilder, ConstantScoreBuilder, DisMaxBuilder, IdsBuilder, QueryBuilder } from './query-builders.ts';
 import { DEFAULT_BOOST } from './query-builders.ts';
 import { getOwn } from '../../json/own-keys.ts';
+import { parseGeoBoundingBox, parseGeoDistance, parseGeoPolygon } from './geo-queries.ts';
 
 type QueryParser = (r: DslReader, body: JsonMap) => QueryBuilder;
 
@@ -42,6 +43,10 @@ const PARSERS: Readonly<Record<string, QueryParser>> = {
   constant_score: parseConstantScore,
   dis_max: parseDisMax,
   query_string: parseQueryString,
+  geo_distance: parseGeoDistance,
+  geo_bounding_box: parseGeoBoundingBox,
+  geo_bbox: parseGeoBoundingBox,
+  geo_polygon: parseGeoPolygon,
 };
 
 /**

@@ -158,6 +158,9 @@ export interface QueryStringBuilder extends Common {
   readonly allowLeadingWildcard: boolean;
 }
 
+export type { GeoQueryBuilder } from './geo-queries.ts';
+import type { GeoQueryBuilder } from './geo-queries.ts';
+
 export type QueryBuilder =
   | MatchAllBuilder
   | MatchNoneBuilder
@@ -175,4 +178,5 @@ export type QueryBuilder =
   | FuzzyBuilder
   | ConstantScoreBuilder
   | DisMaxBuilder
+  | GeoQueryBuilder
   | QueryStringBuilder;

@@ -5,6 +5,7 @@
  */
 import { formatFloat } from '../../engine/search/render-hit.ts';
 import type { DslValue, QueryBuilder } from './query-builders.ts';
+import { geoQueryToJson } from './geo-queries.ts';
 
 type XValue = string | number | bigint | boolean | null | XFloat | XObject | XValue[];
 class XFloat {
@@ -155,6 +156,14 @@ export function queryToX(q: QueryBuilder): XObject {
       ]);
     case 'ids':
       return obj([['ids', obj([['type', [...q.types]], ['values', [...q.values]], ...common(q)])]]);
+    case 'geo_distance':
+    case 'geo_bounding_box':
+    case 'geo_polygon': {
+      const [name, body] = geoQueryToJson(q);
+      const toX = (v: unknown): XValue =>
+        typeof v === 'number' ? fl(v) : Array.isArray(v) ? v.map(toX) : v instanceof Map ? obj([...v.entries()].map(([k, x]) => [k as string, toX(x)])) : (v as XValue);
+      return obj([[name, obj([...[...body.entries()].map(([k, v]) => [k, toX(v)] as const), ...common(q)])]]);
+    }
     case 'exists':
       return obj([['exists', obj([['field', q.field], ...common(q)])]]);
     case 'prefix':

@@ -9,7 +9,7 @@
 import type { InvertedField, SegmentView } from '../segment/types.ts';
 import { BM25_B, BM25_K1, LENGTH_TABLE, bm25AvgFieldLength, bm25Idf } from './bm25.ts';
 import { evaluate, type DocSet, type SegmentEvalContext } from './query-eval.ts';
-import type { Query } from './query.ts';
+import type { GeoFilter, Query } from './query.ts';
 import { scoreAt } from './doc-set.ts';
 
 export interface Explanation {
@@ -57,6 +57,8 @@ export function queryString(q: Query): string {
       return `${q.field}:"${q.terms.join(' ')}"${q.slop > 0 ? `~${q.slop}` : ''}`;
     case 'exists':
       return `DocValuesFieldExistsQuery [field=${q.fields.join(',')}]`;
+    case 'geo':
+      return geoQueryString(q.field, q.filter);
     case 'ids':
       return `_id:(${q.ids.join(' ')})`;
     case 'constant_score':
@@ -213,4 +215,16 @@ function explainBool(q: Query & { kind: 'bool' }, ctx: SegmentEvalContext, d: nu
 /** Explanation.toXContent. */
 export function explanationJson(e: Explanation): Record<string, unknown> {
   return { value: e.value, description: e.description, details: e.details.map(explanationJson) };
+}
+
+/** How Lucene's LatLonPoint queries print themselves. */
+function geoQueryString(field: string, g: GeoFilter): string {
+  switch (g.type) {
+    case 'box':
+      return `${field}:[${g.minLat} TO ${g.maxLat}],[${g.minLon} TO ${g.maxLon}]`;
+    case 'distance':
+      return `${field}:${g.lat},${g.lon} +/- ${g.meters} meters`;
+    case 'polygon':
+      return `${field}:Polygon(${g.lats.map((la, i) => `[${la}, ${g.lons[i]}]`).join(' ')})`;
+  }
 }

@@ -13,6 +13,7 @@ import { constantSet, emptySet, mutableCopy, scoreAt } from './doc-set.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
 import { existsBits, idsBits, numericRangeBits, numericSetBits } from './doc-values-leaves.ts';
 import { phraseSet } from './phrase-leaf.ts';
+import { geoBits } from './geo-leaves.ts';
 import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
 import type { BoolQuery, DisMaxQuery, FuzzyQuery, Query, TermQuery } from './query.ts';
@@ -104,6 +105,8 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
       return phraseSet(q, ctx, needScores, f(boost * q.boost));
     case 'exists':
       return constantSet(existsBits(q, seg), needScores, f(boost * q.boost));
+    case 'geo':
+      return constantSet(geoBits(q, seg), needScores, f(boost * q.boost));
     case 'ids':
       return constantSet(idsBits(q, seg), needScores, f(boost * q.boost));
     case 'constant_score': {

@@ -121,6 +121,21 @@ export interface PhraseQuery {
   readonly boost: number;
 }
 
+/** A region of the globe, in degrees (Lucene's LatLonPoint box, distance and polygon queries). */
+export type GeoFilter =
+  | { readonly type: 'box'; readonly minLat: number; readonly maxLat: number; readonly minLon: number; readonly maxLon: number }
+  | { readonly type: 'distance'; readonly lat: number; readonly lon: number; readonly meters: number; readonly plane: boolean }
+  /** Vertices without the closing repeat of the first. */
+  | { readonly type: 'polygon'; readonly lats: readonly number[]; readonly lons: readonly number[] };
+
+/** Docs with a point of a geo_point field in the region, constant score. */
+export interface GeoQuery {
+  readonly kind: 'geo';
+  readonly field: string;
+  readonly filter: GeoFilter;
+  readonly boost: number;
+}
+
 /** Docs with any value in any of these fields, constant score. */
 export interface ExistsQuery {
   readonly kind: 'exists';
@@ -175,6 +190,7 @@ export type Query =
   | NumericSetQuery
   | PhraseQuery
   | ExistsQuery
+  | GeoQuery
   | IdsQuery
   | BoolQuery
   | DisMaxQuery
@@ -197,6 +213,7 @@ export function isCacheableFilter(q: Query): boolean {
     case 'prefix':
     case 'wildcard':
     case 'fuzzy':
+    case 'geo':
       return true;
     default:
       return false;

@@ -83,7 +83,7 @@ function checkSort(s: unknown): s is SortSpec[] | null {
     s.every((x: unknown) => {
       const spec = x as { kind?: unknown; order?: unknown; field?: unknown };
       if (spec === null || typeof spec !== 'object' || (spec.order !== 'asc' && spec.order !== 'desc')) return false;
-      return spec.kind === 'score' || spec.kind === 'doc' || (spec.kind === 'field' && typeof spec.field === 'string');
+      return spec.kind === 'score' || spec.kind === 'doc' || ((spec.kind === 'field' || spec.kind === 'geo_distance') && typeof spec.field === 'string');
     })
   );
 }

@@ -8,6 +8,7 @@ import { EsError, illegalArgument } from '../../errors/es-errors.ts';
 import type { SortMode, SortOrder, SortSpec } from '../../engine/search/types.ts';
 import type { DslReader } from './dsl-reader.ts';
 import type { JsonMap } from './json-source.ts';
+import { parseGeoDistanceSort } from './geo-sort.ts';
 
 export function parseSortOrder(s: string): SortOrder {
   const l = s.toLowerCase();
@@ -74,9 +75,11 @@ function parseCompound(r: DslReader, obj: JsonMap, out: SortSpec[]): void {
     const v = obj[field];
     if (typeof v === 'string') out.push(fieldOrScoreSort(field, parseSortOrder(v)));
     else if (r.isMap(v)) {
-      if (field === '_script' || field === '_geo_distance' || field === '_geoDistance') {
-        throw illegalArgument(`[${field}] sort is not supported by this engine`);
+      if (field === '_geo_distance' || field === '_geoDistance') {
+        out.push(parseGeoDistanceSort(r, v));
+        continue;
       }
+      if (field === '_script') throw illegalArgument(`[${field}] sort is not supported by this engine`);
       out.push(fieldSortFromObject(r, v, field));
     } else throw r.errorAt(obj, field, `[field_sort] unknown token [${r.isMap(v) ? 'START_OBJECT' : 'VALUE'}]`);
   }

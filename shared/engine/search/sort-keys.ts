@@ -8,7 +8,8 @@
  */
 import { fielddataOnTextField, illegalArgument, queryShardException } from '../../errors/es-errors.ts';
 import type { FieldMapping, FieldType, MappingLookup } from '../mapping/types.ts';
-import { ID_FIELD, type NumericArray, type OrdArray, type Segment, type SortedDocValues, type TermDictionary } from '../segment/types.ts';
+import { ID_FIELD, type NumericArray, type OrdArray, type PointValues, type Segment, type SortedDocValues, type TermDictionary } from '../segment/types.ts';
+import { decodeLatitude, decodeLongitude, haversinMeters, planeMeters } from '../mapping/geo-point.ts';
 import type { SortMode, SortSpec, SortValue } from './types.ts';
 
 export const LONG_MAX_VALUE = 9223372036854775807n;
@@ -29,6 +30,8 @@ export type ResolvedSortField =
       readonly longValued: boolean;
       /** float/half_float: values are single precision (reported with float digits). */
       readonly floatValued: boolean;
+      /** `_geo_distance`: keys are distances from these points to the field's geo points. */
+      readonly geo?: GeoSortParams;
     }
   | {
       readonly kind: 'string';
@@ -39,6 +42,12 @@ export type ResolvedSortField =
       readonly missingValue: string | null;
       readonly missingFirst: boolean;
     };
+
+export interface GeoSortParams {
+  readonly points: readonly (readonly [number, number])[];
+  readonly unitMeters: number;
+  readonly plane: boolean;
+}
 
 const NUMERIC_TYPES: ReadonlySet<FieldType> = new Set([
   'long',
@@ -78,6 +87,7 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
     const reverse = spec.order === 'desc';
     if (spec.kind === 'score') return { kind: 'score', reverse };
     if (spec.kind === 'doc') return { kind: 'doc', reverse };
+    if (spec.kind === 'geo_distance') return resolveGeoSort(spec, reverse, ctx);
     const missingFirst = spec.missing === '_first';
     if (spec.field === '_id') return { kind: 'id', reverse, missingFirst };
     const mapped = ctx.mapping.field(spec.field);
@@ -117,6 +127,27 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
     const missingValue = spec.missing === '_last' || spec.missing === '_first' ? null : String(spec.missing);
     return { kind: 'string', field: spec.field, reverse, mode, missingValue, missingFirst };
   });
+}
+
+function resolveGeoSort(spec: Extract<SortSpec, { kind: 'geo_distance' }>, reverse: boolean, ctx: SortResolveContext): ResolvedSortField {
+  const mapped = ctx.mapping.field(spec.field);
+  if (mapped === undefined && !spec.ignoreUnmapped) {
+    throw illegalArgument(`failed to find mapper for [${spec.field}] for geo distance based sort`);
+  }
+  if (mapped !== undefined && mapped.type !== 'geo_point') {
+    throw illegalArgument(`failed to find mapper for [${spec.field}] for geo distance based sort`);
+  }
+  return {
+    kind: 'numeric',
+    field: spec.field,
+    reverse,
+    mode: spec.mode ?? (reverse ? 'max' : 'min'),
+    // a doc without a point sorts last either way (Double.POSITIVE_INFINITY, as Elasticsearch reports it)
+    missingKey: Infinity,
+    longValued: false,
+    floatValued: false,
+    geo: { points: spec.points, unitMeters: spec.unitMeters, plane: spec.plane },
+  };
 }
 
 /** Reads one sort field's key for local docs of one segment. */
@@ -241,12 +272,65 @@ class MultiSortedKeys implements SegmentKeyReader {
   }
 }
 
+/** Distances from the sort's origins to a doc's geo points (GeoDistanceSortBuilder: nearest origin per point, then the mode). */
+class GeoDistanceKeys implements SegmentKeyReader {
+  private readonly measure: (a: number, b: number, c: number, d: number) => number;
+  private readonly scratch: number[] = [];
+  constructor(
+    private readonly pv: PointValues,
+    private readonly geo: GeoSortParams,
+    private readonly mode: SortMode,
+    private readonly missing: number,
+  ) {
+    this.measure = geo.plane ? planeMeters : haversinMeters;
+  }
+  numeric(d: number): number {
+    const { values, starts } = this.pv;
+    const s = starts[d]!;
+    const e = starts[d + 1]!;
+    if (s === e) return this.missing;
+    const ds = this.scratch;
+    ds.length = 0;
+    for (let i = s; i < e; i++) {
+      const lat = decodeLatitude(values[2 * i]!);
+      const lon = decodeLongitude(values[2 * i + 1]!);
+      let best = Infinity;
+      for (const [oLat, oLon] of this.geo.points) best = Math.min(best, this.measure(oLat, oLon, lat, lon));
+      ds.push(best / this.geo.unitMeters);
+    }
+    if (ds.length === 1) return ds[0]!;
+    ds.sort((a, b) => a - b);
+    switch (this.mode) {
+      case 'min':
+        return ds[0]!;
+      case 'max':
+        return ds[ds.length - 1]!;
+      case 'median': {
+        const mid = ds.length >>> 1;
+        return ds.length % 2 === 1 ? ds[mid]! : (ds[mid - 1]! + ds[mid]!) / 2;
+      }
+      default: {
+        let sum = 0;
+        for (const x of ds) sum += x;
+        return this.mode === 'sum' ? sum : sum / ds.length;
+      }
+    }
+  }
+  string(): string | null {
+    return null;
+  }
+}
+
 const NO_KEYS = new ConstantKeys(NaN, null);
 
 export function keyReader(field: ResolvedSortField, seg: Segment): SegmentKeyReader {
   if (field.kind === 'id') {
     const dv = seg.docValues.get(ID_FIELD) as SortedDocValues | undefined;
     return dv === undefined ? NO_KEYS : new SingleSortedKeys(new DictStrings(dv.dict), dv.ords, null);
+  }
+  if (field.kind === 'numeric' && field.geo !== undefined) {
+    const pv = seg.points?.get(field.field);
+    return pv === undefined ? new ConstantKeys(field.missingKey, null) : new GeoDistanceKeys(pv, field.geo, field.mode, field.missingKey);
   }
   if (field.kind === 'numeric') {
     const dv = seg.docValues.get(field.field);

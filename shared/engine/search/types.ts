@@ -35,6 +35,18 @@ export type SortSpec =
       /** Type to sort an unmapped field as (it then sorts as all-missing). */
       readonly unmappedType: string | null;
       readonly mode: SortMode | null;
+    }
+  | {
+      /** `_geo_distance`: the distance from the nearest of `points` (lat, lon) to the doc's points. */
+      readonly kind: 'geo_distance';
+      readonly field: string;
+      readonly points: readonly (readonly [number, number])[];
+      readonly order: SortOrder;
+      /** Meters per unit of the reported distance. */
+      readonly unitMeters: number;
+      readonly plane: boolean;
+      readonly mode: 'min' | 'max' | 'avg' | 'median' | null;
+      readonly ignoreUnmapped: boolean;
     };
 
 /** What `_source` to return: `fetch` false omits it; includes/excludes are path patterns with `*`. */

@@ -18,6 +18,7 @@ import { DEFAULT_SERVICE_NAME, otlpTracesUrl } from '../../shared/telemetry/trac
 import { CONFIG_FLAG, SETTINGS_BY_NAME, type Setting } from './settings.ts';
 import { CLUSTER_SETTING_KEYS, flattenSettings, validateUpdate } from './cluster/cluster-settings.ts';
 import type { CorsSettings } from './rest/cors.ts';
+import type { KafkaClientSecurity, SecurityConfig, SslConfig } from './security/security-config.ts';
 
 /** Read when present and no `--config` names another file. */
 export const DEFAULT_CONFIG_FILE = 'config/logsearch.yml';
@@ -84,6 +85,16 @@ export interface NodeConfig {
   readonly clusterSettings: ReadonlyMap<string, string>;
   /** `http.cors.*` (off by default). */
   readonly cors: CorsSettings;
+  /** `xpack.security.*` (off by default; docs/security.md). */
+  readonly security: SecurityConfig;
+  /** `kafka.security.protocol`, `kafka.sasl.*`, `kafka.ssl.*`: how the Kafka clients reach the brokers. */
+  readonly kafkaSecurity: KafkaClientSecurity;
+  /**
+   * `ELASTIC_PASSWORD` from the environment, as Elasticsearch's Docker image
+   * takes it: the `elastic` user's password when the cluster has none yet
+   * (security on only). Never logged; empty = none.
+   */
+  readonly elasticPassword: string;
 }
 
 const ENV_PREFIX = 'LOGSEARCH_';
@@ -258,7 +269,53 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       allowHeaders: get('http.cors.allow-headers'),
       allowCredentials: get('http.cors.allow-credentials'),
     },
+    security: securityConfig(get),
+    kafkaSecurity: kafkaSecurity(get),
+    elasticPassword: env.ELASTIC_PASSWORD ?? '',
   };
+}
+
+/** An `xpack.security.*.ssl` group: enabled needs a key and a certificate. */
+function sslConfig(get: <T>(name: string) => T, prefix: string): SslConfig {
+  const ssl = {
+    enabled: get<boolean>(`${prefix}.enabled`),
+    key: get<string>(`${prefix}.key`),
+    certificate: get<string>(`${prefix}.certificate`),
+    certificateAuthorities: get<string[]>(`${prefix}.certificate_authorities`),
+  };
+  if (ssl.enabled) {
+    for (const part of ['key', 'certificate'] as const) {
+      if (ssl[part] === '') throw new ConfigError(`[${prefix}.enabled] is true but [${prefix}.${part}] is not set (a PEM file)`);
+    }
+  }
+  return ssl;
+}
+
+function securityConfig(get: <T>(name: string) => T): SecurityConfig {
+  return {
+    enabled: get('xpack.security.enabled'),
+    http: { ...sslConfig(get, 'xpack.security.http.ssl'), clientAuthentication: get('xpack.security.http.ssl.client_authentication') },
+    transport: { ...sslConfig(get, 'xpack.security.transport.ssl'), verificationMode: get('xpack.security.transport.ssl.verification_mode') },
+  };
+}
+
+function kafkaSecurity(get: <T>(name: string) => T): KafkaClientSecurity {
+  const k: KafkaClientSecurity = {
+    protocol: get('kafka.security.protocol'),
+    saslMechanism: get('kafka.sasl.mechanism'),
+    saslUsername: get('kafka.sasl.username'),
+    saslPassword: get('kafka.sasl.password'),
+    sslCaLocation: get('kafka.ssl.ca.location'),
+    sslCertificateLocation: get('kafka.ssl.certificate.location'),
+    sslKeyLocation: get('kafka.ssl.key.location'),
+  };
+  if (k.protocol.startsWith('sasl_') && k.saslUsername === '') {
+    throw new ConfigError(`[kafka.security.protocol] is [${k.protocol}] but [kafka.sasl.username] is not set`);
+  }
+  if (k.protocol.endsWith('ssl') && (k.sslCertificateLocation === '') !== (k.sslKeyLocation === '')) {
+    throw new ConfigError('[kafka.ssl.certificate.location] and [kafka.ssl.key.location] go together: set both or neither');
+  }
+  return k;
 }
 
 /** The dynamic cluster settings the configuration sets (not their defaults), checked as `PUT /_cluster/settings` checks them. */

@@ -44,6 +44,9 @@ import { NodeAdmin } from './stats/node-admin.ts';
 import { buildNodeStats, type NodeStatsRequest } from './stats/node-stats.ts';
 import { observeGc, stopObservingGc } from './stats/process-figures.ts';
 import { NODE_ADMIN } from './transport/rpc-messages.ts';
+import { NodeSecurity } from './security/request-security.ts';
+import { loadTlsMaterial } from './security/tls-files.ts';
+import { bootstrapElasticPassword } from './security/bootstrap.ts';
 
 interface NodeIdentity {
   readonly nodeId: string;
@@ -94,6 +97,8 @@ export class Node {
   private readonly httpConnections = { currentOpen: 0, totalOpened: 0 };
   /** Stats, segments, force merges and cache clears of copies on every node. */
   readonly nodeAdmin: NodeAdmin;
+  /** Authentication and authorization of HTTP requests; null with `xpack.security.enabled: false`. */
+  security: NodeSecurity | null = null;
 
   private constructor(
     readonly config: NodeConfig,
@@ -256,6 +261,10 @@ export class Node {
     });
     const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, settings, workers, parts);
     built.node = node;
+    if (config.security.enabled) {
+      node.security = new NodeSecurity(meta.state, logger);
+      await bootstrapElasticPassword(meta, config.elasticPassword, logger);
+    }
     node.tracing = tracing;
     if (parts) await node.joinCluster(parts, contexts);
     await node.listen();
@@ -319,6 +328,10 @@ export class Node {
       logger: this.logger,
       routes: routeTable(this),
       cors: this.config.cors,
+      security: this.security,
+      https: this.config.security.http.enabled
+        ? { material: loadTlsMaterial('xpack.security.http.ssl', this.config.security.http), clientAuthentication: this.config.security.http.clientAuthentication }
+        : null,
     });
     app.server.on('connection', (socket) => {
       this.httpConnections.currentOpen++;
@@ -329,7 +342,16 @@ export class Node {
     const addr = app.server.address();
     this.httpPort = typeof addr === 'object' && addr ? addr.port : this.config.httpPort;
     this.http = app;
-    this.logger.info({ host: this.config.networkHost, port: this.httpPort, transportPort: this.transportPort || undefined }, 'started');
+    this.logger.info(
+      {
+        host: this.config.networkHost,
+        port: this.httpPort,
+        transportPort: this.transportPort || undefined,
+        // Said only when on, so the line of a node without security stays as it was.
+        security: this.security ? { https: this.config.security.http.enabled, transportTls: this.config.security.transport.enabled } : undefined,
+      },
+      'started',
+    );
   }
 
   /** Refreshes every started copy of the indices; `_shards` as Elasticsearch counts them. */

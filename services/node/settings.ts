@@ -97,6 +97,40 @@ export const SETTINGS: readonly Setting[] = [
     // No default of its own here: the cluster's (cluster-settings.ts) applies unless the configuration sets one.
     return { name, default: '', defaultShown: clusterSettingDefault(name), kind: { type: 'cluster', shown: about.kind }, help: about.help };
   }),
+  // ---- security (docs/security.md); Elasticsearch's names, off by default as in 6.8 ----
+  { name: 'xpack.security.enabled', default: 'false', kind: { type: 'bool' }, help: 'true: every HTTP request needs a user (basic auth) with the privileges for it' },
+  { name: 'xpack.security.http.ssl.enabled', default: 'false', kind: { type: 'bool' }, help: 'serve HTTPS instead of HTTP' },
+  { name: 'xpack.security.http.ssl.key', default: '', kind: STRING, help: "the HTTP server's private key (PEM file)" },
+  { name: 'xpack.security.http.ssl.certificate', default: '', kind: STRING, help: "the HTTP server's certificate (PEM file, may hold its chain)" },
+  { name: 'xpack.security.http.ssl.certificate_authorities', default: '', kind: { type: 'list' }, help: 'CA certificates (PEM files) trusted for client certificates' },
+  {
+    name: 'xpack.security.http.ssl.client_authentication',
+    default: 'none',
+    kind: { type: 'enum', values: ['none', 'optional', 'required'] },
+    help: 'whether HTTPS clients must present a certificate the CAs signed',
+  },
+  { name: 'xpack.security.transport.ssl.enabled', default: 'false', kind: { type: 'bool' }, help: 'node-to-node transport over mutual TLS (needed with security on a cluster)' },
+  { name: 'xpack.security.transport.ssl.key', default: '', kind: STRING, help: "this node's transport private key (PEM file)" },
+  { name: 'xpack.security.transport.ssl.certificate', default: '', kind: STRING, help: "this node's transport certificate (PEM file)" },
+  { name: 'xpack.security.transport.ssl.certificate_authorities', default: '', kind: { type: 'list' }, help: "CA certificates (PEM files) that signed the nodes' certificates" },
+  {
+    name: 'xpack.security.transport.ssl.verification_mode',
+    default: 'full',
+    kind: { type: 'enum', values: ['full', 'certificate', 'none'] },
+    help: "full: a peer's certificate must be signed by the CAs and name its host; certificate: signed only",
+  },
+  {
+    name: 'kafka.security.protocol',
+    default: 'plaintext',
+    kind: { type: 'enum', values: ['plaintext', 'ssl', 'sasl_plaintext', 'sasl_ssl'] },
+    help: "how the Kafka clients reach the brokers (librdkafka's security.protocol)",
+  },
+  { name: 'kafka.sasl.mechanism', default: 'plain', kind: { type: 'enum', values: ['plain', 'scram-sha-256', 'scram-sha-512'] }, help: 'SASL mechanism (sasl_*)' },
+  { name: 'kafka.sasl.username', default: '', kind: STRING, help: 'SASL user (sasl_*)' },
+  { name: 'kafka.sasl.password', default: '', kind: STRING, help: 'SASL password (sasl_*); prefer the environment to a file' },
+  { name: 'kafka.ssl.ca.location', default: '', kind: STRING, help: "CA certificates (PEM file) for the brokers' certificates; empty: the system's" },
+  { name: 'kafka.ssl.certificate.location', default: '', kind: STRING, help: 'client certificate (PEM file), for brokers that ask for one' },
+  { name: 'kafka.ssl.key.location', default: '', kind: STRING, help: "the client certificate's private key (PEM file)" },
   { name: 'logger.level', default: 'info', kind: { type: 'enum', values: LOG_LEVELS }, help: 'log level' },
   { name: 'telemetry.otlp.endpoint', default: '', kind: STRING, help: 'OTLP/HTTP base URL to export traces to; empty: no tracing' },
 ];

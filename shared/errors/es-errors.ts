@@ -425,3 +425,51 @@ export function storedScriptMissing(id: string): EsError {
 export function storedScriptNotDeletable(id: string): EsError {
   return new EsError('resource_not_found_exception', `stored script [${id}] does not exist and cannot be deleted`, 404);
 }
+
+// ---- security (services/node/security) ----------------------------------------------
+
+/** The challenge Elasticsearch's basic-auth realm sends with every 401. */
+export const BASIC_AUTH_CHALLENGE = 'Basic realm="security" charset="UTF-8"';
+
+/**
+ * ElasticsearchSecurityException with status 401, carrying the
+ * `WWW-Authenticate` challenge in its `header` as Elasticsearch renders it;
+ * the REST layer sends the same header on the response.
+ */
+export function authenticationRequired(reason: string): EsError {
+  return new EsError('security_exception', reason, 401, { header: { 'WWW-Authenticate': BASIC_AUTH_CHALLENGE } });
+}
+
+/** No credentials at all (AuthenticationService's missing token). */
+export function missingAuthenticationToken(uri: string): EsError {
+  return authenticationRequired(`missing authentication token for REST request [${uri}]`);
+}
+
+/** Credentials that do not match an enabled user. */
+export function unableToAuthenticate(username: string, uri: string): EsError {
+  return authenticationRequired(`unable to authenticate user [${username}] for REST request [${uri}]`);
+}
+
+/** Too many failed logins from one address: refused before the password is checked (ours; Elasticsearch has no such limit). */
+export function tooManyFailedLogins(retryAfterSeconds: number): EsError {
+  return new EsError('security_exception', `too many failed authentication attempts from this address; retry in [${retryAfterSeconds}s]`, 429);
+}
+
+/** Exceptions.authorizationError as 6.8 words it. */
+export function actionUnauthorized(action: string, username: string): EsError {
+  return new EsError('security_exception', `action [${action}] is unauthorized for user [${username}]`, 403);
+}
+
+/** A reserved user or role changed through the API. */
+export function reservedSecurityObject(reason: string): EsError {
+  return illegalArgument(reason);
+}
+
+/** The security APIs on a node without `xpack.security.enabled` (6.8 answers 500 with this text; Kibana reads it as "security off"). */
+export function securityNotEnabled(): EsError {
+  return new EsError(
+    'exception',
+    'Security must be explicitly enabled when using a [basic] license. Enable security by setting [xpack.security.enabled] to [true] in the elasticsearch.yml file and restart the node.',
+    500,
+  );
+}

@@ -69,6 +69,33 @@ export interface DeleteStoredScriptEvent {
   id: string;
 }
 
+/** `PUT /_xpack/security/user/{username}`: user_json holds roles, full_name, email, metadata, enabled. */
+export interface PutUserEvent {
+  username: string;
+  user_json: string;
+  password_hash: string | null;
+}
+/** A password change; only_if_unset for the elastic user's bootstrap password. */
+export interface SetUserPasswordEvent {
+  username: string;
+  password_hash: string;
+  only_if_unset: boolean;
+}
+export interface SetUserEnabledEvent {
+  username: string;
+  enabled: boolean;
+}
+export interface DeleteUserEvent {
+  username: string;
+}
+export interface PutRoleEvent {
+  name: string;
+  role_json: string;
+}
+export interface DeleteRoleEvent {
+  name: string;
+}
+
 /** Avro's wrapped-union form: exactly one key, the record's full name. */
 export type MetaEventBody =
   | { 'logsearch.CreateIndex': CreateIndexEvent }
@@ -81,7 +108,13 @@ export type MetaEventBody =
   | { 'logsearch.PutTemplate': PutTemplateEvent }
   | { 'logsearch.DeleteTemplate': DeleteTemplateEvent }
   | { 'logsearch.PutStoredScript': PutStoredScriptEvent }
-  | { 'logsearch.DeleteStoredScript': DeleteStoredScriptEvent };
+  | { 'logsearch.DeleteStoredScript': DeleteStoredScriptEvent }
+  | { 'logsearch.PutUser': PutUserEvent }
+  | { 'logsearch.SetUserPassword': SetUserPasswordEvent }
+  | { 'logsearch.SetUserEnabled': SetUserEnabledEvent }
+  | { 'logsearch.DeleteUser': DeleteUserEvent }
+  | { 'logsearch.PutRole': PutRoleEvent }
+  | { 'logsearch.DeleteRole': DeleteRoleEvent };
 
 export interface MetaEvent {
   request_id: string;
@@ -103,6 +136,12 @@ const ADDED_BRANCHES: readonly (readonly [name: string, version: number])[] = [
   ['DeleteTemplate', 3],
   ['PutStoredScript', 4],
   ['DeleteStoredScript', 4],
+  ['PutUser', 6],
+  ['SetUserPassword', 6],
+  ['SetUserEnabled', 6],
+  ['DeleteUser', 6],
+  ['PutRole', 6],
+  ['DeleteRole', 6],
 ];
 
 /** Fields appended to a branch's record (each with a default), with the writer version that first had them. */

@@ -22,12 +22,13 @@ export async function tempDir(prefix = 'logsearch-test-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
-export async function startServer(flags: readonly string[] = [], dataDir?: string): Promise<TestServer> {
+/** `env`: the environment the configuration reads (ELASTIC_PASSWORD for a node with security on). */
+export async function startServer(flags: readonly string[] = [], dataDir?: string, env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   const dir = dataDir ?? (await tempDir());
-  const config = loadConfig(['--path.data', dir, '--path.logs', join(dir, 'logs'), '--http.port', '0', '--node.name', 'test-node', ...flags], {});
+  const config = loadConfig(['--path.data', dir, '--path.logs', join(dir, 'logs'), '--http.port', '0', '--node.name', 'test-node', ...flags], env);
   const node = await Node.start(config, { logger: pino({ level: 'silent' }) });
   return {
-    url: `http://127.0.0.1:${node.httpPort}`,
+    url: `${config.security.http.enabled ? 'https' : 'http'}://127.0.0.1:${node.httpPort}`,
     node,
     dataDir: dir,
     async stop() {

@@ -79,6 +79,7 @@ describe('the route table', () => {
 
   test('a route declared twice is a programming error', () => {
     const h = () => undefined;
-    assert.throws(() => new Router([{ method: 'GET', path: '/a', handler: h }, { method: 'GET', path: '/a', handler: h }]), /declared twice/);
+    const auth = { kind: 'cluster', action: 'cluster:monitor/main' } as const;
+    assert.throws(() => new Router([{ method: 'GET', path: '/a', handler: h, auth }, { method: 'GET', path: '/a', handler: h, auth }]), /declared twice/);
   });
 });

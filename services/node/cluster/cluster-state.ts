@@ -16,10 +16,11 @@ import {
   aliasFromRequest,
 } from './index-metadata.ts';
 import { applyUpdate, validateUpdate, type ClusterSettingsSource } from './cluster-settings.ts';
+import { SecurityMetadata, type SecurityOutcome } from '../security/security-metadata.ts';
 import { applyTemplates, indexTemplateMissing, matchingTemplates, templateFromJson, templatesMatching, type IndexTemplate } from './index-templates.ts';
 
 export type MetaOutcome =
-  | { readonly ok: true; readonly index?: IndexMetadata }
+  | { readonly ok: true; readonly index?: IndexMetadata; readonly security?: SecurityOutcome }
   | { readonly ok: false; readonly error: EsError };
 
 export interface StoredScript {
@@ -41,6 +42,8 @@ export class ClusterState {
   clusterSettings: ClusterSettingsSource = { persistent: new Map(), transient: new Map() };
   /** Stored scripts (`PUT /_scripts/{id}`), by id. */
   readonly storedScripts = new Map<string, StoredScript>();
+  /** Native users and roles (services/node/security). */
+  readonly security = new SecurityMetadata();
   private readonly listeners: Listener[] = [];
 
   onApplied(listener: Listener): void {
@@ -202,6 +205,8 @@ export class ClusterState {
       if (!this.storedScripts.delete(id)) throw storedScriptNotDeletable(id);
       return { ok: true };
     }
+    const security = this.security.apply(e);
+    if (security !== null) return { ok: true, security };
     throw illegalArgument('unknown metadata event');
   }
 

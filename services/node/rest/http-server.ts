@@ -7,6 +7,8 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { Transform } from 'node:stream';
 import { EsError, contentTooLarge, internalError, isEsError, renderError } from '../../../shared/errors/es-errors.ts';
 import { filterPath } from './filter-path.ts';
@@ -16,6 +18,9 @@ import type { Logger } from '../logger.ts';
 import { Router, type Route, type RouteMatch } from './router.ts';
 import { contentTypeProblem } from './content-type.ts';
 import { CorsPolicy, type CorsSettings } from './cors.ts';
+import type { NodeSecurity } from '../security/request-security.ts';
+import type { TlsMaterial } from '../security/tls-files.ts';
+import type { ClientAuthentication } from '../security/security-config.ts';
 
 export interface HttpServerOptions {
   readonly maxContentLength: number;
@@ -26,6 +31,10 @@ export interface HttpServerOptions {
   readonly logger: Logger;
   readonly routes: readonly Route[];
   readonly cors?: CorsSettings;
+  /** `xpack.security.enabled`: every routed request is authenticated and authorized first. */
+  readonly security?: NodeSecurity | null;
+  /** `xpack.security.http.ssl.*`: serve HTTPS with these PEMs. */
+  readonly https?: { readonly material: TlsMaterial; readonly clientAuthentication: ClientAuthentication } | null;
 }
 
 /** Renders an error as Elasticsearch does; non-ES errors become 500s without leaking internals. */
@@ -36,6 +45,9 @@ export function sendError(reply: FastifyReply, err: unknown, logger: Logger): Fa
     logger.error({ err }, 'unexpected error while handling a request');
     es = internalError(err instanceof Error ? err.message : String(err));
   }
+  // A 401 carries its challenge as a header too, so clients and browsers ask for credentials.
+  const challenge = (es.extra.header as Record<string, string> | undefined)?.['WWW-Authenticate'];
+  if (es.status === 401 && challenge !== undefined) reply.header('WWW-Authenticate', challenge);
   return reply.code(es.status).type('application/json; charset=UTF-8').send(JSON.stringify(renderError(es)));
 }
 
@@ -113,7 +125,19 @@ function byteSizeText(n: number): string {
 export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   const router = new Router(opts.routes);
   const cors = opts.cors ? new CorsPolicy(opts.cors) : null;
+  const tls = opts.https
+    ? {
+        key: opts.https.material.key,
+        cert: opts.https.material.cert,
+        ca: opts.https.material.ca.length > 0 ? [...opts.https.material.ca] : undefined,
+        requestCert: opts.https.clientAuthentication !== 'none',
+        rejectUnauthorized: opts.https.clientAuthentication === 'required',
+      }
+    : null;
+  const security = opts.security ?? null;
   const app = Fastify({
+    // HTTPS through the server factory, so the instance keeps one type whichever it serves.
+    ...(tls ? { serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => createHttpsServer(tls, handler) as unknown as HttpServer } : {}),
     logger: false,
     bodyLimit: opts.maxContentLength,
     exposeHeadRoutes: false,
@@ -214,6 +238,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
         const length = Buffer.isBuffer(body) ? body.length : 0;
         const problem = contentTypeProblem(req.headers['content-type'], length, m.route.body ?? 'json');
         if (problem !== null) return sendSimpleError(reply, 406, problem);
+        if (security !== null) await security.check(req, m.route.auth, m.params);
         (req as { params: unknown }).params = m.params;
         return m.route.handler(req, reply);
       }

@@ -8,6 +8,14 @@
 import type { Node } from '../node.ts';
 import type { Handler, Method, Route } from './router.ts';
 import type { BodyKind } from './content-type.ts';
+import {
+  anyIndexAction as anyIndex,
+  clusterAction as clusterA,
+  indexAction as indexA,
+  itemsAction as items,
+  selfAction as self,
+  type RouteAuth,
+} from '../security/route-auth.ts';
 import { clusterHandlers } from './routes/cluster.ts';
 import { clusterSettingsHandlers } from './routes/cluster-settings.ts';
 import { indexHandlers } from './routes/indices.ts';
@@ -33,6 +41,7 @@ import { maintenanceHandlers } from './routes/maintenance.ts';
 import { fieldMappingHandlers } from './routes/field-mapping.ts';
 import { clusterStateHandlers } from './routes/cluster-state.ts';
 import { clusterStatsHandlers } from './routes/cluster-stats.ts';
+import { securityHandlers } from './routes/security.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -60,45 +69,47 @@ export function routeTable(node: Node): Route[] {
   const fieldMappings = fieldMappingHandlers(node);
   const clusterState = clusterStateHandlers(node);
   const clusterStats = clusterStatsHandlers(node);
+  const security = securityHandlers(node);
 
   const routes: Route[] = [];
-  const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, body?: BodyKind): void => {
-    for (const path of paths) for (const method of methods) routes.push({ method, path, handler, body });
+  /** Every route names what it needs of a user when security is on (security/route-auth.ts): Elasticsearch's action. */
+  const add = (methods: readonly Method[], paths: readonly string[], handler: Handler, auth: RouteAuth, body?: BodyKind): void => {
+    for (const path of paths) for (const method of methods) routes.push({ method, path, handler, auth, body });
   };
 
   // ---- node and cluster --------------------------------------------------------------
-  add(['GET'], ['/'], cluster.info);
-  add(['HEAD'], ['/'], cluster.ping);
-  add(['GET'], ['/_cluster/health', '/_cluster/health/{index}'], cluster.health);
-  add(['GET'], ['/_cluster/settings'], settings.get);
-  add(['PUT'], ['/_cluster/settings'], settings.put);
-  add(['GET'], ['/_cluster/state', '/_cluster/state/{metric}', '/_cluster/state/{metric}/{index}'], clusterState.state);
-  add(['GET'], ['/_cluster/pending_tasks'], clusterState.pendingTasks);
-  add(['GET', 'POST'], ['/_cluster/allocation/explain'], clusterState.allocationExplain);
-  add(['GET'], ['/_cluster/stats', '/_cluster/stats/nodes/{node_id}'], clusterStats.stats);
+  add(['GET'], ['/'], cluster.info, clusterA('cluster:monitor/main'));
+  add(['HEAD'], ['/'], cluster.ping, clusterA('cluster:monitor/main'));
+  add(['GET'], ['/_cluster/health', '/_cluster/health/{index}'], cluster.health, clusterA('cluster:monitor/health'));
+  add(['GET'], ['/_cluster/settings'], settings.get, clusterA('cluster:monitor/state'));
+  add(['PUT'], ['/_cluster/settings'], settings.put, clusterA('cluster:admin/settings/update'));
+  add(['GET'], ['/_cluster/state', '/_cluster/state/{metric}', '/_cluster/state/{metric}/{index}'], clusterState.state, clusterA('cluster:monitor/state'));
+  add(['GET'], ['/_cluster/pending_tasks'], clusterState.pendingTasks, clusterA('cluster:monitor/task'));
+  add(['GET', 'POST'], ['/_cluster/allocation/explain'], clusterState.allocationExplain, clusterA('cluster:monitor/allocation/explain'));
+  add(['GET'], ['/_cluster/stats', '/_cluster/stats/nodes/{node_id}'], clusterStats.stats, clusterA('cluster:monitor/stats'));
 
   // ---- _cat (rest/cat/: one column table per page) -------------------------------------
-  add(['GET'], ['/_cat'], cat.index);
-  add(['GET'], ['/_cat/aliases', '/_cat/aliases/{name}'], cat.aliases);
-  add(['GET'], ['/_cat/allocation', '/_cat/allocation/{node_id}'], cat.allocation);
-  add(['GET'], ['/_cat/count', '/_cat/count/{index}'], cat.count);
-  add(['GET'], ['/_cat/fielddata', '/_cat/fielddata/{fields}'], cat.fielddata);
-  add(['GET'], ['/_cat/health'], cat.health);
-  add(['GET'], ['/_cat/indices', '/_cat/indices/{index}'], cat.indices);
-  add(['GET'], ['/_cat/master'], cat.master);
-  add(['GET'], ['/_cat/nodeattrs'], cat.nodeattrs);
-  add(['GET'], ['/_cat/nodes'], cat.nodes);
-  add(['GET'], ['/_cat/pending_tasks'], cat.pendingTasks);
-  add(['GET'], ['/_cat/plugins'], cat.plugins);
-  add(['GET'], ['/_cat/recovery', '/_cat/recovery/{index}'], cat.recovery);
-  add(['GET'], ['/_cat/repositories'], cat.repositories);
-  add(['GET'], ['/_cat/segments', '/_cat/segments/{index}'], cat.segments);
-  add(['GET'], ['/_cat/shards', '/_cat/shards/{index}'], cat.shards);
-  add(['GET'], ['/_cat/snapshots/{repository}'], cat.snapshots);
-  add(['GET'], ['/_cat/tasks'], cat.tasks);
-  add(['GET'], ['/_cat/templates', '/_cat/templates/{name}'], cat.templates);
-  add(['GET'], ['/_cat/thread_pool', '/_cat/thread_pool/{thread_pool_patterns}'], cat.threadPool);
-  add(['GET'], ['/_nodes', '/_nodes/{node_id}', '/_nodes/{node_id}/{metric}'], nodes.info);
+  add(['GET'], ['/_cat'], cat.index, clusterA('cluster:monitor/main'));
+  add(['GET'], ['/_cat/aliases', '/_cat/aliases/{name}'], cat.aliases, indexA('indices:admin/aliases/get'));
+  add(['GET'], ['/_cat/allocation', '/_cat/allocation/{node_id}'], cat.allocation, clusterA('cluster:monitor/state'));
+  add(['GET'], ['/_cat/count', '/_cat/count/{index}'], cat.count, indexA('indices:data/read/search'));
+  add(['GET'], ['/_cat/fielddata', '/_cat/fielddata/{fields}'], cat.fielddata, clusterA('cluster:monitor/nodes/stats'));
+  add(['GET'], ['/_cat/health'], cat.health, clusterA('cluster:monitor/health'));
+  add(['GET'], ['/_cat/indices', '/_cat/indices/{index}'], cat.indices, indexA('indices:monitor/stats'));
+  add(['GET'], ['/_cat/master'], cat.master, clusterA('cluster:monitor/state'));
+  add(['GET'], ['/_cat/nodeattrs'], cat.nodeattrs, clusterA('cluster:monitor/nodes/info'));
+  add(['GET'], ['/_cat/nodes'], cat.nodes, clusterA('cluster:monitor/nodes/info'));
+  add(['GET'], ['/_cat/pending_tasks'], cat.pendingTasks, clusterA('cluster:monitor/task'));
+  add(['GET'], ['/_cat/plugins'], cat.plugins, clusterA('cluster:monitor/nodes/info'));
+  add(['GET'], ['/_cat/recovery', '/_cat/recovery/{index}'], cat.recovery, indexA('indices:monitor/recovery'));
+  add(['GET'], ['/_cat/repositories'], cat.repositories, clusterA('cluster:admin/repository/get'));
+  add(['GET'], ['/_cat/segments', '/_cat/segments/{index}'], cat.segments, indexA('indices:monitor/segments'));
+  add(['GET'], ['/_cat/shards', '/_cat/shards/{index}'], cat.shards, indexA('indices:monitor/stats'));
+  add(['GET'], ['/_cat/snapshots/{repository}'], cat.snapshots, clusterA('cluster:admin/snapshot/get'));
+  add(['GET'], ['/_cat/tasks'], cat.tasks, clusterA('cluster:monitor/tasks/lists'));
+  add(['GET'], ['/_cat/templates', '/_cat/templates/{name}'], cat.templates, clusterA('indices:admin/template/get'));
+  add(['GET'], ['/_cat/thread_pool', '/_cat/thread_pool/{thread_pool_patterns}'], cat.threadPool, clusterA('cluster:monitor/nodes/stats'));
+  add(['GET'], ['/_nodes', '/_nodes/{node_id}', '/_nodes/{node_id}/{metric}'], nodes.info, clusterA('cluster:monitor/nodes/info'));
   add(
     ['GET'],
     [
@@ -110,94 +121,111 @@ export function routeTable(node: Node): Route[] {
       '/_nodes/{node_id}/stats/{metric}/{index_metric}',
     ],
     nodes.stats,
+    clusterA('cluster:monitor/nodes/stats'),
   );
 
   // ---- stats -------------------------------------------------------------------------
-  add(['GET'], ['/_stats', '/_stats/{metric}', '/{index}/_stats', '/{index}/_stats/{metric}'], stats.indexStats);
+  add(['GET'], ['/_stats', '/_stats/{metric}', '/{index}/_stats', '/{index}/_stats/{metric}'], stats.indexStats, indexA('indices:monitor/stats'));
 
   // ---- indices -----------------------------------------------------------------------
-  add(['PUT'], ['/{index}'], indices.create);
-  add(['DELETE'], ['/{index}'], indices.delete);
-  add(['HEAD'], ['/{index}'], indices.exists);
-  add(['GET'], ['/{index}'], indices.get);
-  add(['GET'], ['/_settings', '/_settings/{name}', '/{index}/_settings', '/{index}/_settings/{name}'], indexSettings.get);
-  add(['PUT'], ['/_settings', '/{index}/_settings'], indexSettings.put);
-  add(['GET'], ['/_mapping', '/_mapping/{type}', '/{index}/_mapping', '/{index}/_mapping/{type}', '/{index}/{type}/_mapping'], indices.getMapping);
+  add(['PUT'], ['/{index}'], indices.create, indexA('indices:admin/create'));
+  add(['DELETE'], ['/{index}'], indices.delete, indexA('indices:admin/delete'));
+  add(['HEAD'], ['/{index}'], indices.exists, indexA('indices:admin/exists'));
+  add(['GET'], ['/{index}'], indices.get, indexA('indices:admin/get'));
+  add(['GET'], ['/_settings', '/_settings/{name}', '/{index}/_settings', '/{index}/_settings/{name}'], indexSettings.get, indexA('indices:monitor/settings/get'));
+  add(['PUT'], ['/_settings', '/{index}/_settings'], indexSettings.put, indexA('indices:admin/settings/update'));
+  add(['GET'], ['/_mapping', '/_mapping/{type}', '/{index}/_mapping', '/{index}/_mapping/{type}', '/{index}/{type}/_mapping'], indices.getMapping, indexA('indices:admin/mappings/get'));
   add(
     ['GET'],
     ['/_mapping/field/{fields}', '/_mapping/{type}/field/{fields}', '/{index}/_mapping/field/{fields}', '/{index}/{type}/_mapping/field/{fields}', '/{index}/_mapping/{type}/field/{fields}'],
     fieldMappings.get,
+    indexA('indices:admin/mappings/fields/get'),
   );
   add(
     ['PUT', 'POST'],
     ['/_mapping/{type}', '/_mappings/{type}', '/{index}/_mapping', '/{index}/_mapping/{type}', '/{index}/_mappings/{type}', '/{index}/{type}/_mapping', '/{index}/{type}/_mappings'],
-    indices.putMapping,
+    indices.putMapping, indexA('indices:admin/mapping/put'),
   );
-  add(['POST'], ['/{index}/_close'], indices.close);
-  add(['POST'], ['/{index}/_open'], indices.open);
-  add(['GET', 'POST'], ['/_refresh', '/{index}/_refresh'], indices.refresh);
+  add(['POST'], ['/{index}/_close'], indices.close, indexA('indices:admin/close'));
+  add(['POST'], ['/{index}/_open'], indices.open, indexA('indices:admin/open'));
+  add(['GET', 'POST'], ['/_refresh', '/{index}/_refresh'], indices.refresh, indexA('indices:admin/refresh'));
 
   // ---- index maintenance -------------------------------------------------------------
-  add(['GET', 'POST'], ['/_flush', '/{index}/_flush'], maintenance.flush);
-  add(['GET', 'POST'], ['/_flush/synced', '/{index}/_flush/synced'], maintenance.syncedFlush);
-  add(['POST'], ['/_forcemerge', '/{index}/_forcemerge'], maintenance.forceMerge);
-  add(['POST'], ['/_cache/clear', '/{index}/_cache/clear'], maintenance.clearCache);
-  add(['GET'], ['/_segments', '/{index}/_segments'], maintenance.segments);
-  add(['GET'], ['/_recovery', '/{index}/_recovery'], maintenance.recovery);
-  add(['POST'], ['/{alias}/_rollover', '/{alias}/_rollover/{new_index}'], maintenance.rollover);
-  add(['PUT', 'POST'], ['/{index}/_shrink/{target}'], maintenance.shrink);
-  add(['PUT', 'POST'], ['/{index}/_split/{target}'], maintenance.split);
-  add(['GET', 'POST'], ['/_analyze', '/{index}/_analyze'], indices.analyze);
+  add(['GET', 'POST'], ['/_flush', '/{index}/_flush'], maintenance.flush, indexA('indices:admin/flush'));
+  add(['GET', 'POST'], ['/_flush/synced', '/{index}/_flush/synced'], maintenance.syncedFlush, indexA('indices:admin/synced_flush'));
+  add(['POST'], ['/_forcemerge', '/{index}/_forcemerge'], maintenance.forceMerge, indexA('indices:admin/forcemerge'));
+  add(['POST'], ['/_cache/clear', '/{index}/_cache/clear'], maintenance.clearCache, indexA('indices:admin/cache/clear'));
+  add(['GET'], ['/_segments', '/{index}/_segments'], maintenance.segments, indexA('indices:monitor/segments'));
+  add(['GET'], ['/_recovery', '/{index}/_recovery'], maintenance.recovery, indexA('indices:monitor/recovery'));
+  add(['POST'], ['/{alias}/_rollover', '/{alias}/_rollover/{new_index}'], maintenance.rollover, indexA('indices:admin/rollover', 'alias'));
+  add(['PUT', 'POST'], ['/{index}/_shrink/{target}'], maintenance.shrink, indexA('indices:admin/shrink'));
+  add(['PUT', 'POST'], ['/{index}/_split/{target}'], maintenance.split, indexA('indices:admin/resize'));
+  add(['GET', 'POST'], ['/_analyze'], indices.analyze, anyIndex('indices:admin/analyze'));
+  add(['GET', 'POST'], ['/{index}/_analyze'], indices.analyze, indexA('indices:admin/analyze'));
 
   // ---- index templates ---------------------------------------------------------------
-  add(['PUT', 'POST'], ['/_template/{name}'], templates.put);
-  add(['GET'], ['/_template', '/_template/{name}'], templates.get);
-  add(['HEAD'], ['/_template/{name}'], templates.exists);
-  add(['DELETE'], ['/_template/{name}'], templates.delete);
+  add(['PUT', 'POST'], ['/_template/{name}'], templates.put, clusterA('indices:admin/template/put'));
+  add(['GET'], ['/_template', '/_template/{name}'], templates.get, clusterA('indices:admin/template/get'));
+  add(['HEAD'], ['/_template/{name}'], templates.exists, clusterA('indices:admin/template/get'));
+  add(['DELETE'], ['/_template/{name}'], templates.delete, clusterA('indices:admin/template/delete'));
 
   // ---- aliases -----------------------------------------------------------------------
-  add(['POST'], ['/_aliases'], aliases.update);
-  add(['PUT', 'POST'], ['/_alias/{name}', '/_aliases/{name}', '/{index}/_alias/{name}', '/{index}/_aliases/{name}'], aliases.put);
-  add(['DELETE'], ['/{index}/_alias/{name}', '/{index}/_aliases/{name}'], aliases.delete);
-  add(['HEAD'], ['/_alias/{name}', '/{index}/_alias', '/{index}/_alias/{name}'], aliases.exists);
-  add(['GET'], ['/_alias', '/_aliases', '/_alias/{name}', '/{index}/_alias', '/{index}/_aliases', '/{index}/_alias/{name}'], aliases.get);
+  add(['POST'], ['/_aliases'], aliases.update, items('indices:admin/aliases'));
+  add(['PUT', 'POST'], ['/_alias/{name}', '/_aliases/{name}', '/{index}/_alias/{name}', '/{index}/_aliases/{name}'], aliases.put, indexA('indices:admin/aliases'));
+  add(['DELETE'], ['/{index}/_alias/{name}', '/{index}/_aliases/{name}'], aliases.delete, indexA('indices:admin/aliases'));
+  add(['HEAD'], ['/_alias/{name}', '/{index}/_alias', '/{index}/_alias/{name}'], aliases.exists, indexA('indices:admin/aliases/get'));
+  add(['GET'], ['/_alias', '/_aliases', '/_alias/{name}', '/{index}/_alias', '/{index}/_aliases', '/{index}/_alias/{name}'], aliases.get, indexA('indices:admin/aliases/get'));
 
   // ---- documents ---------------------------------------------------------------------
-  add(['PUT', 'POST'], ['/{index}/{type}/{id}'], docs.index);
-  add(['POST'], ['/{index}/{type}'], docs.indexAutoId);
-  add(['PUT', 'POST'], ['/{index}/{type}/{id}/_create'], docs.create);
-  add(['GET'], ['/{index}/{type}/{id}'], docs.get);
-  add(['GET'], ['/{index}/{type}/{id}/_source'], docs.getSource);
-  add(['DELETE'], ['/{index}/{type}/{id}'], docs.delete);
-  add(['POST'], ['/{index}/{type}/{id}/_update'], docs.update);
-  add(['PUT', 'POST'], ['/_bulk', '/{index}/_bulk', '/{index}/{type}/_bulk'], bulk.bulk, 'ndjson');
-  add(['GET', 'POST'], ['/_mget', '/{index}/_mget', '/{index}/{type}/_mget'], bulk.mget);
+  add(['PUT', 'POST'], ['/{index}/{type}/{id}'], docs.index, indexA('indices:data/write/index'));
+  add(['POST'], ['/{index}/{type}'], docs.indexAutoId, indexA('indices:data/write/index'));
+  add(['PUT', 'POST'], ['/{index}/{type}/{id}/_create'], docs.create, indexA('indices:data/write/index'));
+  add(['GET'], ['/{index}/{type}/{id}'], docs.get, indexA('indices:data/read/get'));
+  add(['GET'], ['/{index}/{type}/{id}/_source'], docs.getSource, indexA('indices:data/read/get'));
+  add(['DELETE'], ['/{index}/{type}/{id}'], docs.delete, indexA('indices:data/write/delete'));
+  add(['POST'], ['/{index}/{type}/{id}/_update'], docs.update, indexA('indices:data/write/update'));
+  add(['PUT', 'POST'], ['/_bulk', '/{index}/_bulk', '/{index}/{type}/_bulk'], bulk.bulk, items('indices:data/write/bulk'), 'ndjson');
+  add(['GET', 'POST'], ['/_mget', '/{index}/_mget', '/{index}/{type}/_mget'], bulk.mget, items('indices:data/read/mget'));
 
   // ---- search ------------------------------------------------------------------------
-  add(['GET', 'POST'], ['/_search', '/{index}/_search', '/{index}/{type}/_search'], search.search);
-  add(['GET', 'POST'], ['/_count', '/{index}/_count', '/{index}/{type}/_count'], search.count);
-  add(['GET', 'POST'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.scroll);
-  add(['DELETE'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.clearScroll);
-  add(['GET', 'POST'], ['/_msearch', '/{index}/_msearch', '/{index}/{type}/_msearch'], msearch.msearch, 'ndjson');
-  add(['GET', 'POST'], ['/{index}/{type}/{id}/_explain'], explain.explain);
-  add(['GET', 'POST'], ['/{index}/{type}/{id}/_termvectors', '/{index}/{type}/_termvectors'], termVectors.single);
-  add(['GET', 'POST'], ['/_mtermvectors', '/{index}/_mtermvectors', '/{index}/{type}/_mtermvectors'], termVectors.multi);
-  add(['GET', 'POST'], ['/_field_caps', '/{index}/_field_caps'], fieldCaps.fieldCaps);
-  add(['GET', 'POST'], ['/_validate/query', '/{index}/_validate/query', '/{index}/{type}/_validate/query'], validate.validate);
+  add(['GET', 'POST'], ['/_search', '/{index}/_search', '/{index}/{type}/_search'], search.search, indexA('indices:data/read/search'));
+  add(['GET', 'POST'], ['/_count', '/{index}/_count', '/{index}/{type}/_count'], search.count, indexA('indices:data/read/search'));
+  add(['GET', 'POST'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.scroll, anyIndex('indices:data/read/scroll'));
+  add(['DELETE'], ['/_search/scroll', '/_search/scroll/{scroll_id}'], search.clearScroll, anyIndex('indices:data/read/scroll/clear'));
+  add(['GET', 'POST'], ['/_msearch', '/{index}/_msearch', '/{index}/{type}/_msearch'], msearch.msearch, items('indices:data/read/msearch'), 'ndjson');
+  add(['GET', 'POST'], ['/{index}/{type}/{id}/_explain'], explain.explain, indexA('indices:data/read/explain'));
+  add(['GET', 'POST'], ['/{index}/{type}/{id}/_termvectors', '/{index}/{type}/_termvectors'], termVectors.single, indexA('indices:data/read/tv'));
+  add(['GET', 'POST'], ['/_mtermvectors', '/{index}/_mtermvectors', '/{index}/{type}/_mtermvectors'], termVectors.multi, items('indices:data/read/mtv'));
+  add(['GET', 'POST'], ['/_field_caps', '/{index}/_field_caps'], fieldCaps.fieldCaps, indexA('indices:data/read/field_caps'));
+  add(['GET', 'POST'], ['/_validate/query', '/{index}/_validate/query', '/{index}/{type}/_validate/query'], validate.validate, indexA('indices:admin/validate/query'));
 
   // ---- by query, reindex and tasks ---------------------------------------------------
-  add(['POST'], ['/{index}/_update_by_query', '/{index}/{type}/_update_by_query'], byQuery.updateByQuery);
-  add(['POST'], ['/{index}/_delete_by_query', '/{index}/{type}/_delete_by_query'], byQuery.deleteByQuery);
-  add(['POST'], ['/_reindex'], reindex.reindex);
-  add(['POST'], ['/_update_by_query/{task_id}/_rethrottle', '/_delete_by_query/{task_id}/_rethrottle', '/_reindex/{task_id}/_rethrottle'], byQuery.rethrottle);
-  add(['GET'], ['/_tasks'], tasks.list);
-  add(['GET'], ['/_tasks/{task_id}'], tasks.get);
-  add(['POST'], ['/_tasks/_cancel', '/_tasks/{task_id}/_cancel'], tasks.cancel);
+  add(['POST'], ['/{index}/_update_by_query', '/{index}/{type}/_update_by_query'], byQuery.updateByQuery, indexA('indices:data/write/update/byquery'));
+  add(['POST'], ['/{index}/_delete_by_query', '/{index}/{type}/_delete_by_query'], byQuery.deleteByQuery, indexA('indices:data/write/delete/byquery'));
+  add(['POST'], ['/_reindex'], reindex.reindex, items('indices:data/write/reindex'));
+  add(['POST'], ['/_update_by_query/{task_id}/_rethrottle', '/_delete_by_query/{task_id}/_rethrottle', '/_reindex/{task_id}/_rethrottle'], byQuery.rethrottle, clusterA('cluster:admin/reindex/rethrottle'));
+  add(['GET'], ['/_tasks'], tasks.list, clusterA('cluster:monitor/tasks/lists'));
+  add(['GET'], ['/_tasks/{task_id}'], tasks.get, clusterA('cluster:monitor/task/get'));
+  add(['POST'], ['/_tasks/_cancel', '/_tasks/{task_id}/_cancel'], tasks.cancel, clusterA('cluster:admin/tasks/cancel'));
 
   // ---- scripts -----------------------------------------------------------------------
-  add(['PUT', 'POST'], ['/_scripts/{id}', '/_scripts/{id}/{context}'], scripts.put);
-  add(['GET'], ['/_scripts/{id}'], scripts.get);
-  add(['DELETE'], ['/_scripts/{id}'], scripts.delete);
+  add(['PUT', 'POST'], ['/_scripts/{id}', '/_scripts/{id}/{context}'], scripts.put, clusterA('cluster:admin/script/put'));
+  add(['GET'], ['/_scripts/{id}'], scripts.get, clusterA('cluster:admin/script/get'));
+  add(['DELETE'], ['/_scripts/{id}'], scripts.delete, clusterA('cluster:admin/script/delete'));
+
+  // ---- security (docs/security.md): 6.8's /_xpack/security paths and 7.x's /_security ----
+  const sec = (rest: string) => [`/_xpack/security${rest}`, `/_security${rest}`];
+  const SEC = 'cluster:admin/xpack/security';
+  add(['GET'], sec('/_authenticate'), security.authenticate, self(`${SEC}/user/authenticate`));
+  add(['GET'], [...sec('/user'), ...sec('/user/{username}')], security.getUser, clusterA(`${SEC}/user/get`));
+  add(['PUT', 'POST'], sec('/user/{username}'), security.putUser, clusterA(`${SEC}/user/put`));
+  add(['DELETE'], sec('/user/{username}'), security.deleteUser, clusterA(`${SEC}/user/delete`));
+  add(['PUT', 'POST'], [...sec('/user/_password'), ...sec('/user/{username}/_password')], security.changePassword, self(`${SEC}/user/change_password`));
+  add(['PUT', 'POST'], sec('/user/{username}/_enable'), security.enable, clusterA(`${SEC}/user/set_enabled`));
+  add(['PUT', 'POST'], sec('/user/{username}/_disable'), security.disable, clusterA(`${SEC}/user/set_enabled`));
+  add(['GET'], [...sec('/role'), ...sec('/role/{name}')], security.getRole, clusterA(`${SEC}/role/get`));
+  add(['PUT', 'POST'], sec('/role/{name}'), security.putRole, clusterA(`${SEC}/role/put`));
+  add(['DELETE'], sec('/role/{name}'), security.deleteRole, clusterA(`${SEC}/role/delete`));
 
   return routes;
 }

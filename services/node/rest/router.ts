@@ -20,6 +20,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BodyKind } from './content-type.ts';
+import type { RouteAuth } from '../security/route-auth.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
@@ -29,6 +30,8 @@ export interface Route {
   /** `/{index}/_search`: literal segments and `{name}` parameters, as Elasticsearch's docs write them. */
   readonly path: string;
   readonly handler: Handler;
+  /** What a user needs to call it when security is on: Elasticsearch's action and where its indices are. */
+  readonly auth: RouteAuth;
   /** What the body may be: JSON (default), or also NDJSON (`_bulk`). */
   readonly body?: BodyKind;
 }

@@ -13,6 +13,7 @@ import { getResponse, updateBody, updateGetSection, versionType, writeOptions, w
 import { assertUtf8, parseStrictJson } from '../strict-json.ts';
 import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import { getOwn } from '../../../../shared/json/own-keys.ts';
+import { securityOf } from '../../security/request-security.ts';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
 
@@ -329,7 +330,10 @@ export function bulkHandlers(node: Node) {
     if (body === null) throw actionRequestValidation(['no requests added']);
     const items = parseBulk(body, { index: p.index, type: p.type }, q, (id) => node.cluster.storedScripts.get(id));
     if (items.length === 0) throw actionRequestValidation(['no requests added']);
-    const runnable = items.filter((it) => it.req !== null);
+    // With security on, an item the user may not write fails alone with 403 (AuthorizationService.authorizeBulkItems).
+    const sec = securityOf(req);
+    const refused = sec === null ? null : items.map((it) => (it.req === null ? null : sec.bulkItemRefusal(it.action, it.index)));
+    const runnable = items.filter((it, i) => it.req !== null && refused?.[i] == null);
     const indices = [...new Set(items.map((it) => it.index))].join(', ');
     const task = { action: 'indices:data/write/bulk', description: `requests[${items.length}], indices[${indices}]`, cancellable: false };
     const results = await node.tasks.run(task, () =>
@@ -344,9 +348,13 @@ export function bulkHandlers(node: Node) {
     const out = new Array<string>(items.length);
     for (let i = 0; i < items.length; i++) {
       const it = items[i];
-      const r: WriteItemResult = it.req
-        ? results[k++]
-        : { ok: false, index: it.index, type: it.type, id: it.id, error: it.error! };
+      const refusal = refused?.[i] ?? null;
+      const r: WriteItemResult =
+        refusal !== null
+          ? { ok: false, index: it.index, type: it.type, id: it.id, error: refusal }
+          : it.req
+            ? results[k++]
+            : { ok: false, index: it.index, type: it.type, id: it.id, error: it.error! };
       if (!r.ok) errors = true;
       out[i] = itemJson(node, it, r, heads);
     }
@@ -365,6 +373,7 @@ export function bulkHandlers(node: Node) {
     else if (Array.isArray(body.ids)) specs = (body.ids as unknown[]).map((id) => ({ _id: id }));
     else specs = [];
     if (specs.length === 0) throw actionRequestValidation(['no documents to get']);
+    const sec = securityOf(req);
     const problems: string[] = [];
     specs.forEach((s, i) => {
       if ((s._index ?? p.index) === undefined) problems.push(`index is missing for doc ${i}`);
@@ -409,7 +418,11 @@ export function bulkHandlers(node: Node) {
         if (from > 0) await yieldToEventLoop();
         const slice = specs.slice(from, from + MGET_SLICE);
         const reqs = slice.map(requestOf);
-        const results = await node.reader.getMany(reqs);
+        // With security on, a document of an index the user may not read fails alone with 403.
+        const refusals = reqs.map((r) => sec?.indexRefusal('indices:data/read/mget', r.index, 'indices:data/read/mget[shard]') ?? null);
+        const got = await node.reader.getMany(reqs.filter((_, i) => refusals[i] === null));
+        let k = 0;
+        const results = reqs.map((_, i) => refusals[i] ?? got[k++]);
         const rendered = new Array<string>(slice.length);
         for (let i = 0; i < slice.length; i++) {
           const req = reqs[i]!;

@@ -8,6 +8,7 @@
  * answers keep the request's order.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
 import { actionRequestValidation, illegalArgument, internalError, isEsError, parsingException, renderError, type EsError } from '../../../../shared/errors/es-errors.ts';
 import { parseSearchBody } from '../../../../shared/dsl/query/search-body.ts';
 import type { Node } from '../../node.ts';
@@ -205,12 +206,18 @@ export interface MultiSearchResult {
 }
 
 /** Runs the searches and renders Elasticsearch's multi-search response. */
-export async function runMultiSearch(node: Node, requests: readonly SearchRequest[], maxConcurrent: number): Promise<MultiSearchResult> {
+export async function runMultiSearch(
+  node: Node,
+  requests: readonly SearchRequest[],
+  maxConcurrent: number,
+  /** With security on: each search's indices narrowed to the user's (a refused name fails that search alone with 403). */
+  authorize: (r: SearchRequest) => SearchRequest = (r) => r,
+): Promise<MultiSearchResult> {
   const start = Date.now();
   const warnings: string[] = [];
   const responses = await limited(requests.length, maxConcurrent, async (i) => {
     try {
-      const request = { ...requests[i]!, maxBuckets: node.settings.get(MAX_BUCKETS) };
+      const request = { ...authorize(requests[i]!), maxBuckets: node.settings.get(MAX_BUCKETS) };
       const { body, warnings: w } = await node.tasks.run(searchTask(request), () => node.search.search(request));
       for (const m of w) if (!warnings.includes(m)) warnings.push(m);
       return { ...body, status: 200 };
@@ -222,6 +229,12 @@ export async function runMultiSearch(node: Node, requests: readonly SearchReques
     }
   });
   return { body: { took: Date.now() - start, responses }, warnings };
+}
+
+/** Each search of a multi-search is authorized as a search of its own (Elasticsearch authorizes the sub-requests). */
+function searchAuthorizer(sec: RequestSecurity | null): ((r: SearchRequest) => SearchRequest) | undefined {
+  if (sec === null) return undefined;
+  return (r) => ({ ...r, indices: sec.indices('indices:data/read/search', r.indices) });
 }
 
 export function msearchHandlers(node: Node) {
@@ -236,7 +249,7 @@ export function msearchHandlers(node: Node) {
     const dataNodes = Math.max(1, node.directory.nodes().filter((n) => n.data).length);
     const { body: out, warnings } = await node.tasks.run(
       { action: 'indices:data/read/msearch', description: `requests[${requests.length}], indices[${[...new Set(requests.map((r) => r.indices ?? ''))].join(', ')}]`, cancellable: false },
-      () => runMultiSearch(node, requests, max ?? defaultMaxConcurrent(dataNodes)),
+      () => runMultiSearch(node, requests, max ?? defaultMaxConcurrent(dataNodes), searchAuthorizer(securityOf(req))),
     );
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, out);

@@ -1,0 +1,133 @@
+/**
+ * The security APIs of Elasticsearch 6.8 under `/_xpack/security/...` (and
+ * the `/_security/...` names of 7.x): users, roles, `_authenticate`, password
+ * changes. Users and roles are cluster metadata: a change is a MetaEvent on
+ * the meta log, applied by every node in order (security/security-metadata.ts).
+ * On a node without `xpack.security.enabled` they answer as 6.8 does on a
+ * basic license with security off.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { actionRequestValidation, illegalArgument, securityNotEnabled } from '../../../../shared/errors/es-errors.ts';
+import type { Node } from '../../node.ts';
+import { jsonBody, params } from '../params.ts';
+import { sendJson } from '../reply.ts';
+import { hashPassword, isPasswordHash } from '../../security/password-hash.ts';
+import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
+import { nameProblem, parseRole, renderRole, roleToJson } from '../../security/roles.ts';
+import { parsePutUser, passwordProblem, renderUser } from '../../security/users.ts';
+import type { Handler } from '../router.ts';
+
+export const CHANGE_PASSWORD_ACTION = 'cluster:admin/xpack/security/user/change_password';
+
+/** The request's security; the APIs exist only with security on. */
+function requireSecurity(req: FastifyRequest): RequestSecurity {
+  const sec = securityOf(req);
+  if (sec === null) throw securityNotEnabled();
+  return sec;
+}
+
+/** `a,b` path values (get user, get role); absent: all. */
+function names(value: string | undefined): string[] | null {
+  return value === undefined || value === '' || value === '_all' ? null : value.split(',').filter((n) => n.length > 0);
+}
+
+function body(req: FastifyRequest): unknown {
+  const b = jsonBody(req);
+  if (b === undefined) throw illegalArgument('request body is required');
+  return b;
+}
+
+async function passwordHashFrom(password: string | null, passwordHash: string | null): Promise<string | null> {
+  if (passwordHash !== null) {
+    if (!isPasswordHash(passwordHash)) throw illegalArgument('The provided password hash is not a hash or it could not be resolved to a supported hash algorithm.');
+    return passwordHash;
+  }
+  return password === null ? null : hashPassword(password);
+}
+
+export function securityHandlers(node: Node): Record<string, Handler> {
+  const state = () => node.cluster.security;
+
+  const putUser = async (req: FastifyRequest, reply: FastifyReply) => {
+    requireSecurity(req);
+    const username = params(req).username;
+    const r = parsePutUser(username, body(req));
+    const hash = await passwordHashFrom(r.password, r.passwordHash);
+    const userJson = JSON.stringify({ roles: r.roles, full_name: r.fullName, email: r.email, metadata: r.metadata, enabled: r.enabled });
+    const outcome = await node.meta.submit({ 'logsearch.PutUser': { username, user_json: userJson, password_hash: hash } });
+    // 6.8 nests the answer under `user` (7.0 dropped the wrapper).
+    return sendJson(reply, 200, { user: { created: outcome.security?.created === true } });
+  };
+
+  const getUser = async (req: FastifyRequest, reply: FastifyReply) => {
+    requireSecurity(req);
+    const wanted = names(params(req).username);
+    const users = wanted === null ? state().allUsers() : wanted.map((n) => state().user(n)).filter((u) => u !== undefined);
+    const out: Record<string, unknown> = {};
+    for (const { passwordHash: _hash, ...u } of users) out[u.username] = renderUser(u);
+    // A named user that does not exist: 404 with an empty object.
+    return sendJson(reply, wanted !== null && users.length === 0 ? 404 : 200, out);
+  };
+
+  const deleteUser = async (req: FastifyRequest, reply: FastifyReply) => {
+    requireSecurity(req);
+    const outcome = await node.meta.submit({ 'logsearch.DeleteUser': { username: params(req).username } });
+    const found = outcome.security?.found === true;
+    return sendJson(reply, found ? 200 : 404, { found });
+  };
+
+  const changePassword = async (req: FastifyRequest, reply: FastifyReply) => {
+    const sec = requireSecurity(req);
+    const username = params(req).username ?? sec.username;
+    // Anyone may change their own password; another user's needs the privilege.
+    if (username !== sec.username) sec.requireCluster(CHANGE_PASSWORD_ACTION);
+    const b = body(req);
+    const password = typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as Record<string, unknown>).password : undefined;
+    if (typeof password !== 'string') throw actionRequestValidation(['password must be specified']);
+    const problem = passwordProblem(password);
+    if (problem) throw actionRequestValidation([problem]);
+    await node.meta.submit({ 'logsearch.SetUserPassword': { username, password_hash: await hashPassword(password), only_if_unset: false } });
+    return sendJson(reply, 200, {});
+  };
+
+  const setEnabled = (enabled: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const sec = requireSecurity(req);
+    const username = params(req).username;
+    if (username === sec.username && !enabled) throw illegalArgument('users may not update the enabled status of their own account');
+    await node.meta.submit({ 'logsearch.SetUserEnabled': { username, enabled } });
+    return sendJson(reply, 200, {});
+  };
+
+  const putRole = async (req: FastifyRequest, reply: FastifyReply) => {
+    requireSecurity(req);
+    const name = params(req).name;
+    const bad = nameProblem('role', name);
+    if (bad) throw actionRequestValidation([bad]);
+    const role = parseRole(name, body(req));
+    const outcome = await node.meta.submit({ 'logsearch.PutRole': { name, role_json: roleToJson(role) } });
+    return sendJson(reply, 200, { role: { created: outcome.security?.created === true } });
+  };
+
+  const getRole = async (req: FastifyRequest, reply: FastifyReply) => {
+    requireSecurity(req);
+    const wanted = names(params(req).name);
+    const out: Record<string, unknown> = {};
+    for (const [name, role] of state().allRoles()) if (wanted === null || wanted.includes(name)) out[name] = renderRole(role);
+    return sendJson(reply, wanted !== null && Object.keys(out).length === 0 ? 404 : 200, out);
+  };
+
+  const deleteRole = async (req: FastifyRequest, reply: FastifyReply) => {
+    requireSecurity(req);
+    const outcome = await node.meta.submit({ 'logsearch.DeleteRole': { name: params(req).name } });
+    const found = outcome.security?.found === true;
+    return sendJson(reply, found ? 200 : 404, { found });
+  };
+
+  const authenticate = async (req: FastifyRequest, reply: FastifyReply) => {
+    const sec = requireSecurity(req);
+    const realm = { name: sec.authenticated.realm, type: sec.authenticated.realm };
+    return sendJson(reply, 200, { ...renderUser(sec.authenticated.user), authentication_realm: realm, lookup_realm: realm });
+  };
+
+  return { putUser, getUser, deleteUser, changePassword, enable: setEnabled(true), disable: setEnabled(false), putRole, getRole, deleteRole, authenticate };
+}

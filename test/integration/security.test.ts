@@ -1,0 +1,296 @@
+/**
+ * A node with `xpack.security.enabled` and HTTPS: what clients see with and
+ * without credentials, users and roles through the API, and index privileges
+ * on search, _cat, _mget, _bulk and _msearch. The certificates are made for
+ * the test by openssl; the elastic password comes from ELASTIC_PASSWORD.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { Client } from '@elastic/elasticsearch';
+import { startServer, tempDir, http, type TestServer } from '../helpers/server.ts';
+import { basic, httpsJson, makeCertificates, type TestCertificates } from '../helpers/tls.ts';
+
+const ELASTIC_PASSWORD = 'changeme-elastic';
+
+describe('security on, over HTTPS', () => {
+  let server: TestServer;
+  let certs: TestCertificates;
+  let certDir: string;
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => httpsJson(server.url, certs.ca, method, path, body, headers);
+  const as = (user: string, password: string) => (method: string, path: string, body?: unknown) => call(method, path, body, basic(user, password));
+  const elastic = as('elastic', ELASTIC_PASSWORD);
+
+  before(async () => {
+    certDir = await tempDir('logsearch-certs-');
+    certs = makeCertificates(certDir);
+    server = await startServer(
+      [
+        '--xpack.security.enabled', 'true',
+        '--xpack.security.http.ssl.enabled', 'true',
+        '--xpack.security.http.ssl.key', certs.nodeKey,
+        '--xpack.security.http.ssl.certificate', certs.nodeCert,
+      ],
+      undefined,
+      { ELASTIC_PASSWORD },
+    );
+    assert.match(server.url, /^https:/);
+    const ndjson = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    await elastic('PUT', '/passinfo-2024', { settings: { number_of_shards: 1 } });
+    await elastic('PUT', '/secret', { settings: { number_of_shards: 1 } });
+    const bulk = await httpsJson(
+      server.url,
+      certs.ca,
+      'POST',
+      '/_bulk?refresh=true',
+      ndjson([
+        { index: { _index: 'passinfo-2024', _type: '_doc', _id: 'p1' } },
+        { plate: 'AB123' },
+        { index: { _index: 'secret', _type: '_doc', _id: 's1' } },
+        { plate: 'ZZ999' },
+      ]),
+      { ...basic('elastic', ELASTIC_PASSWORD), 'content-type': 'application/x-ndjson' },
+    );
+    assert.equal((bulk.body as { errors: boolean }).errors, false, bulk.text);
+    assert.equal((await elastic('PUT', '/_xpack/security/role/passinfo_reader', { indices: [{ names: ['passinfo-*'], privileges: ['read', 'monitor'] }] })).status, 200);
+    const put = await elastic('PUT', '/_xpack/security/user/reader', { password: 'reader-pw', roles: ['passinfo_reader'], full_name: 'Read Only' });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.body, { user: { created: true } });
+  });
+
+  after(async () => {
+    await server.stop();
+    await rm(certDir, { recursive: true, force: true });
+  });
+
+  test('a request without credentials is 401 with the basic challenge, in Elasticsearch shape', async () => {
+    const r = await call('GET', '/');
+    assert.equal(r.status, 401);
+    assert.equal(r.headers['www-authenticate'], 'Basic realm="security" charset="UTF-8"');
+    const reason = 'missing authentication token for REST request [/]';
+    const header = { 'WWW-Authenticate': 'Basic realm="security" charset="UTF-8"' };
+    assert.deepEqual(r.body, {
+      error: { root_cause: [{ type: 'security_exception', reason, header }], type: 'security_exception', reason, header },
+      status: 401,
+    });
+  });
+
+  test('a wrong password and an unknown user are both 401 "unable to authenticate"', async () => {
+    for (const [user, pw] of [['elastic', 'wrong-password'], ['nobody', 'whatever']]) {
+      const r = await call('GET', '/_cluster/health', undefined, basic(user, pw));
+      assert.equal(r.status, 401);
+      assert.equal((r.body as { error: { reason: string } }).error.reason, `unable to authenticate user [${user}] for REST request [/_cluster/health]`);
+    }
+  });
+
+  test('a plain HTTP request to the HTTPS port gets no answer in the clear', async () => {
+    await assert.rejects(http(server.url.replace('https:', 'http:'), 'GET', '/'));
+  });
+
+  test('the official client connects with auth and the CA, unchanged otherwise', async () => {
+    const client = new Client({ node: server.url, auth: { username: 'elastic', password: ELASTIC_PASSWORD }, ssl: { ca: certs.ca } });
+    try {
+      const info = await client.info();
+      assert.equal(info.statusCode, 200);
+      const found = await client.search({ index: 'passinfo-2024', body: { query: { match: { plate: 'AB123' } } } });
+      assert.equal(found.body.hits.total, 1);
+      const me = await client.transport.request({ method: 'GET', path: '/_xpack/security/_authenticate' });
+      assert.equal(me.body.username, 'elastic');
+      assert.deepEqual(me.body.roles, ['superuser']);
+      assert.deepEqual(me.body.authentication_realm, { name: 'reserved', type: 'reserved' });
+    } finally {
+      await client.close();
+    }
+    const wrong = new Client({ node: server.url, auth: { username: 'elastic', password: 'nope-nope' }, ssl: { ca: certs.ca } });
+    try {
+      await assert.rejects(wrong.info(), (err: { meta?: { statusCode?: number } }) => err.meta?.statusCode === 401);
+    } finally {
+      await wrong.close();
+    }
+  });
+
+  test('_authenticate tells a native user who it is', async () => {
+    const r = await as('reader', 'reader-pw')('GET', '/_security/_authenticate');
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, {
+      username: 'reader',
+      roles: ['passinfo_reader'],
+      full_name: 'Read Only',
+      email: null,
+      metadata: {},
+      enabled: true,
+      authentication_realm: { name: 'native', type: 'native' },
+      lookup_realm: { name: 'native', type: 'native' },
+    });
+  });
+
+  test('a user limited to passinfo-* sees only those indices in _search on *, _cat/indices and _count', async () => {
+    const reader = as('reader', 'reader-pw');
+    const all = await reader('GET', '/*/_search');
+    assert.equal(all.status, 200, all.text);
+    const hits = (all.body as { hits: { hits: { _index: string }[] } }).hits.hits;
+    assert.deepEqual(hits.map((h) => h._index), ['passinfo-2024']);
+    const noIndex = await reader('GET', '/_search');
+    assert.deepEqual((noIndex.body as { hits: { hits: { _id: string }[] } }).hits.hits.map((h) => h._id), ['p1']);
+    const cat = await reader('GET', '/_cat/indices?h=index');
+    assert.equal(cat.status, 200, cat.text);
+    assert.deepEqual(cat.text.trim().split('\n'), ['passinfo-2024']);
+    const count = await reader('GET', '/_count');
+    assert.equal((count.body as { count: number }).count, 1);
+  });
+
+  test('naming an index the user may not read is 403 with the action and the user', async () => {
+    const r = await as('reader', 'reader-pw')('GET', '/secret/_search');
+    assert.equal(r.status, 403);
+    assert.deepEqual(r.body, {
+      error: {
+        root_cause: [{ type: 'security_exception', reason: 'action [indices:data/read/search] is unauthorized for user [reader]' }],
+        type: 'security_exception',
+        reason: 'action [indices:data/read/search] is unauthorized for user [reader]',
+      },
+      status: 403,
+    });
+    const doc = await as('reader', 'reader-pw')('GET', '/secret/_doc/s1');
+    assert.equal(doc.status, 403);
+    assert.equal((doc.body as { error: { reason: string } }).error.reason, 'action [indices:data/read/get] is unauthorized for user [reader]');
+  });
+
+  test('_mget answers the readable documents and fails the others one by one', async () => {
+    const r = await as('reader', 'reader-pw')('POST', '/_mget', { docs: [{ _index: 'passinfo-2024', _type: '_doc', _id: 'p1' }, { _index: 'secret', _type: '_doc', _id: 's1' }] });
+    assert.equal(r.status, 200, r.text);
+    const docs = (r.body as { docs: Record<string, unknown>[] }).docs;
+    assert.equal(docs[0].found, true);
+    assert.deepEqual(docs[0]._source, { plate: 'AB123' });
+    assert.equal(docs[1]._index, 'secret');
+    assert.equal((docs[1].error as { type: string }).type, 'security_exception');
+    assert.equal((docs[1].error as { reason: string }).reason, 'action [indices:data/read/mget[shard]] is unauthorized for user [reader]');
+    assert.equal(docs[1]._source, undefined);
+  });
+
+  test('a read-only user can search but each of its bulk items fails with 403', async () => {
+    const lines = [
+      { index: { _index: 'passinfo-2024', _type: '_doc', _id: 'r1' } },
+      { plate: 'NEW1' },
+      { delete: { _index: 'passinfo-2024', _type: '_doc', _id: 'p1' } },
+    ];
+    const r = await call('POST', '/_bulk', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', {
+      ...basic('reader', 'reader-pw'),
+      'content-type': 'application/x-ndjson',
+    });
+    assert.equal(r.status, 200, r.text);
+    const body = r.body as { errors: boolean; items: Record<string, { status: number; error: { type: string; reason: string } }>[] };
+    assert.equal(body.errors, true);
+    assert.deepEqual(
+      body.items.map((it) => Object.values(it)[0]).map((it) => [it.status, it.error.type, it.error.reason]),
+      [
+        [403, 'security_exception', 'action [indices:data/write/bulk[s]] is unauthorized for user [reader]'],
+        [403, 'security_exception', 'action [indices:data/write/bulk[s]] is unauthorized for user [reader]'],
+      ],
+    );
+    const still = await as('elastic', ELASTIC_PASSWORD)('GET', '/passinfo-2024/_doc/p1');
+    assert.equal((still.body as { found: boolean }).found, true);
+  });
+
+  test('_msearch fails the search on a forbidden index alone', async () => {
+    const lines = [{ index: 'passinfo-2024' }, { query: { match_all: {} } }, { index: 'secret' }, { query: { match_all: {} } }];
+    const r = await call('POST', '/_msearch', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', {
+      ...basic('reader', 'reader-pw'),
+      'content-type': 'application/x-ndjson',
+    });
+    assert.equal(r.status, 200, r.text);
+    const responses = (r.body as { responses: { status: number; hits?: { total: number }; error?: { reason: string } }[] }).responses;
+    assert.equal(responses[0].status, 200);
+    assert.equal(responses[0].hits!.total, 1);
+    assert.equal(responses[1].status, 403);
+    assert.equal(responses[1].error!.reason, 'action [indices:data/read/search] is unauthorized for user [reader]');
+  });
+
+  test('cluster actions need a cluster privilege', async () => {
+    const r = await as('reader', 'reader-pw')('GET', '/_cluster/health');
+    assert.equal(r.status, 403);
+    assert.equal((r.body as { error: { reason: string } }).error.reason, 'action [cluster:monitor/health] is unauthorized for user [reader]');
+    const users = await as('reader', 'reader-pw')('GET', '/_xpack/security/user');
+    assert.equal(users.status, 403);
+  });
+
+  test('a writer can index into its pattern and creating an index elsewhere is refused', async () => {
+    await elastic('PUT', '/_xpack/security/role/passinfo_writer', { indices: [{ names: ['passinfo-*'], privileges: ['write', 'create_index'] }] });
+    await elastic('PUT', '/_xpack/security/user/writer', { password: 'writer-pw', roles: ['passinfo_writer'] });
+    const writer = as('writer', 'writer-pw');
+    const ok = await writer('PUT', '/passinfo-2025/_doc/w1?refresh=true', { plate: 'W1' });
+    assert.equal(ok.status, 201, ok.text);
+    const elsewhere = await writer('PUT', '/other/_doc/w1', { plate: 'W1' });
+    assert.equal(elsewhere.status, 403);
+    assert.equal((elsewhere.body as { error: { reason: string } }).error.reason, 'action [indices:data/write/index] is unauthorized for user [writer]');
+    assert.equal((await elastic('HEAD', '/other')).status, 404);
+  });
+
+  test('users and roles read back in Elasticsearch shape; reserved ones refuse changes', async () => {
+    const user = await elastic('GET', '/_xpack/security/user/reader');
+    assert.deepEqual(user.body, { reader: { username: 'reader', roles: ['passinfo_reader'], full_name: 'Read Only', email: null, metadata: {}, enabled: true } });
+    assert.equal((await elastic('GET', '/_xpack/security/user/nobody')).status, 404);
+    const role = await elastic('GET', '/_xpack/security/role/passinfo_reader');
+    assert.deepEqual(role.body, {
+      passinfo_reader: {
+        cluster: [],
+        indices: [{ names: ['passinfo-*'], privileges: ['read', 'monitor'], allow_restricted_indices: false }],
+        applications: [],
+        run_as: [],
+        metadata: {},
+        transient_metadata: { enabled: true },
+      },
+    });
+    const delElastic = await elastic('DELETE', '/_xpack/security/user/elastic');
+    assert.equal(delElastic.status, 400);
+    assert.equal((delElastic.body as { error: { reason: string } }).error.reason, 'user [elastic] is reserved and cannot be deleted');
+    const noPassword = await elastic('PUT', '/_xpack/security/user/newbie', { roles: [] });
+    assert.equal(noPassword.status, 400);
+    assert.match((noPassword.body as { error: { reason: string } }).error.reason, /password must be specified unless you are updating an existing user/);
+    const short = await elastic('PUT', '/_xpack/security/user/shorty', { password: '123', roles: [] });
+    assert.equal(short.status, 400);
+    assert.equal((short.body as { error: { type: string } }).error.type, 'action_request_validation_exception');
+    const badPriv = await elastic('PUT', '/_xpack/security/role/bad', { indices: [{ names: ['x'], privileges: ['reed'] }] });
+    assert.equal(badPriv.status, 400);
+  });
+
+  test('a user changes its own password; the old one stops working at once', async () => {
+    await elastic('PUT', '/_xpack/security/user/changer', { password: 'first-pw', roles: [] });
+    const changed = await as('changer', 'first-pw')('PUT', '/_xpack/security/user/_password', { password: 'second-pw' });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal((await as('changer', 'first-pw')('GET', '/_xpack/security/_authenticate')).status, 401);
+    assert.equal((await as('changer', 'second-pw')('GET', '/_xpack/security/_authenticate')).status, 200);
+    const other = await as('changer', 'second-pw')('PUT', '/_xpack/security/user/reader/_password', { password: 'hijacked' });
+    assert.equal(other.status, 403);
+  });
+
+  test('a disabled user cannot log in; a deleted one neither', async () => {
+    await elastic('PUT', '/_xpack/security/user/temp', { password: 'temp-pw', roles: [] });
+    assert.equal((await as('temp', 'temp-pw')('GET', '/_xpack/security/_authenticate')).status, 200);
+    assert.equal((await elastic('PUT', '/_xpack/security/user/temp/_disable')).status, 200);
+    assert.equal((await as('temp', 'temp-pw')('GET', '/_xpack/security/_authenticate')).status, 401);
+    assert.equal((await elastic('PUT', '/_xpack/security/user/temp/_enable')).status, 200);
+    assert.deepEqual((await elastic('DELETE', '/_xpack/security/user/temp')).body, { found: true });
+    assert.equal((await as('temp', 'temp-pw')('GET', '/_xpack/security/_authenticate')).status, 401);
+    assert.deepEqual((await elastic('DELETE', '/_xpack/security/user/temp')).body, { found: false });
+  });
+});
+
+describe('security off (the default)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.stop());
+
+  test('requests need no credentials and garbage Authorization headers are ignored', async () => {
+    assert.equal((await http(server.url, 'GET', '/')).status, 200);
+    assert.equal((await http(server.url, 'GET', '/', undefined, { authorization: 'Basic !!!garbage' })).status, 200);
+  });
+
+  test('the security APIs answer as 6.8 does on a basic license without security', async () => {
+    const r = await http(server.url, 'GET', '/_xpack/security/_authenticate');
+    assert.equal(r.status, 500);
+    assert.equal((r.body as { error: { type: string; reason: string } }).error.type, 'exception');
+    assert.match((r.body as { error: { reason: string } }).error.reason, /^Security must be explicitly enabled when using a \[basic\] license/);
+  });
+});

@@ -8,6 +8,8 @@ export interface CreateIndexEvent {
   settings_json: string;
   mappings_json: string;
   aliases_json: string;
+  /** A rebuild's source and switch (RebuildRequest as JSON); absent before writer version 7, null for an ordinary index. */
+  rebuild_json?: string | null;
 }
 export interface DeleteIndexEvent {
   indices: string[];
@@ -95,6 +97,12 @@ export interface PutRoleEvent {
 export interface DeleteRoleEvent {
   name: string;
 }
+/** A rebuild caught up with its source (the alias actions move the alias in the same event) or failed. */
+export interface FinishRebuildEvent {
+  index: string;
+  failure: string | null;
+  actions: AliasAction[];
+}
 
 /** Avro's wrapped-union form: exactly one key, the record's full name. */
 export type MetaEventBody =
@@ -114,7 +122,8 @@ export type MetaEventBody =
   | { 'logsearch.SetUserEnabled': SetUserEnabledEvent }
   | { 'logsearch.DeleteUser': DeleteUserEvent }
   | { 'logsearch.PutRole': PutRoleEvent }
-  | { 'logsearch.DeleteRole': DeleteRoleEvent };
+  | { 'logsearch.DeleteRole': DeleteRoleEvent }
+  | { 'logsearch.FinishRebuild': FinishRebuildEvent };
 
 export interface MetaEvent {
   request_id: string;
@@ -142,10 +151,14 @@ const ADDED_BRANCHES: readonly (readonly [name: string, version: number])[] = [
   ['DeleteUser', 6],
   ['PutRole', 6],
   ['DeleteRole', 6],
+  ['FinishRebuild', 7],
 ];
 
 /** Fields appended to a branch's record (each with a default), with the writer version that first had them. */
-const ADDED_FIELDS: readonly (readonly [branch: string, field: string, version: number])[] = [['UpdateSettings', 'preserve_existing', 5]];
+const ADDED_FIELDS: readonly (readonly [branch: string, field: string, version: number])[] = [
+  ['UpdateSettings', 'preserve_existing', 5],
+  ['CreateIndex', 'rebuild_json', 7],
+];
 
 const CURRENT_VERSION = Math.max(1, ...ADDED_BRANCHES.map(([, v]) => v), ...ADDED_FIELDS.map(([, , v]) => v));
 

@@ -6,10 +6,11 @@
  */
 import { EsError, illegalArgument, indexNotFound, resourceAlreadyExists, aliasesNotFound, storedScriptNotDeletable } from '../../../shared/errors/es-errors.ts';
 import { checkStoredScript } from '../../../shared/script/update-script.ts';
-import type { AliasAction, MetaEvent } from '../../../shared/records/meta-event.ts';
+import type { AliasAction, CreateIndexEvent, MetaEvent } from '../../../shared/records/meta-event.ts';
 import {
   type AliasMetadata,
   type IndexMetadata,
+  type RebuildRequest,
   createIndexMetadata,
   withMappingUpdate,
   withSettingsUpdate,
@@ -118,12 +119,22 @@ export class ClusterState {
           index: c.index,
         });
       }
-      const meta = createIndexMetadata(applyTemplates(c, matchingTemplates(this.templatesByName.values(), c.index)), record.timestamp);
+      const source = c.rebuild_json == null ? null : this.rebuildSource(c);
+      const meta = createIndexMetadata(applyTemplates(c, matchingTemplates(this.templatesByName.values(), c.index)), record.timestamp, false, source);
       for (const alias of meta.aliases.keys()) {
         if (this.byName.has(alias)) throw illegalArgument(`an index or data stream exists with the same name as the alias [${alias}]`);
       }
       this.put(meta);
       return { ok: true, index: meta };
+    }
+    if ('logsearch.FinishRebuild' in e) {
+      const f = e['logsearch.FinishRebuild'];
+      const meta = this.requireUuid(f.index);
+      if (meta.rebuild === null || meta.rebuild.state !== 'running') throw illegalArgument(`index [${meta.name}] is not being rebuilt`);
+      if (f.failure === null) this.applyAliasActions(f.actions);
+      const current = this.byUuid.get(meta.uuid)!;
+      this.put({ ...current, rebuild: { ...meta.rebuild, state: f.failure === null ? 'done' : 'failed', failure: f.failure } });
+      return { ok: true, index: this.byUuid.get(meta.uuid) };
     }
     if ('logsearch.DeleteIndex' in e) {
       const metas = e['logsearch.DeleteIndex'].indices.map((u) => this.requireUuid(u));
@@ -208,6 +219,19 @@ export class ClusterState {
     const security = this.security.apply(e);
     if (security !== null) return { ok: true, security };
     throw illegalArgument('unknown metadata event');
+  }
+
+  /** The source of a rebuild, refused when it is missing or already being rebuilt. */
+  private rebuildSource(c: CreateIndexEvent): IndexMetadata {
+    const r = JSON.parse(c.rebuild_json!) as RebuildRequest;
+    const source = this.byUuid.get(r.sourceUuid);
+    if (source === undefined) throw indexNotFound(r.sourceUuid);
+    for (const other of this.byUuid.values()) {
+      if (other.rebuild?.state === 'running' && other.rebuild.sourceUuid === source.uuid) {
+        throw illegalArgument(`index [${source.name}] is already being rebuilt into [${other.name}]`);
+      }
+    }
+    return source;
   }
 
   /** All actions apply atomically: validated against a working copy first. */

@@ -7,6 +7,7 @@ import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 import { parseIndexSettings, validateSettingsUpdate, type IndexSettings } from '../../../shared/engine/mapping/index-settings.ts';
 import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
 import type { AliasAction, CreateIndexEvent } from '../../../shared/records/meta-event.ts';
+import type { RoutingSettings } from '../../../shared/routing/shard-routing.ts';
 
 export interface AliasMetadata {
   readonly alias: string;
@@ -16,9 +17,47 @@ export interface AliasMetadata {
   readonly isWriteIndex: boolean | null;
 }
 
+/**
+ * The log an index's copies read: its own topic, or for an index built by a
+ * rebuild the topic of the index it was rebuilt from (DESIGN.md, "Replay-based
+ * rebuild"): both are views of one log. Writes to the index are appended to
+ * the partition the owner's routing picks; each copy keeps the ops its own
+ * routing gives its shard.
+ */
+export interface IndexLog {
+  /** The index whose topic it is (its name and uuid name the topic). */
+  readonly ownerName: string;
+  readonly ownerUuid: string;
+  readonly partitions: number;
+  /** Routing of documents to partitions: the owner's shard count and routing shards. */
+  readonly routing: RoutingSettings;
+}
+
+/** A rebuild in progress or ended: the index reads its source's log and takes over its alias once caught up. */
+export interface RebuildState {
+  readonly sourceUuid: string;
+  readonly sourceName: string;
+  /** The alias to move from the source to the new index at the switch (null: none). */
+  readonly alias: string | null;
+  readonly deleteSource: boolean;
+  readonly state: 'running' | 'done' | 'failed';
+  readonly failure: string | null;
+}
+
+/** What `rebuild_json` of a CreateIndex event holds. */
+export interface RebuildRequest {
+  readonly sourceUuid: string;
+  readonly alias: string | null;
+  readonly deleteSource: boolean;
+}
+
 export interface IndexMetadata {
   readonly name: string;
   readonly uuid: string;
+  /** The log the index's copies read (see IndexLog). */
+  readonly log: IndexLog;
+  /** Set for an index made by a rebuild. */
+  readonly rebuild: RebuildState | null;
   readonly creationDate: number;
   readonly settings: IndexSettings;
   /** The single mapping type of the index (6.x), null until one is defined. */
@@ -40,7 +79,13 @@ export interface IndexMetadata {
  * them, while applying the meta log keeps to the defaults, so an index whose
  * create event predates the check still replays.
  */
-export function createIndexMetadata(c: CreateIndexEvent, creationDate: number, enforceSettingsLimits = false): IndexMetadata {
+export function createIndexMetadata(
+  c: CreateIndexEvent,
+  creationDate: number,
+  enforceSettingsLimits = false,
+  /** The source of a rebuild (`rebuild_json`), from the cluster state. */
+  source: IndexMetadata | null = null,
+): IndexMetadata {
   const settings = parseIndexSettings(JSON.parse(c.settings_json));
   const analyzers = AnalysisRegistry.fromIndexSettings(settings.analysis, { maxNgramDiff: settings.maxNgramDiff });
   const mappings = JSON.parse(c.mappings_json) as Record<string, unknown>;
@@ -69,9 +114,17 @@ export function createIndexMetadata(c: CreateIndexEvent, creationDate: number, e
   for (const [alias, spec] of Object.entries(aliasBody)) {
     aliases.set(alias, aliasFromBody(alias, spec ?? {}));
   }
+  let rebuild: RebuildState | null = null;
+  if (c.rebuild_json != null) {
+    if (source === null) throw illegalArgument(`the source of the rebuild of [${c.index}] does not exist`);
+    const r = JSON.parse(c.rebuild_json) as RebuildRequest;
+    rebuild = { sourceUuid: source.uuid, sourceName: source.name, alias: r.alias, deleteSource: r.deleteSource, state: 'running', failure: null };
+  }
   return {
     name: c.index,
     uuid: c.uuid,
+    log: source?.log ?? { ownerName: c.index, ownerUuid: c.uuid, partitions: settings.numberOfShards, routing: logRoutingOf(settings) },
+    rebuild,
     creationDate,
     settings,
     mapping,
@@ -81,6 +134,31 @@ export function createIndexMetadata(c: CreateIndexEvent, creationDate: number, e
     aliases,
     closed: false,
   };
+}
+
+function logRoutingOf(settings: IndexSettings): RoutingSettings {
+  return { numberOfShards: settings.numberOfShards, routingNumShards: settings.routingNumShards, routingPartitionSize: settings.routingPartitionSize };
+}
+
+/**
+ * The partitions of its log a copy of shard `shard` reads: its own partition
+ * when the index routes as its log does (every ordinary index), else every
+ * partition (a rebuild with another shard count), keeping its shard's ops.
+ */
+export function partitionsOf(meta: Pick<IndexMetadata, 'log' | 'settings'>, shard: number): number[] {
+  if (routesAsLog(meta)) return [shard];
+  return Array.from({ length: meta.log.partitions }, (_, p) => p);
+}
+
+/** Whether shard s of the index is partition s of its log. */
+export function routesAsLog(meta: Pick<IndexMetadata, 'log' | 'settings'>): boolean {
+  const r = meta.log.routing;
+  const s = meta.settings;
+  return (
+    meta.log.partitions === s.numberOfShards &&
+    (r.routingNumShards ?? r.numberOfShards) === (s.routingNumShards ?? s.numberOfShards) &&
+    (r.routingPartitionSize ?? 1) === (s.routingPartitionSize ?? 1)
+  );
 }
 
 /** The mapping options that carry an index's `index.mapping.total_fields.limit` and `depth.limit`. */

@@ -1,6 +1,8 @@
 /**
  * One copy of one shard (DESIGN.md 2 and 3), as the main thread sees it:
- * consumes its partition of the index topic in offset order, hands each batch
+ * consumes its partition of the index topic in offset order (a copy of an
+ * index made by a rebuild: every partition of the log it shares with the
+ * index it was rebuilt from, keeping its shard's ops), hands each batch
  * to the copy's engine in its shard worker (which applies, indexes and
  * stores it, copy-engine.ts), and tells the coordinators waiting for those
  * ops their outcomes. Realtime gets, refreshes and searches go to the engine.
@@ -17,7 +19,7 @@ import { docOpHeader } from '../../../shared/records/doc-op.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import { EngineHandle } from '../shard-worker/engine-handle.ts';
-import { APPLY_RESULTS, type ApplyReply, type OpenReply } from '../shard-worker/protocol.ts';
+import { APPLY_RESULTS, SKIPPED, type ApplyReply, type OpenReply } from '../shard-worker/protocol.ts';
 import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
 import { WorkerShardClient } from '../shard-worker/worker-shard-client.ts';
 import type { DocOutcome } from './apply-doc-op.ts';
@@ -37,6 +39,9 @@ export interface ShardCopyOptions {
   readonly log: CommitLog;
   readonly topic: string;
   readonly shard: number;
+  /** The partitions of the topic the copy reads (partitionsOf), and how many the topic has. */
+  readonly partitions: readonly number[];
+  readonly logPartitions: number;
   /** The index's current metadata (mapping, analyzers, settings). */
   readonly meta: () => IndexMetadata;
   /** The threads that hold the copies' engines. */
@@ -49,15 +54,23 @@ export interface ShardCopyOptions {
 /** Records handed to the engine in one message (a recovery replays millions). */
 const MAX_APPLY_BATCH = 2000;
 
+/** A copy's progress through one partition of its log. */
+class PartitionProgress {
+  applied = 0;
+  /** Every op below this offset is visible to searches. */
+  refreshed = 0;
+  appliedWaiters: OffsetWaiter[] = [];
+  refreshWaiters: OffsetWaiter[] = [];
+  subscription: Subscription | null = null;
+
+  constructor(readonly partition: number) {}
+}
+
 export class ShardCopy {
   readonly shard: number;
-  /** Offset of the next record to apply. */
-  appliedOffset = 0;
-  /** Every op below this offset is visible to searches. */
-  refreshedOffset = 0;
   /** How the copy opened (for `_cat/recovery`). */
   opened: OpenReply;
-  /** Outcomes of recent ops, for coordinators on other nodes (WAIT_OUTCOMES). */
+  /** Outcomes of recent ops by seq_no, for coordinators on other nodes (WAIT_OUTCOMES). */
   readonly outcomes = new OutcomeRing();
   /**
    * The engine reopened after its worker died and is replaying the log up to
@@ -67,9 +80,9 @@ export class ShardCopy {
   /** Resolves once a reopened engine applied again every op the copy had applied (realtime gets wait for it). */
   private caughtUp: Promise<void> = Promise.resolve();
   private readonly listeners = new Map<string, OutcomeListener>();
-  private appliedWaiters: OffsetWaiter[] = [];
-  private refreshWaiters: OffsetWaiter[] = [];
-  private subscription: Subscription | null = null;
+  private readonly parts = new Map<number, PartitionProgress>();
+  /** seq_no of a record: its offset, or offset * partitions + partition for a copy of a shared log (copy-engine.ts). */
+  private readonly seqNoStride: number;
   private refreshTimer: NodeJS.Timeout | null = null;
   private refreshIntervalMs = -1;
   private closing = false;
@@ -82,8 +95,54 @@ export class ShardCopy {
   ) {
     this.shard = opts.shard;
     this.opened = opened;
-    this.appliedOffset = opened.nextOffset;
-    this.refreshedOffset = opened.nextOffset;
+    for (const p of opts.partitions) this.parts.set(p, new PartitionProgress(p));
+    this.seqNoStride = opts.partitions.length === 1 && opts.partitions[0] === opts.shard ? 1 : opts.logPartitions;
+    this.setOffsets(opened);
+  }
+
+  private setOffsets(reply: OpenReply): void {
+    for (const [p, offset] of reply.nextOffsets) {
+      const part = this.parts.get(p);
+      if (part === undefined) continue;
+      part.applied = offset;
+      part.refreshed = offset;
+    }
+  }
+
+  private part(partition: number): PartitionProgress {
+    const p = this.parts.get(partition);
+    if (p === undefined) throw new Error(`copy [${this.opts.topic}][${this.shard}] does not read partition ${partition}`);
+    return p;
+  }
+
+  /** Ops applied so far, over every partition the copy reads (one: the offset of the next record). */
+  get appliedOffset(): number {
+    let n = 0;
+    for (const p of this.parts.values()) n += p.applied;
+    return n;
+  }
+
+  /** Every op whose seq_no is below this is visible to searches. */
+  get refreshedOffset(): number {
+    if (this.seqNoStride === 1) return this.part(this.shard).refreshed;
+    let min = Infinity;
+    for (const p of this.parts.values()) min = Math.min(min, p.refreshed);
+    return min * this.seqNoStride;
+  }
+
+  /** The offset of the next record to apply of one partition. */
+  appliedOffsetOf(partition: number): number {
+    return this.part(partition).applied;
+  }
+
+  /** The partitions of its log the copy reads. */
+  get partitions(): readonly number[] {
+    return this.opts.partitions;
+  }
+
+  /** The outcome of the record at `offset` of `partition`, while the copy remembers it. */
+  outcomeAt(partition: number, offset: number): DocOutcome | undefined {
+    return this.outcomes.get(this.seqNoStride === 1 ? offset : offset * this.seqNoStride + partition);
   }
 
   static async open(opts: ShardCopyOptions): Promise<ShardCopy> {
@@ -98,15 +157,16 @@ export class ShardCopy {
     copy = new ShardCopy(opts, handle, reply);
     // The log lost records the copy had applied (an OS crash with log.fsync off): the copy would
     // skip the offsets new writes get. It is emptied and rebuilt from what the log still holds.
-    const end = await opts.log.highWatermark(opts.topic, opts.shard);
-    if (copy.appliedOffset > end) {
+    for (const p of opts.partitions) {
+      const end = await opts.log.highWatermark(opts.topic, p);
+      const applied = copy.appliedOffsetOf(p);
+      if (applied <= end) continue;
       opts.onNotice?.(
-        `[${opts.topic}][${opts.shard}] applied up to offset ${copy.appliedOffset} but the log ends at ${end}: rebuilding the copy from the log`,
+        `[${opts.topic}][${opts.shard}] applied up to offset ${applied} of partition ${p} but the log ends at ${end}: rebuilding the copy from the log`,
       );
-      copy.opened = await handle.reset();
-      copy.opened = { ...copy.opened, recovery: 'rebuilt', reason: `the log ends at ${end}, before the copy's offset` };
-      copy.appliedOffset = 0;
-      copy.refreshedOffset = 0;
+      copy.opened = { ...(await handle.reset()), recovery: 'rebuilt', reason: `the log ends at ${end}, before the copy's offset` };
+      copy.setOffsets(copy.opened);
+      break;
     }
     return copy;
   }
@@ -138,19 +198,19 @@ export class ShardCopy {
     return new WorkerShardClient(this.engine, () => this.rebuilding, meta, contexts);
   }
 
-  /** Applies the log from the copy's offset on. */
+  /** Applies the log from the copy's offsets on. */
   start(): void {
-    this.follow();
+    for (const p of this.parts.values()) this.follow(p);
     this.scheduleRefresh();
   }
 
-  private follow(): void {
-    this.subscription = this.opts.log.follow(
+  private follow(part: PartitionProgress): void {
+    part.subscription = this.opts.log.follow(
       this.opts.topic,
-      this.shard,
-      this.appliedOffset,
+      part.partition,
+      part.applied,
       // One span per applied batch, in the trace of the write that produced it (context in the record headers).
-      (records) => traceApply(records, this.applySpanAttributes(), () => this.applyBatch(records)),
+      (records) => traceApply(records, this.applySpanAttributes(part.partition), () => this.applyBatch(part, records)),
       { maxBatch: MAX_APPLY_BATCH, onError: (err) => this.applyFailed(err) },
     );
   }
@@ -163,15 +223,18 @@ export class ShardCopy {
   /** The worker holding the engine died: follow the log again from where its last commit left the copy. */
   private reopened(opening: Promise<OpenReply>): void {
     if (this.closing) return;
-    const reached = this.appliedOffset;
+    const reached = [...this.parts.values()].map((p) => [p.partition, p.applied] as const);
     this.rebuilding = true;
     const replay = (async () => {
-      await this.subscription?.close();
+      await Promise.all([...this.parts.values()].map((p) => p.subscription?.close()));
       const reply = await opening;
       if (this.closing) return;
-      this.appliedOffset = reply.nextOffset;
-      this.follow();
-      await this.waitForApplied(reached);
+      for (const [p, offset] of reply.nextOffsets) {
+        const part = this.parts.get(p);
+        if (part !== undefined) part.applied = offset;
+      }
+      for (const p of this.parts.values()) this.follow(p);
+      await Promise.all(reached.map(([p, offset]) => this.waitForApplied(offset, p)));
     })();
     this.caughtUp = replay.catch(() => undefined);
     void replay
@@ -183,10 +246,10 @@ export class ShardCopy {
       .catch((err: Error) => this.opts.onError(err));
   }
 
-  private applySpanAttributes(): Attributes {
+  private applySpanAttributes(partition: number): Attributes {
     return {
       [ATTR_MESSAGING_DESTINATION_NAME]: this.opts.topic,
-      [ATTR_MESSAGING_DESTINATION_PARTITION_ID]: String(this.shard),
+      [ATTR_MESSAGING_DESTINATION_PARTITION_ID]: String(partition),
       [ATTR_INDEX]: this.opts.meta().name,
       [ATTR_SHARD]: this.shard,
     };
@@ -198,36 +261,52 @@ export class ShardCopy {
     return () => this.listeners.delete(requestId);
   }
 
-  private async applyBatch(records: readonly LogRecord[]): Promise<void> {
+  private async applyBatch(part: PartitionProgress, records: readonly LogRecord[]): Promise<void> {
     if (this.closing) return;
     this.engine.syncMeta(this.opts.meta());
-    const reply = await this.engine.apply(records);
+    const reply = await this.engine.apply(part.partition, records);
     const next = records[records.length - 1]!.offset + 1;
     for (let i = 0; i < records.length; i++) {
+      if (reply.results[i] === SKIPPED) continue;
       const outcome = outcomeOf(reply, i);
       const offset = records[i]!.offset;
-      this.outcomes.record(offset, outcome);
+      this.outcomes.record(this.seqNoStride === 1 ? offset : offset * this.seqNoStride + part.partition, outcome);
       if (this.listeners.size === 0) continue;
       const { requestId, item } = docOpHeader(records[i]!.value);
       const l = this.listeners.get(requestId);
       if (l) l(item, outcome, offset);
     }
-    this.appliedOffset = next;
-    this.appliedWaiters = resolveUpTo(this.appliedWaiters, this.appliedOffset);
+    part.applied = next;
+    part.appliedWaiters = resolveUpTo(part.appliedWaiters, next);
   }
 
-  /** Resolves once every op below `offset` has been applied. */
-  waitForApplied(offset: number): Promise<void> {
-    if (this.appliedOffset >= offset) return Promise.resolve();
-    return new Promise((resolve) => this.appliedWaiters.push({ offset, resolve }));
+  /** Resolves once every op below `offset` of `partition` (the copy's own by default) has been applied. */
+  waitForApplied(offset: number, partition = this.shard): Promise<void> {
+    const part = this.part(partition);
+    if (part.applied >= offset) return Promise.resolve();
+    return new Promise((resolve) => part.appliedWaiters.push({ offset, resolve }));
   }
 
-  /** Resolves once every op below `offset` is visible to searches (`refresh=wait_for`). */
-  waitForRefresh(offset: number): Promise<void> {
-    if (this.refreshedOffset >= offset) return Promise.resolve();
-    const p = new Promise<void>((resolve) => this.refreshWaiters.push({ offset, resolve }));
+  /** Resolves once every op below `offset` of `partition` is visible to searches (`refresh=wait_for`). */
+  waitForRefresh(offset: number, partition = this.shard): Promise<void> {
+    const part = this.part(partition);
+    if (part.refreshed >= offset) return Promise.resolve();
+    const p = new Promise<void>((resolve) => part.refreshWaiters.push({ offset, resolve }));
     if (this.refreshIntervalMs < 0) this.refresh();
     return p;
+  }
+
+  /** Every applied op counts as searchable from here (a refresh, flush or merge was posted to the worker). */
+  private markRefreshed(): void {
+    for (const p of this.parts.values()) {
+      p.refreshed = p.applied;
+      p.refreshWaiters = resolveUpTo(p.refreshWaiters, p.refreshed);
+    }
+  }
+
+  private get refreshWaiting(): boolean {
+    for (const p of this.parts.values()) if (p.refreshWaiters.length > 0) return true;
+    return false;
   }
 
   /** Resolves once the engine handled what was sent to it so far and reported its figures (see EngineHandle.settled). */
@@ -239,22 +318,21 @@ export class ShardCopy {
   refresh(): void {
     // Searches are posted to the worker behind the refresh, so they see it: the ops are searchable from here on.
     this.engine.refresh();
-    this.refreshedOffset = this.appliedOffset;
-    this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
+    this.markRefreshed();
   }
 
   /** Makes every applied op durable in segment files (`_flush`). */
   async flush(): Promise<void> {
-    this.refreshedOffset = this.appliedOffset;
-    await this.engine.flush();
-    this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
+    const done = this.engine.flush();
+    this.markRefreshed();
+    await done;
   }
 
   /** `_forcemerge`: merged (and committed with `flush`) once this resolves; every applied op is searchable after. */
   async forceMerge(maxNumSegments: number, onlyExpungeDeletes: boolean, flush: boolean): Promise<void> {
-    this.refreshedOffset = this.appliedOffset;
-    await this.engine.forceMerge(maxNumSegments, onlyExpungeDeletes, flush);
-    this.refreshWaiters = resolveUpTo(this.refreshWaiters, this.refreshedOffset);
+    const done = this.engine.forceMerge(maxNumSegments, onlyExpungeDeletes, flush);
+    this.markRefreshed();
+    await done;
   }
 
   /** (Re)arms the periodic refresh from the index's `refresh_interval`. */
@@ -266,7 +344,7 @@ export class ShardCopy {
     this.refreshIntervalMs = interval;
     if (interval > 0) {
       this.refreshTimer = setInterval(() => {
-        if (this.engine.pendingOps > 0 || this.refreshWaiters.length > 0) this.refresh();
+        if (this.engine.pendingOps > 0 || this.refreshWaiting) this.refresh();
       }, interval);
       this.refreshTimer.unref();
     }
@@ -290,7 +368,7 @@ export class ShardCopy {
   async close(flush = true): Promise<void> {
     this.closing = true;
     if (this.refreshTimer) clearInterval(this.refreshTimer);
-    await this.subscription?.close();
+    await Promise.all([...this.parts.values()].map((p) => p.subscription?.close()));
     await this.engine.close(flush);
   }
 }

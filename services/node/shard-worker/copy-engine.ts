@@ -33,7 +33,8 @@ import type { PinnedContext, PinnedContexts, SearchMeta } from '../search/local-
 import { errorToWire } from '../transport/transport-errors.ts';
 import { isEsError } from '../../../shared/errors/es-errors.ts';
 import { readRecordBatch } from './record-batch.ts';
-import { APPLY_RESULTS, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
+import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
+import { APPLY_RESULTS, SKIPPED, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
 import { CopyCounters, type CopyCounterFigures } from './copy-counters.ts';
 import { MergeCancelled, mergeRunner } from './merge-runner.ts';
 
@@ -84,8 +85,13 @@ export class CopyEngine {
   /** Version changes since the last commit, and those of a commit being written. */
   private pending = new Map<string, VersionEntry>();
   private committing: ReadonlyMap<string, VersionEntry> = new Map();
-  private nextOffset: number;
-  private committedOffset: number;
+  /** Per partition the copy reads: the offset of the next record to apply, and what the last commit covers. */
+  private readonly nextOffsets = new Map<number, number>();
+  private committedOffsets = new Map<number, number>();
+  /** A copy that reads every partition of a shared log keeps only the ops its shard routes. */
+  private readonly filtersByRoute: boolean;
+  /** seq_no of a record: its offset, or for a copy of a shared log offset * partitions + partition (unique and deterministic). */
+  private readonly seqNoStride: number;
   private lastCommit = Date.now();
   private serial: Promise<unknown> = Promise.resolve();
   private mergeScheduled = false;
@@ -104,9 +110,16 @@ export class CopyEngine {
     private index: ShardIndex,
     commit: CopyCommit | null,
     private readonly events: CopyEngineEvents,
+    private readonly partitions: readonly number[],
+    logPartitions: number,
   ) {
-    this.nextOffset = commit?.nextOffset ?? 0;
-    this.committedOffset = this.nextOffset;
+    const shared = partitions.length !== 1 || partitions[0] !== shard;
+    this.filtersByRoute = shared;
+    this.seqNoStride = shared ? logPartitions : 1;
+    for (const p of partitions) this.nextOffsets.set(p, 0);
+    if (commit?.nextOffsets !== undefined) for (const [p, o] of commit.nextOffsets) this.nextOffsets.set(p, o);
+    else if (commit !== null) this.nextOffsets.set(shard, commit.nextOffset);
+    this.committedOffsets = new Map(this.nextOffsets);
     const pinned = this.pinned;
     this.contexts = {
       get: (id) => pinned.get(id),
@@ -125,7 +138,14 @@ export class CopyEngine {
    * be used (a damaged or missing segment file, the format before segment
    * files) is emptied and rebuilt from the log: it starts from offset 0.
    */
-  static async open(shard: number, meta: WorkerIndexMeta, dir: string, events: CopyEngineEvents): Promise<{ engine: CopyEngine; reply: OpenReply }> {
+  static async open(
+    shard: number,
+    meta: WorkerIndexMeta,
+    dir: string,
+    events: CopyEngineEvents,
+    partitions: readonly number[] = [shard],
+    logPartitions = partitions.length,
+  ): Promise<{ engine: CopyEngine; reply: OpenReply }> {
     await mkdir(dir, { recursive: true });
     let reason: string | null = null;
     for (let attempt = 0; ; attempt++) {
@@ -135,9 +155,9 @@ export class CopyEngine {
         const commit = await store.lastCommit();
         await mkdir(join(dir, 'segments'), { recursive: true });
         const index = ShardIndex.open(join(dir, 'segments'), meta.analyzers, commit ?? EMPTY_COMMIT);
-        const engine = new CopyEngine(shard, meta, dir, store, index, commit, events);
+        const engine = new CopyEngine(shard, meta, dir, store, index, commit, events, partitions, logPartitions);
         const recovery = reason !== null ? 'rebuilt' : commit === null ? 'empty_store' : 'existing_store';
-        return { engine, reply: { nextOffset: engine.nextOffset, recovery, reason } };
+        return { engine, reply: { nextOffsets: [...engine.nextOffsets], recovery, reason } };
       } catch (err) {
         await store.close();
         if (attempt > 0 || !(err instanceof CorruptSegmentError)) throw err;
@@ -158,11 +178,11 @@ export class CopyEngine {
     return run;
   }
 
-  apply(records: Uint8Array): Promise<ApplyReply> {
-    return this.exclusively(() => this.applyNow(records));
+  apply(partition: number, records: Uint8Array): Promise<ApplyReply> {
+    return this.exclusively(() => this.applyNow(partition, records));
   }
 
-  private async applyNow(bytes: Uint8Array): Promise<ApplyReply> {
+  private async applyNow(partition: number, bytes: Uint8Array): Promise<ApplyReply> {
     const { offsets, values } = readRecordBatch(bytes);
     const ops: DocOp[] = values.map((v) => docOpCodec.decode(v));
     const n = ops.length;
@@ -171,10 +191,14 @@ export class CopyEngine {
     const seqNos = new Float64Array(n);
     let errors: (ReturnType<typeof errorToWire> | null)[] | null = null;
     let sources: (Uint8Array | null)[] | null = null;
-    if (n > 0 && offsets[0]! < this.nextOffset) {
-      throw new Error(`[${this.meta.name}][${this.shard}] asked to apply offset ${offsets[0]} after ${this.nextOffset - 1}: applying twice would change outcomes`);
+    const next = this.nextOffsets.get(partition);
+    if (next === undefined) throw new Error(`[${this.meta.name}][${this.shard}] does not read partition ${partition} of its log`);
+    if (n > 0 && offsets[0]! < next) {
+      throw new Error(`[${this.meta.name}][${this.shard}] asked to apply offset ${offsets[0]} of partition ${partition} after ${next - 1}: applying twice would change outcomes`);
     }
-    const current = await this.states(ops.map((o) => o.id));
+    // A copy of a shared log keeps the ops its own routing gives its shard.
+    const mine = this.filtersByRoute ? ops.map((o) => shardForDocument(o.id, o.routing, this.meta.settings) === this.shard) : null;
+    const current = await this.states(ops.filter((_, i) => mine === null || mine[i]).map((o) => o.id));
     const meta = this.meta;
     let clock = performance.now();
     const count = (kind: 'index' | 'delete' | 'noop' | 'failed') => {
@@ -184,7 +208,11 @@ export class CopyEngine {
     };
     for (let i = 0; i < n; i++) {
       const op = ops[i]!;
-      const offset = offsets[i]!;
+      if (mine !== null && !mine[i]) {
+        results[i] = SKIPPED;
+        continue;
+      }
+      const offset = this.seqNoStride === 1 ? offsets[i]! : offsets[i]! * this.seqNoStride + partition;
       const coords = { index: meta.name, uuid: meta.uuid, shard: this.shard, type: op.type, id: op.id };
       let before = current.get(op.id);
       if (op.op === 'UPDATE' && before !== undefined && !before.deleted && before.source === null) {
@@ -227,7 +255,7 @@ export class CopyEngine {
       }
       count(outcome.result === 'noop' ? 'noop' : outcome.result === 'deleted' || outcome.result === 'not_found' ? 'delete' : 'index');
     }
-    if (n > 0) this.nextOffset = offsets[n - 1]! + 1;
+    if (n > 0) this.nextOffsets.set(partition, offsets[n - 1]! + 1);
     return { results, versions, seqNos, errors, sources };
   }
 
@@ -329,11 +357,16 @@ export class CopyEngine {
    * the interval has passed (Elasticsearch flushes inactive shards the same
    * way): an idle copy's restart replays nothing.
    */
+  private allCommitted(): boolean {
+    for (const [p, o] of this.nextOffsets) if (this.committedOffsets.get(p) !== o) return false;
+    return true;
+  }
+
   private scheduleIdleCommit(): void {
-    if (this.idleCommit !== null || this.nextOffset === this.committedOffset) return;
+    if (this.idleCommit !== null || this.allCommitted()) return;
     this.idleCommit = setTimeout(() => {
       this.idleCommit = null;
-      if (this.closed || this.nextOffset === this.committedOffset) return;
+      if (this.closed || this.allCommitted()) return;
       this.exclusively(() => this.commitNow(true)).catch((err: unknown) => this.events.onError('commit', err));
     }, COMMIT_INTERVAL_MS);
     this.idleCommit.unref();
@@ -407,7 +440,7 @@ export class CopyEngine {
     const started = performance.now();
     this.index.refresh();
     const segments = this.index.commit();
-    const commit: CopyCommit = { ...segments, nextOffset: this.nextOffset };
+    const commit: CopyCommit = { ...segments, nextOffset: this.nextOffsets.get(this.shard) ?? 0, nextOffsets: [...this.nextOffsets] };
     this.committing = this.pending;
     this.pending = new Map();
     crashPoint('commit-files-synced');
@@ -421,7 +454,7 @@ export class CopyEngine {
     }
     this.committing = new Map();
     this.lastCommit = Date.now();
-    this.committedOffset = commit.nextOffset;
+    this.committedOffsets = new Map(this.nextOffsets);
     crashPoint('commit-durable');
     this.index.removeUnused(segments);
     this.counters.flushed(performance.now() - started, periodic);
@@ -492,10 +525,10 @@ export class CopyEngine {
       await mkdir(join(this.dir, 'segments'), { recursive: true });
       this.index = ShardIndex.open(join(this.dir, 'segments'), this.meta.analyzers, EMPTY_COMMIT);
       this.pending = new Map();
-      this.nextOffset = 0;
-      this.committedOffset = 0;
+      for (const p of this.partitions) this.nextOffsets.set(p, 0);
+      this.committedOffsets = new Map(this.nextOffsets);
       this.events.onStats(this.stats());
-      return { nextOffset: 0, recovery: 'empty_store' as const, reason: null };
+      return { nextOffsets: [...this.nextOffsets], recovery: 'empty_store' as const, reason: null };
     });
   }
 
@@ -534,7 +567,7 @@ export class CopyEngine {
       deletedCount: s.deletedCount,
       sizeInBytes: s.sizeInBytes,
       segmentCount: s.segmentCount,
-      committedOffset: this.committedOffset,
+      committedOffset: sum(this.committedOffsets),
       segmentMemoryBytes: memory,
       versionMapEntries: this.pending.size + this.committing.size,
       fileSizes,
@@ -580,6 +613,12 @@ export class CopyEngine {
 }
 
 const EMPTY_SOURCE = Buffer.from('{}');
+
+function sum(offsets: ReadonlyMap<number, number>): number {
+  let n = 0;
+  for (const o of offsets.values()) n += o;
+  return n;
+}
 
 /** Removes a copy's files (its directory stays). */
 async function wipe(dir: string): Promise<void> {

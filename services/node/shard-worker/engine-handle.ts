@@ -9,7 +9,7 @@
  */
 import type { EsError } from '../../../shared/errors/es-errors.ts';
 import type { LogRecord } from '../../../shared/log/commit-log.ts';
-import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import { partitionsOf, type IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ApplyReply, CopyMeta, OpenReply, SegmentStats, ToWorker, WireDocState, WireSegment } from './protocol.ts';
 import { zeroCounters } from './copy-counters.ts';
 import { packRecordBatch } from './record-batch.ts';
@@ -35,6 +35,7 @@ export function copyMetaOf(meta: IndexMetadata): CopyMeta {
     typeName: meta.mapping?.typeName ?? null,
     mappingJson: meta.mapping ? JSON.stringify(meta.mapping.toJSON()) : null,
     mappingVersion: meta.mappingVersion,
+    rebuilding: meta.rebuild?.state === 'running',
   };
 }
 
@@ -73,7 +74,15 @@ export class EngineHandle implements SlotCopy {
 
   private attach(): Promise<OpenReply> {
     this.slot.copies.set(this.copy, this);
-    return this.slot.request<OpenReply>({ t: 'open', copy: this.copy, shard: this.shard, meta: copyMetaOf(this.sentMeta), dir: this.dir });
+    return this.slot.request<OpenReply>({
+      t: 'open',
+      copy: this.copy,
+      shard: this.shard,
+      partitions: partitionsOf(this.sentMeta, this.shard),
+      logPartitions: this.sentMeta.log.partitions,
+      meta: copyMetaOf(this.sentMeta),
+      dir: this.dir,
+    });
   }
 
   onStats(stats: SegmentStats): void {
@@ -101,11 +110,11 @@ export class EngineHandle implements SlotCopy {
     this.post({ t: 'meta', copy: this.copy, meta: copyMetaOf(meta) });
   }
 
-  /** Applies the records (in offset order, right after the last ones applied); resolves with their outcomes. */
-  apply(records: readonly LogRecord[]): Promise<ApplyReply> {
+  /** Applies records of one partition (in offset order, right after the last ones applied); resolves with their outcomes. */
+  apply(partition: number, records: readonly LogRecord[]): Promise<ApplyReply> {
     const bytes = packRecordBatch(records);
     this.pendingOps += records.length;
-    return this.slot.request<ApplyReply>({ t: 'apply', copy: this.copy, records: bytes }, [bytes.buffer as ArrayBuffer]);
+    return this.slot.request<ApplyReply>({ t: 'apply', copy: this.copy, partition, records: bytes }, [bytes.buffer as ArrayBuffer]);
   }
 
   /** Realtime gets: every op applied so far counts. */

@@ -31,6 +31,12 @@ export interface CopyMeta {
   /** The mapping as `Mapping.toJSON()` gives it, null until the index has one. */
   readonly mappingJson: string | null;
   readonly mappingVersion: number;
+  /**
+   * A rebuild in progress reads another index's log: a document its mapping
+   * refuses fails the rebuild (it is not kept unsearchable, as a document
+   * whose mapping changed after it was validated is).
+   */
+  readonly rebuilding: boolean;
 }
 
 /**
@@ -42,7 +48,7 @@ export interface SegmentStats {
   readonly deletedCount: number;
   readonly sizeInBytes: number;
   readonly segmentCount: number;
-  /** Log offset the last commit covers: a restart replays from here. */
+  /** Log offset the last commit covers, summed over the partitions the copy reads (one, but for a rebuild): a restart replays from there. */
   readonly committedOffset: number;
   /** Heap the segments hold (those still in memory, live-docs bitsets). */
   readonly segmentMemoryBytes: number;
@@ -101,7 +107,14 @@ export interface FetchMessage {
 export type ToWorker =
   | OpenMessage
   | { readonly t: 'meta'; readonly copy: number; readonly meta: CopyMeta }
-  | { readonly t: 'apply'; readonly seq: number; readonly copy: number; readonly records: Uint8Array }
+  | {
+      readonly t: 'apply';
+      readonly seq: number;
+      readonly copy: number;
+      /** Records of one partition of the copy's log, in offset order. */
+      readonly partition: number;
+      readonly records: Uint8Array;
+    }
   | { readonly t: 'get'; readonly seq: number; readonly copy: number; readonly ids: readonly string[] }
   | { readonly t: 'refresh'; readonly copy: number }
   /** A commit now (`_flush`, a clean shutdown). */
@@ -132,15 +145,25 @@ export interface OpenMessage {
   readonly seq: number;
   readonly copy: number;
   readonly shard: number;
+  /**
+   * The partitions of its log the copy reads (its own, or every partition of
+   * a log it shares with the index it was rebuilt from), and the number of
+   * partitions of that log.
+   */
+  readonly partitions: readonly number[];
+  readonly logPartitions: number;
   readonly meta: CopyMeta;
   /** The copy's data directory. */
   readonly dir: string;
 }
 
+/** [partition, offset] of a copy's log. */
+export type PartitionOffset = readonly [partition: number, offset: number];
+
 /** How a copy opened: from its last commit, empty, or emptied because its files could not be used. */
 export interface OpenReply {
-  /** Offset of the first record to apply. */
-  readonly nextOffset: number;
+  /** Per partition the copy reads, the offset of the first record to apply. */
+  readonly nextOffsets: readonly PartitionOffset[];
   readonly recovery: 'existing_store' | 'empty_store' | 'rebuilt';
   /** Why the copy was rebuilt (a damaged segment file, an older format), for the node's log. */
   readonly reason: string | null;
@@ -148,7 +171,7 @@ export interface OpenReply {
 
 /** Outcomes of an applied batch, one per record, in order. */
 export interface ApplyReply {
-  /** Index into APPLY_RESULTS, or -1 for a refused op (its error in `errors`). */
+  /** Index into APPLY_RESULTS, -1 for a refused op (its error in `errors`), SKIPPED for an op of another shard. */
   readonly results: Int8Array;
   readonly versions: Float64Array;
   readonly seqNos: Float64Array;
@@ -159,6 +182,8 @@ export interface ApplyReply {
 }
 
 export const APPLY_RESULTS = ['created', 'updated', 'deleted', 'not_found', 'noop'] as const;
+/** The result of a record of a shared log that routes to another shard of the index: no outcome. */
+export const SKIPPED = -2;
 
 /** A document as a realtime get sees it. */
 export interface WireDocState {

@@ -120,10 +120,17 @@ function handle(msg: ToWorker): void | Promise<void> {
   switch (msg.t) {
     case 'open': {
       const id = msg.copy;
-      const opening = CopyEngine.open(msg.shard, indexMetaOf(msg.meta, null), msg.dir, {
-        onStats: (stats) => post({ t: 'stats', copy: id, stats }),
-        onError: (context, err) => post({ t: 'error', copy: id, context, error: errorToWire(err) }),
-      });
+      const opening = CopyEngine.open(
+        msg.shard,
+        indexMetaOf(msg.meta, null),
+        msg.dir,
+        {
+          onStats: (stats) => post({ t: 'stats', copy: id, stats }),
+          onError: (context, err) => post({ t: 'error', copy: id, context, error: errorToWire(err) }),
+        },
+        msg.partitions,
+        msg.logPartitions,
+      );
       const engine = opening.then((o) => o.engine);
       copies.set(id, engine);
       // A copy that failed to open answers every later message with that failure.
@@ -139,7 +146,7 @@ function handle(msg: ToWorker): void | Promise<void> {
       });
     case 'apply':
       return copyOf(msg.copy)
-        .then((copy) => copy.apply(msg.records))
+        .then((copy) => copy.apply(msg.partition, msg.records))
         .then((value) => reply(msg.seq, value, [value.results.buffer, value.versions.buffer, value.seqNos.buffer] as ArrayBuffer[]));
     case 'get':
       return copyOf(msg.copy)

@@ -22,9 +22,12 @@ export interface VersionEntry {
   readonly routing: string | null;
 }
 
-/** A commit point: the segments and the log offset of the next record to apply. */
+/** A commit point: the segments and, per partition of the copy's log, the offset of the next record to apply. */
 export interface CopyCommit extends SegmentsCommit {
+  /** The copy's own partition's offset (a copy that reads one partition). */
   readonly nextOffset: number;
+  /** [partition, offset] for every partition the copy reads (absent in commits of copies that read one). */
+  readonly nextOffsets?: readonly (readonly [number, number])[];
 }
 
 const COMMIT_KEY = '!commit';

@@ -11,7 +11,7 @@ import { transportAddress } from './shard-directory.ts';
 import type { NodeInfo } from './membership-protocol.ts';
 import { FREE_CONTEXT, FREE_SCROLL_CONTEXTS } from '../transport/rpc-messages.ts';
 import type { DocOutcome } from '../indexer/apply-doc-op.ts';
-import type { ShardCopy } from '../indexer/shard-copy.ts';
+import { OWN_PARTITION, type ShardCopy } from '../indexer/shard-copy.ts';
 import type { ShardClient } from '../coordinator/shard-client.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import type { TransportClient } from '../transport/transport-client.ts';
@@ -50,10 +50,21 @@ export class CopyAccess {
     return { docs: reads.map((r) => r.doc), refreshedOffset: Math.min(...reads.map((r) => r.refreshedOffset)) };
   }
 
-  /** True once the copy applied every op below `offset` (then refreshed, if asked), false after `timeoutMs`. */
-  async waitApplied(route: CopyRoute, meta: IndexMetadata, shard: number, offset: number, timeoutMs: number, then: AfterApplied = 'none'): Promise<boolean> {
-    if (!route.local) return this.remote(route, meta, shard).waitForApplied(offset, timeoutMs, then);
-    return settledWithin(route.local, offset, timeoutMs, then);
+  /**
+   * True once the copy applied every op below `offset` of `partition` of its
+   * log (the shard's own by default; then refreshed, if asked), false after `timeoutMs`.
+   */
+  async waitApplied(
+    route: CopyRoute,
+    meta: IndexMetadata,
+    shard: number,
+    offset: number,
+    timeoutMs: number,
+    then: AfterApplied = 'none',
+    partition = OWN_PARTITION,
+  ): Promise<boolean> {
+    if (!route.local) return this.remote(route, meta, shard).waitForApplied(offset, timeoutMs, then, partition);
+    return settledWithin(route.local, offset, timeoutMs, then, partition);
   }
 
   refresh(route: CopyRoute, meta: IndexMetadata, shard: number): Promise<boolean> {
@@ -65,9 +76,9 @@ export class CopyAccess {
     return this.waitApplied(route, meta, shard, 0, 30_000, 'flush');
   }
 
-  /** Outcomes of the ops at offsets [from, to) from a copy on another node. */
-  outcomes(route: CopyRoute, meta: IndexMetadata, shard: number, from: number, to: number, timeoutMs: number): Promise<(DocOutcome | undefined)[]> {
-    return this.remote(route, meta, shard).outcomes(from, to, timeoutMs);
+  /** Outcomes of the ops at offsets [from, to) of `partition` from a copy on another node. */
+  outcomes(route: CopyRoute, meta: IndexMetadata, shard: number, from: number, to: number, timeoutMs: number, partition = OWN_PARTITION): Promise<(DocOutcome | undefined)[]> {
+    return this.remote(route, meta, shard).outcomes(from, to, timeoutMs, partition);
   }
 
   /** The search client of a copy; a copy of this node keeps its contexts in `contexts`. */
@@ -97,20 +108,20 @@ export class CopyAccess {
  */
 export type AfterApplied = 'none' | 'refresh' | 'wait_for' | 'flush';
 
-/** True once the copy applied every op below `offset`, false if `timeoutMs` passed first. */
-export function appliedWithin(copy: ShardCopy, offset: number, timeoutMs: number): Promise<boolean> {
-  if (copy.appliedOffset >= offset) return Promise.resolve(true);
-  return within(copy.waitForApplied(offset), timeoutMs);
+/** True once the copy applied every op below `offset` of `partition` (the shard's own by default), false if `timeoutMs` passed first. */
+export function appliedWithin(copy: ShardCopy, offset: number, timeoutMs: number, partition = OWN_PARTITION): Promise<boolean> {
+  if (copy.appliedOffsetOf(partition) >= offset) return Promise.resolve(true);
+  return within(copy.waitForApplied(offset, partition), timeoutMs);
 }
 
-/** True once the copy applied the ops below `offset` and did what `then` asks, false if `timeoutMs` passed first. */
-export async function settledWithin(copy: ShardCopy, offset: number, timeoutMs: number, then: AfterApplied): Promise<boolean> {
+/** True once the copy applied the ops below `offset` of `partition` and did what `then` asks, false if `timeoutMs` passed first. */
+export async function settledWithin(copy: ShardCopy, offset: number, timeoutMs: number, then: AfterApplied, partition = OWN_PARTITION): Promise<boolean> {
   if (then === 'wait_for') {
-    const refreshed = copy.refreshedOffset >= offset || (await within(copy.waitForRefresh(offset), timeoutMs));
+    const refreshed = copy.refreshedOffsetOf(partition) >= offset || (await within(copy.waitForRefresh(offset, partition), timeoutMs));
     if (refreshed) await copy.segmentsSettled();
     return refreshed;
   }
-  const applied = await appliedWithin(copy, offset, timeoutMs);
+  const applied = await appliedWithin(copy, offset, timeoutMs, partition);
   if (applied && then === 'flush') {
     await copy.flush();
     await copy.segmentsSettled();

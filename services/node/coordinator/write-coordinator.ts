@@ -124,6 +124,8 @@ interface Prepared {
   readonly item: number;
   readonly meta: IndexMetadata;
   readonly shard: number;
+  /** The partition of the index's log the op is appended to (its shard, but for an index that shares a rebuilt-from log). */
+  readonly partition: number;
   readonly op: DocOp;
 }
 
@@ -313,6 +315,8 @@ export class WriteCoordinator {
     const id = r.id ?? generateId(now);
     const routing = r.routing ?? aliasRouting;
     const shard = shardForDocument(id, routing, meta.settings);
+    // An index rebuilt with another shard count appends to the partition its log's owner routes the doc to.
+    const partition = meta.log.ownerUuid === meta.uuid ? shard : shardForDocument(id, routing, meta.log.routing);
     const op: DocOp = {
       request_id: '',
       item,
@@ -329,7 +333,7 @@ export class WriteCoordinator {
       update: r.update,
       timestamp: now,
     };
-    return { item, meta, shard, op };
+    return { item, meta, shard, partition, op };
   }
 
   private async appendAndAwait(
@@ -339,7 +343,7 @@ export class WriteCoordinator {
   ): Promise<void> {
     const groups = new Map<string, Prepared[]>();
     for (const p of prepared) {
-      const key = `${p.meta.uuid}/${p.shard}`;
+      const key = `${p.meta.uuid}/${p.shard}/${p.partition}`;
       const g = groups.get(key);
       if (g) g.push(p);
       else groups.set(key, [p]);
@@ -358,7 +362,7 @@ export class WriteCoordinator {
     results: (WriteItemResult | undefined)[],
     opts: WriteOptions,
   ): Promise<void> {
-    const { meta, shard } = group[0];
+    const { meta, shard, partition } = group[0];
     const total = meta.settings.numberOfReplicas + 1;
     // In a cluster, more than one replica means a quorum of copies by default (DESIGN.md 2, "Writes").
     const spec = opts.waitForActiveShards ?? (this.directory.clustered && total > 2 ? 'quorum' : undefined);
@@ -396,11 +400,11 @@ export class WriteCoordinator {
     let end: number;
     try {
       const topic = this.indices.topicOf(meta);
-      const { baseOffset } = await inSpan('produce', produceAttributes(topic, shard, group.length), async (span) => {
+      const { baseOffset } = await inSpan('produce', produceAttributes(topic, partition, group.length), async (span) => {
         // The produce span's context travels with each record, so every copy's apply span joins this trace.
         const headers = currentTraceHeaders();
         const records = group.map((p) => ({ value: docOpCodec.encode({ ...p.op, request_id: requestId }), headers }));
-        const appended = await this.log.append(topic, shard, records);
+        const appended = await this.log.append(topic, partition, records);
         span?.setAttributes({ [ATTR_OFFSET_FIRST]: appended.baseOffset, [ATTR_OFFSET_LAST]: appended.baseOffset + records.length - 1 });
         return appended;
       }, SpanKind.PRODUCER);
@@ -408,7 +412,7 @@ export class WriteCoordinator {
       if (first.local) {
         await withTimeout(allApplied, opts.timeoutMs);
       } else {
-        const outcomes = await this.remoteOutcomes(started, meta, shard, baseOffset, end, opts.timeoutMs);
+        const outcomes = await this.remoteOutcomes(started, meta, shard, partition, baseOffset, end, opts.timeoutMs);
         group.forEach((p, k) => {
           const o = outcomes[k];
           if (o) results[p.item] = toResult(p, o, meta);
@@ -425,7 +429,7 @@ export class WriteCoordinator {
         meta.name,
       );
     }
-    const successful = await this.confirmCopies(meta, shard, started, first, end, opts);
+    const successful = await this.confirmCopies(meta, shard, partition, started, first, end, opts);
     for (const p of group) {
       const r = results[p.item];
       if (!r || !r.ok) continue;
@@ -434,10 +438,18 @@ export class WriteCoordinator {
   }
 
   /** Outcomes from the first started copy that answers (a copy whose node died is skipped). */
-  private async remoteOutcomes(started: readonly CopyRoute[], meta: IndexMetadata, shard: number, from: number, to: number, timeoutMs: number): Promise<(DocOutcome | undefined)[]> {
+  private async remoteOutcomes(
+    started: readonly CopyRoute[],
+    meta: IndexMetadata,
+    shard: number,
+    partition: number,
+    from: number,
+    to: number,
+    timeoutMs: number,
+  ): Promise<(DocOutcome | undefined)[]> {
     for (const route of started) {
       try {
-        return await this.access.outcomes(route, meta, shard, from, to, timeoutMs);
+        return await this.access.outcomes(route, meta, shard, from, to, timeoutMs, partition);
       } catch {
         // try the next copy
       }
@@ -464,14 +476,22 @@ export class WriteCoordinator {
    * and refreshes the copies `refresh` asks for. Returns the copies that
    * applied the write (`_shards.successful`).
    */
-  private async confirmCopies(meta: IndexMetadata, shard: number, started: readonly CopyRoute[], first: CopyRoute, end: number, opts: WriteOptions): Promise<number> {
+  private async confirmCopies(
+    meta: IndexMetadata,
+    shard: number,
+    partition: number,
+    started: readonly CopyRoute[],
+    first: CopyRoute,
+    end: number,
+    opts: WriteOptions,
+  ): Promise<number> {
     const refresh = opts.refresh !== 'false';
     const then = opts.refresh === 'wait_for' ? 'wait_for' : refresh ? 'refresh' : 'none';
     const others = started.filter((r) => r !== first);
     const sync = opts.replication !== 'async';
     const confirm = async (route: CopyRoute): Promise<boolean> => {
       try {
-        return await this.access.waitApplied(route, meta, shard, end, opts.timeoutMs, then);
+        return await this.access.waitApplied(route, meta, shard, end, opts.timeoutMs, then, partition);
       } catch {
         return false;
       }

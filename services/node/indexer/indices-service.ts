@@ -18,7 +18,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommitLog } from '../../../shared/log/commit-log.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
-import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import { partitionsOf, type IndexMetadata } from '../cluster/index-metadata.ts';
 import { ShardCopy } from './shard-copy.ts';
 import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
 
@@ -81,8 +81,9 @@ export class IndicesService {
 
   constructor(private readonly opts: IndicesServiceOptions) {}
 
-  topicOf(meta: Pick<IndexMetadata, 'name' | 'uuid'>): string {
-    return `${this.opts.clusterName}.${meta.name}.${meta.uuid}`;
+  /** The topic an index's copies read and its writes go to: its log owner's (itself, or the index it was rebuilt from). */
+  topicOf(meta: Pick<IndexMetadata, 'log'>): string {
+    return `${this.opts.clusterName}.${meta.log.ownerName}.${meta.log.ownerUuid}`;
   }
 
   private indexDir(uuid: string): string {
@@ -137,7 +138,7 @@ export class IndicesService {
 
   private async open(meta: IndexMetadata, shards: readonly number[]): Promise<void> {
     const topic = this.topicOf(meta);
-    await this.opts.log.ensureTopic(topic, meta.settings.numberOfShards);
+    await this.opts.log.ensureTopic(topic, meta.log.partitions);
     let byShard = this.copies.get(meta.uuid);
     if (!byShard) {
       byShard = new Map();
@@ -155,18 +156,22 @@ export class IndicesService {
       log: this.opts.log,
       topic,
       shard: s,
+      partitions: partitionsOf(meta, s),
+      logPartitions: meta.log.partitions,
       meta: () => this.opts.state.indexByUuid(meta.uuid) ?? meta,
       workers: this.opts.workers,
       onError: (err) => this.opts.onError(err, `[${meta.name}][${s}] apply`),
       onNotice: this.opts.onNotice,
     });
-    // Started = everything the partition held when the copy opened applied, and searchable.
-    const target = await this.opts.log.highWatermark(topic, s);
+    // Started = everything the partitions held when the copy opened applied, and searchable.
+    const targets = await Promise.all(copy.partitions.map(async (p) => [p, await this.opts.log.highWatermark(topic, p)] as const));
+    // Offsets summed over the partitions the copy reads (one, but for a rebuilt index with another shard count).
+    const target = targets.reduce((n, [p, t]) => n + Math.max(t, copy.appliedOffsetOf(p)), 0);
     const startOffset = copy.appliedOffset;
     const recovery: CopyRecovery = {
       type: copy.opened.recovery === 'existing_store' ? 'existing_store' : 'empty_store',
       startOffset,
-      targetOffset: Math.max(target, startOffset),
+      targetOffset: target,
       startTime,
       stopTime: null,
     };
@@ -175,7 +180,7 @@ export class IndicesService {
       copy,
       state: 'INITIALIZING',
       recovery,
-      started: copy.waitForApplied(target).then(async () => {
+      started: Promise.all(targets.map(([p, t]) => copy.waitForApplied(t, p))).then(async () => {
         // The replayed ops are in the indexing buffer: searchable before the copy counts as started.
         copy.refresh();
         await copy.segmentsSettled();
@@ -231,8 +236,12 @@ export class IndicesService {
     return out;
   }
 
+  /** Deletes the topics of deleted indices, but not one an index still reads (the source of a rebuild shares its log). */
   async deleteTopics(metas: readonly IndexMetadata[]): Promise<void> {
-    for (const m of metas) await this.opts.log.deleteTopic(this.topicOf(m));
+    const stillRead = new Set(this.opts.state.indices().map((m) => this.topicOf(m)));
+    for (const topic of new Set(metas.map((m) => this.topicOf(m)))) {
+      if (!stillRead.has(topic)) await this.opts.log.deleteTopic(topic);
+    }
   }
 
   async close(): Promise<void> {

@@ -54,6 +54,9 @@ export interface ShardCopyOptions {
 /** Records handed to the engine in one message (a recovery replays millions). */
 const MAX_APPLY_BATCH = 2000;
 
+/** "The shard's own partition" where a partition is asked for (see ShardCopy.part). */
+export const OWN_PARTITION = -1;
+
 /** A copy's progress through one partition of its log. */
 class PartitionProgress {
   applied = 0;
@@ -77,6 +80,8 @@ export class ShardCopy {
    * where it was: searches would see part of its documents meanwhile.
    */
   rebuilding = false;
+  /** A rebuild in progress: why this copy could not apply a document of the source's log (the rebuild fails). */
+  rebuildFailure: string | null = null;
   /** Resolves once a reopened engine applied again every op the copy had applied (realtime gets wait for it). */
   private caughtUp: Promise<void> = Promise.resolve();
   private readonly listeners = new Map<string, OutcomeListener>();
@@ -109,7 +114,13 @@ export class ShardCopy {
     }
   }
 
+  /**
+   * Progress through `partition`; OWN_PARTITION is the shard's own partition,
+   * or for a copy of a shared log its first (offset 0 of any of them is a
+   * refresh or flush of everything applied).
+   */
   private part(partition: number): PartitionProgress {
+    if (partition === OWN_PARTITION) return this.parts.get(this.shard) ?? this.parts.get(this.opts.partitions[0]!)!;
     const p = this.parts.get(partition);
     if (p === undefined) throw new Error(`copy [${this.opts.topic}][${this.shard}] does not read partition ${partition}`);
     return p;
@@ -130,6 +141,11 @@ export class ShardCopy {
     return min * this.seqNoStride;
   }
 
+  /** Every op below this offset of `partition` is visible to searches. */
+  refreshedOffsetOf(partition: number): number {
+    return this.part(partition).refreshed;
+  }
+
   /** The offset of the next record to apply of one partition. */
   appliedOffsetOf(partition: number): number {
     return this.part(partition).applied;
@@ -142,7 +158,8 @@ export class ShardCopy {
 
   /** The outcome of the record at `offset` of `partition`, while the copy remembers it. */
   outcomeAt(partition: number, offset: number): DocOutcome | undefined {
-    return this.outcomes.get(this.seqNoStride === 1 ? offset : offset * this.seqNoStride + partition);
+    const p = this.part(partition).partition;
+    return this.outcomes.get(this.seqNoStride === 1 ? offset : offset * this.seqNoStride + p);
   }
 
   static async open(opts: ShardCopyOptions): Promise<ShardCopy> {
@@ -265,6 +282,7 @@ export class ShardCopy {
     if (this.closing) return;
     this.engine.syncMeta(this.opts.meta());
     const reply = await this.engine.apply(part.partition, records);
+    if (reply.refusal != null) this.rebuildFailure ??= reply.refusal;
     const next = records[records.length - 1]!.offset + 1;
     for (let i = 0; i < records.length; i++) {
       if (reply.results[i] === SKIPPED) continue;
@@ -281,14 +299,14 @@ export class ShardCopy {
   }
 
   /** Resolves once every op below `offset` of `partition` (the copy's own by default) has been applied. */
-  waitForApplied(offset: number, partition = this.shard): Promise<void> {
+  waitForApplied(offset: number, partition = OWN_PARTITION): Promise<void> {
     const part = this.part(partition);
     if (part.applied >= offset) return Promise.resolve();
     return new Promise((resolve) => part.appliedWaiters.push({ offset, resolve }));
   }
 
   /** Resolves once every op below `offset` of `partition` is visible to searches (`refresh=wait_for`). */
-  waitForRefresh(offset: number, partition = this.shard): Promise<void> {
+  waitForRefresh(offset: number, partition = OWN_PARTITION): Promise<void> {
     const part = this.part(partition);
     if (part.refreshed >= offset) return Promise.resolve();
     const p = new Promise<void>((resolve) => part.refreshWaiters.push({ offset, resolve }));

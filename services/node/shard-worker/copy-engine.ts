@@ -54,6 +54,8 @@ export const MAX_UNCOMMITTED_OPS = 100_000;
 export interface WorkerIndexMeta extends SearchMeta {
   readonly uuid: string;
   readonly mappingVersion: number;
+  /** A rebuild in progress: a document the mapping refuses fails the rebuild (CopyMeta.rebuilding). */
+  readonly rebuilding: boolean;
 }
 
 export function indexMetaOf(m: CopyMeta, previous: WorkerIndexMeta | null): WorkerIndexMeta {
@@ -66,7 +68,7 @@ export function indexMetaOf(m: CopyMeta, previous: WorkerIndexMeta | null): Work
         ? null
         : Mapping.fromJSON(m.typeName, JSON.parse(m.mappingJson), { analyzerExists: (n: string) => analyzers.get(n) !== undefined });
   }
-  return { name: m.name, uuid: m.uuid, settings: m.settings, mapping, mappingVersion: m.mappingVersion, analyzers };
+  return { name: m.name, uuid: m.uuid, settings: m.settings, mapping, mappingVersion: m.mappingVersion, analyzers, rebuilding: m.rebuilding };
 }
 
 export interface CopyEngineEvents {
@@ -191,6 +193,7 @@ export class CopyEngine {
     const seqNos = new Float64Array(n);
     let errors: (ReturnType<typeof errorToWire> | null)[] | null = null;
     let sources: (Uint8Array | null)[] | null = null;
+    let refusal: string | null = null;
     const next = this.nextOffsets.get(partition);
     if (next === undefined) throw new Error(`[${this.meta.name}][${this.shard}] does not read partition ${partition} of its log`);
     if (n > 0 && offsets[0]! < next) {
@@ -229,6 +232,16 @@ export class CopyEngine {
           outcome = { ok: false, error: err };
         }
       }
+      // A rebuild replays documents the source's mapping accepted: one the new mapping refuses fails the rebuild.
+      if (outcome.ok && meta.rebuilding && parsed === undefined && outcome.next !== null && !outcome.next.deleted) {
+        try {
+          parsed = this.parseStrict(outcome.next.source ?? EMPTY_SOURCE);
+        } catch (err) {
+          if (!isEsError(err)) throw err;
+          outcome = { ok: false, error: err };
+          refusal ??= `document [${op.id}] (offset ${offsets[i]} of partition ${partition} of the source's log): ${err.type}: ${err.message}`;
+        }
+      }
       if (!outcome.ok) {
         results[i] = -1;
         errors ??= new Array<null>(n).fill(null);
@@ -256,7 +269,7 @@ export class CopyEngine {
       count(outcome.result === 'noop' ? 'noop' : outcome.result === 'deleted' || outcome.result === 'not_found' ? 'delete' : 'index');
     }
     if (n > 0) this.nextOffsets.set(partition, offsets[n - 1]! + 1);
-    return { results, versions, seqNos, errors, sources };
+    return { results, versions, seqNos, errors, sources, refusal };
   }
 
   private indexDoc(id: string, state: DocState, mayReplace: boolean, parsed?: ParsedDocument): void {

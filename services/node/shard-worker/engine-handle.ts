@@ -106,7 +106,7 @@ export class EngineHandle implements SlotCopy {
     const sent = this.sentMeta;
     if (sent === meta) return;
     this.sentMeta = meta;
-    if (sent.mappingVersion === meta.mappingVersion && sent.settings === meta.settings) return;
+    if (sent.mappingVersion === meta.mappingVersion && sent.settings === meta.settings && sent.rebuild?.state === meta.rebuild?.state) return;
     this.post({ t: 'meta', copy: this.copy, meta: copyMetaOf(meta) });
   }
 

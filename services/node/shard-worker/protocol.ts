@@ -179,6 +179,8 @@ export interface ApplyReply {
   readonly errors: (RemoteError | null)[] | null;
   /** Per op: the document's source after an update (the update API can return it); null when no op was an update. */
   readonly sources: (Uint8Array | null)[] | null;
+  /** A rebuild in progress: the first document of the batch the new mapping refused, and why (the rebuild fails). */
+  readonly refusal?: string | null;
 }
 
 export const APPLY_RESULTS = ['created', 'updated', 'deleted', 'not_found', 'noop'] as const;

@@ -51,11 +51,20 @@ export class RemoteShardCopy {
   }
 
   /** Resolves true once the copy applied every op below `offset`, false if `timeoutMs` passed first. */
-  async waitForApplied(offset: number, timeoutMs: number, then: AfterApplied = 'none'): Promise<boolean> {
+  async waitForApplied(offset: number, timeoutMs: number, then: AfterApplied = 'none', partition = -1): Promise<boolean> {
     const res = await this.transport.call(
       this.node,
       WAIT_APPLIED,
-      { index_uuid: this.uuid, shard: this.shard, offset, timeout_ms: timeoutMs, refresh: then === 'refresh', wait_for_refresh: then === 'wait_for', flush: then === 'flush' },
+      {
+        index_uuid: this.uuid,
+        shard: this.shard,
+        offset,
+        timeout_ms: timeoutMs,
+        refresh: then === 'refresh',
+        wait_for_refresh: then === 'wait_for',
+        flush: then === 'flush',
+        partition,
+      },
       { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
     );
     return res.applied;
@@ -65,11 +74,11 @@ export class RemoteShardCopy {
    * The outcomes of the ops at offsets [from, to), once applied; an entry is
    * undefined when the copy did not apply it within `timeoutMs` (or forgot it).
    */
-  async outcomes(from: number, to: number, timeoutMs: number): Promise<(DocOutcome | undefined)[]> {
+  async outcomes(from: number, to: number, timeoutMs: number, partition = -1): Promise<(DocOutcome | undefined)[]> {
     const res = await this.transport.call(
       this.node,
       WAIT_OUTCOMES,
-      { index_uuid: this.uuid, shard: this.shard, from_offset: from, to_offset: to, timeout_ms: timeoutMs },
+      { index_uuid: this.uuid, shard: this.shard, from_offset: from, to_offset: to, timeout_ms: timeoutMs, partition },
       { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
     );
     return res.outcomes.map((o) => (o ? outcomeFromWire(o) : undefined));

@@ -98,6 +98,8 @@ export interface WaitAppliedWireRequest {
   /** Answer once the ops are searchable after the copy's next refresh (absent = false). */
   wait_for_refresh?: boolean;
   flush?: boolean;
+  /** The partition of the copy's log `offset` is in (absent or -1: the shard's own). */
+  partition?: number;
 }
 
 export interface WaitAppliedWireResponse {
@@ -111,6 +113,8 @@ export interface WaitOutcomesWireRequest {
   from_offset: number;
   to_offset: number;
   timeout_ms: number;
+  /** The partition the offsets are in (absent or -1: the shard's own). */
+  partition?: number;
 }
 
 export interface WireDocOutcome {

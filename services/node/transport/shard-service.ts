@@ -6,7 +6,7 @@
  */
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ShardCopy } from '../indexer/shard-copy.ts';
+import { OWN_PARTITION, type ShardCopy } from '../indexer/shard-copy.ts';
 import type { CopyRecovery } from '../indexer/indices-service.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import {
@@ -124,16 +124,17 @@ export class ShardService {
   async waitApplied(w: WaitAppliedWireRequest): Promise<WaitAppliedWireResponse> {
     const { copy } = this.resolve(w.index_uuid, w.shard);
     const then = w.flush ? 'flush' : w.wait_for_refresh ? 'wait_for' : w.refresh ? 'refresh' : 'none';
-    const applied = await settledWithin(copy, w.offset, w.timeout_ms, then);
+    const applied = await settledWithin(copy, w.offset, w.timeout_ms, then, w.partition ?? OWN_PARTITION);
     return { applied, applied_offset: copy.appliedOffset };
   }
 
   async waitOutcomes(w: WaitOutcomesWireRequest): Promise<WaitOutcomesWireResponse> {
     const { copy } = this.resolve(w.index_uuid, w.shard);
-    const applied = await appliedWithin(copy, w.to_offset, w.timeout_ms);
+    const partition = w.partition ?? OWN_PARTITION;
+    const applied = await appliedWithin(copy, w.to_offset, w.timeout_ms, partition);
     const outcomes: (WireDocOutcome | null)[] = [];
     for (let o = w.from_offset; o < w.to_offset; o++) {
-      const outcome = copy.outcomes.get(o);
+      const outcome = copy.outcomeAt(partition, o);
       outcomes.push(outcome ? outcomeToWire(outcome) : null);
     }
     return { applied, outcomes };
@@ -162,3 +163,4 @@ function outcomeToWire(o: DocOutcome): WireDocOutcome {
   if (!o.ok) return { result: null, version: 0, seq_no: 0, source: null, error: errorToWire(o.error) };
   return { result: o.result, version: o.version, seq_no: o.seqNo, source: o.source, error: null };
 }
+

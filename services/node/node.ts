@@ -40,6 +40,7 @@ import { ShardService } from './transport/shard-service.ts';
 import { ShardWorkers } from './shard-worker/shard-workers.ts';
 import { startTracing, type Tracing } from '../../shared/telemetry/tracing.ts';
 import { TaskRegistry } from './tasks/task-registry.ts';
+import { Rebuilds } from './coordinator/rebuild.ts';
 import { NodeAdmin } from './stats/node-admin.ts';
 import { buildNodeStats, type NodeStatsRequest } from './stats/node-stats.ts';
 import { observeGc, stopObservingGc } from './stats/process-figures.ts';
@@ -93,6 +94,8 @@ export class Node {
   private tracing: Tracing | null = null;
   /** What this node is running: by-query and reindex requests, searches, bulks (`GET /_tasks`, `_cat/tasks`). */
   readonly tasks: TaskRegistry;
+  /** Replay-based rebuilds this node drives (`POST /{index}/_rebuild`). */
+  readonly rebuilds: Rebuilds;
   /** HTTP connections open now and ever opened (`_nodes/stats` http). */
   private readonly httpConnections = { currentOpen: 0, totalOpened: 0 };
   /** Stats, segments, force merges and cache clears of copies on every node. */
@@ -119,6 +122,7 @@ export class Node {
     private readonly clusterParts: ClusterParts | null,
   ) {
     this.tasks = new TaskRegistry(identity.nodeId);
+    this.rebuilds = new Rebuilds({ meta, log, indices, directory, access, tasks: this.tasks, onError: (err, context) => logger.error({ err, context }, 'rebuild failed') });
     this.nodeAdmin = new NodeAdmin({
       self: () => this.info,
       indices,
@@ -269,6 +273,8 @@ export class Node {
     if (parts) await node.joinCluster(parts, contexts);
     await node.listen();
     if (parts) await node.startMembership(parts, provisioner);
+    // Rebuilds the cluster state shows running go on from their copies' commits (one node drives them: the master).
+    if (!parts || parts.membership?.isMaster) node.rebuilds.resume();
     return node;
   }
 

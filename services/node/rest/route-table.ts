@@ -28,6 +28,7 @@ import { templateHandlers } from './routes/templates.ts';
 import { scriptHandlers } from './routes/scripts.ts';
 import { byQueryHandlers } from './routes/by-query.ts';
 import { reindexHandlers } from './routes/reindex.ts';
+import { rebuildHandlers } from './routes/rebuild.ts';
 import { taskHandlers } from './routes/tasks.ts';
 import { statsHandlers } from './routes/stats.ts';
 import { nodeHandlers } from './routes/nodes.ts';
@@ -56,6 +57,7 @@ export function routeTable(node: Node): Route[] {
   const scripts = scriptHandlers(node);
   const byQuery = byQueryHandlers(node);
   const reindex = reindexHandlers(node);
+  const rebuild = rebuildHandlers(node);
   const tasks = taskHandlers(node);
   const stats = statsHandlers(node);
   const nodes = nodeHandlers(node);
@@ -203,6 +205,8 @@ export function routeTable(node: Node): Route[] {
   add(['POST'], ['/{index}/_update_by_query', '/{index}/{type}/_update_by_query'], byQuery.updateByQuery, indexA('indices:data/write/update/byquery'));
   add(['POST'], ['/{index}/_delete_by_query', '/{index}/{type}/_delete_by_query'], byQuery.deleteByQuery, indexA('indices:data/write/delete/byquery'));
   add(['POST'], ['/_reindex'], reindex.reindex, items('indices:data/write/reindex'));
+  // A rebuild creates an index, reads another and moves an alias: a cluster privilege (manage), as index templates.
+  add(['POST'], ['/{index}/_rebuild'], rebuild.rebuild, clusterA('cluster:admin/logsearch/rebuild'));
   add(['POST'], ['/_update_by_query/{task_id}/_rethrottle', '/_delete_by_query/{task_id}/_rethrottle', '/_reindex/{task_id}/_rethrottle'], byQuery.rethrottle, clusterA('cluster:admin/reindex/rethrottle'));
   add(['GET'], ['/_tasks'], tasks.list, clusterA('cluster:monitor/tasks/lists'));
   add(['GET'], ['/_tasks/{task_id}'], tasks.get, clusterA('cluster:monitor/task/get'));

@@ -194,7 +194,10 @@ describe('POST /{index}/_rebuild', () => {
     assert.equal(second.status, 400, second.text);
     assert.match(second.text, /already being rebuilt into \[passinfo-v2\]/);
 
+    const batchesAtStart = writer.batches;
     const { final, seenRunning } = await waitTask(taskId);
+    // The writer was acknowledged during the rebuild, not only before and after it.
+    assert.ok(writer.batches > batchesAtStart, 'no write was acknowledged while the rebuild ran');
     assert.equal(final.error, undefined, JSON.stringify(final.error));
     assert.equal(final.response?.dest, 'passinfo-v2');
     if (seenRunning !== null) {

@@ -179,7 +179,7 @@ export class ShardCopy {
       const applied = copy.appliedOffsetOf(p);
       if (applied <= end) continue;
       opts.onNotice?.(
-        `[${opts.topic}][${opts.shard}] applied up to offset ${applied} of partition ${p} but the log ends at ${end}: rebuilding the copy from the log`,
+        `[${opts.topic}][${opts.shard}] applied up to offset ${applied}${opts.partitions.length > 1 ? ` of partition ${p}` : ''} but the log ends at ${end}: rebuilding the copy from the log`,
       );
       copy.opened = { ...(await handle.reset()), recovery: 'rebuilt', reason: `the log ends at ${end}, before the copy's offset` };
       copy.setOffsets(copy.opened);

@@ -282,7 +282,10 @@ export class ShardCopy {
     if (this.closing) return;
     this.engine.syncMeta(this.opts.meta());
     const reply = await this.engine.apply(part.partition, records);
-    if (reply.refusal != null) this.rebuildFailure ??= reply.refusal;
+    if (reply.refusal != null && this.rebuildFailure === null) {
+      this.rebuildFailure = reply.refusal;
+      this.opts.onNotice?.(`[${this.opts.meta().name}][${this.shard}] the rebuild's mapping refuses ${reply.refusal}`);
+    }
     const next = records[records.length - 1]!.offset + 1;
     for (let i = 0; i < records.length; i++) {
       if (reply.results[i] === SKIPPED) continue;

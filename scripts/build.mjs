@@ -7,19 +7,21 @@
  *
  * bin/logsearch.mjs calls ensureBuilt() before it runs anything: a dist/
  * older than the sources is built again first. The build goes to a
- * temporary folder that replaces dist/ only once it is complete.
+ * temporary folder that replaces dist/ only once it is complete. The web
+ * console (console/) is bundled into dist/console-app (build-console.mjs).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(root, 'dist');
 /** Written last: when the build started and how many source files it saw. */
 const STAMP = 'BUILD.json';
-const SOURCE_DIRS = ['services', 'shared', 'schemas'];
+const SOURCE_DIRS = ['services', 'shared', 'schemas', 'console'];
 const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json'];
 
 /** The newest modification time among the sources, and how many there are. */
@@ -30,7 +32,7 @@ function sources() {
     for (const entry of readdirSync(path, { withFileTypes: true })) {
       const full = join(path, entry.name);
       if (entry.isDirectory()) visit(full);
-      else if (entry.name.endsWith('.ts') || entry.name.endsWith('.avsc') || entry.name.endsWith('.mjs')) {
+      else if (/\.(ts|avsc|mjs|css|html)$/.test(entry.name)) {
         files++;
         newest = Math.max(newest, statSync(full).mtimeMs);
       }
@@ -76,6 +78,12 @@ export function build() {
     throw new Error(`tsc failed (exit ${run.status ?? run.signal}); the messages above say where`);
   }
   cpSync(join(root, 'schemas'), join(tmp, 'schemas'), { recursive: true });
+  try {
+    buildConsole(join(tmp, 'console-app'));
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
   writeFileSync(join(tmp, STAMP), `${JSON.stringify({ startedAt, files })}\n`);
   const old = join(root, `dist.old-${process.pid}`);
   if (existsSync(DIST)) renameSync(DIST, old);

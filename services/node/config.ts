@@ -70,6 +70,8 @@ export interface NodeConfig {
    * tracing off, nothing registered (shared/telemetry/tracing.ts).
    */
   readonly otlpTracesEndpoint: string;
+  /** `telemetry.traces.buffer_size`: spans kept in memory for the console's traces page; 0 = none. */
+  readonly traceBufferSize: number;
   /** The traces' service.name: OTEL_SERVICE_NAME, else `logsearch`. */
   readonly serviceName: string;
   /**
@@ -258,6 +260,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     sessionTimeoutMs: get('cluster.session_timeout'),
     topicProvisioner: get('kafka.topic_provisioner'),
     otlpTracesEndpoint: otlpTracesUrl(get('telemetry.otlp.endpoint'), env),
+    traceBufferSize: get('telemetry.traces.buffer_size'),
     serviceName: env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
     processors: get('node.processors'),
     clusterSettings: configuredClusterSettings((name) => flags.get(name) ?? envs.get(name) ?? fromFile.get(name)),

@@ -33,6 +33,7 @@ import { RequestIds } from './request-ids.ts';
 import { resolveIndices } from './coordinator/index-resolver.ts';
 import { createHttpServer } from './rest/http-server.ts';
 import { routeTable } from './rest/route-table.ts';
+import { defaultConsoleDir } from './rest/console-static.ts';
 import { EffectiveSettings, MAX_OPEN_SCROLL_CONTEXT } from './cluster/cluster-settings.ts';
 import { TransportServer } from './transport/transport-server.ts';
 import { TransportClient } from './transport/transport-client.ts';
@@ -191,12 +192,13 @@ export class Node {
     // Before anything that makes spans; the HTTP server adds its request hooks only when tracing runs.
     const tracing = await startTracing({
       endpoint: config.otlpTracesEndpoint || undefined,
+      bufferSize: config.traceBufferSize,
       serviceName: config.serviceName,
       nodeName: config.nodeName,
       clusterName: config.clusterName,
       onDiagnostic: (level, message) => logger[level]({ component: 'opentelemetry' }, message),
     });
-    if (tracing) logger.info({ endpoint: config.otlpTracesEndpoint }, 'exporting traces');
+    if (tracing) logger.info({ endpoint: config.otlpTracesEndpoint || undefined, buffer: config.traceBufferSize || undefined }, 'tracing');
     observeGc();
     await mkdir(config.pathData, { recursive: true });
     const identity = await loadIdentity(config.pathData);
@@ -338,6 +340,7 @@ export class Node {
       https: this.config.security.http.enabled
         ? { material: loadTlsMaterial('xpack.security.http.ssl', this.config.security.http), clientAuthentication: this.config.security.http.clientAuthentication }
         : null,
+      consoleDir: defaultConsoleDir(),
     });
     app.server.on('connection', (socket) => {
       this.httpConnections.currentOpen++;

@@ -133,6 +133,12 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'kafka.ssl.key.location', default: '', kind: STRING, help: "the client certificate's private key (PEM file)" },
   { name: 'logger.level', default: 'info', kind: { type: 'enum', values: LOG_LEVELS }, help: 'log level' },
   { name: 'telemetry.otlp.endpoint', default: '', kind: STRING, help: 'OTLP/HTTP base URL to export traces to; empty: no tracing' },
+  {
+    name: 'telemetry.traces.buffer_size',
+    default: '0',
+    kind: { type: 'int', min: 0 },
+    help: "spans the node keeps in memory for the console's traces page (about 1 kB each); 0: none",
+  },
 ];
 
 /** `--config FILE`: the YAML file to read; not a setting of its own. */

@@ -7,9 +7,10 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { useTracer } from './spans.ts';
+import { SpanBuffer, useSpanBuffer } from './span-buffer.ts';
 import type { Tracing, TracingOptions } from './tracing.ts';
 
 /** Name of the instrumentation scope every span of ours is made by. */
@@ -24,13 +25,18 @@ const SHUTDOWN_TIMEOUT_MS = 5000;
  * and propagator (W3C trace context) it needs, and points spans.ts at it.
  */
 export function registerTracerProvider(opts: TracingOptions): Tracing {
-  const exporter = opts.exporter ?? new OTLPTraceExporter({ url: opts.endpoint });
-  const processor = opts.exporter && !opts.batch ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
+  const processors: SpanProcessor[] = [];
+  if (opts.exporter || opts.endpoint) {
+    const exporter = opts.exporter ?? new OTLPTraceExporter({ url: opts.endpoint });
+    processors.push(opts.exporter && !opts.batch ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter));
+  }
+  const buffer = opts.bufferSize && opts.bufferSize > 0 ? new SpanBuffer(opts.bufferSize) : null;
+  if (buffer) processors.push(buffer);
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector] }))
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: opts.serviceName, 'node.name': opts.nodeName, 'cluster.name': opts.clusterName }));
   // Sampler and span limits come from the standard OTEL_* variables (OTEL_TRACES_SAMPLER, ...).
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
+  const provider = new BasicTracerProvider({ resource, spanProcessors: processors });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
@@ -43,6 +49,7 @@ export function registerTracerProvider(opts: TracingOptions): Tracing {
     );
   }
   useTracer(provider.getTracer(TRACER_NAME));
+  useSpanBuffer(buffer);
 
   let stopped: Promise<void> | null = null;
   return {
@@ -50,6 +57,7 @@ export function registerTracerProvider(opts: TracingOptions): Tracing {
     shutdown() {
       stopped ??= (async () => {
         useTracer(null);
+        useSpanBuffer(null);
         try {
           await provider.forceFlush({ timeoutMillis: SHUTDOWN_TIMEOUT_MS });
           await provider.shutdown();

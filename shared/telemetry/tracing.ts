@@ -1,7 +1,8 @@
 /**
  * Starting and stopping OpenTelemetry tracing in a process (DESIGN.md
  * section 7). Spans are exported over OTLP/HTTP (JSON) when an endpoint is
- * configured. Without one nothing is started at all: the SDK is not even
+ * configured, and kept in memory for the console when a buffer is (the
+ * default: `telemetry.traces.buffer_size`). Without either nothing is started at all: the SDK is not even
  * loaded, no tracer provider is registered, and the helpers of spans.ts
  * call straight through.
  */
@@ -19,6 +20,8 @@ export interface TracingOptions {
   readonly endpoint?: string;
   /** Instead of an endpoint: spans go to this exporter as each ends (tests, with an in-memory exporter). */
   readonly exporter?: SpanExporter;
+  /** Keep the most recent this many spans in memory for the console (span-buffer.ts); 0 or absent: none. */
+  readonly bufferSize?: number;
   /** Batch the spans for `exporter` as they are for an endpoint, instead (benchmarks). */
   readonly batch?: boolean;
   /** The SDK's own warnings and errors (an unreachable collector), for the node's log. */
@@ -55,12 +58,12 @@ function withTracesPath(base: string): string {
 
 /**
  * Starts tracing for this process (tracer-provider.ts). Resolves with null,
- * having loaded and registered nothing, when neither an endpoint nor an
- * exporter is given, or when tracing already runs in this process (several
+ * having loaded and registered nothing, when neither an endpoint, an
+ * exporter nor a span buffer is asked for, or when tracing already runs in this process (several
  * nodes in one process share the first one's).
  */
 export async function startTracing(opts: TracingOptions): Promise<Tracing | null> {
-  if ((!opts.endpoint && !opts.exporter) || tracingEnabled()) return null;
+  if ((!opts.endpoint && !opts.exporter && !(opts.bufferSize && opts.bufferSize > 0)) || tracingEnabled()) return null;
   const { registerTracerProvider } = await import('./tracer-provider.ts');
   if (tracingEnabled()) return null; // started by another caller while the SDK loaded
   return registerTracerProvider(opts);

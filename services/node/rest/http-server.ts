@@ -21,6 +21,7 @@ import { CorsPolicy, type CorsSettings } from './cors.ts';
 import type { NodeSecurity } from '../security/request-security.ts';
 import type { TlsMaterial } from '../security/tls-files.ts';
 import type { ClientAuthentication } from '../security/security-config.ts';
+import { registerConsole } from './console-static.ts';
 
 export interface HttpServerOptions {
   readonly maxContentLength: number;
@@ -35,6 +36,8 @@ export interface HttpServerOptions {
   readonly security?: NodeSecurity | null;
   /** `xpack.security.http.ssl.*`: serve HTTPS with these PEMs. */
   readonly https?: { readonly material: TlsMaterial; readonly clientAuthentication: ClientAuthentication } | null;
+  /** The built web console's folder, served at `/_console/` (console-static.ts); absent: no console. */
+  readonly consoleDir?: string;
 }
 
 /** Renders an error as Elasticsearch does; non-ES errors become 500s without leaking internals. */
@@ -255,6 +258,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
         return reply.code(400).type('application/json; charset=UTF-8').send(JSON.stringify({ error: `no handler found for uri [${req.url}] and method [${req.method}]` }));
     }
   };
+  if (opts.consoleDir !== undefined) registerConsole(app, opts.consoleDir, dispatch);
   app.route({ method: ROUTED_METHODS, url: '*', handler: dispatch });
   app.setNotFoundHandler(dispatch);
 

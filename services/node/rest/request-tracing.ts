@@ -18,6 +18,11 @@ export function traceRequests(app: FastifyInstance, routeOf: (req: FastifyReques
   const spans = new WeakMap<FastifyRequest, ScopedSpan>();
 
   app.addHook('onRequest', (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    // The console's own files and its background polling would bury the requests it is there to show.
+    if (req.url === '/_console' || req.url.startsWith('/_console/') || req.headers['x-logsearch-console'] === 'poll') {
+      done();
+      return;
+    }
     const route = routeOf(req);
     const path = req.url;
     const q = path.indexOf('?');

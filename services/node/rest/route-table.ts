@@ -43,6 +43,7 @@ import { fieldMappingHandlers } from './routes/field-mapping.ts';
 import { clusterStateHandlers } from './routes/cluster-state.ts';
 import { clusterStatsHandlers } from './routes/cluster-stats.ts';
 import { securityHandlers } from './routes/security.ts';
+import { consoleTraceHandlers } from './routes/console-traces.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -230,6 +231,12 @@ export function routeTable(node: Node): Route[] {
   add(['GET'], [...sec('/role'), ...sec('/role/{name}')], security.getRole, clusterA(`${SEC}/role/get`));
   add(['PUT', 'POST'], sec('/role/{name}'), security.putRole, clusterA(`${SEC}/role/put`));
   add(['DELETE'], sec('/role/{name}'), security.deleteRole, clusterA(`${SEC}/role/delete`));
+
+  // ---- the web console's own API (console-static.ts serves its files) -------------------
+  const traces = consoleTraceHandlers();
+  // Traces show every user's requests: the `monitor` cluster privilege, as the nodes' stats need.
+  add(['GET'], ['/_console/api/traces'], traces.list, clusterA('cluster:monitor/nodes/stats'));
+  add(['GET'], ['/_console/api/traces/{trace_id}'], traces.get, clusterA('cluster:monitor/nodes/stats'));
 
   return routes;
 }

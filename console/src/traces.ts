@@ -73,7 +73,16 @@ function waterfall(spans: SpanRecord[]): HTMLElement {
     const label = h('span', { class: 'span-name' }, span.name);
     label.style.paddingLeft = `${depth * 1.1}em`;
     const attrs = Object.entries(span.attributes).map(([k, v]) => h('div', {}, h('code', {}, k), ' ', String(v)));
-    const offsets = span.attributes['logsearch.offset.first'];
+    const a = span.attributes;
+    const first = a['logsearch.offset.first'];
+    const last = a['logsearch.offset.last'];
+    const where = typeof a['logsearch.index'] === 'string' ? `${String(a['logsearch.index'])}[${String(a['logsearch.shard'] ?? '')}]` : null;
+    const meta = [
+      millis(span.durationMs),
+      where,
+      first === undefined ? null : first === last || last === undefined ? `offset ${String(first)}` : `offsets ${String(first)}–${String(last)}`,
+      span.node || null,
+    ].filter((x) => x !== null);
     return h(
       'li',
       { class: 'span-row', 'data-name': span.name },
@@ -84,7 +93,7 @@ function waterfall(spans: SpanRecord[]): HTMLElement {
           'summary',
           {},
           label,
-          h('span', { class: 'span-meta' }, `${millis(span.durationMs)}${offsets !== undefined ? ` · offset ${String(offsets)}` : ''}${span.node ? ` · ${span.node}` : ''}`),
+          h('span', { class: 'span-meta' }, meta.join(' · ')),
           h('span', { class: 'track' }, bar),
         ),
         h('div', { class: 'attrs' }, attrs, span.statusMessage ? h('div', { class: 'error' }, span.statusMessage) : null, span.links.length ? h('div', {}, `links: ${span.links.map((l) => l.traceId).join(', ')}`) : null),

@@ -198,7 +198,7 @@ describe('web console', { skip }, () => {
     // orders has no replicas on this one node: one started copy, one apply.
     assert.equal(names.filter((n) => n === 'apply').length, 1);
     const apply = await page.locator('#waterfall .span-row[data-name="apply"] summary').innerText();
-    assert.match(apply, /offset \d+/);
+    assert.match(apply, /orders\[\d\] · offsets? \d+/);
   });
 
   test('the traces page filters by status and leaves out the console own requests', async () => {

@@ -22,12 +22,32 @@ export interface ApiResponse {
 const AUTH_KEY = 'logsearch.console.authorization';
 
 type Credentials = { user: string; password: string } | null;
-let signIn: (() => Promise<Credentials>) | null = null;
-let asking: Promise<Credentials> | null = null;
+let signIn: ((message: string) => Promise<Credentials>) | null = null;
+let asking: Promise<boolean> | null = null;
 
-/** main.ts: how to ask the user for credentials after a 401. */
-export function onSignInNeeded(fn: () => Promise<{ user: string; password: string } | null>): void {
+/** main.ts: how to ask the user for credentials after a 401 (the message says why). */
+export function onSignInNeeded(fn: (message: string) => Promise<Credentials>): void {
   signIn = fn;
+}
+
+/**
+ * Asks for credentials until the node accepts them (checked once with
+ * `_xpack/security/_authenticate`, so a typo costs one failed login, not one
+ * per waiting request) or the user cancels. Only accepted ones are kept.
+ */
+async function obtainCredentials(ask: (message: string) => Promise<Credentials>): Promise<boolean> {
+  let message = 'The node asks for credentials.';
+  while (true) {
+    const creds = await ask(message);
+    if (creds === null) return false;
+    const auth = basic(creds.user, creds.password);
+    const check = await fetch('/_xpack/security/_authenticate', { headers: { authorization: auth }, credentials: 'omit' });
+    if (check.ok) {
+      sessionStorage.setItem(AUTH_KEY, auth);
+      return true;
+    }
+    message = check.status === 429 ? 'Too many failed sign-ins from this address: wait a minute, then try again.' : 'Wrong user or password.';
+  }
 }
 
 function authorization(): string | null {
@@ -76,11 +96,11 @@ async function send(method: string, path: string, body: string | undefined, cont
 export async function request(method: string, path: string, body?: string, contentType = 'application/json', opts: RequestOptions = {}): Promise<ApiResponse> {
   const res = await send(method, path, body, contentType, opts);
   if (res.status !== 401 || signIn === null) return res;
-  // Requests refused at the same time share one question.
-  asking ??= signIn().finally(() => (asking = null));
-  const creds = await asking;
-  if (creds === null) return res;
-  sessionStorage.setItem(AUTH_KEY, basic(creds.user, creds.password));
+  // Credentials that no longer work are dropped; requests refused at the same time share one question.
+  signOut();
+  const ask = signIn;
+  asking ??= obtainCredentials(ask).finally(() => (asking = null));
+  if (!(await asking)) return res;
   return send(method, path, body, contentType, opts);
 }
 

@@ -36,7 +36,7 @@ function route(): void {
 }
 
 onSignInNeeded(
-  () =>
+  (message) =>
     new Promise((resolve) => {
       const user = h('input', { id: 'signin-user', name: 'username', autocomplete: 'username', required: true });
       const password = h('input', { id: 'signin-password', name: 'password', type: 'password', autocomplete: 'current-password', required: true });
@@ -46,7 +46,7 @@ onSignInNeeded(
         h(
           'form',
           { method: 'dialog' },
-          h('p', {}, 'The node asks for credentials.'),
+          h('p', { id: 'signin-message' }, message),
           h('label', { for: 'signin-user' }, 'User'),
           user,
           h('label', { for: 'signin-password' }, 'Password'),

@@ -2,9 +2,12 @@
  * A fuzz run of hostile requests over every endpoint (issue 11, "Done when"):
  * starts a node in its own process on 127.0.0.1, loads a small index, then
  * sends generated requests (every route of route-table.ts with mutated
- * methods, paths, parameters, Content-Types and bodies) and reports the 5xx
- * answers, hangs (no answer within 10 s), the slowest answer, and the node's
- * RSS before and after.
+ * methods, paths, parameters, Content-Types and bodies, GET bodies
+ * included; one in 25 aimed at its endpoint with a body whose size is the
+ * attack: a 10,000-document bulk, a 5 MB document, 1,000 searches, a 4 MB
+ * text to analyze, 10,000 hits) and reports the 5xx answers, hangs (no
+ * answer within 10 s), the slowest answer, how long `GET /` (every 50 ms)
+ * waited meanwhile, and the node's RSS before and after.
  *
  *   npm run fuzz:hostile -- [--requests 1000] [--seed 1] [--concurrency 4]
  *
@@ -12,6 +15,7 @@
  * more than 20% above where it began.
  */
 import { readFile, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { routeTable } from '../../services/node/rest/route-table.ts';
 import type { Node } from '../../services/node/node.ts';
 import { spawnServer, tempDir } from '../helpers/server.ts';
@@ -50,9 +54,37 @@ function deep(open: string, close: string, n: number, inner = '1'): string {
   return open.repeat(n) + inner + close.repeat(n);
 }
 
+/** Bodies whose size is the attack (built once): the work they cause must not hold the thread that serves HTTP. */
+const BIG = {
+  /** A 2 MB bulk of 10,000 small documents (the same ids each time: the index does not grow). */
+  bulk: (() => {
+    const lines: string[] = [];
+    for (let i = 0; i < 10_000; i++) lines.push(`{"index":{"_index":"fz-big","_type":"_doc","_id":"${i}"}}`, JSON.stringify({ kw: `big-${i % 500}`, msg: `a log line of some length, number ${i}, with words to index`, n: i }));
+    return lines.join('\n') + '\n';
+  })(),
+  /** A 5 MB document of 50,000 objects. */
+  document: JSON.stringify({ items: Array.from({ length: 50_000 }, (_, i) => ({ name: `item-${i}`, value: i, inner: { a: `a-${i}` } })) }),
+  /** An _msearch of 1,000 searches. */
+  msearch: Array.from({ length: 1000 }, (_, i) => `{"index":"fz"}\n{"query":{"term":{"kw":"v${i % 300}"}},"size":1}`).join('\n') + '\n',
+  /** A 4 MB text to analyze. */
+  analyze: JSON.stringify({ analyzer: 'standard', text: 'lorem ipsum dolor sit amet '.repeat(150_000) }),
+  /** An ids query of 20,000 ids, 10,000 hits wanted. */
+  ids: JSON.stringify({ query: { ids: { values: Array.from({ length: 20_000 }, (_, i) => String(i)) } }, size: 10_000 }),
+};
+
 /** Hostile JSON text, many shapes. */
 function body(): string | Buffer {
-  switch (rnd(32)) {
+  switch (rnd(37)) {
+    case 32:
+      return BIG.bulk;
+    case 33:
+      return BIG.document;
+    case 34:
+      return BIG.msearch;
+    case 35:
+      return BIG.analyze;
+    case 36:
+      return BIG.ids;
     case 0:
       return `{"a":${deep('[', ']', 50_000)}}`;
     case 1:
@@ -120,12 +152,35 @@ function body(): string | Buffer {
   }
 }
 
+/** Requests aimed at the endpoint a big body is for (a random route would mostly refuse it at once). */
+function aimed(): { method: string; url: string; body: string; type: string } {
+  switch (rnd(6)) {
+    case 0:
+      return { method: 'POST', url: '/_bulk', body: BIG.bulk, type: 'application/x-ndjson' };
+    case 1:
+      return { method: 'PUT', url: `/fz-doc/_doc/${rnd(10)}`, body: BIG.document, type: 'application/json' };
+    case 2:
+      return { method: 'POST', url: '/_msearch', body: BIG.msearch, type: 'application/x-ndjson' };
+    case 3:
+      return { method: 'POST', url: '/_analyze', body: BIG.analyze, type: 'application/json' };
+    case 4:
+      return { method: 'GET', url: `/fz/_search${rnd(2) === 0 ? '?filter_path=hits.hits._id' : ''}`, body: BIG.ids, type: 'application/json' };
+    default:
+      return { method: 'POST', url: `/fz*/_search?size=10000${rnd(2) === 0 ? '&pretty' : ''}`, body: '{"query":{"match_all":{}}}', type: 'application/json' };
+  }
+}
+
 function path(template: string): string {
   let p = template.replace(/\{[a-z_]+\}/g, () => encodeURIComponent(pick(NAMES)));
   if (rnd(5) === 0) p += '/' + pick(['_explain', '_flush', '_delete_by_query', '__proto__', 'x']);
   const params: string[] = [];
   for (let i = rnd(3); i > 0; i--) params.push(pick(PARAMS));
   return params.length > 0 ? `${p}?${params.join('&')}` : p;
+}
+
+function pct(xs: readonly number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 }
 
 async function rss(pid: number): Promise<number> {
@@ -141,19 +196,44 @@ interface Outcome {
   readonly answer?: string;
 }
 
+/** One request over node:http (fetch cannot send a GET's body, and Elasticsearch clients do); a hang is an answer not complete within HANG_MS. */
 async function send(base: string, method: string, url: string, b: string | Buffer | null, type: string): Promise<Outcome> {
   const started = performance.now();
   const headers: Record<string, string> = {};
   if (b !== null && type !== '') headers['content-type'] = type;
-  const request = `${method} ${url.slice(0, 160)} [${type}] ${b === null ? '' : String(b).slice(0, 80)}`;
-  try {
-    const res = await fetch(base + url, { method, headers, body: b === null || method === 'GET' || method === 'HEAD' ? undefined : b, signal: AbortSignal.timeout(HANG_MS) });
-    const text = await res.text();
-    return { status: res.status, ms: performance.now() - started, request, answer: res.status >= 500 ? text.slice(0, 300) : undefined };
-  } catch (err) {
-    const hung = (err as Error).name === 'TimeoutError';
-    return { status: hung ? -1 : 0, ms: performance.now() - started, request: `${request} (${(err as Error).message})` };
-  }
+  const payload = b === null || method === 'HEAD' ? null : Buffer.isBuffer(b) ? b : Buffer.from(b);
+  if (payload !== null) headers['content-length'] = String(payload.length);
+  const shown = b === null ? '' : typeof b === 'string' ? b.slice(0, 80) : b.toString('utf8', 0, 80);
+  const request = `${method} ${url.slice(0, 160)} [${type}] ${shown}${b !== null && b.length > 80 ? ` (${b.length} bytes)` : ''}`;
+  return new Promise<Outcome>((resolve) => {
+    let settled = false;
+    const finish = (o: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(o);
+    };
+    const req = httpRequest(base + url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        // Only the start of an answer is kept (a 5xx is printed); the rest is counted.
+        if (size < 4096) chunks.push(c);
+        size += c.length;
+      });
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        finish({ status, ms: performance.now() - started, request, answer: status >= 500 ? Buffer.concat(chunks).toString('utf8').slice(0, 300) : undefined });
+      });
+      res.on('error', (err) => finish({ status: 0, ms: performance.now() - started, request: `${request} (${err.message})` }));
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ status: -1, ms: performance.now() - started, request: `${request} (no answer within ${HANG_MS / 1000} s)` });
+    }, HANG_MS);
+    req.on('error', (err) => finish({ status: 0, ms: performance.now() - started, request: `${request} (${err.message})` }));
+    req.end(payload ?? undefined);
+  });
 }
 
 async function main(): Promise<void> {
@@ -172,11 +252,19 @@ async function main(): Promise<void> {
     const worker = async () => {
       while (next < until) {
         next++;
-        const route = pick(ROUTES);
-        const method = rnd(4) === 0 ? pick(METHODS) : route.method;
-        const b = rnd(5) === 0 ? null : body();
-        const url = path(route.path);
-        const type = pick(CONTENT_TYPES);
+        let method: string;
+        let url: string;
+        let b: string | Buffer | null;
+        let type: string;
+        if (rnd(25) === 0) {
+          ({ method, url, body: b, type } = aimed());
+        } else {
+          const route = pick(ROUTES);
+          method = rnd(4) === 0 ? pick(METHODS) : route.method;
+          b = rnd(5) === 0 ? null : body();
+          url = path(route.path);
+          type = pick(CONTENT_TYPES);
+        }
         let o = await send(base, method, url, b, type);
         // A HEAD answer has no body: ask again with GET to see which error a 5xx was.
         if (o.status >= 500 && method === 'HEAD') {
@@ -193,7 +281,18 @@ async function main(): Promise<void> {
     const rssBefore = await rss(pid);
     until = REQUESTS;
     const started = Date.now();
+    // `GET /` every 50 ms through the run: how long the hostile requests held the node from answering others.
+    const probes: number[] = [];
+    let running = true;
+    const probe = (async () => {
+      while (running) {
+        probes.push((await send(base, 'GET', '/', null, '')).ms);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    running = false;
+    await probe;
     const elapsed = Date.now() - started;
     const alive = await send(base, 'GET', '/', null, '');
     await new Promise((r) => setTimeout(r, 2000));
@@ -216,12 +315,13 @@ async function main(): Promise<void> {
       ['hangs (> 10 s)', String(hangs.length)],
       ['p50 / p99 / max', `${ms[Math.floor(ms.length / 2)]!.toFixed(1)} / ${ms[Math.floor(ms.length * 0.99)]!.toFixed(1)} / ${slowest.ms.toFixed(1)} ms`],
       ['slowest', slowest.request],
+      ['GET / meanwhile p50/p99/max', `${pct(probes, 50).toFixed(1)} / ${pct(probes, 99).toFixed(1)} / ${Math.max(...probes).toFixed(1)} ms (${probes.length} probes)`],
       ['node answers GET / after', String(alive.status)],
       ['RSS after warm-up / end', `${mb(rssBefore)} / ${mb(rssAfter)} (${(((rssAfter - rssBefore) / rssBefore) * 100).toFixed(1)}%)`],
     ];
     for (const [k, v] of rows) process.stdout.write(`${k.padEnd(26)} ${v}\n`);
     for (const o of [...fivexx, ...hangs, ...documented5xx].slice(0, 20)) process.stdout.write(`  ${o.status} ${o.request}\n    -> ${o.answer ?? ''}\n`);
-    const failed = fivexx.length > 0 || hangs.length > 0 || alive.status !== 200 || rssAfter > rssBefore * 1.2;
+    const failed = fivexx.length > 0 || hangs.length > 0 || alive.status !== 200 || rssAfter > rssBefore * 1.2 || Math.max(...probes) > HANG_MS;
     process.exitCode = failed ? 1 : 0;
   } finally {
     server.child.kill('SIGTERM');

@@ -30,6 +30,39 @@ export interface AnalyzeContext {
   readonly indexScoped?: boolean;
   /** Receives deprecation warnings the request's inline definitions produce (for `Warning` headers). */
   readonly warnings?: string[];
+  /** `index.analyze.max_token_count` of the index named, or DEFAULT_MAX_TOKEN_COUNT. */
+  readonly maxTokenCount?: number;
+}
+
+/**
+ * `index.analyze.max_token_count`'s default, and the limit of an `_analyze`
+ * that names no index. Elasticsearch 7 has it; 6.8 answers any number of
+ * tokens, and a 4 MB text (750,000 tokens, a 70 MB answer) held the thread
+ * that serves HTTP for 18 s. The analysis stops at the first token over it.
+ */
+export const DEFAULT_MAX_TOKEN_COUNT = 10_000;
+
+/**
+ * Elasticsearch 7's message (TransportAnalyzeAction.TokenCounter). It throws
+ * an IllegalStateException, a 500; the request is what is too large, so
+ * here it is a 400 illegal_argument_exception (docs/compat.md).
+ */
+function tooManyTokens(max: number): EsError {
+  return illegalArgument(
+    `The number of tokens produced by calling _analyze has exceeded the allowed maximum of [${max}]. This limit can be set by changing the [index.analyze.max_token_count] index level setting.`,
+  );
+}
+
+/** A collector that stops the analysis at the first token beyond `max`. */
+class LimitedTokenCollector extends TokenCollector {
+  constructor(private readonly max: number) {
+    super();
+  }
+
+  override token(term: string, posInc: number, start: number, end: number, type: string): void {
+    if (this.tokens.length >= this.max) throw tooManyTokens(this.max);
+    super.token(term, posInc, start, end, type);
+  }
 }
 
 /** A token of an explain response: the plain token plus Lucene's extra attributes. */
@@ -342,8 +375,8 @@ function chooseAnalyzer(req: AnalyzeRequest, ctx: AnalyzeContext, indexScoped: b
   return indexGap(indexScoped ? registry.defaultAnalyzer() : builtinAnalyzers().get('standard')!);
 }
 
-function simpleAnalyze(texts: readonly string[], chosen: ChosenAnalyzer): Token[] {
-  const collector = new TokenCollector();
+function simpleAnalyze(texts: readonly string[], chosen: ChosenAnalyzer, maxTokens: number): Token[] {
+  const collector = new LimitedTokenCollector(maxTokens);
   for (const text of texts) {
     chosen.analyzer.collect(text, collector);
     collector.finishValue(text.length, chosen.positionIncrementGap, chosen.analyzer.offsetGap);
@@ -352,8 +385,8 @@ function simpleAnalyze(texts: readonly string[], chosen: ChosenAnalyzer): Token[
 }
 
 /** Tokens after the tokenizer and the first `filterCount` filters, across all texts. */
-function stageTokens(texts: readonly string[], chosen: ChosenAnalyzer, filterCount: number): Token[] {
-  const collector = new TokenCollector();
+function stageTokens(texts: readonly string[], chosen: ChosenAnalyzer, filterCount: number, maxTokens: number): Token[] {
+  const collector = new LimitedTokenCollector(maxTokens);
   for (const text of texts) {
     chosen.analyzer.collect(text, collector, filterCount);
     collector.finishValue(text.length, chosen.positionIncrementGap, chosen.analyzer.offsetGap);
@@ -361,10 +394,10 @@ function stageTokens(texts: readonly string[], chosen: ChosenAnalyzer, filterCou
   return collector.tokens;
 }
 
-function detailAnalyze(texts: readonly string[], chosen: ChosenAnalyzer, attributes: readonly string[]): AnalyzeDetail {
+function detailAnalyze(texts: readonly string[], chosen: ChosenAnalyzer, attributes: readonly string[], maxTokens: number): AnalyzeDetail {
   const a = chosen.analyzer;
   if (!a.custom) {
-    return { custom_analyzer: false, analyzer: { name: a.name, tokens: explainTokens(simpleAnalyze(texts, chosen), attributes) } };
+    return { custom_analyzer: false, analyzer: { name: a.name, tokens: explainTokens(simpleAnalyze(texts, chosen, maxTokens), attributes) } };
   }
   const charfilters = a.charFilters.map((f, i) => ({
     name: f.name,
@@ -373,8 +406,8 @@ function detailAnalyze(texts: readonly string[], chosen: ChosenAnalyzer, attribu
   return {
     custom_analyzer: true,
     charfilters,
-    tokenizer: { name: a.tokenizer.name, tokens: explainTokens(stageTokens(texts, chosen, 0), attributes) },
-    tokenfilters: a.filters.map((f, i) => ({ name: f.name, tokens: explainTokens(stageTokens(texts, chosen, i + 1), attributes) })),
+    tokenizer: { name: a.tokenizer.name, tokens: explainTokens(stageTokens(texts, chosen, 0, maxTokens), attributes) },
+    tokenfilters: a.filters.map((f, i) => ({ name: f.name, tokens: explainTokens(stageTokens(texts, chosen, i + 1, maxTokens), attributes) })),
   };
 }
 
@@ -390,6 +423,7 @@ export function runAnalyze(body: unknown, ctx: AnalyzeContext): AnalyzeResponse 
   validate(req, indexScoped);
   const texts = req.text!;
   const chosen = chooseAnalyzer(req, ctx, indexScoped);
-  if (req.explain) return { detail: detailAnalyze(texts, chosen, req.attributes) };
-  return { tokens: simpleAnalyze(texts, chosen) };
+  const maxTokens = ctx.maxTokenCount ?? DEFAULT_MAX_TOKEN_COUNT;
+  if (req.explain) return { detail: detailAnalyze(texts, chosen, req.attributes, maxTokens) };
+  return { tokens: simpleAnalyze(texts, chosen, maxTokens) };
 }

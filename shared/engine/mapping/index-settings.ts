@@ -68,7 +68,7 @@ const KNOWN_SETTINGS: ReadonlySet<string> = new Set(
     'translog.flush_threshold_size', 'translog.generation_threshold_size', 'translog.retention.age', 'translog.retention.size',
     'warmer.enabled', 'refresh_interval', 'max_result_window', 'max_inner_result_window', 'max_docvalue_fields_search',
     'max_script_fields', 'max_ngram_diff', 'max_shingle_diff', 'max_rescore_window', 'max_adjacency_matrix_filters',
-    'max_terms_count', 'max_regex_length', 'max_refresh_listeners', 'max_slices_per_scroll', 'query.default_field',
+    'max_terms_count', 'analyze.max_token_count', 'max_regex_length', 'max_refresh_listeners', 'max_slices_per_scroll', 'query.default_field',
     'query_string.lenient', 'query.parse.allow_unmapped_fields', 'shard.check_on_startup', 'routing.allocation.total_shards_per_node',
     'gc_deletes', 'requests.cache.enable', 'unassigned.node_left.delayed_timeout', 'routing.rebalance.enable',
     'routing.allocation.enable', 'fielddata.cache', 'mapping.ignore_malformed', 'mapping.coerce', 'store.stats_refresh_interval',

@@ -236,3 +236,29 @@ describe('_analyze: request errors (Elasticsearch 6.8 texts)', () => {
     );
   });
 });
+
+describe('_analyze: index.analyze.max_token_count (Elasticsearch 7)', () => {
+  const limit = (max?: number): AnalyzeContext => ({ registry: AnalysisRegistry.builtins, maxTokenCount: max });
+
+  it('answers as many tokens as the limit', () => {
+    const res = runAnalyze({ text: 'one two three' }, limit(3));
+    assert.deepEqual(res.tokens?.map((t) => t.token), ['one', 'two', 'three']);
+  });
+
+  it('refuses one token more, counting across the values of a multi-valued text', () => {
+    assertEsError(
+      () => runAnalyze({ text: ['one two', 'three four'] }, limit(3)),
+      IAE,
+      'The number of tokens produced by calling _analyze has exceeded the allowed maximum of [3]. This limit can be set by changing the [index.analyze.max_token_count] index level setting.',
+    );
+  });
+
+  it('counts every stage of an explained custom chain', () => {
+    assert.throws(() => runAnalyze({ tokenizer: 'whitespace', filter: ['lowercase'], text: 'a b c d', explain: true }, limit(3)), /exceeded the allowed maximum of \[3\]/);
+  });
+
+  it('defaults to 10,000 tokens', () => {
+    assert.equal(runAnalyze({ text: 'a '.repeat(10_000) }, limit()).tokens?.length, 10_000);
+    assert.throws(() => runAnalyze({ text: 'a '.repeat(10_001) }, limit()), /exceeded the allowed maximum of \[10000\]/);
+  });
+});

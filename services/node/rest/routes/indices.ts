@@ -162,11 +162,14 @@ export function indexHandlers(node: Node) {
     }
     let registry = AnalysisRegistry.builtins;
     let fieldAnalyzer: ((field: string) => string | null) | undefined;
+    let maxTokenCount: number | undefined;
     if (p.index) {
       const resolved = resolveIndices(node.cluster, p.index, { allowNoIndices: false });
       if (resolved.length !== 1) throw indexNotFound(p.index);
       const meta = resolved[0].meta;
       registry = meta.analyzers;
+      const limit = Number(meta.settings.flat['index.analyze.max_token_count']);
+      if (Number.isSafeInteger(limit) && limit > 0) maxTokenCount = limit;
       fieldAnalyzer = (field: string) => {
         const f = meta.mapping?.field(field);
         if (!f) return null;
@@ -176,7 +179,7 @@ export function indexHandlers(node: Node) {
       };
     }
     const warnings: string[] = [];
-    const result = runAnalyze(body, { registry, fieldAnalyzer, indexScoped: p.index !== undefined, warnings });
+    const result = runAnalyze(body, { registry, fieldAnalyzer, indexScoped: p.index !== undefined, warnings, maxTokenCount });
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
     return sendJson(reply, 200, result);
   };

@@ -18,6 +18,7 @@ import { sendJson } from '../reply.ts';
 import { warningHeader } from './indices.ts';
 import { searchTask } from './search.ts';
 import { MAX_BUCKETS } from '../../cluster/cluster-settings.ts';
+import { TimeSlice } from '../time-slice.ts';
 
 const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch']);
 
@@ -126,15 +127,21 @@ function lines(body: Buffer): [number, number][] {
   return out;
 }
 
-/** The searches of an `_msearch` body, with the URL's defaults (index, type, search_type, routing). */
-export function parseMultiSearch(body: Buffer, defaults: { indices?: string; types?: string }, q: Query): SearchRequest[] {
+/**
+ * The searches of an `_msearch` body, with the URL's defaults (index, type,
+ * search_type, routing), read in time slices (a body of thousands of searches
+ * is not read in one stretch of the thread that serves HTTP).
+ */
+export async function parseMultiSearch(body: Buffer, defaults: { indices?: string; types?: string }, q: Query): Promise<SearchRequest[]> {
   const all = lines(body);
+  const slice = new TimeSlice();
   const out: SearchRequest[] = [];
   const urlSearchType = q.search_type;
   const typedKeys = boolParam(q, 'typed_keys', false);
   let i = 0;
   // A body that starts with a newline: the first header is empty.
   while (i < all.length) {
+    if (slice.due()) await slice.pause();
     const [hs, he] = all[i]!;
     if (i === 0 && he === hs) {
       i++;
@@ -245,7 +252,7 @@ export function msearchHandlers(node: Node) {
     if (max !== undefined && max < 1) throw actionRequestValidation(['maxConcurrentSearches must be positive']);
     const body = rawBody(req);
     if (body === null) throw actionRequestValidation(['no requests added']);
-    const requests = parseMultiSearch(body, { indices: p.index, types: p.type }, q);
+    const requests = await parseMultiSearch(body, { indices: p.index, types: p.type }, q);
     const dataNodes = Math.max(1, node.directory.nodes().filter((n) => n.data).length);
     const { body: out, warnings } = await node.tasks.run(
       { action: 'indices:data/read/msearch', description: `requests[${requests.length}], indices[${[...new Set(requests.map((r) => r.indices ?? ''))].join(', ')}]`, cancellable: false },

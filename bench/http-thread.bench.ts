@@ -12,7 +12,9 @@
  * The heavy requests are the ones that stalled every other request: a
  * terms aggregation with size 2^31-1 over 100,000 distinct values, a
  * per-second date_histogram over 30 days, terms × terms, _mget of 100,000
- * ids, and a 10 MB document of nested objects.
+ * ids, and a 10 MB document of nested objects; and three whose size is in
+ * the request: a 10 MB `_bulk`, an `_msearch` of 1,000 searches, and an
+ * `_analyze` of a 4 MB text.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,6 +70,18 @@ interface Scenario {
   readonly method: string;
   readonly path: string;
   readonly body: unknown;
+  /** An NDJSON body instead of `body`. */
+  readonly ndjson?: Buffer;
+}
+
+/** 50,000 documents with the ids 0..49,999 of the loaded index (each run overwrites them): 10 MB. */
+function bigBulk(): Buffer {
+  let body = '';
+  for (let i = 0; i < 50_000; i++) {
+    body += `{"index":{"_id":"${i}"}}\n`;
+    body += `${JSON.stringify({ k: `key-${i}`, g: `group-${i % 1000}`, ts: START + i * 1000, msg: `a log line of some length, number ${i}, with words to index` })}\n`;
+  }
+  return Buffer.from(body);
 }
 
 function scenarios(): Scenario[] {
@@ -78,6 +92,15 @@ function scenarios(): Scenario[] {
     { name: 'terms 1000 x terms 1000', method: 'POST', path: '/heavy/_search', body: { size: 0, aggs: { g: { terms: { field: 'g', size: 1000 }, aggs: { k: { terms: { field: 'k', size: 1000 } } } } } } },
     { name: '_mget of 100,000 ids', method: 'POST', path: '/heavy/_doc/_mget', body: { ids } },
     { name: 'a 10 MB nested document', method: 'PUT', path: '/heavy/_doc/big', body: nestedDocument(10 * 1024 * 1024) },
+    { name: 'a 10 MB _bulk of 50,000 documents', method: 'POST', path: '/heavy/_doc/_bulk', body: null, ndjson: bigBulk() },
+    {
+      name: '_msearch of 1,000 searches',
+      method: 'POST',
+      path: '/heavy/_msearch',
+      body: null,
+      ndjson: Buffer.from(Array.from({ length: 1000 }, (_, i) => `{}\n{"query":{"term":{"k":"key-${i * 97}"}},"size":1}\n`).join('')),
+    },
+    { name: '_analyze of a 4 MB text', method: 'POST', path: '/_analyze', body: { analyzer: 'standard', text: 'lorem ipsum dolor sit amet '.repeat(150_000) } },
   ];
 }
 
@@ -126,7 +149,7 @@ async function main(): Promise<void> {
       const heavy = (async () => {
         while (Date.now() < end) {
           const t0 = performance.now();
-          const r = await heavyClient.request(s.method, s.path, payload);
+          const r = s.ndjson ? await heavyClient.send(s.method, s.path, s.ndjson, 'application/x-ndjson') : await heavyClient.request(s.method, s.path, payload);
           heavyTimes.push(performance.now() - t0);
           const type = (r.body as { error?: { type?: string } } | undefined)?.error?.type;
           statuses.add(type === undefined ? String(r.status) : `${r.status} ${type}`);

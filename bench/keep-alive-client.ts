@@ -27,8 +27,12 @@ export class KeepAliveClient {
 
   /** Sends `body` as JSON (when given) and parses the answer as JSON when it is JSON. */
   request(method: string, path: string, body?: unknown): Promise<JsonResponse> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
-    const headers: Record<string, string | number> = payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {};
+    return this.send(method, path, body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8'), 'application/json');
+  }
+
+  /** Sends prepared bytes (an NDJSON body) and parses the answer as `request` does. */
+  send(method: string, path: string, payload: Buffer | undefined, contentType: string): Promise<JsonResponse> {
+    const headers: Record<string, string | number> = payload ? { 'content-type': contentType, 'content-length': payload.length } : {};
     return new Promise((resolve, reject) => {
       const req = request({ host: this.host, port: this.port, method, path, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];

@@ -121,6 +121,106 @@ function replicasDialog(index: string, current: number, refresh: () => void): vo
   dialog.showModal();
 }
 
+interface TaskAnswer {
+  completed: boolean;
+  task: { status?: { phase?: string; ops_replayed?: number; ops_behind?: number; ops_per_second?: number; eta_in_millis?: number } };
+  response?: { dest?: string; alias?: string | null; ops_replayed?: number; took?: number };
+  error?: { type?: string; reason?: string };
+}
+
+/** The rebuilds started from this page, followed through `_tasks/{id}` until they end. */
+const tasksBox = h('section', { id: 'tasks', 'aria-label': 'Rebuild tasks', 'aria-live': 'polite' });
+
+function followTask(taskId: string, source: string, dest: string, refresh: () => void): void {
+  const bar = h('progress', { max: 100, 'aria-label': `Rebuild of ${source} into ${dest}` });
+  const text = h('span', { class: 'task-status' }, 'starting…');
+  const row = h('div', { class: 'task', 'data-task': taskId }, h('b', {}, `Rebuild ${source} → ${dest}`), ' ', h('code', {}, taskId), ' ', bar, ' ', text);
+  tasksBox.prepend(row);
+  const poll = async (): Promise<void> => {
+    let t: TaskAnswer;
+    try {
+      t = await json<TaskAnswer>('GET', `/_tasks/${encodeURIComponent(taskId)}`, undefined, POLL);
+    } catch (err) {
+      text.textContent = `cannot read the task: ${err instanceof Error ? err.message : String(err)}`;
+      return;
+    }
+    const st = t.task.status ?? {};
+    const replayed = st.ops_replayed ?? 0;
+    const behind = st.ops_behind ?? 0;
+    if (t.completed) {
+      bar.value = 100;
+      if (t.error) {
+        row.classList.add('error');
+        text.textContent = `failed: ${t.error.type ?? ''} ${t.error.reason ?? ''}`;
+      } else {
+        const r = t.response ?? {};
+        text.textContent = `done: ${count(r.ops_replayed ?? replayed)} ops replayed${r.alias ? `, alias ${r.alias} → ${r.dest ?? dest}` : ''}`;
+      }
+      refresh();
+      return;
+    }
+    bar.value = replayed + behind > 0 ? (replayed / (replayed + behind)) * 100 : 0;
+    const eta = st.eta_in_millis === undefined ? '' : `, about ${Math.ceil(st.eta_in_millis / 1000)} s left`;
+    text.textContent = `${st.phase ?? 'running'}: ${count(replayed)} replayed, ${count(behind)} behind, ${count(st.ops_per_second ?? 0)}/s${eta}`;
+    setTimeout(() => void poll(), 1000);
+  };
+  void poll();
+}
+
+/** Rebuild from the log into a new index (POST /{index}/_rebuild, docs/rebuild.md), then follow its task. */
+function rebuildDialog(index: string, aliases: string[], refresh: () => void): void {
+  const dest = h('input', { id: 'rebuild-dest', name: 'dest', required: true, value: `${index}-rebuilt`, autocomplete: 'off' });
+  const shards = h('input', { id: 'rebuild-shards', name: 'shards', type: 'number', min: 1, max: 1024, placeholder: 'same' });
+  const alias = h('select', { id: 'rebuild-alias', name: 'alias' }, h('option', { value: '' }, '(none)'), aliases.map((a) => h('option', { value: a }, a)));
+  const mappings = h('textarea', { id: 'rebuild-mappings', name: 'mappings', rows: 5, spellcheck: 'false', placeholder: '{ "_doc": { "properties": { ... } } } (empty: the same mapping)' });
+  const problem = h('p', { class: 'error', role: 'alert' });
+  const form = h(
+    'form',
+    { method: 'dialog' },
+    h('p', {}, `Rebuild ${index} from its log into a new index (with a new mapping or number of shards), then move an alias to it.`),
+    h('label', { for: 'rebuild-dest' }, 'New index'),
+    dest,
+    h('label', { for: 'rebuild-shards' }, 'Shards'),
+    shards,
+    h('label', { for: 'rebuild-alias' }, 'Move alias'),
+    alias,
+    h('label', { for: 'rebuild-mappings', class: 'block' }, 'Mappings (JSON)'),
+    mappings,
+    problem,
+    h('div', { class: 'buttons' }, h('button', { value: 'cancel', type: 'submit', formnovalidate: true }, 'Cancel'), h('button', { value: 'rebuild', type: 'submit' }, 'Start rebuild')),
+  );
+  const dialog = h('dialog', { class: 'confirm wide', 'aria-label': `Rebuild ${index}` }, form);
+  form.addEventListener('submit', (ev) => {
+    const submitter = (ev as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.value !== 'rebuild' || mappings.value.trim() === '') return;
+    try {
+      JSON.parse(mappings.value);
+    } catch (err) {
+      ev.preventDefault();
+      problem.textContent = `The mappings are not valid JSON: ${(err as Error).message}`;
+    }
+  });
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    if (dialog.returnValue !== 'rebuild') return;
+    const target = dest.value.trim();
+    const body: Record<string, unknown> = { dest: { index: target } };
+    const d = body.dest as Record<string, unknown>;
+    if (shards.value !== '') d.settings = { number_of_shards: Number(shards.value) };
+    if (mappings.value.trim() !== '') d.mappings = JSON.parse(mappings.value);
+    if (alias.value !== '') body.alias = alias.value;
+    json<{ task: string }>('POST', `/${encodeURIComponent(index)}/_rebuild?wait_for_completion=false`, body).then(
+      (a) => {
+        toast(`Rebuild of ${index} started (task ${a.task})`);
+        followTask(a.task, index, target, refresh);
+      },
+      (err: unknown) => toast(err instanceof Error ? err.message : String(err), 'error'),
+    );
+  });
+  document.body.appendChild(dialog);
+  dialog.showModal();
+}
+
 function renderIndices(s: Snapshot, refresh: () => void): HTMLElement {
   const rows = s.indices.map((i) => {
     const name = i.index ?? '';
@@ -138,6 +238,7 @@ function renderIndices(s: Snapshot, refresh: () => void): HTMLElement {
         'span',
         { class: 'actions' },
         h('button', { type: 'button', 'aria-label': `Change replicas of ${name}`, onclick: () => replicasDialog(name, replicas, refresh) }, 'Replicas…'),
+        h('button', { type: 'button', 'aria-label': `Rebuild ${name}`, onclick: () => rebuildDialog(name, s.aliases.filter((a) => a.index === name).map((a) => a.alias ?? ''), refresh) }, 'Rebuild…'),
         h(
           'button',
           {
@@ -327,7 +428,7 @@ export function clusterPage(root: HTMLElement): () => void {
     }
     if (!stopped) timer = window.setTimeout(() => void refresh(), REFRESH_MS);
   };
-  fill(root, h('h1', {}, 'Cluster'), status, live, renderForms(() => void refresh(), () => (last ? last.indices.map((i) => i.index ?? '') : [])));
+  fill(root, h('h1', {}, 'Cluster'), status, tasksBox, live, renderForms(() => void refresh(), () => (last ? last.indices.map((i) => i.index ?? '') : [])));
   void refresh();
   return () => {
     stopped = true;

@@ -213,6 +213,34 @@ describe('web console', { skip }, () => {
     assert.ok(!paths.some((p) => p.startsWith('/_console') || p.startsWith('/_cat/shards')), paths.join(', '));
   });
 
+  test('a rebuild started from the cluster page is followed to its end, and moves the alias', async () => {
+    await http(server.url, 'POST', '/_aliases', { actions: [{ add: { index: 'orders', alias: 'current' } }] });
+    const before = (await http(server.url, 'GET', '/orders/_count')).body as { count: number };
+    await open('cluster');
+    await page.getByRole('button', { name: 'Rebuild orders' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rebuild orders' });
+    await dialog.getByLabel('New index').fill('orders-v2');
+    await dialog.getByLabel('Shards').fill('1');
+    await dialog.getByLabel('Move alias').selectOption('current');
+    await dialog.getByLabel('Mappings (JSON)').fill('{"_doc": {"properties": {"item": {"type": "keyword"}}');
+    await dialog.getByRole('button', { name: 'Start rebuild' }).click();
+    assert.match(await dialog.getByRole('alert').innerText(), /^The mappings are not valid JSON/);
+    await dialog.getByLabel('Mappings (JSON)').fill('{"_doc": {"properties": {"item": {"type": "keyword"}}}}');
+    await dialog.getByRole('button', { name: 'Start rebuild' }).click();
+    const task = page.locator('#tasks .task', { hasText: 'Rebuild orders → orders-v2' });
+    await task.locator('.task-status', { hasText: /^done/ }).waitFor({ timeout: 30_000 });
+    assert.match(await task.locator('.task-status').innerText(), /^done: \d+ ops replayed, alias current → orders-v2$/);
+    await eventually('orders-v2 in the grid and the alias moved', async () => {
+      const shards = await rowTexts('#shard-grid tbody th');
+      const aliases = await rowTexts('#aliases tbody tr');
+      return shards.includes('orders-v2 / 0') && aliases.includes('current\torders-v2\t-\t-\t-');
+    });
+    const after = (await http(server.url, 'GET', '/orders-v2/_count')).body as { count: number };
+    assert.equal(after.count, before.count);
+    const mapping = (await http(server.url, 'GET', '/orders-v2/_mapping')).body as Record<string, { mappings: Record<string, { properties: { item: { type: string } } }> }>;
+    assert.equal(Object.values(mapping['orders-v2'].mappings)[0].properties.item.type, 'keyword');
+  });
+
   test('no page logged an error (no CSP violation, no failed load)', () => {
     assert.deepEqual(
       errors.filter((e) => !/status of 404/.test(e)),

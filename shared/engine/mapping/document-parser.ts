@@ -49,7 +49,7 @@ import {
   type ObjectNode,
   type RootOptions,
 } from './mapping-nodes.ts';
-import type { FieldMapping, ParsedDocument, ParsedField } from './types.ts';
+import type { FieldMapping, NestedDocument, ParsedDocument, ParsedField } from './types.ts';
 import {
   javaParseDouble,
   toBoolean,
@@ -120,7 +120,11 @@ const STRICT_STANDARD_DETECTOR = (() => {
 interface ParsedFieldBuilder {
   readonly mapping: FieldMapping;
   readonly values: (string | number | boolean)[];
+  /** The leaf, so a nested document's fields can be copied into its parent (`include_in_parent`). */
+  readonly leaf?: LeafNode;
 }
+
+
 
 /** What the parser needs of a Mapping. */
 export interface ParserMapping {
@@ -169,6 +173,11 @@ export class DocumentParser {
   private slotIndex: Int32Array;
   private gen = 0;
   private out: ParsedFieldBuilder[] = [];
+  /** The nested documents of the document being parsed, in block order (a child's own children first). */
+  private nested: NestedDocument[] = [];
+  /** The root document's fields while a nested document is parsed (for `include_in_root`). */
+  private rootOut: ParsedFieldBuilder[] | null = null;
+  private rootGen = 0;
   /** New child nodes of existing objects, created by this document. */
   private overlay: Map<ObjectNode, Map<string, MappingNode>> | null = null;
   /** Dynamic additions in document order: (existing parent, new node). */
@@ -196,6 +205,8 @@ export class DocumentParser {
       this.gen = 1;
     }
     this.out = [];
+    this.nested = [];
+    this.rootOut = null;
     this.overlay = null;
     this.added = [];
     if (this.created.size > 0) this.created = new Set();
@@ -210,7 +221,48 @@ export class DocumentParser {
       if (isEsError(e)) throw mapperParsing('failed to parse', e);
       throw e;
     }
-    return { fields: this.out as ParsedField[], dynamicUpdate: this.added.length === 0 ? null : this.dynamicUpdate() };
+    const doc: ParsedDocument = { fields: this.out as ParsedField[], dynamicUpdate: this.added.length === 0 ? null : this.dynamicUpdate() };
+    return this.nested.length === 0 ? doc : { ...doc, nested: this.nested };
+  }
+
+  /**
+   * A value of a `nested` object: a document of its own (Lucene's block
+   * join), parsed with fresh field stamps and recorded before its parent's
+   * later fields; its fields are copied into the parent (`include_in_parent`)
+   * or the root (`include_in_root`) document when the mapping asks.
+   */
+  private parseNestedObject(node: ObjectNode, value: Record<string, unknown>, dynamic: Dynamic): void {
+    const parentOut = this.out;
+    const parentGen = this.gen;
+    const isTopLevel = this.rootOut === null;
+    if (isTopLevel) {
+      this.rootOut = parentOut;
+      this.rootGen = parentGen;
+    }
+    if (++this.gen === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.gen = 1;
+    }
+    this.out = [];
+    try {
+      this.parseObject(node, value, dynamic);
+    } finally {
+      const fields = this.out;
+      this.out = parentOut;
+      this.gen = parentGen;
+      if (isTopLevel) this.rootOut = null;
+      this.nested.push({ path: node.path, fields: fields as ParsedField[] });
+      if (node.includeInParent === true) this.copyFields(fields, parentOut);
+      if (node.includeInRoot === true && !isTopLevel && this.rootOut !== null) this.copyFields(fields, this.rootOut);
+    }
+  }
+
+  private copyFields(from: readonly ParsedFieldBuilder[], into: ParsedFieldBuilder[]): void {
+    for (const f of from) {
+      const existing = into.find((x) => x.mapping === f.mapping);
+      if (existing) existing.values.push(...f.values);
+      else into.push({ mapping: f.mapping, values: [...f.values], leaf: f.leaf });
+    }
   }
 
   // ---- walking --------------------------------------------------------------------------
@@ -298,7 +350,8 @@ export class DocumentParser {
     if (!isPlainObject(value)) {
       throw mapperParsing(`object mapping for [${node.path}] tried to parse field [${name}] as object, but found a concrete value`);
     }
-    this.parseObject(node, value, node.dynamic ?? dynamic);
+    if (node.nested) this.parseNestedObject(node, value, node.dynamic ?? dynamic);
+    else this.parseObject(node, value, node.dynamic ?? dynamic);
   }
 
   // ---- values -----------------------------------------------------------------------------
@@ -308,7 +361,7 @@ export class DocumentParser {
     if (this.stamp[slot] === this.gen) return this.out[this.slotIndex[slot]];
     this.stamp[slot] = this.gen;
     this.slotIndex[slot] = this.out.length;
-    const f: ParsedFieldBuilder = { mapping: leaf.mapping, values: [] };
+    const f: ParsedFieldBuilder = { mapping: leaf.mapping, values: [], leaf };
     this.out.push(f);
     return f;
   }

@@ -41,6 +41,10 @@ export class Mapping implements MappingLookup {
   private readonly leaves = new Map<string, LeafNode>();
   private readonly objects = new Map<string, ObjectNode>();
   private readonly leafList: LeafNode[] = [];
+  /** Nested objects by path, with the nested object each is under. */
+  private readonly nestedObjects = new Map<string, { readonly parent: string | null }>();
+  /** Leaves under a nested object: their innermost nested object. */
+  private readonly leafNested = new Map<string, string>();
   private parser: DocumentParser | null = null;
 
   private constructor(
@@ -50,24 +54,39 @@ export class Mapping implements MappingLookup {
     private readonly rootOptions: RootOptions,
     private readonly parseOptions: MappingParseOptions,
   ) {
-    const walk = (obj: ObjectNode): void => {
+    const walk = (obj: ObjectNode, nested: string | null): void => {
       for (const child of obj.children.values()) {
         if (child.kind === 'object') {
           this.objects.set(child.path, child);
-          walk(child);
+          if (child.nested) this.nestedObjects.set(child.path, { parent: nested });
+          walk(child, child.nested ? child.path : nested);
           continue;
         }
-        this.addLeaf(child);
+        this.addLeaf(child, nested);
       }
     };
-    walk(root);
+    walk(root, null);
   }
 
-  private addLeaf(leaf: LeafNode): void {
+  private addLeaf(leaf: LeafNode, nested: string | null): void {
     leaf.slot = this.leafList.length;
     this.leafList.push(leaf);
     this.leaves.set(leaf.path, leaf);
-    for (const sub of leaf.fields) this.addLeaf(sub);
+    if (nested !== null) this.leafNested.set(leaf.path, nested);
+    for (const sub of leaf.fields) this.addLeaf(sub, nested);
+  }
+
+  nestedObject(path: string): { readonly parent: string | null } | undefined {
+    return this.nestedObjects.get(path);
+  }
+
+  nestedPathOf(field: string): string | null {
+    return this.leafNested.get(field) ?? null;
+  }
+
+  /** Whether any object of the mapping is `nested`. */
+  get hasNested(): boolean {
+    return this.nestedObjects.size > 0;
   }
 
   /** A mapping from a type's mapping body (`{properties: {...}, dynamic, _source, ...}`, optionally wrapped in `{type: ...}`). */

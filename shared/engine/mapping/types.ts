@@ -97,8 +97,17 @@ export interface ParsedField {
   readonly values: readonly (string | number | boolean)[];
 }
 
+/** A value of a `nested` object, indexed as a hidden document before its parent (Lucene's block join). */
+export interface NestedDocument {
+  /** The nested object's full path (`comments`, `comments.replies`). */
+  readonly path: string;
+  readonly fields: readonly ParsedField[];
+}
+
 export interface ParsedDocument {
   readonly fields: readonly ParsedField[];
+  /** Nested documents in block order (each one's own nested documents before it), when the mapping has nested objects. */
+  readonly nested?: readonly NestedDocument[];
   /**
    * Mapping JSON (the `properties` form of a PUT mapping body) for fields the
    * document introduced by dynamic mapping, or null when it introduced none.
@@ -110,6 +119,10 @@ export interface ParsedDocument {
 
 /** What queries and aggregations need of a mapping. */
 export interface MappingLookup {
+  /** When `path` is a `nested` object: the nested object it is under (null at the root). */
+  nestedObject?(path: string): { readonly parent: string | null } | undefined;
+  /** The innermost `nested` object a field is under (its values live in nested documents), or null. */
+  nestedPathOf?(field: string): string | null;
   /** The leaf field at this full path (`plate`, `plate.keyword`), or undefined when unmapped. */
   field(path: string): FieldMapping | undefined;
   /**

@@ -161,9 +161,9 @@ export function routesAsLog(meta: Pick<IndexMetadata, 'log' | 'settings'>): bool
   );
 }
 
-/** The mapping options that carry an index's `index.mapping.total_fields.limit` and `depth.limit`. */
-export function mappingLimits(settings: IndexSettings): { totalFieldsLimit: number; depthLimit: number } {
-  return { totalFieldsLimit: settings.totalFieldsLimit, depthLimit: settings.depthLimit };
+/** The mapping options that carry an index's `index.mapping.total_fields.limit`, `depth.limit` and `nested_fields.limit`. */
+export function mappingLimits(settings: IndexSettings): { totalFieldsLimit: number; depthLimit: number; nestedFieldsLimit: number } {
+  return { totalFieldsLimit: settings.totalFieldsLimit, depthLimit: settings.depthLimit, nestedFieldsLimit: settings.nestedFieldsLimit };
 }
 
 /** See createIndexMetadata for `enforceSettingsLimits`. */

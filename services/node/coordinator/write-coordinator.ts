@@ -284,7 +284,7 @@ export class WriteCoordinator {
       }
       try {
         for (const doc of docs) {
-          const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc));
+          const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc), meta.settings.nestedObjectsLimit);
           if (parsed.dynamicUpdate) {
             w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, {
               analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined,

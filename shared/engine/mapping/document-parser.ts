@@ -117,14 +117,15 @@ const STRICT_STANDARD_DETECTOR = (() => {
   return new JodaDateFormatter(STRICT_STANDARD_PATTERN, [alternatives(long, date, [epoch(true)])], long);
 })();
 
+/** `index.mapping.nested_objects.limit` default. */
+export const DEFAULT_NESTED_OBJECTS_LIMIT = 10000;
+
 interface ParsedFieldBuilder {
   readonly mapping: FieldMapping;
   readonly values: (string | number | boolean)[];
   /** The leaf, so a nested document's fields can be copied into its parent (`include_in_parent`). */
   readonly leaf?: LeafNode;
 }
-
-
 
 /** What the parser needs of a Mapping. */
 export interface ParserMapping {
@@ -177,7 +178,11 @@ export class DocumentParser {
   private nested: NestedDocument[] = [];
   /** The root document's fields while a nested document is parsed (for `include_in_root`). */
   private rootOut: ParsedFieldBuilder[] | null = null;
-  private rootGen = 0;
+  /** The last stamp generation handed out (documents and nested documents each get their own). */
+  private lastGen = 0;
+  /** Nested documents of the document being parsed, against `index.mapping.nested_objects.limit`. */
+  private nestedCount = 0;
+  private nestedLimit = DEFAULT_NESTED_OBJECTS_LIMIT;
   /** New child nodes of existing objects, created by this document. */
   private overlay: Map<ObjectNode, Map<string, MappingNode>> | null = null;
   /** Dynamic additions in document order: (existing parent, new node). */
@@ -199,13 +204,12 @@ export class DocumentParser {
         : formats.map((f) => dateFormatter(f));
   }
 
-  parse(source: Record<string, unknown>): ParsedDocument {
-    if (++this.gen === 0x7fffffff) {
-      this.stamp.fill(0);
-      this.gen = 1;
-    }
+  parse(source: Record<string, unknown>, nestedObjectsLimit = DEFAULT_NESTED_OBJECTS_LIMIT): ParsedDocument {
+    this.gen = this.freshGen();
     this.out = [];
     this.nested = [];
+    this.nestedCount = 0;
+    this.nestedLimit = nestedObjectsLimit;
     this.rootOut = null;
     this.overlay = null;
     this.added = [];
@@ -227,22 +231,22 @@ export class DocumentParser {
 
   /**
    * A value of a `nested` object: a document of its own (Lucene's block
-   * join), parsed with fresh field stamps and recorded before its parent's
-   * later fields; its fields are copied into the parent (`include_in_parent`)
-   * or the root (`include_in_root`) document when the mapping asks.
+   * join), parsed with fresh field stamps and recorded after its own nested
+   * documents and before its parent (the segment builder adds the root
+   * last); its fields are copied into the parent (`include_in_parent`) or
+   * the root (`include_in_root`) document as DocumentParser.nested does.
    */
   private parseNestedObject(node: ObjectNode, value: Record<string, unknown>, dynamic: Dynamic): void {
+    if (++this.nestedCount > this.nestedLimit) {
+      throw mapperParsing(
+        `The number of nested documents has exceeded the allowed limit of [${this.nestedLimit}]. This limit can be set by changing the [index.mapping.nested_objects.limit] index level setting.`,
+      );
+    }
     const parentOut = this.out;
     const parentGen = this.gen;
     const isTopLevel = this.rootOut === null;
-    if (isTopLevel) {
-      this.rootOut = parentOut;
-      this.rootGen = parentGen;
-    }
-    if (++this.gen === 0x7fffffff) {
-      this.stamp.fill(0);
-      this.gen = 1;
-    }
+    if (isTopLevel) this.rootOut = parentOut;
+    this.gen = this.freshGen();
     this.out = [];
     try {
       this.parseObject(node, value, dynamic);
@@ -250,11 +254,22 @@ export class DocumentParser {
       const fields = this.out;
       this.out = parentOut;
       this.gen = parentGen;
+      const rootOut = this.rootOut!;
       if (isTopLevel) this.rootOut = null;
       this.nested.push({ path: node.path, fields: fields as ParsedField[] });
       if (node.includeInParent === true) this.copyFields(fields, parentOut);
-      if (node.includeInRoot === true && !isTopLevel && this.rootOut !== null) this.copyFields(fields, this.rootOut);
+      // Not twice into a root that is also the parent.
+      if (node.includeInRoot === true && (node.includeInParent !== true || !isTopLevel)) this.copyFields(fields, rootOut);
     }
+  }
+
+  /** A field-stamp generation no document or nested document used since the stamps were last cleared. */
+  private freshGen(): number {
+    if (++this.lastGen === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.lastGen = 1;
+    }
+    return this.lastGen;
   }
 
   private copyFields(from: readonly ParsedFieldBuilder[], into: ParsedFieldBuilder[]): void {

@@ -40,10 +40,14 @@ const ANALYSIS_PREFIX = 'index.analysis.';
 
 const K_TOTAL_FIELDS_LIMIT = 'index.mapping.total_fields.limit';
 const K_DEPTH_LIMIT = 'index.mapping.depth.limit';
+const K_NESTED_FIELDS_LIMIT = 'index.mapping.nested_fields.limit';
+const K_NESTED_OBJECTS_LIMIT = 'index.mapping.nested_objects.limit';
 /** `MapperService.INDEX_MAPPING_TOTAL_FIELDS_LIMIT_SETTING` default. */
 export const DEFAULT_TOTAL_FIELDS_LIMIT = 1000;
 /** `MapperService.INDEX_MAPPING_DEPTH_LIMIT_SETTING` default. */
 export const DEFAULT_DEPTH_LIMIT = 20;
+const DEFAULT_NESTED_FIELDS_LIMIT = 50;
+const DEFAULT_NESTED_OBJECTS_LIMIT = 10000;
 
 /**
  * The index settings Elasticsearch 6.8 knows (IndexScopedSettings
@@ -105,6 +109,8 @@ export function checkIndexSettingsRequest(body: unknown): void {
   }
   intSetting(flat, K_TOTAL_FIELDS_LIMIT, DEFAULT_TOTAL_FIELDS_LIMIT, 0);
   intSetting(flat, K_DEPTH_LIMIT, DEFAULT_DEPTH_LIMIT, 1);
+  intSetting(flat, K_NESTED_FIELDS_LIMIT, DEFAULT_NESTED_FIELDS_LIMIT, 0);
+  intSetting(flat, K_NESTED_OBJECTS_LIMIT, DEFAULT_NESTED_OBJECTS_LIMIT, 0);
 }
 
 /** A setting read leniently (the default when missing or not a whole number): the meta log may hold values from before it was checked. */
@@ -157,6 +163,10 @@ export interface IndexSettings {
   readonly totalFieldsLimit: number;
   /** `index.mapping.depth.limit`. */
   readonly depthLimit: number;
+  /** `index.mapping.nested_fields.limit`. */
+  readonly nestedFieldsLimit: number;
+  /** `index.mapping.nested_objects.limit`: nested documents one document may hold. */
+  readonly nestedObjectsLimit: number;
   /** `index.number_of_routing_shards`, defaulting to `numberOfShards` as on 6.x. */
   readonly routingNumShards: number;
   readonly routingPartitionSize: number;
@@ -316,6 +326,8 @@ function build(flat: Map<string, FlatEntry>, index: string): IndexSettings {
     maxNgramDiff,
     totalFieldsLimit: lenientInt(flat, K_TOTAL_FIELDS_LIMIT, DEFAULT_TOTAL_FIELDS_LIMIT, 0),
     depthLimit: lenientInt(flat, K_DEPTH_LIMIT, DEFAULT_DEPTH_LIMIT, 1),
+    nestedFieldsLimit: lenientInt(flat, K_NESTED_FIELDS_LIMIT, DEFAULT_NESTED_FIELDS_LIMIT, 0),
+    nestedObjectsLimit: lenientInt(flat, K_NESTED_OBJECTS_LIMIT, DEFAULT_NESTED_OBJECTS_LIMIT, 0),
     routingNumShards,
     routingPartitionSize,
     analysis: analysisOf(flat),

@@ -35,7 +35,12 @@ export interface MappingOptions extends MappingParseOptions {
   readonly index?: string;
   readonly totalFieldsLimit?: number;
   readonly depthLimit?: number;
+  /** `index.mapping.nested_fields.limit`: how many `nested` objects the mapping may have. */
+  readonly nestedFieldsLimit?: number;
 }
+
+/** `index.mapping.nested_fields.limit` default. */
+export const DEFAULT_NESTED_FIELDS_LIMIT = 50;
 
 export class Mapping implements MappingLookup {
   private readonly leaves = new Map<string, LeafNode>();
@@ -125,6 +130,10 @@ export class Mapping implements MappingLookup {
     const total = this.objects.size + this.leafList.length + METADATA_MAPPER_COUNT;
     const limit = opts.totalFieldsLimit ?? DEFAULT_TOTAL_FIELDS_LIMIT;
     if (total > limit) throw javaCause('illegal_argument_exception', `Limit of total fields [${limit}] in index [${index}] has been exceeded`);
+    const nestedLimit = opts.nestedFieldsLimit ?? DEFAULT_NESTED_FIELDS_LIMIT;
+    if (this.nestedObjects.size > nestedLimit) {
+      throw javaCause('illegal_argument_exception', `Limit of nested fields [${nestedLimit}] in index [${index}] has been exceeded`);
+    }
     const depthLimit = opts.depthLimit ?? DEFAULT_DEPTH_LIMIT;
     for (const path of this.objects.keys()) {
       const depth = path.split('.').length + 1;
@@ -165,7 +174,7 @@ export class Mapping implements MappingLookup {
 
   /** Paths of `nested` objects. */
   nestedPaths(): string[] {
-    return [...this.objects.values()].filter((o) => o.nested).map((o) => o.path);
+    return [...this.nestedObjects.keys()];
   }
 
   /** The root `dynamic` setting (`true` unless given). */
@@ -202,7 +211,7 @@ export class Mapping implements MappingLookup {
    * indexed). Throws Elasticsearch's mapper_parsing_exception and
    * strict_dynamic_mapping_exception.
    */
-  parse(source: Record<string, unknown>): ParsedDocument {
+  parse(source: Record<string, unknown>, nestedObjectsLimit?: number): ParsedDocument {
     if (this.parser === null) {
       this.parser = new DocumentParser({
         typeName: this.typeName ?? DEFAULT_TYPE,
@@ -213,7 +222,7 @@ export class Mapping implements MappingLookup {
         parseOptions: this.parseOptions,
       });
     }
-    return this.parser.parse(source);
+    return this.parser.parse(source, nestedObjectsLimit);
   }
 }
 

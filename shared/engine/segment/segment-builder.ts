@@ -12,6 +12,7 @@ import { newBitset } from './bitset.ts';
 import { ByteList, Float64List, Uint32List } from './growable-arrays.ts';
 import { KeywordFieldWriter } from './keyword-field-writer.ts';
 import type { HeapInvertedField } from './heap-inverted-field.ts';
+import { NESTED_PATH_MAPPING } from './nested-blocks.ts';
 import { NumericFieldWriter } from './numeric-field-writer.ts';
 import { PointFieldWriter } from './point-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
@@ -27,6 +28,9 @@ export interface BufferedDoc {
   readonly source: Buffer;
   readonly parsed: ParsedDocument;
 }
+
+/** A nested doc's stored source: empty (its values are in its root's `_source`). */
+const EMPTY_SOURCE = new Uint8Array(0);
 
 /** Text fields without an `analyzer` use Elasticsearch's default. */
 const DEFAULT_ANALYZER = 'standard';
@@ -101,12 +105,31 @@ export class SegmentBuilder {
     return this.docCount;
   }
 
-  /** Adds a document; returns its local doc id in the segment to be built. */
+  /**
+   * Adds a document, its nested documents first (nested-blocks.ts); returns
+   * the local doc id of the document itself in the segment to be built.
+   */
   add(doc: BufferedDoc): number {
     if (this.built) throw new Error('SegmentBuilder.add after build()');
-    const local = this.docCount;
-    const fields = doc.parsed.fields;
-    // Refuse a document before any column has taken part of it: a half-added doc would corrupt the segment.
+    const nested = doc.parsed.nested;
+    if (nested === undefined || nested.length === 0) {
+      this.prepare(doc.parsed.fields);
+      return this.addDoc(doc.parsed.fields, doc.id, doc.version, doc.seqNo, doc.routing, doc.source);
+    }
+    // Refuse the whole block before any column has taken part of it.
+    const blocks = nested.map((n) => [...n.fields, { mapping: NESTED_PATH_MAPPING, values: [n.path] }]);
+    for (const fields of blocks) this.prepare(fields);
+    this.prepare(doc.parsed.fields);
+    for (const fields of blocks) {
+      this.prepare(fields);
+      this.addDoc(fields, null, doc.version, doc.seqNo, null, EMPTY_SOURCE);
+    }
+    this.prepare(doc.parsed.fields);
+    return this.addDoc(doc.parsed.fields, doc.id, doc.version, doc.seqNo, doc.routing, doc.source);
+  }
+
+  /** Looks up (and checks) the column of every field of a doc about to be added: throws before anything is added. */
+  private prepare(fields: readonly ParsedField[]): void {
     for (let k = 0; k < fields.length; k++) {
       const mapping = fields[k].mapping;
       if (fields[k].values.length === 0 || mapping.type === 'object' || this.recentMappings[k] === mapping) continue;
@@ -116,6 +139,11 @@ export class SegmentBuilder {
       this.recentStates[k] = state;
       this.recentAnalyzers[k] = analyzer;
     }
+  }
+
+  /** Adds one Lucene doc (a nested one has no `_id`, source or routing) whose fields were just prepared. */
+  private addDoc(fields: readonly ParsedField[], id: string | null, version: number, seqNo: number, routing: string | null, source: Uint8Array): number {
+    const local = this.docCount;
     for (let k = 0; k < fields.length; k++) {
       const field = fields[k];
       if (field.values.length === 0 || field.mapping.type === 'object') continue;
@@ -133,14 +161,16 @@ export class SegmentBuilder {
     }
     this.touched.length = 0;
 
-    this.ids.startDoc(local);
-    this.ids.addValue(doc.id);
-    this.ids.finishDoc();
+    if (id !== null) {
+      this.ids.startDoc(local);
+      this.ids.addValue(id);
+      this.ids.finishDoc();
+    }
     this.docCount++;
-    this.routings.push(doc.routing);
-    this.versions.push(doc.version);
-    this.seqNos.push(doc.seqNo);
-    this.sourceBytes.append(doc.source);
+    this.routings.push(routing);
+    this.versions.push(version);
+    this.seqNos.push(seqNo);
+    this.sourceBytes.append(source);
     this.sourceOffsets.push(this.sourceBytes.length);
     return local;
   }

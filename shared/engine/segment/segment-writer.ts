@@ -19,6 +19,7 @@ import { narrowestKind, ordKind, writeColumn, type ColumnLayout } from '../codec
 import type { SegmentFileKind } from '../codec/file-format.ts';
 import { bitsetWords, hasBit } from './bitset.ts';
 import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
+import { keptDocs } from './nested-blocks.ts';
 import { mergeTerms } from './term-merge.ts';
 import { writePoints } from './point-values-file.ts';
 import { crashPoint } from '../store/fault-injection.ts';
@@ -49,7 +50,9 @@ export function writeSegment(dir: string, id: number, sources: readonly WriteSou
   let maxDoc = 0;
   for (const { segment, liveDocs } of sources) {
     const map = new Int32Array(segment.maxDoc);
-    for (let d = 0; d < segment.maxDoc; d++) map[d] = liveDocs === null || hasBit(liveDocs, d) ? maxDoc++ : -1;
+    // Nested docs are kept with their root (live docs mark roots only).
+    const kept = keptDocs(segment, liveDocs);
+    for (let d = 0; d < segment.maxDoc; d++) map[d] = kept === null || hasBit(kept, d) ? maxDoc++ : -1;
     docMaps.push(map);
   }
   if (maxDoc === 0) return null;

@@ -26,6 +26,7 @@ import type { AnalyzerLookup } from '../analysis/types.ts';
 import { bitsetWords, clearBit, hasBit, newFullBitset } from './bitset.ts';
 import { liveDocsFileName, liveDocsFileOf, readLiveDocs, writeLiveDocs } from './live-docs-file.ts';
 import { MappedSegment } from './mapped-segment.ts';
+import { initialLiveDocs, nestedDocs, rootCount } from './nested-blocks.ts';
 import { findDeletesMerges, findForcedMerges, findMerges, type MergeCandidate } from './merge-policy.ts';
 import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
 import { DATA_FILES, segmentFileName, segmentIdOfFile } from './segment-info.ts';
@@ -180,7 +181,7 @@ export class ShardIndex {
     try {
       for (const { id, liveGen } of commit.segments) {
         const segment = MappedSegment.open(dir, id);
-        const liveDocs = liveGen > 0 ? readLiveDocs(dir, id, liveGen, bitsetWords(segment.maxDoc)) : null;
+        const liveDocs = liveGen > 0 ? readLiveDocs(dir, id, liveGen, bitsetWords(segment.maxDoc)) : initialLiveDocs(segment);
         const numDocs = liveDocs === null ? segment.maxDoc : countBits(liveDocs);
         index.segments.push({ segment, inMemory: false, liveDocs, numDocs, liveGen, liveDirty: false });
       }
@@ -202,7 +203,7 @@ export class ShardIndex {
   /** Deleted docs still held by segments (reclaimed by merges). */
   get deletedCount(): number {
     let n = 0;
-    for (const s of this.segments) n += s.segment.maxDoc - s.numDocs;
+    for (const s of this.segments) n += rootCount(s.segment) - s.numDocs;
     return n;
   }
 
@@ -351,7 +352,7 @@ export class ShardIndex {
    */
   planMerges(policy: MergePolicy): MergePlan[] {
     const candidates = this.segments.filter((s) => !s.inMemory && !this.merging.has(s.segment));
-    const groups = policy(candidates.map((s) => ({ maxDoc: s.segment.maxDoc, numDocs: s.numDocs })));
+    const groups = policy(candidates.map((s) => ({ maxDoc: rootCount(s.segment), numDocs: s.numDocs })));
     return groups.map((group) => {
       const members = group.map((k) => candidates[k]!);
       const id = this.nextSegmentId++;
@@ -399,27 +400,30 @@ export class ShardIndex {
       const refreshed = now === undefined ? EMPTY_BITSET : now.liveDocs;
       const pending = now === undefined ? undefined : this.pendingDeletes.get(now);
       if (pending !== undefined) this.pendingDeletes.delete(now!);
+      const nested = nestedDocs(input);
       for (let d = 0; d < docMap.length; d++) {
         const to = docMap[d]!;
-        if (to < 0) continue;
+        // A nested doc goes with its root.
+        if (to < 0 || (nested !== null && hasBit(nested, d))) continue;
         if (refreshed !== null && (refreshed === EMPTY_BITSET || !hasBit(refreshed, d))) {
-          live ??= newFullBitset(segment.maxDoc);
+          live ??= newLiveBitset(segment);
           clearBit(live, to);
           deleted++;
         } else if (pending !== undefined && !hasBit(pending.liveDocs, d)) {
-          pendingLive ??= newFullBitset(segment.maxDoc);
+          pendingLive ??= newLiveBitset(segment);
           clearBit(pendingLive, to);
           pendingCount++;
         }
       }
     });
-    const numDocs = segment.maxDoc - deleted;
+    live ??= initialLiveDocs(segment);
+    const numDocs = rootCount(segment) - deleted;
     if (numDocs === 0) {
       segment.close();
       this.dropInputs(plan, null);
       return;
     }
-    const merged: LiveSegment = { segment, inMemory: false, liveDocs: live, numDocs, liveGen: 0, liveDirty: live !== null };
+    const merged: LiveSegment = { segment, inMemory: false, liveDocs: live, numDocs, liveGen: 0, liveDirty: deleted > 0 };
     if (pendingLive !== null) {
       // The bitset of the next refresh starts from the refreshed one.
       const next = live === null ? pendingLive : andBits(live, pendingLive);
@@ -495,17 +499,18 @@ export class ShardIndex {
       group.forEach((source, k) => {
         const pending = this.pendingDeletes.get(source);
         if (pending === undefined) return;
-        pendingLive ??= newFullBitset(segment.maxDoc);
+        pendingLive ??= newLiveBitset(segment);
         const docMap = written.docMaps[k]!;
+        const nested = nestedDocs(source.segment);
         // Docs live at the refresh (kept by the write) but deleted since: deleted in the new segment at the next refresh.
         for (let d = 0; d < docMap.length; d++) {
-          if (docMap[d]! >= 0 && !hasBit(pending.liveDocs, d)) {
+          if (docMap[d]! >= 0 && !hasBit(pending.liveDocs, d) && (nested === null || !hasBit(nested, d))) {
             clearBit(pendingLive, docMap[d]!);
             pendingCount++;
           }
         }
       });
-      merged = { segment, inMemory: false, liveDocs: null, numDocs: segment.maxDoc, liveGen: 0, liveDirty: false };
+      merged = { segment, inMemory: false, liveDocs: initialLiveDocs(segment), numDocs: rootCount(segment), liveGen: 0, liveDirty: false };
     }
     for (const s of group) this.pendingDeletes.delete(s);
     const first = this.segments.indexOf(group[0]!);
@@ -657,13 +662,13 @@ export class ShardIndex {
     const segment = this.buffer.build(this.nextSegmentId++);
     this.buffer.reset();
     this.bufferIds.clear();
-    let liveDocs: Uint32Array | null = null;
+    let liveDocs = initialLiveDocs(segment);
     if (this.bufferDeletes.length > 0) {
-      liveDocs = newFullBitset(segment.maxDoc);
+      liveDocs ??= newFullBitset(segment.maxDoc);
       for (const doc of this.bufferDeletes) clearBit(liveDocs, doc);
     }
     // A buffered doc is deleted at most once: its slot in bufferDocs is -1 after.
-    const numDocs = segment.maxDoc - this.bufferDeletes.length;
+    const numDocs = rootCount(segment) - this.bufferDeletes.length;
     this.bufferDeletes = [];
     if (numDocs === 0) return;
     this.segments.push({ segment, inMemory: true, liveDocs, numDocs, liveGen: 0, liveDirty: false });
@@ -682,6 +687,11 @@ export class ShardIndex {
     }
   }
 
+}
+
+/** Every doc of a new segment live: its roots when it has nested docs (nested-blocks.ts). */
+function newLiveBitset(segment: Segment): Uint32Array {
+  return initialLiveDocs(segment) ?? newFullBitset(segment.maxDoc);
 }
 
 /** Stands for the live docs of an input segment a refresh removed: none. */

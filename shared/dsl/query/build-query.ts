@@ -4,7 +4,7 @@
  * errors are wrapped as Elasticsearch wraps them:
  * query_shard_exception `failed to create query: <the query as ES prints it>`.
  */
-import { EsError, illegalArgument, queryShardException } from '../../errors/es-errors.ts';
+import { EsError, illegalArgument, javaCause, queryShardException } from '../../errors/es-errors.ts';
 import { MATCH_NONE } from '../../engine/search/query.ts';
 import type { Query } from '../../engine/search/query.ts';
 import type { QuerySource, ShardSearchContext } from '../../engine/search/types.ts';
@@ -154,6 +154,25 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
       return multiMatch(q, ctx);
     case 'query_string':
       return buildQueryString(q, ctx);
+    case 'nested': {
+      // NestedQueryBuilder.doToQuery
+      const nested = ctx.mapping.nestedObject?.(q.path);
+      if (nested === undefined) {
+        if (q.ignoreUnmapped) return MATCH_NONE;
+        if (ctx.mapping.isObject?.(q.path) === true) throw javaCause('illegal_state_exception', `[nested] nested object under path [${q.path}] is not of nested type`);
+        throw javaCause('illegal_state_exception', `[nested] failed to find nested object under path [${q.path}]`);
+      }
+      const ih = q.innerHits;
+      return {
+        kind: 'nested',
+        path: q.path,
+        parentPath: nested.parent,
+        query: buildQuery(q.query, ctx, isFilter),
+        scoreMode: q.scoreMode,
+        boost: q.boost,
+        innerHits: ih === null ? null : { name: ih.name ?? q.path, from: ih.from, size: ih.size, source: ih.source, version: ih.version },
+      };
+    }
   }
 }
 

@@ -18,7 +18,8 @@ import {
   parseTerms,
   parseWildcard,
 } from './parse-field-queries.ts';
-import type { BoolBuilder, ConstantScoreBuilder, DisMaxBuilder, IdsBuilder, QueryBuilder } from './query-builders.ts';
+import type { BoolBuilder, ConstantScoreBuilder, DisMaxBuilder, IdsBuilder, NestedBuilder, NestedInnerHitsSpec, QueryBuilder } from './query-builders.ts';
+import type { NestedScoreMode } from '../../engine/search/query.ts';
 import { DEFAULT_BOOST } from './query-builders.ts';
 import { getOwn } from '../../json/own-keys.ts';
 import { parseGeoBoundingBox, parseGeoDistance, parseGeoPolygon } from './geo-queries.ts';
@@ -47,6 +48,7 @@ const PARSERS: Readonly<Record<string, QueryParser>> = {
   geo_bounding_box: parseGeoBoundingBox,
   geo_bbox: parseGeoBoundingBox,
   geo_polygon: parseGeoPolygon,
+  nested: parseNested,
 };
 
 /**
@@ -270,4 +272,86 @@ function parseDisMax(r: DslReader, body: JsonMap): DisMaxBuilder {
   }
   if (!found) throw r.errorOf(body, '[dis_max] requires \'queries\' field with at least one clause');
   return { type: 'dis_max', queries, tieBreaker, boost, name };
+}
+
+const SCORE_MODES: ReadonlySet<string> = new Set(['avg', 'sum', 'max', 'min', 'none']);
+
+/** NestedQueryBuilder.fromXContent: `path`, `query`, `score_mode`, `ignore_unmapped`, `inner_hits`, `boost`, `_name`. */
+function parseNested(r: DslReader, body: JsonMap): NestedBuilder {
+  let path: string | null = null;
+  let query: QueryBuilder | null = null;
+  let scoreMode: NestedScoreMode = 'avg';
+  let ignoreUnmapped = false;
+  let innerHits: NestedInnerHitsSpec | null = null;
+  let boost = DEFAULT_BOOST;
+  let name: string | null = null;
+  for (const key of Object.keys(body)) {
+    const v = body[key];
+    if (key === 'query') query = parseInnerQuery(r, body, key);
+    else if (key === 'inner_hits') innerHits = parseNestedInnerHits(r, body, key);
+    else if (r.isMap(v) || Array.isArray(v)) throw r.errorAt(body, key, `[nested] query does not support [${key}]`);
+    else if (key === 'path') path = r.text(body, key);
+    else if (key === 'score_mode') {
+      const mode = r.text(body, key);
+      // ScoreMode "total" is Lucene's name for sum.
+      const m = mode === 'total' ? 'sum' : mode;
+      if (!SCORE_MODES.has(m)) throw illegalArgument(`No score mode for child query [${mode}] found`);
+      scoreMode = m as NestedScoreMode;
+    } else if (key === 'ignore_unmapped') ignoreUnmapped = r.bool(body, key);
+    else if (key === 'boost') boost = r.float(body, key);
+    else if (key === '_name') name = r.text(body, key);
+    else throw r.errorAt(body, key, `[nested] query does not support [${key}]`);
+  }
+  if (query === null) throw r.errorOf(body, "[nested] requires 'query' field");
+  if (path === null) throw r.errorOf(body, "[nested] requires 'path' field");
+  return { type: 'nested', path, query, scoreMode, ignoreUnmapped, innerHits, boost, name };
+}
+
+/**
+ * A nested query's `inner_hits`: `name`, `from`, `size` (3), `_source`
+ * (true or false), `version`, `ignore_unmapped`; InnerHitBuilder's other
+ * options are refused rather than ignored.
+ */
+function parseNestedInnerHits(r: DslReader, body: JsonMap, key: string): NestedInnerHitsSpec {
+  const v = body[key];
+  if (!r.isMap(v)) throw r.errorAt(body, key, '[inner_hits] must be an object');
+  let name: string | null = null;
+  let from = 0;
+  let size = 3;
+  let source = true;
+  let version = false;
+  for (const k of Object.keys(v)) {
+    switch (k) {
+      case 'name':
+        name = r.text(v, k);
+        break;
+      case 'from':
+        from = r.int(v, k);
+        break;
+      case 'size':
+        size = r.int(v, k);
+        break;
+      case '_source':
+        if (typeof v[k] !== 'boolean') throw illegalArgument('[inner_hits] of a nested query supports [_source] as true or false only');
+        source = r.bool(v, k);
+        break;
+      case 'version':
+        version = r.bool(v, k);
+        break;
+      case 'ignore_unmapped':
+        r.bool(v, k);
+        break;
+      default:
+        throw illegalArgument(`[inner_hits] option [${k}] is not supported on a nested query (supported: name, from, size, _source, version)`);
+    }
+  }
+  if (from < 0) throw illegalArgument('illegal from value, at least 0 or higher');
+  if (size < 0) throw illegalArgument('illegal size value, at least 0 or higher');
+  // InnerHitBuilder: from + size may not pass index.max_inner_result_window (100).
+  if (from + size > 100) {
+    throw illegalArgument(
+      `Inner result window is too large, the inner hit definition's [${name ?? ''}]'s from + size must be less than or equal to: [100] but was [${from + size}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.`,
+    );
+  }
+  return { name, from, size, source, version };
 }

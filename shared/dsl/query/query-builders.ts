@@ -4,6 +4,8 @@
  * mapping is known. `build-query.ts` turns them into engine queries per shard;
  * `render-query.ts` prints them as Elasticsearch's builders print themselves.
  */
+import type { NestedScoreMode } from '../../engine/search/query.ts';
+
 export const DEFAULT_BOOST = 1;
 
 /** A query value as the client wrote it (string, number, boolean; bigints for long integers). */
@@ -161,6 +163,25 @@ export interface QueryStringBuilder extends Common {
 export type { GeoQueryBuilder } from './geo-queries.ts';
 import type { GeoQueryBuilder } from './geo-queries.ts';
 
+/** `nested` (NestedQueryBuilder). */
+export interface NestedBuilder extends Common {
+  readonly type: 'nested';
+  readonly path: string;
+  readonly query: QueryBuilder;
+  readonly scoreMode: NestedScoreMode;
+  readonly ignoreUnmapped: boolean;
+  readonly innerHits: NestedInnerHitsSpec | null;
+}
+
+/** `inner_hits` of a nested query as given (name null: the path). */
+export interface NestedInnerHitsSpec {
+  readonly name: string | null;
+  readonly from: number;
+  readonly size: number;
+  readonly source: boolean;
+  readonly version: boolean;
+}
+
 export type QueryBuilder =
   | MatchAllBuilder
   | MatchNoneBuilder
@@ -179,4 +200,5 @@ export type QueryBuilder =
   | ConstantScoreBuilder
   | DisMaxBuilder
   | GeoQueryBuilder
-  | QueryStringBuilder;
+  | QueryStringBuilder
+  | NestedBuilder;

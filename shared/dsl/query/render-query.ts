@@ -194,6 +194,19 @@ export function queryToX(q: QueryBuilder): XObject {
       return obj([['constant_score', obj([['filter', queryToX(q.filter)], ...common(q)])]]);
     case 'dis_max':
       return obj([['dis_max', obj([['tie_breaker', fl(q.tieBreaker)], ['queries', q.queries.map(queryToX)], ...common(q)])]]);
+    case 'nested':
+      return obj([
+        [
+          'nested',
+          obj([
+            ['query', queryToX(q.query)],
+            ['path', q.path],
+            ['ignore_unmapped', q.ignoreUnmapped],
+            ['score_mode', q.scoreMode],
+            ...common(q),
+          ]),
+        ],
+      ]);
     case 'query_string':
       return obj([
         [

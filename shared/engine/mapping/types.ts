@@ -123,6 +123,8 @@ export interface MappingLookup {
   nestedObject?(path: string): { readonly parent: string | null } | undefined;
   /** The innermost `nested` object a field is under (its values live in nested documents), or null. */
   nestedPathOf?(field: string): string | null;
+  /** True when `path` is an object (or nested) field. */
+  isObject?(path: string): boolean;
   /** The leaf field at this full path (`plate`, `plate.keyword`), or undefined when unmapped. */
   field(path: string): FieldMapping | undefined;
   /**

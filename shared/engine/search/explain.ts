@@ -74,6 +74,8 @@ export function queryString(q: Query): string {
       ];
       return parts.join(' ') + (q.minimumShouldMatch > 0 ? `~${q.minimumShouldMatch}` : '');
     }
+    case 'nested':
+      return `ToParentBlockJoinQuery (${queryString(q.query)})`;
   }
 }
 

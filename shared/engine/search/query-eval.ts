@@ -16,7 +16,9 @@ import { phraseSet } from './phrase-leaf.ts';
 import { geoBits } from './geo-leaves.ts';
 import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
-import type { BoolQuery, DisMaxQuery, FuzzyQuery, Query, TermQuery } from './query.ts';
+import type { BoolQuery, DisMaxQuery, FuzzyQuery, NestedQuery, Query, TermQuery } from './query.ts';
+import { nestedDocs } from '../segment/nested-blocks.ts';
+import { joinToParents, nestedPathDocs, parentLevelDocs } from './nested-join.ts';
 import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
 import { isPostingsLeaf, termConjunction, termDisjunction } from './term-at-a-time.ts';
 import { compileWildcard, termIdsForPrefix, termIdsForRange, termIdsMatching } from './term-scan.ts';
@@ -117,7 +119,22 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
       return boolSet(q, ctx, needScores, f(boost * q.boost));
     case 'dis_max':
       return disMaxSet(q, ctx, needScores, f(boost * q.boost));
+    case 'nested':
+      return nestedSet(q, ctx, needScores, f(boost * q.boost));
   }
+}
+
+/** Parents with a nested doc of `q.path` matching the inner query (the boost applies to the children's scores, as Lucene's weights pass it down). */
+function nestedSet(q: NestedQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
+  const seg = ctx.segment;
+  if (nestedDocs(seg) === null) return emptySet(ctx);
+  const scoring = needScores && q.scoreMode !== 'none';
+  const children = evaluate(q.query, ctx, scoring, boost);
+  const childDocs = nestedPathDocs(seg, q.path);
+  const parents = parentLevelDocs(seg, q.parentPath);
+  // The children's scores may sit in the arena: the parents' go to an array of their own.
+  const scores = needScores ? new Float64Array(seg.maxDoc) : null;
+  return joinToParents(children, childDocs, parents, seg.maxDoc, q.scoreMode, needScores, scores);
 }
 
 function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number, restrict: Uint32Array | null = null): DocSet {

@@ -176,6 +176,36 @@ export interface ConstantScoreQuery {
   readonly boost: number;
 }
 
+/** How a nested query scores a parent from its matching nested docs (Lucene's join ScoreMode). */
+export type NestedScoreMode = 'avg' | 'sum' | 'max' | 'min' | 'none';
+
+/**
+ * Docs with a nested doc under `path` that matches `query` (Lucene's
+ * ToParentBlockJoinQuery): the join goes to the docs of `parentPath` (the
+ * enclosing nested object), or to root docs when it is null.
+ */
+export interface NestedQuery {
+  readonly kind: 'nested';
+  readonly path: string;
+  readonly parentPath: string | null;
+  readonly query: Query;
+  readonly scoreMode: NestedScoreMode;
+  readonly boost: number;
+  /** `inner_hits`: the matching nested docs of each hit, rendered with it. */
+  readonly innerHits: NestedInnerHits | null;
+}
+
+/** A nested query's `inner_hits` (the subset of InnerHitBuilder supported for nested docs). */
+export interface NestedInnerHits {
+  /** Key under the hit's `inner_hits` (default: the path). */
+  readonly name: string;
+  readonly from: number;
+  readonly size: number;
+  /** `_source`: false leaves the nested object's source out. */
+  readonly source: boolean;
+  readonly version: boolean;
+}
+
 export type Query =
   | MatchAllQuery
   | MatchNoneQuery
@@ -194,7 +224,8 @@ export type Query =
   | IdsQuery
   | BoolQuery
   | DisMaxQuery
-  | ConstantScoreQuery;
+  | ConstantScoreQuery
+  | NestedQuery;
 
 export const MATCH_NONE: MatchNoneQuery = { kind: 'match_none' };
 

@@ -5,7 +5,8 @@
  * types against the mapping, pipeline buckets_path targets, placement of
  * `global` and of sub-aggregations.
  */
-import { aggregationExecution, aggregationInitialization, illegalArgument, parsingException, unknownAggregationType } from '../../errors/es-errors.ts';
+import { EsError, aggregationExecution, aggregationInitialization, illegalArgument, parsingException, unknownAggregationType } from '../../errors/es-errors.ts';
+import { parseNested, parseReverseNested } from './parse-nested-aggs.ts';
 import type { MappingLookup } from '../../engine/mapping/types.ts';
 import type { AggSpec } from '../../engine/aggs/spec.ts';
 import { isParentPipeline, isPipeline, isSiblingPipeline } from '../../engine/aggs/spec.ts';
@@ -47,6 +48,9 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   filters: (c, b) => parseFilters(c, b),
   missing: parseMissing,
   global: (c, b) => parseGlobal(c, b),
+  // Parsed with the enclosing nested path (parseLevel).
+  nested: (c, b) => parseNested(c, b, null),
+  reverse_nested: (c, b) => parseReverseNested(c, b),
   avg: (c, b, m) => parseNumericMetric(c, b, m, 'avg'),
   sum: (c, b, m) => parseNumericMetric(c, b, m, 'sum'),
   min: (c, b, m) => parseNumericMetric(c, b, m, 'min'),
@@ -70,9 +74,17 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global']);
+const BUCKET_TYPES = new Set(['terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested']);
 
-function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly name: string } | null, warn: Warn): AggSpec[] {
+/** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
+interface NestedScope {
+  readonly path: string | null;
+  readonly underNested: boolean;
+}
+
+const ROOT_SCOPE: NestedScope = { path: null, underNested: false };
+
+function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly name: string } | null, warn: Warn, scope: NestedScope = ROOT_SCOPE): AggSpec[] {
   if (!isObject(json)) {
     throw parsingException(`Unexpected token ${tokenName(json)} in [aggs]: aggregations definitions must start with the name of the aggregation.`);
   }
@@ -104,7 +116,17 @@ function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly na
       }
     }
     if (type === null || body === null) throw parsingException(`Missing definition for aggregation [${name}]`);
-    const subs = subsJson === undefined ? [] : parseLevel(subsJson, mapping, { name }, warn);
+    if (type === 'reverse_nested' && !scope.underNested) {
+      throw new EsError('search_parse_exception', `Reverse nested aggregation [${name}] can only be used inside a [nested] aggregation`, 400);
+    }
+    const path = (body as Record<string, unknown>).path;
+    const subScope: NestedScope =
+      type === 'nested' && typeof path === 'string'
+        ? { path, underNested: true }
+        : type === 'reverse_nested'
+          ? { path: typeof path === 'string' ? path : null, underNested: true }
+          : scope;
+    const subs = subsJson === undefined ? [] : parseLevel(subsJson, mapping, { name }, warn, subScope);
     if (subs.length > 0 && !BUCKET_TYPES.has(type)) {
       throw aggregationInitialization(`Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
     }
@@ -113,7 +135,7 @@ function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly na
         `Aggregation [${parent.name}] cannot have a global sub-aggregation [${name}]. Global aggregations can only be defined as top level aggregations`,
       );
     }
-    const spec = PARSERS[type]!({ name, meta, subs }, body, mapping, warn);
+    const spec = type === 'nested' ? parseNested({ name, meta, subs }, body, scope.path) : PARSERS[type]!({ name, meta, subs }, body, mapping, warn);
     out.push(spec);
   }
   validatePipelines(out);

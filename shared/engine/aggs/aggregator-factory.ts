@@ -11,6 +11,7 @@ import { NumericMetricsAggregator } from './numeric-metrics-aggregator.ts';
 import { PercentilesAggregator } from './percentiles-aggregator.ts';
 import { RangeAggregator } from './range-aggregator.ts';
 import { FilterAggregator, FiltersAggregator, GlobalAggregator, MissingAggregator } from './single-bucket-aggregators.ts';
+import { NestedAggregator, ReverseNestedAggregator } from './nested-aggregators.ts';
 import type { AggSpec, BucketAggSpec, MetricAggSpec } from './spec.ts';
 import { collectedAggs } from './spec.ts';
 import type { AggState } from './state.ts';
@@ -91,6 +92,10 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     }
     case 'global':
       return new GlobalAggregator(spec, children(singleOwner));
+    case 'nested':
+      return new NestedAggregator(spec, children(singleOwner), mapping);
+    case 'reverse_nested':
+      return new ReverseNestedAggregator(spec, children(singleOwner), mapping);
     case 'avg':
     case 'sum':
     case 'min':

@@ -58,6 +58,8 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
     case 'filter':
     case 'missing':
     case 'global':
+    case 'nested':
+    case 'reverse_nested':
       agg = reduceSingle(spec, ofKind(states, 'single') as SingleBucketState[], reduceLevel);
       break;
     case 'cardinality':

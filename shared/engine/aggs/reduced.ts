@@ -59,7 +59,7 @@ export interface ReducedFilters extends Named {
 
 export interface ReducedSingle extends Named {
   readonly kind: 'single';
-  readonly typeName: 'filter' | 'missing' | 'global';
+  readonly typeName: 'filter' | 'missing' | 'global' | 'nested' | 'reverse_nested';
   readonly docCount: number;
   aggs: ReducedAgg[];
 }

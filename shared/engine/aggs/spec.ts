@@ -144,6 +144,20 @@ export interface GlobalSpec extends SpecBase {
   readonly type: 'global';
 }
 
+/** `nested`: the nested docs of `path` under each doc (nested-aggregators.ts). */
+export interface NestedSpec extends SpecBase {
+  readonly type: 'nested';
+  readonly path: string;
+  /** The path of the closest enclosing `nested` or `reverse_nested` (null: root docs). */
+  readonly parentPath: string | null;
+}
+
+/** `reverse_nested`: from nested docs back to their `path` object's docs, or to root docs. */
+export interface ReverseNestedSpec extends SpecBase {
+  readonly type: 'reverse_nested';
+  readonly path: string | null;
+}
+
 export type NumericMetricType = 'avg' | 'sum' | 'min' | 'max' | 'stats' | 'extended_stats' | 'value_count';
 
 export interface NumericMetricSpec extends SpecBase {
@@ -244,7 +258,9 @@ export type BucketAggSpec =
   | FilterSpec
   | FiltersSpec
   | MissingSpec
-  | GlobalSpec;
+  | GlobalSpec
+  | NestedSpec
+  | ReverseNestedSpec;
 
 export type MetricAggSpec = NumericMetricSpec | CardinalitySpec | PercentilesSpec | TopHitsSpec;
 

@@ -35,7 +35,7 @@ export function parentLevelDocs(seg: Segment, parentPath: string | null): Uint32
 
 /** The last set bit before `doc`, or -1. */
 export function prevSetBit(bits: Uint32Array, doc: number): number {
-  let d = doc - 1;
+  const d = doc - 1;
   if (d < 0) return -1;
   let w = d >>> 5;
   let word = bits[w]! & (0xffffffff >>> (31 - (d & 31)));

@@ -132,6 +132,7 @@ export class LocalShardClient implements ShardClient {
       snapshot: ctx.snapshot,
       search: ctx.search,
       shardCtx: this.shardContext(Date.now()),
+      index: this.meta.name,
       shardLabel: `[${this.meta.name}][${this.shard}]`,
       parseSource: mapping === null ? null : (source) => mapping.parse(source),
       analyzers: this.meta.analyzers,

@@ -199,4 +199,23 @@ export class DslQuery implements QuerySource {
   toString(): string {
     return renderQuery(this.builder);
   }
+
+  hasInnerHits(): boolean {
+    return hasNestedInnerHits(this.builder);
+  }
+}
+
+function hasNestedInnerHits(q: QueryBuilder): boolean {
+  switch (q.type) {
+    case 'nested':
+      return q.innerHits !== null || hasNestedInnerHits(q.query);
+    case 'bool':
+      return [...q.must, ...q.filter, ...q.should, ...q.mustNot].some(hasNestedInnerHits);
+    case 'dis_max':
+      return q.queries.some(hasNestedInnerHits);
+    case 'constant_score':
+      return hasNestedInnerHits(q.filter);
+    default:
+      return false;
+  }
 }

@@ -20,6 +20,7 @@ import { resolveOptions, type HighlightSpec, type ResolvedHighlight } from './hi
 import { fieldTokens, indexAnalyzer } from './field-tokens.ts';
 import { hasTerms, highlightField, termsForField } from './highlighter.ts';
 import { collapseValue } from './collapse.ts';
+import { nestedInnerHitQueries, nestedInnerHitsHooks } from './nested-inner-hits.ts';
 import type { ParsedDocument } from '../mapping/types.ts';
 import type { AnalyzerLookup } from '../analysis/types.ts';
 import { SnapshotTermStatistics, buildTermVectors, type TermVectorsSpec } from './term-vectors.ts';
@@ -28,6 +29,8 @@ export interface FetchHookContext {
   readonly snapshot: SearcherSnapshot;
   readonly search: ParsedSearch;
   readonly shardCtx: ShardSearchContext;
+  /** The index name (`_index` of nested inner hits). */
+  readonly index?: string;
   /** `[index][shard]`, for `_shard` of an explained hit. */
   readonly shardLabel: string;
   /** The document as the mapping indexes it (null: the index has no mapping yet). */
@@ -41,6 +44,13 @@ export function fetchHooks(c: FetchHookContext, extra: readonly HitHooks[] = [])
   if (c.search.termVectors !== null) parts.push(termVectorHooks(c, c.search.termVectors));
   if (c.search.highlight !== null) parts.push(highlightHooks(c, c.search.highlight));
   if (c.search.explain) parts.push(explainHooks(c));
+  if (c.search.query.hasInnerHits?.() === true) {
+    const queries = nestedInnerHitQueries(c.search.query.toQuery(c.shardCtx));
+    let stats: ShardTermStats | null = null;
+    if (queries.length > 0) {
+      parts.push(nestedInnerHitsHooks(queries, { index: c.index ?? c.shardCtx.index ?? '', type: c.shardCtx.typeName, stats: () => (stats ??= new ShardTermStats(c.snapshot)) }));
+    }
+  }
   const collapse = c.search.collapse;
   if (collapse !== null) {
     // A collapsed hit shows its group's value in `fields`, as Elasticsearch's does.

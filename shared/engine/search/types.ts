@@ -79,6 +79,8 @@ export interface ShardSearchContext {
  */
 export interface QuerySource {
   toQuery(ctx: ShardSearchContext): Query;
+  /** Whether some `nested` query in it asks for `inner_hits` (the fetch phase then renders them). */
+  hasInnerHits?(): boolean;
   /** Elasticsearch's pretty-printed rendering of the query builder (used in error reasons). */
   toString(): string;
 }

@@ -202,6 +202,31 @@ describe('nested documents', () => {
     assert.match(outside.text, /Reverse nested aggregation \[r\] can only be used inside a \[nested\] aggregation/);
   });
 
+  test('sorting on a nested field takes each document\'s fastest (or slowest, or summed) pass; documents without passes go last', async () => {
+    const withPasses = records.filter((v) => v.passes.length > 0);
+    const key = (v: Vehicle, mode: 'max' | 'min' | 'sum') =>
+      mode === 'sum' ? v.passes.reduce((s, p) => s + p.speed, 0) : Math[mode](...v.passes.map((p) => p.speed));
+    for (const [order, mode] of [['desc', 'max'], ['asc', 'min'], ['desc', 'sum']] as const) {
+      const body = await search({
+        size: records.length,
+        sort: [{ 'passes.speed': { order, ...(mode === 'sum' ? { mode } : {}), nested: { path: 'passes' } } }, { plate: 'asc' }],
+      });
+      const hits = body.hits.hits as (Hit & { sort: unknown[] })[];
+      const keys = hits.slice(0, withPasses.length).map((h) => h.sort[0]);
+      const expected = withPasses.map((v) => ({ k: key(v, mode), plate: v.plate })).sort((a, b) => (order === 'desc' ? b.k - a.k : a.k - b.k) || (a.plate < b.plate ? -1 : 1));
+      assert.deepEqual(keys, expected.map((e) => e.k), `${order} ${mode}`);
+      assert.deepEqual(hits.slice(0, withPasses.length).map((h) => h._id), expected.map((e) => e.plate));
+      // Missing sorts last, reported as Long.MIN/MAX_VALUE as Elasticsearch does for integers.
+      for (const h of hits.slice(withPasses.length)) assert.equal(records.find((v) => v.plate === h._id)!.passes.length, 0);
+    }
+    const keyword = await search({ size: 5, sort: [{ 'passes.camera': { order: 'asc', nested_path: 'passes' } }, { plate: 'asc' }] });
+    const camerasOf = (id: string) => records.find((v) => v.plate === id)!.passes.map((p) => p.camera).sort();
+    for (const h of keyword.hits.hits as (Hit & { sort: unknown[] })[]) assert.equal(h.sort[0], camerasOf(h._id)[0]);
+    const bad = await req('POST', '/vehicles/_search', { sort: [{ 'passes.speed': { nested: { path: 'plate' } } }] });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /\[nested\] failed to find nested object under path \[plate\]/);
+  });
+
   test('scroll pages through documents, not nested objects', async () => {
     const expected = fastAt(records, 'west', 50).map((v) => v.plate).sort();
     let body = await search({ query: fastAtQuery('west', 50), size: 7 }, '/vehicles/_search?scroll=1m');

@@ -33,6 +33,7 @@ function fieldSortFromObject(r: DslReader, body: JsonMap, field: string): SortSp
   let missing: Extract<SortSpec, { kind: 'field' }>['missing'] = '_last';
   let unmappedType: string | null = null;
   let mode: SortMode | null = null;
+  let nestedPath: string | null = null;
   for (const key of Object.keys(body)) {
     const v = body[key];
     switch (key) {
@@ -51,8 +52,19 @@ function fieldSortFromObject(r: DslReader, body: JsonMap, field: string): SortSp
         mode = parseSortMode(r.text(body, key));
         break;
       case 'nested_path':
+        nestedPath = r.text(body, key);
+        break;
+      case 'nested': {
+        if (!r.isMap(v)) throw r.errorAt(body, key, '[nested] must be an object');
+        for (const nk of Object.keys(v)) {
+          if (nk === 'path') nestedPath = r.text(v, nk);
+          else if (nk === 'filter' || nk === 'nested' || nk === 'max_children') throw illegalArgument(`[field_sort] [nested.${nk}] is not supported by this engine`);
+          else throw r.errorAt(v, nk, `[nested] unknown field [${nk}], parser not found`);
+        }
+        if (nestedPath === null) throw illegalArgument('[nested] requires \'path\' field');
+        break;
+      }
       case 'nested_filter':
-      case 'nested':
         throw illegalArgument(`[field_sort] [${key}] is not supported by this engine`);
       default: {
         const l = r.src.keyAt(body, key);
@@ -67,7 +79,7 @@ function fieldSortFromObject(r: DslReader, body: JsonMap, field: string): SortSp
     return { kind: 'score', order: order ?? 'desc' };
   }
   if (field === '_doc') return { kind: 'doc', order: order ?? 'asc' };
-  return { kind: 'field', field, order: order ?? 'asc', missing, unmappedType, mode };
+  return { kind: 'field', field, order: order ?? 'asc', missing, unmappedType, mode, ...(nestedPath === null ? {} : { nestedPath }) };
 }
 
 function parseCompound(r: DslReader, obj: JsonMap, out: SortSpec[]): void {

@@ -11,6 +11,7 @@ import type { FieldMapping, FieldType, MappingLookup } from '../mapping/types.ts
 import { ID_FIELD, type NumericArray, type OrdArray, type PointValues, type Segment, type SortedDocValues, type TermDictionary } from '../segment/types.ts';
 import { decodeLatitude, decodeLongitude, haversinMeters, planeMeters } from '../mapping/geo-point.ts';
 import type { SortMode, SortSpec, SortValue } from './types.ts';
+import { nestedKeyReader } from './nested-sort-keys.ts';
 
 export const LONG_MAX_VALUE = 9223372036854775807n;
 export const LONG_MIN_VALUE = -9223372036854775808n;
@@ -32,6 +33,8 @@ export type ResolvedSortField =
       readonly floatValued: boolean;
       /** `_geo_distance`: keys are distances from these points to the field's geo points. */
       readonly geo?: GeoSortParams;
+      /** Keyed by the values of the document's nested objects of this path (nested-sort-keys.ts). */
+      readonly nestedPath?: string | null;
     }
   | {
       readonly kind: 'string';
@@ -41,6 +44,7 @@ export type ResolvedSortField =
       /** null: `_first`/`_last` (see missingFirst); else the replacement string. */
       readonly missingValue: string | null;
       readonly missingFirst: boolean;
+      readonly nestedPath: string | null;
     };
 
 export interface GeoSortParams {
@@ -90,6 +94,8 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
     if (spec.kind === 'geo_distance') return resolveGeoSort(spec, reverse, ctx);
     const missingFirst = spec.missing === '_first';
     if (spec.field === '_id') return { kind: 'id', reverse, missingFirst };
+    const nestedPath = spec.nestedPath ?? null;
+    if (nestedPath !== null) checkNestedSortPath(ctx, nestedPath);
     const mapped = ctx.mapping.field(spec.field);
     let type: FieldType;
     if (mapped === undefined) {
@@ -118,6 +124,7 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
         missingKey,
         longValued: LONG_VALUED.has(type),
         floatValued: type === 'float' || type === 'half_float',
+        nestedPath,
       };
     }
     const mode = spec.mode ?? (reverse ? 'max' : 'min');
@@ -125,7 +132,7 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
       throw illegalArgument(`Sort mode [${mode}] is not supported on string fields`);
     }
     const missingValue = spec.missing === '_last' || spec.missing === '_first' ? null : String(spec.missing);
-    return { kind: 'string', field: spec.field, reverse, mode, missingValue, missingFirst };
+    return { kind: 'string', field: spec.field, reverse, mode, missingValue, missingFirst, nestedPath };
   });
 }
 
@@ -148,6 +155,13 @@ function resolveGeoSort(spec: Extract<SortSpec, { kind: 'geo_distance' }>, rever
     floatValued: false,
     geo: { points: spec.points, unitMeters: spec.unitMeters, plane: spec.plane },
   };
+}
+
+/** NestedSortBuilder's path checks (QueryShardException). */
+function checkNestedSortPath(ctx: SortResolveContext, path: string): void {
+  if (ctx.mapping.nestedObject?.(path) !== undefined) return;
+  const why = ctx.mapping.isObject?.(path) === true ? `[nested] nested object under path [${path}] is not of nested type` : `[nested] failed to find nested object under path [${path}]`;
+  throw queryShardException(why, null, ctx.index, ctx.indexUuid);
 }
 
 /** Reads one sort field's key for local docs of one segment. */
@@ -324,6 +338,7 @@ class GeoDistanceKeys implements SegmentKeyReader {
 const NO_KEYS = new ConstantKeys(NaN, null);
 
 export function keyReader(field: ResolvedSortField, seg: Segment): SegmentKeyReader {
+  if ((field.kind === 'numeric' || field.kind === 'string') && (field.nestedPath ?? null) !== null) return nestedKeyReader(field, seg);
   if (field.kind === 'id') {
     const dv = seg.docValues.get(ID_FIELD) as SortedDocValues | undefined;
     return dv === undefined ? NO_KEYS : new SingleSortedKeys(new DictStrings(dv.dict), dv.ords, null);

@@ -35,6 +35,8 @@ export type SortSpec =
       /** Type to sort an unmapped field as (it then sorts as all-missing). */
       readonly unmappedType: string | null;
       readonly mode: SortMode | null;
+      /** `nested.path` (or `nested_path`): the key comes from the nested objects of that path in each document. */
+      readonly nestedPath?: string | null;
     }
   | {
       /** `_geo_distance`: the distance from the nearest of `points` (lat, lon) to the doc's points. */

@@ -245,6 +245,8 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
           });
           break;
         case 'suggest':
+          // Refused rather than ignored: a client asking for suggestions must not get an answer without them.
+          throw illegalArgument('[suggest] is not supported by this engine (term, phrase and completion suggesters)');
         case 'collapse':
           collapse = parseCollapse(r, root, key);
           break;

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CommitLog } from '../../shared/log/commit-log.ts';
 import { EmbeddedLog } from '../../shared/log/embedded-log.ts';
 import { KafkaLog, type KafkaLogEntry, type TopicProvisioner } from '../../shared/log/kafka-log.ts';
-import type { NodeConfig } from './config.ts';
+import { ConfigError, type NodeConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { MetaService } from './cluster/meta-service.ts';
 import type { ClusterState } from './cluster/cluster-state.ts';
@@ -47,7 +47,9 @@ import { buildNodeStats, type NodeStatsRequest } from './stats/node-stats.ts';
 import { observeGc, stopObservingGc } from './stats/process-figures.ts';
 import { NODE_ADMIN } from './transport/rpc-messages.ts';
 import { NodeSecurity } from './security/request-security.ts';
-import { loadTlsMaterial } from './security/tls-files.ts';
+import { loadTlsMaterial, type TlsMaterial } from './security/tls-files.ts';
+import type { TransportTls } from './transport/transport-tls.ts';
+import { kafkaConnection } from './security/kafka-connection.ts';
 import { bootstrapElasticPassword } from './security/bootstrap.ts';
 
 interface NodeIdentity {
@@ -103,6 +105,8 @@ export class Node {
   readonly nodeAdmin: NodeAdmin;
   /** Authentication and authorization of HTTP requests; null with `xpack.security.enabled: false`. */
   security: NodeSecurity | null = null;
+  /** `xpack.security.http.ssl.*` PEMs, read at start. */
+  private httpsMaterial: TlsMaterial | null = null;
 
   private constructor(
     readonly config: NodeConfig,
@@ -199,6 +203,9 @@ export class Node {
       onDiagnostic: (level, message) => logger[level]({ component: 'opentelemetry' }, message),
     });
     if (tracing) logger.info({ endpoint: config.otlpTracesEndpoint || undefined, buffer: config.traceBufferSize || undefined }, 'tracing');
+    // TLS files first: a bad one stops the node before it opens anything.
+    const httpsMaterial = config.security.http.enabled ? loadTlsMaterial('xpack.security.http.ssl', config.security.http) : null;
+    const transportTls = config.log === 'kafka' ? transportTlsOf(config) : null;
     observeGc();
     await mkdir(config.pathData, { recursive: true });
     const identity = await loadIdentity(config.pathData);
@@ -207,14 +214,20 @@ export class Node {
     let log: CommitLog;
     if (clustered) {
       if (config.brokers.length === 0) throw new Error('log [kafka] needs --brokers host:port[,host:port...]');
-      log = await KafkaLog.open({ brokers: config.brokers, clientId: `${config.clusterName}.${config.nodeName}`, provisioner, logger: kafkaLogger(logger) });
+      log = await KafkaLog.open({
+        brokers: config.brokers,
+        clientId: `${config.clusterName}.${config.nodeName}`,
+        provisioner,
+        logger: kafkaLogger(logger),
+        connection: kafkaConnection(config.kafkaSecurity),
+      });
     } else {
       log = await EmbeddedLog.open(join(config.pathData, 'log'), { fsync: config.logFsync });
     }
     const parts: ClusterParts | null = clustered
       ? {
-          transportServer: new TransportServer({ onError: (err, context) => logger.warn({ err, context }, 'transport error') }),
-          transportClient: new TransportClient(),
+          transportServer: new TransportServer({ onError: (err, context) => logger.warn({ err, context }, 'transport error'), tls: transportTls }),
+          transportClient: new TransportClient({ tls: transportTls }),
           membership: null,
         }
       : null;
@@ -267,6 +280,7 @@ export class Node {
     });
     const node = new Node(config, logger, identity, log, meta, indices, directory, access, admin, writes, reader, search, settings, workers, parts);
     built.node = node;
+    node.httpsMaterial = httpsMaterial;
     if (config.security.enabled) {
       node.security = new NodeSecurity(meta.state, logger);
       await bootstrapElasticPassword(meta, config.elasticPassword, logger);
@@ -308,6 +322,7 @@ export class Node {
       provisioner,
       sessionTimeoutMs: this.config.sessionTimeoutMs,
       logger: kafkaLogger(this.logger),
+      connection: kafkaConnection(this.config.kafkaSecurity),
     });
     parts.membership = membership;
     membership.on('change', () => {
@@ -337,9 +352,7 @@ export class Node {
       routes: routeTable(this),
       cors: this.config.cors,
       security: this.security,
-      https: this.config.security.http.enabled
-        ? { material: loadTlsMaterial('xpack.security.http.ssl', this.config.security.http), clientAuthentication: this.config.security.http.clientAuthentication }
-        : null,
+      https: this.httpsMaterial ? { material: this.httpsMaterial, clientAuthentication: this.config.security.http.clientAuthentication } : null,
       consoleDir: defaultConsoleDir(),
     });
     app.server.on('connection', (socket) => {
@@ -438,6 +451,22 @@ export class Node {
  */
 function kafkaLogger(logger: Logger): (entry: KafkaLogEntry) => void {
   return (entry) => logger.debug({ kafka: entry }, 'kafkajs');
+}
+
+/**
+ * `xpack.security.transport.ssl.*` of a cluster node. With security on the
+ * transport must be TLS, as Elasticsearch's bootstrap check demands on a basic
+ * license: a plain transport would let anyone who reaches the port read
+ * every shard without a user.
+ */
+function transportTlsOf(config: NodeConfig): TransportTls | null {
+  const ssl = config.security.transport;
+  if (config.security.enabled && !ssl.enabled) {
+    throw new ConfigError(
+      'Transport SSL must be enabled if security is enabled on a [basic] license. Please set [xpack.security.transport.ssl.enabled] to [true] or disable security by setting [xpack.security.enabled] to [false]',
+    );
+  }
+  return ssl.enabled ? { material: loadTlsMaterial('xpack.security.transport.ssl', ssl), verificationMode: ssl.verificationMode } : null;
 }
 
 /** The shards of an index the current allocation table gives this node. */

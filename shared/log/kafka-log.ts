@@ -41,7 +41,7 @@ import { toMessages } from './kafka/records.ts';
 import { TopicAdmin } from './kafka/topic-admin.ts';
 import { TopicConsumer } from './kafka/topic-consumer.ts';
 
-export type { KafkaLogEntry, KafkaLogLevel, KafkaLogOptions, KafkaRetryOptions, TopicProvisioner } from './kafka/client.ts';
+export type { KafkaConnectionSecurity, KafkaLogEntry, KafkaLogLevel, KafkaLogOptions, KafkaRetryOptions, TopicProvisioner } from './kafka/client.ts';
 
 /** FollowOptions.maxBatch default (commit-log.ts). */
 const DEFAULT_MAX_BATCH = 1000;

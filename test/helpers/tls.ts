@@ -30,9 +30,9 @@ export function makeCertificates(dir: string, name = 'node'): TestCertificates {
   return { ...signCertificate(dir, name), dir, caCert: join(dir, 'ca.crt'), ca: readFileSync(join(dir, 'ca.crt')) };
 }
 
-/** Another certificate from the CA of `dir`. */
-export function signCertificate(dir: string, name: string): { nodeCert: string; nodeKey: string } {
-  writeFileSync(join(dir, `${name}.ext`), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n');
+/** Another certificate from the CA of `dir`, for the names in `san` (openssl's subjectAltName syntax). */
+export function signCertificate(dir: string, name: string, san = 'IP:127.0.0.1,DNS:localhost'): { nodeCert: string; nodeKey: string } {
+  writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${san}\nextendedKeyUsage=serverAuth,clientAuth\n`);
   openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
   openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`]);
   return { nodeCert: join(dir, `${name}.crt`), nodeKey: join(dir, `${name}.key`) };

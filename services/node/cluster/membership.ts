@@ -24,7 +24,7 @@
 import { AssignerProtocol } from 'kafkajs';
 import type { Assigner, Consumer, ConsumerCrashEvent, ConsumerGroupJoinEvent, GroupMember, GroupMemberAssignment, Kafka } from 'kafkajs';
 import { createKafka, kafkaRetry, logSink } from '../../../shared/log/kafka/client.ts';
-import type { KafkaLogEntry, KafkaLogLevel, KafkaRetryOptions, TopicProvisioner } from '../../../shared/log/kafka/client.ts';
+import type { KafkaConnectionSecurity, KafkaLogEntry, KafkaLogLevel, KafkaRetryOptions, TopicProvisioner } from '../../../shared/log/kafka/client.ts';
 import { TopicAdmin } from '../../../shared/log/kafka/topic-admin.ts';
 import { asError } from '../../../shared/log/kafka/errors.ts';
 import { allocate, EMPTY_TABLE } from './allocation.ts';
@@ -53,6 +53,8 @@ export interface MembershipOptions {
   /** Default `error`. */
   readonly logLevel?: KafkaLogLevel;
   readonly logger?: (entry: KafkaLogEntry) => void;
+  /** TLS and SASL to the brokers (`kafka.security.protocol`, ...); default plaintext. */
+  readonly connection?: KafkaConnectionSecurity;
 }
 
 export type MembershipEvents = {
@@ -159,6 +161,7 @@ export class Membership {
       logLevel: options.logLevel,
       logger: options.logger,
       retry: options.retry,
+      connection: options.connection,
     });
     const m = new Membership(kafka, options);
     const admin = new TopicAdmin(kafka, {

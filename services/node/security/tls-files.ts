@@ -1,10 +1,11 @@
 /**
  * The PEM files of an `xpack.security.*.ssl` group, read once when the node
  * starts, as the options Node's TLS takes. A file that cannot be read or is
- * not PEM stops the node with one line naming the setting.
+ * not PEM stops the node with one line naming the setting (a ConfigError).
  */
 import { readFileSync } from 'node:fs';
 import type { SslConfig } from './security-config.ts';
+import { ConfigError } from '../config.ts';
 
 export interface TlsMaterial {
   readonly key: Buffer;
@@ -13,24 +14,16 @@ export interface TlsMaterial {
   readonly ca: readonly Buffer[];
 }
 
-/** A TLS file problem, reported as the configuration errors are. */
-export class TlsConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TlsConfigError';
-  }
-}
-
 function readPem(setting: string, path: string, marker: RegExp): Buffer {
   let data: Buffer;
   try {
     data = readFileSync(path);
   } catch (err) {
-    throw new TlsConfigError(`cannot read [${path}] of setting [${setting}]: ${(err as Error).message}`);
+    throw new ConfigError(`cannot read [${path}] of setting [${setting}]: ${(err as Error).message}`);
   }
   // A marker search over a bounded header line, not a regex over the whole file.
   if (!marker.test(data.subarray(0, Math.min(data.length, 64 * 1024)).toString('latin1'))) {
-    throw new TlsConfigError(`[${path}] of setting [${setting}] is not a PEM file`);
+    throw new ConfigError(`[${path}] of setting [${setting}] is not a PEM file`);
   }
   return data;
 }

@@ -11,6 +11,7 @@ import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { RpcMethod } from './envelope.ts';
 import { TransportConnection, type NodeAddress } from './transport-connection.ts';
 import { transportSerialization } from './transport-errors.ts';
+import type { TransportTls } from './transport-tls.ts';
 
 export type { NodeAddress } from './transport-connection.ts';
 
@@ -23,6 +24,8 @@ export interface TransportClientOptions {
   readonly defaultTimeoutMs?: number | null;
   /** Connections per remote node, used round robin (default 1). */
   readonly connectionsPerNode?: number;
+  /** `xpack.security.transport.ssl.*`: mutual TLS; absent = plain TCP. */
+  readonly tls?: TransportTls | null;
 }
 
 export interface CallOptions {
@@ -46,8 +49,10 @@ export class TransportClient {
   private readonly connectTimeoutMs: number;
   private readonly defaultTimeoutMs: number | null;
   private readonly perNode: number;
+  private readonly tls: TransportTls | null;
 
   constructor(opts: TransportClientOptions = {}) {
+    this.tls = opts.tls ?? null;
     this.connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? null;
     this.perNode = Math.max(1, opts.connectionsPerNode ?? 1);
@@ -89,7 +94,7 @@ export class TransportClient {
   }
 
   private open(pool: NodePool, slot: number, node: NodeAddress): Promise<TransportConnection> {
-    const p = TransportConnection.open(node, this.connectTimeoutMs);
+    const p = TransportConnection.open(node, this.connectTimeoutMs, this.tls);
     pool.slots[slot] = p;
     // A failed connect leaves the slot empty, so the next call tries again.
     p.catch(() => {

@@ -6,6 +6,8 @@
  * request still waiting fails with node_disconnected_exception.
  */
 import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { clientTlsOptions, type TransportTls } from './transport-tls.ts';
 import type { EsError } from '../../../shared/errors/es-errors.ts';
 import { envelopeCodec, type Envelope } from './envelope.ts';
 import { FramedSocket } from './framed-socket.ts';
@@ -45,10 +47,10 @@ export class TransportConnection {
   }
 
   /** Opens a connection; rejects with connect_transport_exception after `timeoutMs` or on refusal. */
-  static open(node: NodeAddress, timeoutMs: number): Promise<TransportConnection> {
+  static open(node: NodeAddress, timeoutMs: number, tls: TransportTls | null = null): Promise<TransportConnection> {
     const address = `${node.host}:${node.port}`;
     return new Promise((resolve, reject) => {
-      const socket = netConnect({ host: node.host, port: node.port });
+      const socket = tls ? tlsConnect(clientTlsOptions(tls, node.host, node.port)) : netConnect({ host: node.host, port: node.port });
       const timer = setTimeout(() => {
         socket.destroy();
         reject(connectTransport(node.name, address, `connect timed out after [${timeoutMs}ms]`));
@@ -58,7 +60,8 @@ export class TransportConnection {
         reject(connectTransport(node.name, address, err.message));
       };
       socket.once('error', onError);
-      socket.once('connect', () => {
+      // With TLS the connection is usable once the handshake checked the server's certificate.
+      socket.once(tls ? 'secureConnect' : 'connect', () => {
         clearTimeout(timer);
         socket.off('error', onError);
         resolve(new TransportConnection(node, socket));

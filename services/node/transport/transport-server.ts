@@ -7,6 +7,8 @@
  * status, extra, causes), so the caller rethrows the same error.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { serverTlsOptions, type TransportTls } from './transport-tls.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import { envelopeCodec, type Envelope, type RpcMethod } from './envelope.ts';
 import { FramedSocket } from './framed-socket.ts';
@@ -24,6 +26,8 @@ export interface TransportServerOptions {
   readonly onError?: (err: Error, context: string) => void;
   /** How long close() lets requests in flight finish before cutting their connections (default 5 s). */
   readonly closeGraceMs?: number;
+  /** `xpack.security.transport.ssl.*`: mutual TLS; absent = plain TCP. */
+  readonly tls?: TransportTls | null;
 }
 
 /** ActionNotFoundTransportException. */
@@ -68,7 +72,10 @@ export class TransportServer {
   /** Binds `host:port` (port 0 = a free port); resolves with the bound port. */
   async listen(host: string, port: number): Promise<number> {
     if (this.server) throw new Error('transport server already listening');
-    const server = createServer((socket) => this.accept(socket));
+    // With TLS, a connection is accepted only once its handshake (and the peer's certificate) passed.
+    const tls = this.opts.tls;
+    const server = tls ? createTlsServer(serverTlsOptions(tls), (socket) => this.accept(socket)) : createServer((socket) => this.accept(socket));
+    if (tls) server.on('tlsClientError', (err, socket) => this.report(err, `transport TLS handshake from ${socket.remoteAddress}:${socket.remotePort}`));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {

@@ -3,7 +3,7 @@
  */
 import './zstd-codec.ts';
 import { Kafka, logLevel } from 'kafkajs';
-import type { LogEntry, RetryOptions } from 'kafkajs';
+import type { KafkaConfig, LogEntry, RetryOptions } from 'kafkajs';
 
 /** How verbose kafkajs is. Its retries of transient errors log at `error`. */
 export type KafkaLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
@@ -23,6 +23,14 @@ export interface KafkaRetryOptions {
   /** Cap of the exponentially growing wait between attempts. */
   readonly maxRetryTimeMs?: number;
 }
+
+/**
+ * How the client reaches the brokers: TLS (`ssl`: true for the system's CAs,
+ * or kafkajs's TLS options with a CA and client certificate) and SASL
+ * (plain, scram-sha-256, scram-sha-512), passed to kafkajs as they are.
+ * Absent: plaintext.
+ */
+export type KafkaConnectionSecurity = Pick<KafkaConfig, 'ssl' | 'sasl'>;
 
 export interface KafkaLogOptions {
   /** Bootstrap brokers, `host:port`. */
@@ -54,6 +62,8 @@ export interface KafkaLogOptions {
   readonly readTimeoutMs?: number;
   /** How long `ensureTopic` waits for a provisioned topic to appear in the metadata. Default 30 s. */
   readonly topicReadyTimeoutMs?: number;
+  /** TLS and SASL to the brokers; default plaintext. */
+  readonly connection?: KafkaConnectionSecurity;
 }
 
 export interface KafkaLogEntry {
@@ -113,6 +123,7 @@ export function createKafka(options: KafkaLogOptions): Kafka {
   }
   const sink = logSink(options);
   return new Kafka({
+    ...options.connection,
     clientId: options.clientId,
     brokers: [...options.brokers],
     logLevel: LEVELS[options.logLevel ?? 'error'],

@@ -6,7 +6,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from '../../services/node/config.ts';
+import { Node } from '../../services/node/node.ts';
 import { Client } from '@elastic/elasticsearch';
 import { startServer, tempDir, http, type TestServer } from '../helpers/server.ts';
 import { basic, httpsJson, makeCertificates, type TestCertificates } from '../helpers/tls.ts';
@@ -293,4 +296,26 @@ describe('security off (the default)', () => {
     assert.equal((r.body as { error: { type: string; reason: string } }).error.type, 'exception');
     assert.match((r.body as { error: { reason: string } }).error.reason, /^Security must be explicitly enabled when using a \[basic\] license/);
   });
+});
+
+test('a cluster node with security on and no transport TLS refuses to start, naming the settings', async () => {
+  const dir = await tempDir();
+  try {
+    const config = loadConfig(['--path.data', dir, '--path.logs', dir, '--log', 'kafka', '--brokers', '127.0.0.1:1', '--xpack.security.enabled', 'true'], {});
+    await assert.rejects(Node.start(config, { logger: pino({ level: 'silent' }) }), (err: unknown) => err instanceof ConfigError && /Transport SSL must be enabled if security is enabled on a \[basic\] license/.test(err.message));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an HTTPS key file that is not PEM stops the node with the setting named', async () => {
+  const dir = await tempDir();
+  try {
+    const bad = `${dir}/not-a-key.pem`;
+    await writeFile(bad, 'hello');
+    const config = loadConfig(['--path.data', dir, '--path.logs', dir, '--xpack.security.http.ssl.enabled', 'true', '--xpack.security.http.ssl.key', bad, '--xpack.security.http.ssl.certificate', bad], {});
+    await assert.rejects(Node.start(config, { logger: pino({ level: 'silent' }) }), (err: unknown) => err instanceof ConfigError && /xpack\.security\.http\.ssl\.key\] is not a PEM file/.test(err.message));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

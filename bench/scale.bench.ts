@@ -12,10 +12,11 @@
  *   npm run bench:scale                         # 1,000,000 records
  *   npm run bench:scale -- --count 5000000
  *   npm run bench:scale -- --count 20000000 --runs 10
+ *   npm run bench:scale -- --keep /tmp/scale-1m   # keep the data directory (to profile queries on it)
  */
 import { execSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 import { nextBulkBody, seedAggregations, seedSearches } from './seed-workload.ts';
@@ -30,6 +31,8 @@ const concurrency = argNumber('concurrency', 3);
 const runs = argNumber('runs', 30);
 const warmup = argNumber('warmup', 30);
 const REPORT_EVERY = 1_000_000;
+const keepIndex = process.argv.indexOf('--keep');
+const keepDir = keepIndex > 0 ? process.argv[keepIndex + 1] : undefined;
 
 interface Memory {
   rss: number;
@@ -117,7 +120,8 @@ async function runQueries(client: KeepAliveClient, title: string): Promise<void>
 
 async function main(): Promise<void> {
   execSync('npm run --silent build', { stdio: 'inherit' });
-  const dir = await tempDir('bench-scale-');
+  const dir = keepDir ?? (await tempDir('bench-scale-'));
+  if (keepDir !== undefined) await mkdir(keepDir, { recursive: true });
   let server: ChildServer = await spawnServer(dir, [], 60_000, true);
   let client = new KeepAliveClient(server.url);
   try {
@@ -195,7 +199,7 @@ async function main(): Promise<void> {
     client.close();
     server.child.kill('SIGTERM');
     await server.exited;
-    await rm(dir, { recursive: true, force: true });
+    if (keepDir === undefined) await rm(dir, { recursive: true, force: true });
   }
 }
 

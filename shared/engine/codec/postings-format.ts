@@ -355,6 +355,14 @@ export class TermMetaReader {
   }
 }
 
+/** Value i of a block packed at `bits` (at most 24) bits a value from src[at..). */
+function readPacked(src: Uint8Array, at: number, bits: number, i: number, mask: number): number {
+  const bit = i * bits;
+  const b = at + (bit >>> 3);
+  const word = src[b]! | (src[b + 1]! << 8) | (src[b + 2]! << 16) | (src[b + 3]! << 24);
+  return (word >>> (bit & 7)) & mask;
+}
+
 /** A cursor over one term's postings in mapped `.doc` / `.pos` bytes. */
 export class MappedPostingsCursor implements PostingsCursor {
   readonly docs = new Int32Array(POSTINGS_BLOCK);
@@ -418,6 +426,7 @@ export class MappedPostingsCursor implements PostingsCursor {
     this.blocks = Math.ceil(meta.docFreq / POSTINGS_BLOCK);
     this.bits = null;
     this.freqsAt = -1;
+    this.probeBlock = -1;
     if (this.single) {
       this.docs[0] = meta.singleDoc;
       this.freqBuf[0] = meta.singleFreq;
@@ -523,6 +532,82 @@ export class MappedPostingsCursor implements PostingsCursor {
       }
       if (!this.nextBlock()) return -1;
     }
+  }
+
+  /*
+   * Probing state: the block being probed (-1: none yet); whether it was
+   * loaded whole (a partial last block, or gaps wider than 24 bits), else
+   * where its packed gaps and freqs start, the gaps' width, how many are
+   * decoded and the last doc decoded.
+   */
+  private probeBlock = -1;
+  private probeWhole = false;
+  private probeDocsAt = 0;
+  private probeBits = 0;
+  private probeFreqsAt = 0;
+  private probeDecoded = 0;
+  private probeDoc = -1;
+
+  freqOf(target: number): number {
+    if (this.single) {
+      const d = this.docs[0]!;
+      return d === target ? this.freqBuf[0]! : d > target ? 0 : -1;
+    }
+    const last = this.blocks - 1;
+    const skip = this.skip;
+    let k = this.probeBlock;
+    if (k < 0 || (k < last && skip![k * SKIP_ENTRY_INTS]! < target)) {
+      // The first block whose last doc reaches the target (the last block if none does).
+      k = k < 0 ? 0 : k + 1;
+      while (k < last && skip![k * SKIP_ENTRY_INTS]! < target) k++;
+      this.enterProbeBlock(k, last);
+    }
+    if (this.probeWhole) {
+      if (this.docs[this.count - 1]! < target) return -1;
+      let i = this.upto;
+      while (this.docs[i]! < target) i++;
+      this.upto = i;
+      return this.docs[i] === target ? this.freqs[i]! : 0;
+    }
+    const src = this.doc.bytes;
+    const bits = this.probeBits;
+    const mask = (1 << bits) - 1;
+    let doc = this.probeDoc;
+    let i = this.probeDecoded;
+    while (doc < target && i < POSTINGS_BLOCK) {
+      doc += (bits === 0 ? 0 : readPacked(src, this.probeDocsAt, bits, i, mask)) + 1;
+      i++;
+    }
+    this.probeDoc = doc;
+    this.probeDecoded = i;
+    if (doc < target) return -1;
+    if (doc !== target) return 0;
+    if (!this.withFreqs) return 1;
+    const fbits = src[this.probeFreqsAt]!;
+    return (fbits === 0 ? 0 : readPacked(src, this.probeFreqsAt + 1, fbits, i - 1, (1 << fbits) - 1)) + 1;
+  }
+
+  private enterProbeBlock(k: number, last: number): void {
+    const skip = this.skip;
+    const at = k === 0 ? this.dataStart : this.dataStart + skip![(k - 1) * SKIP_ENTRY_INTS + 1]!;
+    const base = k === 0 ? -1 : skip![(k - 1) * SKIP_ENTRY_INTS]!;
+    const full = k < last || this.docFreq - k * POSTINGS_BLOCK === POSTINGS_BLOCK;
+    const src = this.doc.bytes;
+    this.probeBlock = k;
+    if (full && src[at]! <= 24) {
+      this.probeWhole = false;
+      this.probeBits = src[at]!;
+      this.probeDocsAt = at + 1;
+      this.probeFreqsAt = this.probeDocsAt + packedBytes(POSTINGS_BLOCK, this.probeBits);
+      this.probeDecoded = 0;
+      this.probeDoc = base;
+      return;
+    }
+    this.probeWhole = true;
+    this.doc.pos = at;
+    this.lastDoc = base;
+    this.block = k;
+    this.loadBlock();
   }
 
   positions(i: number): Int32Array {

@@ -102,16 +102,16 @@ export function termConjunction(
     if (cursor.bits !== null && acc === null) continue;
     const norms = inv.norms;
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
-    // Probing the candidates skips the blocks of a long list that hold none of them.
+    // Probing the candidates skips the blocks of a long list that hold none of them, and decodes
+    // of the others only the gaps up to each candidate and its one freq.
     let kept = 0;
     for (let k = 0; k < n; k++) {
       const d = cand[k]!;
-      const i = cursor.advance(d);
-      if (i < 0) break;
-      if (cursor.docs[i] !== d) continue;
+      const fr = cursor.freqOf(d);
+      if (fr < 0) break;
+      if (fr === 0) continue;
       cand[kept] = d;
       if (acc !== null) {
-        const fr = cursor.freqs[i]!;
         const s = norms === null ? constScore : f(f(wv * fr) / f(fr + normCache![norms[d]!]!));
         acc[kept] = acc[k]! + s;
       }

@@ -116,6 +116,12 @@ class HeapPostingsCursor implements PostingsCursor {
     }
   }
 
+  freqOf(target: number): number {
+    const i = this.advance(target);
+    if (i < 0) return -1;
+    return this.docs[i] === target ? this.freqs[i]! : 0;
+  }
+
   positions(i: number): Int32Array {
     const { positionStarts, positions } = this.data;
     if (positionStarts === null || positions === null) throw new Error('positions of a field indexed without them');

@@ -53,6 +53,14 @@ export interface PostingsCursor {
    * returns its index in the block, or -1 when no posting is left.
    */
   advance(target: number): number;
+  /**
+   * Probes for doc `target`: its freq when the term is in it, 0 when not, -1
+   * once no posting at or after it is left. Targets must ascend, and a cursor
+   * that is probed is read by nothing else: a mapped cursor decodes only the
+   * gaps up to the target and the one freq it returns, not whole blocks (a
+   * conjunction probes an n-gram's huge lists once per candidate).
+   */
+  freqOf(target: number): number;
   /** Positions of posting i of the current block (text fields), ascending; valid until the next call. */
   positions(i: number): Int32Array;
   /**

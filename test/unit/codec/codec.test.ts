@@ -52,7 +52,7 @@ test('a front-coded dictionary reads back every term, finds each one and bounds 
   assert.equal(dict.lowerBound('\uffff'), terms.length);
 });
 
-test('postings read back through cursors, and advance lands where a scan would', () => {
+test('postings read back through cursors; advance lands and freqOf answers where a scan would', () => {
   const docSink = new MemorySink();
   const posSink = new MemorySink();
   const dictSink = new MemorySink();
@@ -120,6 +120,17 @@ test('postings read back through cursors, and advance lands where a scan would',
       assert.equal(a.docs[i], expected, `term ${t} target ${target}`);
       const k = list.docs.indexOf(expected);
       assert.deepEqual(Array.from(a.positions(i)), list.positions[k]);
+    }
+    // Probing ascending targets, half of them docs of the list: the freq, 0 for a miss, -1 past the end.
+    const p = cursor();
+    let probe = -1;
+    for (;;) {
+      const onList = list.docs.find((d) => d > probe + Math.floor(r() * 300));
+      probe = r() < 0.5 && onList !== undefined ? onList : probe + 1 + Math.floor(r() * 300);
+      const k = list.docs.indexOf(probe);
+      const expected = k >= 0 ? list.freqs[k]! : list.docs[list.docs.length - 1]! < probe ? -1 : 0;
+      assert.equal(p.freqOf(probe), expected, `term ${t} probe ${probe}`);
+      if (expected === -1) break;
     }
   });
 });

@@ -20,6 +20,8 @@ import { ByteWriter } from './byte-writer.ts';
 import type { TermDictionary } from '../segment/types.ts';
 
 export const TERMS_PER_BLOCK = 16;
+/** Levels of a dictionary's binary search whose terms stay decoded (searchIndex). */
+const CACHED_LEVELS = 10;
 
 /** Where a dictionary lies in its file. */
 export interface DictionaryLayout {
@@ -203,10 +205,27 @@ export class FrontCodedDictionary implements TermDictionary {
     return this.get(i).startsWith(prefix);
   }
 
+  private indexedFirst(b: number): string {
+    let first = this.searchIndex.get(b);
+    if (first === undefined) {
+      first = this.blockFirst(b);
+      this.searchIndex.set(b, first);
+    }
+    return first;
+  }
+
   /** The first entry of block b. */
   private blockFirst(b: number): string {
     return this.get(b * TERMS_PER_BLOCK);
   }
+
+  /**
+   * The first terms of the blocks the top levels of the binary search visit
+   * (at most 2^CACHED_LEVELS of them): every lookup passes through them, so
+   * they are decoded once, and the heap keeps a bounded index however large
+   * the dictionary.
+   */
+  private readonly searchIndex = new Map<number, string>();
 
   lowerBound(s: string): number {
     const blocks = Math.ceil(this.length / TERMS_PER_BLOCK);
@@ -214,10 +233,11 @@ export class FrontCodedDictionary implements TermDictionary {
     let lo = 0;
     let hi = blocks - 1;
     if (blocks === 0) return 0;
-    if (s <= this.blockFirst(0)) return 0;
-    while (lo < hi) {
+    if (s <= this.indexedFirst(0)) return 0;
+    for (let level = 0; lo < hi; level++) {
       const mid = (lo + hi + 1) >>> 1;
-      if (this.blockFirst(mid) <= s) lo = mid;
+      const first = level < CACHED_LEVELS ? this.indexedFirst(mid) : this.blockFirst(mid);
+      if (first <= s) lo = mid;
       else hi = mid - 1;
     }
     const end = Math.min(this.length, (lo + 1) * TERMS_PER_BLOCK);

@@ -22,7 +22,7 @@ import { EsError } from '../../../shared/errors/es-errors.ts';
 export const MAX_NESTING_DEPTH = 1000;
 
 /** Jackson's JsonParseException: a plain Java exception, so a document error's root cause stays mapper_parsing_exception. */
-function jsonParseException(reason: string): EsError {
+export function jsonParseException(reason: string): EsError {
   const e = new EsError('json_parse_exception', reason, 400);
   e.javaException = true;
   return e;
@@ -151,6 +151,23 @@ function findDuplicate(text: string): { key: string; at: number } | null {
   return null;
 }
 
+/** The error for bytes that are not UTF-8, naming the first bad byte. */
+export function invalidUtf8Exception(buf: Buffer): EsError {
+  return jsonParseException(invalidUtf8(buf));
+}
+
+/** Jackson's error for nesting beyond MAX_NESTING_DEPTH. */
+export function nestingTooDeep(): EsError {
+  return jsonParseException(
+    `Document nesting depth (${MAX_NESTING_DEPTH + 1}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
+  );
+}
+
+/** Jackson's error for a key twice in one object (`at`: an offset in `text`). */
+export function duplicateField(text: string, key: string, at: number): EsError {
+  return jsonParseException(`Duplicate field '${key}'\n at [Source: (request body); ${location(text, at)}]`);
+}
+
 /** Refuses bytes that are not UTF-8 (a whole `_bulk` body is checked once, not line by line). */
 export function assertUtf8(buf: Buffer): void {
   if (!isUtf8(buf)) throw jsonParseException(invalidUtf8(buf));
@@ -173,11 +190,7 @@ export function parseStrictJson(raw: Buffer | string): unknown {
     text = raw.toString('utf8');
   }
   const s = shape(text);
-  if (s.tooDeepAt >= 0) {
-    throw jsonParseException(
-      `Document nesting depth (${MAX_NESTING_DEPTH + 1}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
-    );
-  }
+  if (s.tooDeepAt >= 0) throw nestingTooDeep();
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -186,7 +199,7 @@ export function parseStrictJson(raw: Buffer | string): unknown {
   }
   if (s.keys !== countKeys(value)) {
     const dup = findDuplicate(text);
-    if (dup !== null) throw jsonParseException(`Duplicate field '${dup.key}'\n at [Source: (request body); ${location(text, dup.at)}]`);
+    if (dup !== null) throw duplicateField(text, dup.key, dup.at);
   }
   return value;
 }

@@ -3,7 +3,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, actionRequestValidation, illegalArgument, isEsError, parsingException, versionConflictInternal } from '../../../../shared/errors/es-errors.ts';
-import { parseStrictJson } from '../strict-json.ts';
+import { parseStrictJsonSliced } from '../sliced-json.ts';
 import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import type { UpdateBody, VersionType } from '../../../../shared/records/doc-op.ts';
 import type { Node } from '../../node.ts';
@@ -45,11 +45,12 @@ export function versionType(v: string | undefined): VersionType {
 }
 
 /** Parses a document body: must be a JSON object. Returns the raw bytes and the parsed object. */
-export function documentBody(raw: Buffer | null): { source: Buffer; parsed: Record<string, unknown> } {
+export async function documentBody(raw: Buffer | null): Promise<{ source: Buffer; parsed: Record<string, unknown> }> {
   if (raw === null) throw actionRequestValidation(['source is missing']);
   let parsed: unknown;
   try {
-    parsed = parseStrictJson(raw);
+    // A document may be 100 MB: a large one is read in slices (sliced-json.ts).
+    parsed = await parseStrictJsonSliced(raw);
   } catch (err) {
     throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, isEsError(err) ? err : jsonError(err));
   }
@@ -171,7 +172,7 @@ export function documentHandlers(node: Node) {
   const indexDoc = (op: 'index' | 'create', idFromPath: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
-    const { source, parsed } = documentBody(rawBody(req));
+    const { source, parsed } = await documentBody(rawBody(req));
     let opType = op;
     if (q.op_type !== undefined) {
       if (q.op_type === 'create') opType = 'create';
@@ -230,7 +231,7 @@ export function documentHandlers(node: Node) {
     const raw = rawBody(req);
     if (raw === null) throw actionRequestValidation(['script or doc is missing']);
     const warnings: string[] = [];
-    const { update, sourceSpec } = updateBody(parseStrictJson(raw), (id) => node.cluster.storedScripts.get(id), (m) => warnings.push(m));
+    const { update, sourceSpec } = updateBody(await parseStrictJsonSliced(raw), (id) => node.cluster.storedScripts.get(id), (m) => warnings.push(m));
     const r = await node.writes.write(validated({ ...baseWrite(q, p), op: 'update', id: p.id, source: null, update }), writeOptions(q));
     if (!r.ok) throw r.error;
     const out = writeResponse(r);

@@ -40,6 +40,22 @@ function haversineKm(a: [number, number], b: [number, number]): number {
   return (2 * 6371008.7714 * Math.asin(Math.sqrt(h))) / 1000;
 }
 
+/** The textbook geohash encoder (bits alternate longitude, latitude; five to a base-32 character). */
+function geohash([lat, lon]: [number, number], chars: number): string {
+  const alphabet = '0123456789bcdefghjkmnpqrstuvwxyz';
+  const range = { lat: [-90, 90], lon: [-180, 180] };
+  let out = '';
+  let bits = '';
+  for (let i = 0; bits.length < chars * 5; i++) {
+    const [key, v] = i % 2 === 0 ? (['lon', lon] as const) : (['lat', lat] as const);
+    const mid = (range[key][0]! + range[key][1]!) / 2;
+    bits += v >= mid ? '1' : '0';
+    range[key][v >= mid ? 0 : 1] = mid;
+  }
+  for (let i = 0; i < bits.length; i += 5) out += alphabet[parseInt(bits.slice(i, i + 5), 2)];
+  return out;
+}
+
 before(async () => {
   server = await startServer();
   const created = await req('PUT', '/cities', { settings: { number_of_shards: 2 }, mappings: { _doc: { properties: { loc: { type: 'geo_point' }, photo: { type: 'binary' } } } } });
@@ -159,5 +175,68 @@ describe('binary', () => {
     const r = await req('POST', '/cities/_search', { query: { term: { photo: 'aGVsbG8=' } } });
     assert.equal(r.status, 400);
     assert.equal((r.body as Body).error.root_cause[0].reason, 'Binary fields do not support searching');
+  });
+});
+
+describe('geo aggregations', () => {
+  type Aggs = Record<string, Body>;
+  const aggs = async (body: unknown, path = '/cities/_search?size=0'): Promise<Aggs> => {
+    const r = await req('POST', path, body);
+    assert.equal(r.status, 200, r.text);
+    return (r.body as Body).aggregations as Aggs;
+  };
+  const near = (a: number, b: number): boolean => Math.abs(a - b) < 1e-6;
+
+  test('geo_bounds: the box around the points, wrapped across the dateline when that is narrower', async () => {
+    const a = await aggs({ aggs: { europe: { filter: { geo_distance: { distance: '600km', loc: [4.5, 52] } }, aggs: { b: { geo_bounds: { field: 'loc' } } } }, all: { geo_bounds: { field: 'loc' } } } });
+    const eu = a.europe.b.bounds;
+    assert.ok(near(eu.top_left.lat, 52.374081) && near(eu.top_left.lon, -0.1278), JSON.stringify(eu));
+    assert.ok(near(eu.bottom_right.lat, 48.861111) && near(eu.bottom_right.lon, 4.91235), JSON.stringify(eu));
+    // New York (-74) to Fiji (178): 252 degrees east of New York, or 108 across the dateline from Fiji eastwards? No:
+    // the box from 2.3°E (Paris) westwards over the dateline to 0.13°W is wider, so Elasticsearch keeps -74..178
+    const all = a.all.bounds;
+    assert.ok(near(all.top_left.lon, -74.006) && near(all.bottom_right.lon, 178.065), JSON.stringify(all));
+    assert.ok(near(all.top_left.lat, 52.374081) && near(all.bottom_right.lat, -17.7134));
+    const none = await aggs({ query: { ids: { values: ['none'] } }, aggs: { b: { geo_bounds: { field: 'loc' } } } });
+    assert.deepEqual(none.b, {});
+  });
+
+  test('geo_centroid: the mean point and the count', async () => {
+    const a = await aggs({ aggs: { c: { geo_centroid: { field: 'loc' } } } });
+    const lats = Object.values(CITIES).map((c) => c[0]);
+    const lons = Object.values(CITIES).map((c) => c[1]);
+    const mean = (xs: number[]): number => xs.reduce((x, y) => x + y, 0) / xs.length;
+    assert.equal(a.c.count, 6);
+    assert.ok(Math.abs(a.c.location.lat - mean(lats)) < 1e-6 && Math.abs(a.c.location.lon - mean(lons)) < 1e-6, JSON.stringify(a.c));
+  });
+
+  test('geohash_grid: buckets by cell, most documents first, with sub-aggregations', async () => {
+    const a = await aggs({ aggs: { grid: { geohash_grid: { field: 'loc', precision: 2 }, aggs: { c: { geo_centroid: { field: 'loc' } } } } } });
+    const buckets = a.grid.buckets as { key: string; doc_count: number; c: Body }[];
+    // Amsterdam and Antwerp share u1, the other four have cells of their own (ties: cell descending)
+    assert.deepEqual(buckets.map((b) => [b.key, b.doc_count]), [['u1', 2], ['u0', 1], ['ru', 1], ['gc', 1], ['dr', 1]]);
+    assert.deepEqual(['amsterdam', 'antwerp', 'paris', 'fiji', 'london', 'new_york'].map((c) => geohash(CITIES[c]!, 2)), ['u1', 'u1', 'u0', 'ru', 'gc', 'dr']);
+    assert.equal(buckets[0]!.c.count, 2);
+    assert.equal('sum_other_doc_count' in a.grid, false);
+    const bad = await req('POST', '/cities/_search', { aggs: { g: { geohash_grid: { field: 'loc', precision: 13 } } } });
+    assert.equal(bad.status, 400);
+    assert.equal((bad.body as Body).error.reason, 'Invalid geohash aggregation precision of 13. Must be between 1 and 12.');
+  });
+
+  test('geo_distance aggregation: range buckets over the distance from the origin, in the unit asked', async () => {
+    const a = await aggs({ aggs: { d: { geo_distance: { field: 'loc', origin: '52, 4.5', unit: 'km', ranges: [{ to: 100 }, { from: 100, to: 500 }, { from: 500 }] } } } }, '/cities/_search?size=0&typed_keys');
+    const origin: [number, number] = [52, 4.5];
+    const count = (lo: number, hi: number): number => Object.values(CITIES).filter((c) => haversineKm(origin, c) >= lo && haversineKm(origin, c) < hi).length;
+    assert.deepEqual(a['geo_distance#d'].buckets, [
+      { key: '*-100.0', to: 100, doc_count: count(-Infinity, 100) },
+      { key: '100.0-500.0', from: 100, to: 500, doc_count: count(100, 500) },
+      { key: '500.0-*', from: 500, doc_count: count(500, Infinity) },
+    ]);
+  });
+
+  test('geo aggregations on a field that is not a geo_point are refused', async () => {
+    const r = await req('POST', '/cities/_search', { aggs: { b: { geo_bounds: { field: 'photo' } } } });
+    assert.equal(r.status, 400);
+    assert.equal((r.body as Body).error.reason, 'Expected geo_point type on field [photo], but got [binary]');
   });
 });

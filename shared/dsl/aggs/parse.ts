@@ -23,6 +23,7 @@ import {
   type Common,
   type Warn,
 } from './parse-bucket-aggs.ts';
+import { parseGeoBounds, parseGeoCentroid, parseGeoDistanceAgg, parseGeoHashGrid } from './parse-geo-aggs.ts';
 import { parseCardinality, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
 import {
   parseBucketMetrics,
@@ -62,6 +63,10 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   percentiles: (c, b, m) => parsePercentiles(c, b, m, 'percentiles'),
   percentile_ranks: (c, b, m) => parsePercentiles(c, b, m, 'percentile_ranks'),
   top_hits: (c, b) => parseTopHits(c, b),
+  geo_bounds: parseGeoBounds,
+  geo_centroid: parseGeoCentroid,
+  geohash_grid: parseGeoHashGrid,
+  geo_distance: parseGeoDistanceAgg,
   bucket_selector: (c, b) => parseBucketSelector(c, b),
   bucket_script: (c, b) => parseBucketScript(c, b),
   bucket_sort: (c, b) => parseBucketSort(c, b),
@@ -74,7 +79,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested']);
+const BUCKET_TYPES = new Set(['terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance']);
 
 /** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
 interface NestedScope {

@@ -20,6 +20,7 @@ import { TopHitsAggregator } from './top-hits-aggregator.ts';
 import { resolveSource, type ResolvedSource } from './value-source.ts';
 import { DEFAULT_DATE_FORMAT } from './date-formats.ts';
 import { RAW_FORMAT } from './value-format.ts';
+import { GeoBoundsAggregator, GeoCentroidAggregator, GeoDistanceAggregator, GeoHashGridAggregator, geoField } from './geo-aggregators.ts';
 
 /** An aggregation on a field this shard does not map: a fixed empty state. */
 class FixedStateAggregator implements Aggregator {
@@ -118,6 +119,14 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     }
     case 'top_hits':
       return new TopHitsAggregator(spec, scope);
+    case 'geo_bounds':
+      return new GeoBoundsAggregator(spec, geoField(mapping, spec.field));
+    case 'geo_centroid':
+      return new GeoCentroidAggregator(spec, geoField(mapping, spec.field));
+    case 'geohash_grid':
+      return new GeoHashGridAggregator(spec, children(false), singleOwner, scope, geoField(mapping, spec.field));
+    case 'geo_distance':
+      return new GeoDistanceAggregator(spec, children(false), scope, geoField(mapping, spec.field));
     default: {
       const never: never = spec;
       throw illegalArgument(`unsupported aggregation ${(never as { type: string }).type}`);

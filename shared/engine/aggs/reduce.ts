@@ -15,6 +15,7 @@ import { reduceFilters, reduceRange, reduceSingle } from './reduce-fixed-buckets
 import { reduceHistogram } from './reduce-histogram.ts';
 import { reduceCardinality, reduceNumericMetric, reducePercentiles, reduceTopHits } from './reduce-metrics.ts';
 import { reduceTerms } from './reduce-terms.ts';
+import { reduceGeoBounds, reduceGeoCentroid, reduceGeoDistance, reduceGeoHashGrid } from './reduce-geo.ts';
 import { renderAggs } from './render.ts';
 import { applyCumulativeSum, applyMovingAvg } from './series-pipelines.ts';
 import { runBucketMetrics } from './sibling-bucket-metrics.ts';
@@ -69,6 +70,16 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       return reducePercentiles(spec, ofKind(states, 'tdigest') as TDigestState[]);
     case 'top_hits':
       return reduceTopHits(spec, ofKind(states, 'top_hits') as TopHitsState[]);
+    case 'geo_bounds':
+      return reduceGeoBounds(spec, ofKind(states, 'geo_bounds'));
+    case 'geo_centroid':
+      return reduceGeoCentroid(spec, ofKind(states, 'geo_centroid'));
+    case 'geohash_grid':
+      agg = reduceGeoHashGrid(spec, ofKind(states, 'terms') as TermsState[], reduceLevel);
+      break;
+    case 'geo_distance':
+      agg = reduceGeoDistance(spec, ofKind(states, 'range') as RangeState[], reduceLevel);
+      break;
     default:
       return reduceNumericMetric(spec, ofKind(states, 'stats') as NumericStatsState[]);
   }

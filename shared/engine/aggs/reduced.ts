@@ -28,7 +28,7 @@ interface Named {
 
 export interface ReducedTerms extends Named {
   readonly kind: 'terms';
-  readonly typeName: 'sterms' | 'lterms' | 'dterms' | 'umterms';
+  readonly typeName: 'sterms' | 'lterms' | 'dterms' | 'umterms' | 'geohash_grid';
   buckets: ReducedBucket[];
   readonly docCountError: number;
   readonly sumOtherDocCount: number;
@@ -45,7 +45,7 @@ export interface ReducedHistogram extends Named {
 
 export interface ReducedRange extends Named {
   readonly kind: 'range';
-  readonly typeName: 'range' | 'date_range';
+  readonly typeName: 'range' | 'date_range' | 'geo_distance';
   readonly keyed: boolean;
   readonly format: ValueFormat;
   buckets: ReducedBucket[];
@@ -121,6 +121,19 @@ export interface ReducedStatsBucket extends Named {
   readonly format: ValueFormat;
 }
 
+/** geo_bounds: the box, or null without points. */
+export interface ReducedGeoBounds extends Named {
+  readonly kind: 'geo_bounds';
+  readonly box: { readonly top: number; readonly left: number; readonly bottom: number; readonly right: number } | null;
+}
+
+export interface ReducedGeoCentroid extends Named {
+  readonly kind: 'geo_centroid';
+  /** [lat, lon], or null without points. */
+  readonly location: readonly [number, number] | null;
+  readonly count: number;
+}
+
 export type ReducedMultiBucket = ReducedTerms | ReducedHistogram | ReducedRange | ReducedFilters;
 
 export type ReducedAgg =
@@ -132,7 +145,9 @@ export type ReducedAgg =
   | ReducedTopHits
   | ReducedSimpleValue
   | ReducedBucketMetricValue
-  | ReducedStatsBucket;
+  | ReducedStatsBucket
+  | ReducedGeoBounds
+  | ReducedGeoCentroid;
 
 export function isMultiBucket(a: ReducedAgg): a is ReducedMultiBucket {
   return a.kind === 'terms' || a.kind === 'histogram' || a.kind === 'range' || a.kind === 'filters';

@@ -33,6 +33,10 @@ function typeName(agg: ReducedAgg): string {
       return 'bucket_metric_value';
     case 'stats_bucket':
       return 'stats_bucket';
+    case 'geo_bounds':
+      return 'geo_bounds';
+    case 'geo_centroid':
+      return 'geo_centroid';
   }
 }
 
@@ -73,9 +77,23 @@ function renderHit(h: TopHitState): Json {
 
 function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
   switch (agg.kind) {
+    case 'geo_bounds':
+      if (agg.box !== null) {
+        body.bounds = {
+          top_left: { lat: agg.box.top, lon: agg.box.left },
+          bottom_right: { lat: agg.box.bottom, lon: agg.box.right },
+        };
+      }
+      return;
+    case 'geo_centroid':
+      if (agg.location !== null) body.location = { lat: agg.location[0], lon: agg.location[1] };
+      body.count = agg.count;
+      return;
     case 'terms': {
-      body.doc_count_error_upper_bound = agg.docCountError;
-      body.sum_other_doc_count = agg.sumOtherDocCount;
+      if (agg.typeName !== 'geohash_grid') {
+        body.doc_count_error_upper_bound = agg.docCountError;
+        body.sum_other_doc_count = agg.sumOtherDocCount;
+      }
       body.buckets = agg.buckets.map((b) => {
         const f: Json = { key: b.key };
         if (b.keyAsString !== null) f.key_as_string = b.keyAsString;

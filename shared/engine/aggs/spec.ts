@@ -250,7 +250,44 @@ export interface CumulativeSumSpec extends SpecBase {
   readonly format: string | null;
 }
 
+/** `geo_bounds`: the box around a geo_point field's points. */
+export interface GeoBoundsSpec extends SpecBase {
+  readonly type: 'geo_bounds';
+  readonly field: string;
+  readonly wrapLongitude: boolean;
+}
+
+/** `geo_centroid`: the mean of a geo_point field's points. */
+export interface GeoCentroidSpec extends SpecBase {
+  readonly type: 'geo_centroid';
+  readonly field: string;
+}
+
+/** `geohash_grid`: buckets by the geohash cell (of `precision` characters) of each point. */
+export interface GeoHashGridSpec extends SpecBase {
+  readonly type: 'geohash_grid';
+  readonly field: string;
+  readonly precision: number;
+  readonly size: number;
+  /** null = the terms aggregation's default for the number of shards. */
+  readonly shardSize: number | null;
+}
+
+/** `geo_distance` aggregation: range buckets over the distance from `origin`, in the unit asked. */
+export interface GeoDistanceAggSpec extends SpecBase {
+  readonly type: 'geo_distance';
+  readonly field: string;
+  /** [lat, lon]. */
+  readonly origin: readonly [number, number];
+  readonly unitMeters: number;
+  readonly plane: boolean;
+  readonly ranges: readonly RangeSpecEntry[];
+  readonly keyed: boolean;
+}
+
 export type BucketAggSpec =
+  | GeoHashGridSpec
+  | GeoDistanceAggSpec
   | TermsSpec
   | DateHistogramSpec
   | HistogramSpec
@@ -262,7 +299,7 @@ export type BucketAggSpec =
   | NestedSpec
   | ReverseNestedSpec;
 
-export type MetricAggSpec = NumericMetricSpec | CardinalitySpec | PercentilesSpec | TopHitsSpec;
+export type MetricAggSpec = NumericMetricSpec | CardinalitySpec | PercentilesSpec | TopHitsSpec | GeoBoundsSpec | GeoCentroidSpec;
 
 /** Pipelines run on the reduced tree. Parent pipelines act on their parent's buckets. */
 export type ParentPipelineSpec = BucketSelectorSpec | BucketScriptSpec | BucketSortSpec | MovingAvgSpec | CumulativeSumSpec;

@@ -144,7 +144,28 @@ export interface TopHitsState {
   readonly hits: readonly TopHitState[];
 }
 
+/** geo_bounds of one shard: null edges when it saw no point. */
+export interface GeoBoundsState {
+  readonly kind: 'geo_bounds';
+  readonly top: number | null;
+  readonly bottom: number | null;
+  /** Westmost and eastmost longitudes of the points east of Greenwich (lon >= 0) and west of it. */
+  readonly posLeft: number | null;
+  readonly posRight: number | null;
+  readonly negLeft: number | null;
+  readonly negRight: number | null;
+}
+
+export interface GeoCentroidState {
+  readonly kind: 'geo_centroid';
+  readonly latSum: number;
+  readonly lonSum: number;
+  readonly count: number;
+}
+
 export type AggState =
+  | GeoBoundsState
+  | GeoCentroidState
   | TermsState
   | HistogramState
   | RangeState

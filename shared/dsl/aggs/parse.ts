@@ -24,6 +24,7 @@ import {
   type Warn,
 } from './parse-bucket-aggs.ts';
 import { parseGeoBounds, parseGeoCentroid, parseGeoDistanceAgg, parseGeoHashGrid } from './parse-geo-aggs.ts';
+import { parseIpRange } from './parse-ip-range.ts';
 import { parseCardinality, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
 import {
   parseBucketMetrics,
@@ -67,6 +68,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   geo_centroid: parseGeoCentroid,
   geohash_grid: parseGeoHashGrid,
   geo_distance: parseGeoDistanceAgg,
+  ip_range: parseIpRange,
   bucket_selector: (c, b) => parseBucketSelector(c, b),
   bucket_script: (c, b) => parseBucketScript(c, b),
   bucket_sort: (c, b) => parseBucketSort(c, b),
@@ -79,7 +81,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance']);
+const BUCKET_TYPES = new Set(['terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
 
 /** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
 interface NestedScope {

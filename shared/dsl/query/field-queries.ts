@@ -12,6 +12,7 @@ import type { Query } from '../../engine/search/query.ts';
 import type { ShardSearchContext } from '../../engine/search/types.ts';
 import { isIntegerType, javaParseDouble, parseBooleanValue, parseDateBound, parseNumeric } from './field-values.ts';
 import { calculateMinShouldMatch } from './minimum-should-match.ts';
+import { ipRangeQuery, ipTermQuery, ipTermsQuery } from './ip-queries.ts';
 import type { DslValue, FuzzyOptions, Operator, ZeroTermsQuery } from './query-builders.ts';
 
 const f = Math.fround;
@@ -115,6 +116,7 @@ export function termQueryFor(ctx: ShardSearchContext, field: string, value: DslV
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
   refuseTermQuery(fm);
   failIfNotIndexed(fm);
+  if (fm.mappedType === 'ip') return ipTermQuery(field, value, boost);
   switch (fm.type) {
     case 'text':
     case 'keyword':
@@ -143,6 +145,7 @@ export function termsQueryFor(ctx: ShardSearchContext, field: string, values: re
   if (fm === undefined || fm.type === 'object' || values.length === 0) return MATCH_NONE;
   refuseTermQuery(fm);
   failIfNotIndexed(fm);
+  if (fm.mappedType === 'ip') return ipTermsQuery(field, values, boost);
   if (fm.type === 'text' || fm.type === 'keyword') return { kind: 'term_set', field, terms: values.map(valueText), boost };
   if (fm.type === 'boolean') return { kind: 'numeric_set', field, values: values.map(parseBooleanValue), boost };
   if (fm.type === 'date') {
@@ -186,6 +189,7 @@ export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSp
     throw illegalArgumentCause(`Field [${field}] of type [${fm.type}] does not support range queries`);
   }
   failIfNotIndexed(fm);
+  if (fm.mappedType === 'ip') return ipRangeQuery(field, r, boost);
   if (fm.type === 'text' || fm.type === 'keyword') {
     return {
       kind: 'term_range',
@@ -227,9 +231,9 @@ export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSp
 
 /** `prefix` and `wildcard` are for keyword and text fields (StringFieldType). */
 function requireStringField(fm: FieldMapping, kind: 'prefix' | 'wildcard'): void {
-  if (fm.type !== 'text' && fm.type !== 'keyword') {
+  if ((fm.type !== 'text' && fm.type !== 'keyword') || fm.mappedType === 'ip') {
     const what = kind === 'prefix' ? 'prefix queries' : 'wildcard queries';
-    throw queryShardException(`Can only use ${what} on keyword and text fields - not on [${fm.path}] which is of type [${fm.type}]`);
+    throw queryShardException(`Can only use ${what} on keyword and text fields - not on [${fm.path}] which is of type [${fm.mappedType ?? fm.type}]`);
   }
 }
 

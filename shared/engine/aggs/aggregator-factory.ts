@@ -20,6 +20,7 @@ import { TopHitsAggregator } from './top-hits-aggregator.ts';
 import { resolveSource, type ResolvedSource } from './value-source.ts';
 import { DEFAULT_DATE_FORMAT } from './date-formats.ts';
 import { RAW_FORMAT } from './value-format.ts';
+import { IpRangeAggregator } from './ip-range-aggregator.ts';
 import { GeoBoundsAggregator, GeoCentroidAggregator, GeoDistanceAggregator, GeoHashGridAggregator, geoField } from './geo-aggregators.ts';
 
 /** An aggregation on a field this shard does not map: a fixed empty state. */
@@ -125,6 +126,13 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
       return new GeoCentroidAggregator(spec, geoField(mapping, spec.field));
     case 'geohash_grid':
       return new GeoHashGridAggregator(spec, children(false), singleOwner, scope, geoField(mapping, spec.field));
+    case 'ip_range': {
+      const fm = mapping.field(spec.field);
+      if (fm !== undefined && fm.mappedType !== 'ip') {
+        throw illegalArgument(`Field [${spec.field}] of type [${fm.mappedType ?? fm.type}] is not supported for aggregation [ip_range]`);
+      }
+      return new IpRangeAggregator(spec, children(false), scope, fm === undefined ? null : spec.field);
+    }
     case 'geo_distance':
       return new GeoDistanceAggregator(spec, children(false), scope, geoField(mapping, spec.field));
     default: {

@@ -17,6 +17,7 @@ import type { AggPathElement, GeoBoundsSpec, GeoCentroidSpec, GeoDistanceAggSpec
 import type { AggState } from './state.ts';
 import { NumericTermsAggregator } from './terms-aggregator.ts';
 import { RAW_FORMAT } from './value-format.ts';
+import { derivedName, withDerived } from './derived-values.ts';
 
 /** ValuesSourceConfig's refusal of a field that is not a geo_point; null for an unmapped field. */
 export function geoField(mapping: MappingLookup, field: string): string | null {
@@ -143,20 +144,6 @@ export class GeoCentroidAggregator implements Aggregator {
 }
 
 // ---- derived numbers: geohash cells, distances ----------------------------------------------
-
-/** The name the derived numbers go by in a segment's doc values (no mapped path has a NUL). */
-function derivedName(agg: string): string {
-  return `\u0000geo\u0000${agg}`;
-}
-
-/** The segment with one more numeric doc values field: every other field reads as before. */
-function withDerived(segment: Segment, name: string, dv: NumericDocValues): Segment {
-  const docValues = new Map(segment.docValues);
-  docValues.set(name, dv);
-  const derived = Object.create(segment) as Segment;
-  Object.defineProperty(derived, 'docValues', { value: docValues });
-  return derived;
-}
 
 /** Per-doc numbers from each point: multi-valued layout, each doc's values ascending. */
 function derive(pv: PointValues, maxDoc: number, f: (lat: number, lon: number) => number): NumericDocValues {

@@ -15,6 +15,7 @@ import { reduceFilters, reduceRange, reduceSingle } from './reduce-fixed-buckets
 import { reduceHistogram } from './reduce-histogram.ts';
 import { reduceCardinality, reduceNumericMetric, reducePercentiles, reduceTopHits } from './reduce-metrics.ts';
 import { reduceTerms } from './reduce-terms.ts';
+import { reduceIpRange } from './ip-range-aggregator.ts';
 import { reduceGeoBounds, reduceGeoCentroid, reduceGeoDistance, reduceGeoHashGrid } from './reduce-geo.ts';
 import { renderAggs } from './render.ts';
 import { applyCumulativeSum, applyMovingAvg } from './series-pipelines.ts';
@@ -76,6 +77,9 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       return reduceGeoCentroid(spec, ofKind(states, 'geo_centroid'));
     case 'geohash_grid':
       agg = reduceGeoHashGrid(spec, ofKind(states, 'terms') as TermsState[], reduceLevel);
+      break;
+    case 'ip_range':
+      agg = reduceIpRange(spec, ofKind(states, 'range') as RangeState[], reduceLevel);
       break;
     case 'geo_distance':
       agg = reduceGeoDistance(spec, ofKind(states, 'range') as RangeState[], reduceLevel);

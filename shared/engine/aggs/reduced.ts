@@ -19,6 +19,9 @@ export interface ReducedBucket {
   /** Range buckets. */
   readonly from?: number | null;
   readonly to?: number | null;
+  /** ip_range buckets: the bounds as addresses (null for an open end). */
+  readonly fromText?: string | null;
+  readonly toText?: string | null;
 }
 
 interface Named {
@@ -45,7 +48,7 @@ export interface ReducedHistogram extends Named {
 
 export interface ReducedRange extends Named {
   readonly kind: 'range';
-  readonly typeName: 'range' | 'date_range' | 'geo_distance';
+  readonly typeName: 'range' | 'date_range' | 'geo_distance' | 'ip_range';
   readonly keyed: boolean;
   readonly format: ValueFormat;
   buckets: ReducedBucket[];

@@ -122,6 +122,11 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
     case 'range': {
       const render = (b: ReducedBucket, withKey: boolean): Json => {
         const f: Json = withKey ? { key: b.key } : {};
+        if (b.fromText !== undefined || b.toText !== undefined) {
+          if (b.fromText !== null) f.from = b.fromText;
+          if (b.toText !== null) f.to = b.toText;
+          return renderBucket(b, typedKeys, f);
+        }
         if (b.from !== null && b.from !== undefined) {
           f.from = b.from;
           if (agg.format.kind !== 'raw') f.from_as_string = formatValue(agg.format, b.from);

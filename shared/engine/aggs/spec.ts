@@ -285,7 +285,16 @@ export interface GeoDistanceAggSpec extends SpecBase {
   readonly keyed: boolean;
 }
 
+/** `ip_range`: address ranges, bounds as 32 hex digits (ip-address.ts), `to` exclusive. */
+export interface IpRangeAggSpec extends SpecBase {
+  readonly type: 'ip_range';
+  readonly field: string;
+  readonly ranges: readonly { readonly key: string | null; readonly from: string | null; readonly to: string | null }[];
+  readonly keyed: boolean;
+}
+
 export type BucketAggSpec =
+  | IpRangeAggSpec
   | GeoHashGridSpec
   | GeoDistanceAggSpec
   | TermsSpec

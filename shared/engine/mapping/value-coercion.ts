@@ -389,6 +389,26 @@ function formatV6(bytes: readonly number[]): string {
   return `${head}::${tail}`;
 }
 
+/**
+ * The 16 bytes of an address (IPv4 as IPv4-mapped IPv6, as Lucene's
+ * InetAddressPoint encodes it), or null when the text is not one.
+ */
+export function ipBytes(text: string): number[] | null {
+  if (!text.includes(':')) {
+    const v4 = [0, 0, 0, 0];
+    if (!parseV4(text, v4, 0)) return null;
+    return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v4];
+  }
+  return parseV6(text);
+}
+
+/** The canonical text of 16 address bytes (the inverse of ipBytes). */
+export function ipText(bytes: readonly number[]): string {
+  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  if (mapped) return bytes.slice(12).join('.');
+  return formatV6(bytes);
+}
+
 /** `ip`: the canonical text of an IPv4/IPv6 address (IPv4-mapped IPv6 prints as IPv4, as Java does). */
 export function toIp(value: unknown): string {
   const text = toText(value);

@@ -10,6 +10,7 @@ import type { InvertedField, SegmentView } from '../segment/types.ts';
 import { BM25_B, BM25_K1, LENGTH_TABLE, bm25AvgFieldLength, bm25Idf } from './bm25.ts';
 import { evaluate, type DocSet, type SegmentEvalContext } from './query-eval.ts';
 import type { GeoFilter, Query } from './query.ts';
+import { ipTextOfHex } from '../mapping/ip-address.ts';
 import { scoreAt } from './doc-set.ts';
 
 export interface Explanation {
@@ -59,6 +60,8 @@ export function queryString(q: Query): string {
       return `DocValuesFieldExistsQuery [field=${q.fields.join(',')}]`;
     case 'geo':
       return geoQueryString(q.field, q.filter);
+    case 'ip_range':
+      return `${q.field}:[${ipTextOfHex(q.lower)} TO ${ipTextOfHex(q.upper)}]`;
     case 'ids':
       return `_id:(${q.ids.join(' ')})`;
     case 'constant_score':

@@ -14,6 +14,7 @@ import type { DocSet, SegmentEvalContext } from './doc-set.ts';
 import { existsBits, idsBits, numericRangeBits, numericSetBits } from './doc-values-leaves.ts';
 import { phraseSet } from './phrase-leaf.ts';
 import { geoBits } from './geo-leaves.ts';
+import { ipRangeBits } from './ip-leaves.ts';
 import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
 import type { BoolQuery, DisMaxQuery, FuzzyQuery, NestedQuery, Query, TermQuery } from './query.ts';
@@ -109,6 +110,8 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
       return constantSet(existsBits(q, seg), needScores, f(boost * q.boost));
     case 'geo':
       return constantSet(geoBits(q, seg), needScores, f(boost * q.boost));
+    case 'ip_range':
+      return constantSet(ipRangeBits(q, seg), needScores, f(boost * q.boost));
     case 'ids':
       return constantSet(idsBits(q, seg), needScores, f(boost * q.boost));
     case 'constant_score': {

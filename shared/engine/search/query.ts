@@ -121,6 +121,15 @@ export interface PhraseQuery {
   readonly boost: number;
 }
 
+/** Addresses of an `ip` field from `lower` to `upper` inclusive, as 32 hex digits (ip-address.ts), constant score. */
+export interface IpRangeQuery {
+  readonly kind: 'ip_range';
+  readonly field: string;
+  readonly lower: string;
+  readonly upper: string;
+  readonly boost: number;
+}
+
 /** A region of the globe, in degrees (Lucene's LatLonPoint box, distance and polygon queries). */
 export type GeoFilter =
   | { readonly type: 'box'; readonly minLat: number; readonly maxLat: number; readonly minLon: number; readonly maxLon: number }
@@ -221,6 +230,7 @@ export type Query =
   | PhraseQuery
   | ExistsQuery
   | GeoQuery
+  | IpRangeQuery
   | IdsQuery
   | BoolQuery
   | DisMaxQuery
@@ -245,6 +255,7 @@ export function isCacheableFilter(q: Query): boolean {
     case 'wildcard':
     case 'fuzzy':
     case 'geo':
+    case 'ip_range':
       return true;
     default:
       return false;

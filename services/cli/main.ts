@@ -22,7 +22,12 @@ const COMMANDS: readonly Command[] = [
     summary: 'run a search node (every setting with its default: logsearch start --help)',
     run: async (argv) => (await import('../node/main.ts')).runNode(argv),
   },
-  // `rebuild` (an index built again from its log) takes its place here.
+  {
+    name: 'rebuild',
+    args: '--index <name> --dest <name> [--mapping file] [--alias name]',
+    summary: 'build an index again from its log with a new mapping, then move the alias (docs/rebuild.md)',
+    run: async (argv) => (await import('./rebuild-command.ts')).runRebuild(argv),
+  },
   {
     name: 'passinfo',
     args: '<command> [flags]',

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SETTINGS } from '../../services/node/settings.ts';
 import { validatePassRecord } from '../../services/passinfo/pass-record.ts';
@@ -86,4 +86,30 @@ test('a port in use is one line and exit status 1, not a stack trace', async () 
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr.trim(), new RegExp(`^logsearch start: listen EADDRINUSE: address already in use 127\\.0\\.0\\.1:${port}$`, 'm'));
   assert.doesNotMatch(r.stderr, /^\s+at /m);
+});
+
+test('rebuild builds the new index from the log with the mapping file, moves the alias and prints the result; a refused document is exit 1 with its reason', async () => {
+  const created = await http(server.url, 'PUT', '/cli-v1', { settings: { number_of_shards: 2 }, aliases: { cli: {} } });
+  assert.equal(created.status, 200, created.text);
+  const lines: string[] = [];
+  for (let i = 0; i < 500; i++) lines.push(JSON.stringify({ index: { _type: '_doc', _id: String(i) } }), JSON.stringify({ title: `Title ${i}`, n: String(i) }));
+  const bulk = await http(server.url, 'POST', '/cli/_bulk?refresh=true', lines.join('\n') + '\n', { 'content-type': 'application/x-ndjson' });
+  assert.equal((bulk.body as { errors: boolean }).errors, false);
+  const mapping = join(dir, 'mapping.json');
+  await writeFile(mapping, JSON.stringify({ _doc: { properties: { title: { type: 'text', fields: { raw: { type: 'keyword' } } } } } }));
+  const r = await runBin(['rebuild', '--url', server.url, '--index', 'cli', '--dest', 'cli-v2', '--mapping', mapping, '--alias', 'cli', '--shards', '3']);
+  assert.equal(r.code, 0, r.stderr);
+  const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as { dest: string; ops_replayed: number };
+  assert.equal(result.dest, 'cli-v2');
+  assert.equal(result.ops_replayed, 500);
+  assert.match(r.stderr, /rebuilding \[cli\] into \[cli-v2\]/);
+  assert.deepEqual((await http(server.url, 'GET', '/_alias/cli')).body, { 'cli-v2': { aliases: { cli: {} } } });
+  const found = await http(server.url, 'POST', '/cli/_search', { query: { term: { 'title.raw': 'Title 7' } } });
+  assert.equal((found.body as { hits: { total: number } }).hits.total, 1);
+
+  await writeFile(mapping, JSON.stringify({ _doc: { properties: { title: { type: 'long' } } } }));
+  const refused = await runBin(['rebuild', '--url', server.url, '--index', 'cli', '--dest', 'cli-v3', '--mapping', mapping]);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, /mapper_parsing_exception/);
+  assertOneLineError(await runBin(['rebuild', '--index', 'cli']), /--index and --dest are required/);
 });

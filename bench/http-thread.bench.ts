@@ -38,7 +38,8 @@ async function rssMiB(pid: number): Promise<number> {
 
 async function load(client: KeepAliveClient): Promise<void> {
   const create = await client.request('PUT', '/heavy', {
-    settings: { number_of_shards: 2, refresh_interval: '-1' },
+    // The 10 MB document holds ~90,000 nested objects: past the default limit of 10,000 (Elasticsearch's 400).
+    settings: { number_of_shards: 2, refresh_interval: '-1', 'index.mapping.nested_objects.limit': 1_000_000 },
     mappings: { _doc: { properties: { k: { type: 'keyword' }, g: { type: 'keyword' }, ts: { type: 'date' }, items: { type: 'nested' } } } },
   });
   if (create.status !== 200) throw new Error(create.text);

@@ -192,7 +192,7 @@ export class WriteCoordinator {
         updates.set(meta.uuid, w);
       }
       try {
-        const parsed = w.mapping.parse(parseSourceObject(r.source));
+        const parsed = w.mapping.parse(parseSourceObject(r.source), undefined, false);
         if (parsed.dynamicUpdate) {
           w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, { analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined });
           w.changed = true;
@@ -284,7 +284,7 @@ export class WriteCoordinator {
       }
       try {
         for (const doc of docs) {
-          const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc), meta.settings.nestedObjectsLimit);
+          const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc), meta.settings.nestedObjectsLimit, false);
           if (parsed.dynamicUpdate) {
             w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, {
               analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined,

@@ -183,6 +183,7 @@ export class DocumentParser {
   /** Nested documents of the document being parsed, against `index.mapping.nested_objects.limit`. */
   private nestedCount = 0;
   private nestedLimit = DEFAULT_NESTED_OBJECTS_LIMIT;
+  private materializeNested = true;
   /** New child nodes of existing objects, created by this document. */
   private overlay: Map<ObjectNode, Map<string, MappingNode>> | null = null;
   /** Dynamic additions in document order: (existing parent, new node). */
@@ -204,7 +205,13 @@ export class DocumentParser {
         : formats.map((f) => dateFormatter(f));
   }
 
-  parse(source: Record<string, unknown>, nestedObjectsLimit = DEFAULT_NESTED_OBJECTS_LIMIT): ParsedDocument {
+  /**
+   * `materializeNested` false parses nested objects as plain objects (same
+   * errors, limits and dynamic mapping, no nested documents): what a caller
+   * that only validates a document needs, at a fraction of the garbage.
+   */
+  parse(source: Record<string, unknown>, nestedObjectsLimit = DEFAULT_NESTED_OBJECTS_LIMIT, materializeNested = true): ParsedDocument {
+    this.materializeNested = materializeNested;
     this.gen = this.freshGen();
     this.out = [];
     this.nested = [];
@@ -241,6 +248,10 @@ export class DocumentParser {
       throw mapperParsing(
         `The number of nested documents has exceeded the allowed limit of [${this.nestedLimit}]. This limit can be set by changing the [index.mapping.nested_objects.limit] index level setting.`,
       );
+    }
+    if (!this.materializeNested) {
+      this.parseObject(node, value, dynamic);
+      return;
     }
     const parentOut = this.out;
     const parentGen = this.gen;

@@ -211,7 +211,7 @@ export class Mapping implements MappingLookup {
    * indexed). Throws Elasticsearch's mapper_parsing_exception and
    * strict_dynamic_mapping_exception.
    */
-  parse(source: Record<string, unknown>, nestedObjectsLimit?: number): ParsedDocument {
+  parse(source: Record<string, unknown>, nestedObjectsLimit?: number, materializeNested = true): ParsedDocument {
     if (this.parser === null) {
       this.parser = new DocumentParser({
         typeName: this.typeName ?? DEFAULT_TYPE,
@@ -222,7 +222,7 @@ export class Mapping implements MappingLookup {
         parseOptions: this.parseOptions,
       });
     }
-    return this.parser.parse(source, nestedObjectsLimit);
+    return this.parser.parse(source, nestedObjectsLimit, materializeNested);
   }
 }
 

@@ -50,7 +50,7 @@ import { NodeSecurity } from './security/request-security.ts';
 import { loadTlsMaterial, type TlsMaterial } from './security/tls-files.ts';
 import type { TransportTls } from './transport/transport-tls.ts';
 import { kafkaConnection } from './security/kafka-connection.ts';
-import { bootstrapElasticPassword } from './security/bootstrap.ts';
+import { bootstrapElasticPassword, ensureSecuritySecret } from './security/bootstrap.ts';
 
 interface NodeIdentity {
   readonly nodeId: string;
@@ -283,6 +283,7 @@ export class Node {
     node.httpsMaterial = httpsMaterial;
     if (config.security.enabled) {
       node.security = new NodeSecurity(meta.state, logger);
+      await ensureSecuritySecret(meta);
       await bootstrapElasticPassword(meta, config.elasticPassword, logger);
     }
     node.tracing = tracing;

@@ -104,6 +104,25 @@ export interface FinishRebuildEvent {
   actions: AliasAction[];
 }
 
+/** `POST /_security/api_key`. */
+export interface PutApiKeyEvent {
+  id: string;
+  name: string;
+  owner: string;
+  realm: string;
+  creation: number;
+  expiration: number | null;
+  key_hash: string;
+  role_descriptors_json: string;
+  limited_by_json: string;
+}
+export interface InvalidateApiKeysEvent {
+  ids: string[];
+}
+export interface SetSecuritySecretEvent {
+  secret: string;
+}
+
 /** Avro's wrapped-union form: exactly one key, the record's full name. */
 export type MetaEventBody =
   | { 'logsearch.CreateIndex': CreateIndexEvent }
@@ -123,6 +142,9 @@ export type MetaEventBody =
   | { 'logsearch.DeleteUser': DeleteUserEvent }
   | { 'logsearch.PutRole': PutRoleEvent }
   | { 'logsearch.DeleteRole': DeleteRoleEvent }
+  | { 'logsearch.PutApiKey': PutApiKeyEvent }
+  | { 'logsearch.InvalidateApiKeys': InvalidateApiKeysEvent }
+  | { 'logsearch.SetSecuritySecret': SetSecuritySecretEvent }
   | { 'logsearch.FinishRebuild': FinishRebuildEvent };
 
 export interface MetaEvent {
@@ -152,6 +174,9 @@ const ADDED_BRANCHES: readonly (readonly [name: string, version: number])[] = [
   ['PutRole', 6],
   ['DeleteRole', 6],
   ['FinishRebuild', 7],
+  ['PutApiKey', 8],
+  ['InvalidateApiKeys', 8],
+  ['SetSecuritySecret', 8],
 ];
 
 /** Fields appended to a branch's record (each with a default), with the writer version that first had them. */

@@ -278,6 +278,89 @@ describe('security on, over HTTPS', () => {
   });
 });
 
+describe('API keys and scrolls, security on over plain HTTP', () => {
+  let server: TestServer;
+  const as = (user: string, password: string) => (method: string, path: string, body?: unknown) => http(server.url, method, path, body, basic(user, password));
+  const elastic = as('elastic', ELASTIC_PASSWORD);
+
+  before(async () => {
+    server = await startServer(['--xpack.security.enabled', 'true'], undefined, { ELASTIC_PASSWORD });
+    await elastic('PUT', '/passinfo-1', { settings: { number_of_shards: 2 } });
+    await elastic('PUT', '/secret', { settings: { number_of_shards: 1 } });
+    for (let i = 0; i < 5; i++) await elastic('PUT', `/passinfo-1/_doc/${i}`, { plate: `P${i}` });
+    await elastic('PUT', '/secret/_doc/s', { plate: 'S' });
+    await elastic('POST', '/_refresh');
+    await elastic('PUT', '/_security/role/reader', { indices: [{ names: ['passinfo-*'], privileges: ['read'] }] });
+    await elastic('PUT', '/_security/user/alice', { password: 'alice-pw', roles: ['reader'] });
+    await elastic('PUT', '/_security/user/bob', { password: 'bob-pw-x', roles: ['reader'] });
+  });
+  after(() => server.stop());
+
+  test('an API key authenticates the official client and is limited by its role descriptors', async () => {
+    const made = await elastic('POST', '/_security/api_key', {
+      name: 'ingest',
+      expiration: '1d',
+      role_descriptors: { only_passinfo: { indices: [{ names: ['passinfo-*'], privileges: ['read'] }] } },
+    });
+    assert.equal(made.status, 200, made.text);
+    const key = made.body as { id: string; name: string; api_key: string; expiration: number };
+    assert.equal(key.name, 'ingest');
+    assert.ok(key.expiration > Date.now() + 23 * 3600_000);
+    const client = new Client({ node: server.url, auth: { apiKey: { id: key.id, api_key: key.api_key } } });
+    try {
+      const found = await client.search({ index: 'passinfo-1', body: { query: { match_all: {} } } });
+      assert.equal(found.body.hits.total, 5);
+      // elastic may read secret; the key's own descriptors may not.
+      await assert.rejects(client.search({ index: 'secret' }), (err: { meta?: { statusCode?: number } }) => err.meta?.statusCode === 403);
+      const me = await client.transport.request({ method: 'GET', path: '/_security/_authenticate' });
+      assert.equal(me.body.username, 'elastic');
+      assert.deepEqual(me.body.authentication_realm, { name: '_es_api_key', type: '_es_api_key' });
+    } finally {
+      await client.close();
+    }
+    const listed = await elastic('GET', `/_security/api_key?id=${key.id}`);
+    const entry = (listed.body as { api_keys: Record<string, unknown>[] }).api_keys[0];
+    assert.deepEqual({ ...entry, creation: 0 }, { id: key.id, name: 'ingest', creation: 0, expiration: key.expiration, invalidated: false, username: 'elastic', realm: 'reserved' });
+    assert.equal(JSON.stringify(listed.body).includes(key.api_key), false, 'the secret is never shown again');
+    const gone = await elastic('DELETE', '/_security/api_key', { id: key.id });
+    assert.deepEqual(gone.body, { invalidated_api_keys: [key.id], previously_invalidated_api_keys: [], error_count: 0 });
+    const after = await http(server.url, 'GET', '/passinfo-1/_search', undefined, { authorization: `ApiKey ${Buffer.from(`${key.id}:${key.api_key}`).toString('base64')}` });
+    assert.equal(after.status, 401);
+  });
+
+  test('an API key cannot do more than its owner could', async () => {
+    const made = await as('alice', 'alice-pw')('POST', '/_security/api_key', { name: 'wide', role_descriptors: { all: { indices: [{ names: ['*'], privileges: ['all'] }] } } });
+    // alice lacks manage_api_key: refused.
+    assert.equal(made.status, 403);
+    await elastic('PUT', '/_security/role/key_maker', { cluster: ['manage_api_key'] });
+    await elastic('PUT', '/_security/user/carol', { password: 'carol-pw', roles: ['reader', 'key_maker'] });
+    const key = (await as('carol', 'carol-pw')('POST', '/_security/api_key', { name: 'wide', role_descriptors: { all: { indices: [{ names: ['*'], privileges: ['all'] }] } } })).body as { id: string; api_key: string };
+    const auth = { authorization: `ApiKey ${Buffer.from(`${key.id}:${key.api_key}`).toString('base64')}` };
+    assert.equal((await http(server.url, 'GET', '/passinfo-1/_search', undefined, auth)).status, 200);
+    assert.equal((await http(server.url, 'GET', '/secret/_search', undefined, auth)).status, 403);
+    assert.equal((await http(server.url, 'PUT', '/passinfo-1/_doc/x', { a: 1 }, auth)).status, 403);
+    assert.equal((await http(server.url, 'GET', '/_search', undefined, { authorization: 'ApiKey ' + Buffer.from(`${key.id}:wrong`).toString('base64') })).status, 401);
+  });
+
+  test('a scroll belongs to the user who opened it', async () => {
+    const first = await as('alice', 'alice-pw')('POST', '/passinfo-1/_search?scroll=1m', { size: 2, sort: ['_doc'] });
+    assert.equal(first.status, 200, first.text);
+    const id = (first.body as { _scroll_id: string })._scroll_id;
+    const next = await as('alice', 'alice-pw')('POST', '/_search/scroll', { scroll: '1m', scroll_id: id });
+    assert.equal(next.status, 200, next.text);
+    assert.equal((next.body as { hits: { hits: unknown[] } }).hits.hits.length, 2);
+    assert.equal((next.body as { _scroll_id: string })._scroll_id, id);
+    const stolen = await as('bob', 'bob-pw-x')('POST', '/_search/scroll', { scroll: '1m', scroll_id: id });
+    assert.equal(stolen.status, 404);
+    assert.equal((stolen.body as { error: { type: string } }).error.type, 'search_context_missing_exception');
+    const stripped = await as('bob', 'bob-pw-x')('POST', '/_search/scroll', { scroll: '1m', scroll_id: id.slice(0, id.lastIndexOf('.')) });
+    assert.equal(stripped.status, 404);
+    assert.equal((await as('bob', 'bob-pw-x')('DELETE', '/_search/scroll', { scroll_id: [id] })).status, 404);
+    const cleared = await as('alice', 'alice-pw')('DELETE', '/_search/scroll', { scroll_id: [id] });
+    assert.equal(cleared.status, 200, cleared.text);
+  });
+});
+
 describe('security off (the default)', () => {
   let server: TestServer;
   before(async () => {

@@ -43,6 +43,7 @@ import { fieldMappingHandlers } from './routes/field-mapping.ts';
 import { clusterStateHandlers } from './routes/cluster-state.ts';
 import { clusterStatsHandlers } from './routes/cluster-stats.ts';
 import { securityHandlers } from './routes/security.ts';
+import { apiKeyHandlers } from './routes/api-keys.ts';
 import { consoleTraceHandlers } from './routes/console-traces.ts';
 
 export function routeTable(node: Node): Route[] {
@@ -231,6 +232,10 @@ export function routeTable(node: Node): Route[] {
   add(['GET'], [...sec('/role'), ...sec('/role/{name}')], security.getRole, clusterA(`${SEC}/role/get`));
   add(['PUT', 'POST'], sec('/role/{name}'), security.putRole, clusterA(`${SEC}/role/put`));
   add(['DELETE'], sec('/role/{name}'), security.deleteRole, clusterA(`${SEC}/role/delete`));
+  const apiKeys = apiKeyHandlers(node);
+  add(['PUT', 'POST'], sec('/api_key'), apiKeys.create, clusterA(`${SEC}/api_key/create`));
+  add(['GET'], sec('/api_key'), apiKeys.get, clusterA(`${SEC}/api_key/get`));
+  add(['DELETE'], sec('/api_key'), apiKeys.invalidate, clusterA(`${SEC}/api_key/invalidate`));
 
   // ---- the web console's own API (console-static.ts serves its files) -------------------
   const traces = consoleTraceHandlers();

@@ -11,13 +11,31 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { missingAuthenticationToken, tooManyFailedLogins, unableToAuthenticate, authenticationRequired } from '../../../shared/errors/es-errors.ts';
 import type { Logger } from '../logger.ts';
 import { verifyPassword } from './password-hash.ts';
-import type { SecurityMetadata } from './security-metadata.ts';
+import type { ApiKeyRecord, SecurityMetadata } from './security-metadata.ts';
 import { RESERVED_USERS, type UserRecord } from './users.ts';
 
 export interface AuthenticatedUser {
   readonly user: Omit<UserRecord, 'passwordHash'>;
-  /** `reserved` for elastic, `native` for users of the API. */
-  readonly realm: 'reserved' | 'native';
+  /** `reserved` for elastic, `native` for users of the API, `_es_api_key` for an API key (whose owner is `user`). */
+  readonly realm: 'reserved' | 'native' | '_es_api_key';
+  /** The API key the request came with. */
+  readonly apiKey?: ApiKeyRecord;
+}
+
+/** `ApiKey base64(id:key)`, as Elasticsearch's ApiKeyService reads it. */
+export function apiKeyCredentials(header: string | undefined): { id: string; key: string } | null | 'malformed' {
+  if (header === undefined) return null;
+  const space = header.indexOf(' ');
+  if (space < 0 || header.slice(0, space).toLowerCase() !== 'apikey') return null;
+  const decoded = Buffer.from(header.slice(space + 1).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return 'malformed';
+  return { id: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
+}
+
+/** An API key's secret is 128 random bits: a SHA-256 of it cannot be searched, so no slow hash is needed. */
+export function apiKeyHash(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 /** Failed logins one address may make per window before it is refused (ours; see docs/security.md). */
@@ -60,6 +78,8 @@ export class Authenticator {
 
   /** The user a request's Authorization header names; throws the 401 (or 429) Elasticsearch-shaped error. */
   async authenticate(authorization: string | undefined, uri: string, address: string): Promise<AuthenticatedUser> {
+    const key = apiKeyCredentials(authorization);
+    if (key !== null) return this.authenticateApiKey(key, uri, address);
     const creds = basicCredentials(authorization);
     if (creds === null) throw missingAuthenticationToken(uri);
     if (creds === 'malformed') throw authenticationRequired('invalid basic authentication header value');
@@ -73,6 +93,28 @@ export class Authenticator {
     }
     const { passwordHash: _hash, ...shown } = user;
     return { user: shown, realm: RESERVED_USERS.has(user.username) ? 'reserved' : 'native' };
+  }
+
+  private authenticateApiKey(key: { id: string; key: string } | 'malformed', uri: string, address: string): AuthenticatedUser {
+    if (key === 'malformed') throw authenticationRequired('invalid API key authentication header value');
+    this.refuseIfLimited(address);
+    const record = this.store.apiKey(key.id);
+    const owner = record ? this.store.user(record.owner) : undefined;
+    const now = this.now();
+    const ok =
+      record !== undefined &&
+      !record.invalidated &&
+      (record.expiration === null || record.expiration > now) &&
+      owner !== undefined &&
+      owner.enabled &&
+      timingSafeEqual(Buffer.from(apiKeyHash(key.key), 'hex'), Buffer.from(record.keyHash, 'hex'));
+    if (!ok) {
+      this.recordFailure(address);
+      this.logger.warn({ security: 'authentication_failed', api_key: key.id, address, uri }, 'authentication failed');
+      throw authenticationRequired(`unable to authenticate with provided credentials for REST request [${uri}]`);
+    }
+    const { passwordHash: _hash, ...shown } = owner!;
+    return { user: shown, realm: '_es_api_key', apiKey: record };
   }
 
   private digest(password: string): Buffer {

@@ -5,6 +5,7 @@
  * with different values agree on the first one appended, and a password
  * changed later through the API is never overwritten by a restart.
  */
+import { randomBytes } from 'node:crypto';
 import type { MetaService } from '../cluster/meta-service.ts';
 import type { Logger } from '../logger.ts';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './password-hash.ts';
@@ -22,4 +23,10 @@ export async function bootstrapElasticPassword(meta: MetaService, password: stri
   if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`ELASTIC_PASSWORD must be at least [${MIN_PASSWORD_LENGTH}] characters long`);
   await meta.submit({ 'logsearch.SetUserPassword': { username: ELASTIC_USER, password_hash: await hashPassword(password), only_if_unset: true } });
   logger.info({ security: 'bootstrap' }, 'the [elastic] user password was set from ELASTIC_PASSWORD');
+}
+
+/** The secret every node shares (scroll-binding.ts); nodes starting together agree on the first appended. */
+export async function ensureSecuritySecret(meta: MetaService): Promise<void> {
+  if (meta.state.security.secret !== '') return;
+  await meta.submit({ 'logsearch.SetSecuritySecret': { secret: randomBytes(32).toString('base64') } });
 }

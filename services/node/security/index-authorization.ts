@@ -9,14 +9,14 @@
 import { actionUnauthorized } from '../../../shared/errors/es-errors.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import { globToRegExp, isWildcard, splitExpression, type WildcardStates } from '../coordinator/index-resolver.ts';
-import type { Permissions } from './permissions.ts';
+import type { PermissionCheck } from './permissions.ts';
 
 /** An expression that resolves to no index (IndicesAndAliasesResolver's NO_INDICES_OR_ALIASES). */
 export const NO_INDICES = '*,-*';
 
 export function authorizedExpression(
   state: ClusterState,
-  permissions: Permissions,
+  permissions: PermissionCheck,
   username: string,
   action: string,
   expr: string | undefined,

@@ -7,7 +7,43 @@ import { simpleMatch } from '../../../shared/engine/mapping/simple-match.ts';
 import { privilegesGrant } from './privileges.ts';
 import type { IndexGroup, RoleDescriptor } from './roles.ts';
 
-export class Permissions {
+/** What the authorization code asks of a user's permissions. */
+export interface PermissionCheck {
+  clusterAllows(action: string): boolean;
+  indexAllows(action: string, name: string): boolean;
+  indexActionGranted(action: string): boolean;
+  allIndicesAllow(action: string): boolean;
+}
+
+/**
+ * An API key's permissions: what its own role descriptors grant and its
+ * owner's roles (at creation) grant too, as Elasticsearch limits a key by
+ * its creator.
+ */
+export class IntersectedPermissions implements PermissionCheck {
+  constructor(
+    private readonly a: PermissionCheck,
+    private readonly b: PermissionCheck,
+  ) {}
+
+  clusterAllows(action: string): boolean {
+    return this.a.clusterAllows(action) && this.b.clusterAllows(action);
+  }
+
+  indexAllows(action: string, name: string): boolean {
+    return this.a.indexAllows(action, name) && this.b.indexAllows(action, name);
+  }
+
+  indexActionGranted(action: string): boolean {
+    return this.a.indexActionGranted(action) && this.b.indexActionGranted(action);
+  }
+
+  allIndicesAllow(action: string): boolean {
+    return this.a.allIndicesAllow(action) && this.b.allIndicesAllow(action);
+  }
+}
+
+export class Permissions implements PermissionCheck {
   private readonly cluster: readonly string[];
   private readonly groups: readonly IndexGroup[];
   private readonly actionCache = new Map<string, boolean>();

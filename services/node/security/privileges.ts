@@ -19,6 +19,7 @@ export const CLUSTER_PRIVILEGES: ReadonlyMap<string, Grant> = new Map<string, Gr
   ['monitor', { allow: ['cluster:monitor/*'] }],
   ['manage', { allow: ['cluster:*', 'indices:admin/template/*'], except: [SECURITY_ACTIONS] }],
   ['manage_security', { allow: [SECURITY_ACTIONS] }],
+  ['manage_api_key', { allow: ['cluster:admin/xpack/security/api_key/*'] }],
   ['manage_index_templates', { allow: ['indices:admin/template/*'] }],
   ['transport_client', { allow: ['cluster:monitor/nodes/liveness', 'cluster:monitor/state'] }],
 ]);

@@ -12,7 +12,7 @@ import { parseExpandWildcards } from '../coordinator/index-resolver.ts';
 import type { Logger } from '../logger.ts';
 import { Authenticator, type AuthenticatedUser } from './authenticator.ts';
 import { authorizedExpression } from './index-authorization.ts';
-import { Permissions } from './permissions.ts';
+import { IntersectedPermissions, Permissions, type PermissionCheck } from './permissions.ts';
 import type { RoleDescriptor } from './roles.ts';
 import type { RouteAuth } from './route-auth.ts';
 
@@ -20,7 +20,7 @@ import type { RouteAuth } from './route-auth.ts';
 export class RequestSecurity {
   constructor(
     readonly authenticated: AuthenticatedUser,
-    readonly permissions: Permissions,
+    readonly permissions: PermissionCheck,
     private readonly state: ClusterState,
   ) {}
 
@@ -76,8 +76,18 @@ export function securityOf(req: FastifyRequest): RequestSecurity | null {
 
 export class NodeSecurity {
   readonly authenticator: Authenticator;
+  /** The roles a user has now, as role descriptors (what an API key it creates is limited by). */
+  rolesOf(user: AuthenticatedUser['user']): Map<string, RoleDescriptor> {
+    const out = new Map<string, RoleDescriptor>();
+    for (const r of user.roles) {
+      const role = this.state.security.role(r);
+      if (role) out.set(r, role);
+    }
+    return out;
+  }
+
   /** Permissions by user, valid for one version of the users and roles. */
-  private permissionsCache = new Map<string, Permissions>();
+  private permissionsCache = new Map<string, PermissionCheck>();
   private cachedVersion = -1;
 
   constructor(
@@ -87,11 +97,24 @@ export class NodeSecurity {
     this.authenticator = new Authenticator(state.security, logger);
   }
 
-  private permissionsOf(user: AuthenticatedUser['user']): Permissions {
+  private permissionsOf(authenticated: AuthenticatedUser): PermissionCheck {
     if (this.cachedVersion !== this.state.security.version) {
       this.permissionsCache = new Map();
       this.cachedVersion = this.state.security.version;
     }
+    const key = authenticated.apiKey;
+    if (key) {
+      // A key has the privileges its owner had when it was made, narrowed by its own role descriptors when it has some.
+      const cacheKey = `\u0000key:${key.id}`;
+      let p = this.permissionsCache.get(cacheKey);
+      if (!p) {
+        const limit = new Permissions([...key.limitedBy.values()]);
+        p = key.roleDescriptors.size > 0 ? new IntersectedPermissions(new Permissions([...key.roleDescriptors.values()]), limit) : limit;
+        this.permissionsCache.set(cacheKey, p);
+      }
+      return p;
+    }
+    const user = authenticated.user;
     let p = this.permissionsCache.get(user.username);
     if (!p) {
       const roles = user.roles.map((r) => this.state.security.role(r)).filter((r): r is RoleDescriptor => r !== undefined);
@@ -108,7 +131,7 @@ export class NodeSecurity {
    */
   async check(req: FastifyRequest, auth: RouteAuth, params: Record<string, string>): Promise<RequestSecurity> {
     const authenticated = await this.authenticator.authenticate(req.headers.authorization, req.url, req.socket.remoteAddress ?? 'unknown');
-    const sec = new RequestSecurity(authenticated, this.permissionsOf(authenticated.user), this.state);
+    const sec = new RequestSecurity(authenticated, this.permissionsOf(authenticated), this.state);
     bound.set(req, sec);
     switch (auth.kind) {
       case 'cluster':

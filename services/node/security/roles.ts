@@ -113,6 +113,13 @@ export function renderRole(role: RoleDescriptor): Record<string, unknown> {
   };
 }
 
+/** Roles by name as an API key stores them: their privileges only (metadata does not grant anything, and reserved roles carry `_` keys parseRole refuses). */
+export function privilegesJson(roles: ReadonlyMap<string, RoleDescriptor>): string {
+  const out: Record<string, unknown> = {};
+  for (const [name, r] of roles) out[name] = { cluster: r.cluster, indices: r.indices, run_as: r.runAs };
+  return JSON.stringify(out);
+}
+
 /** The stored form (meta log), which parseRole reads back. */
 export function roleToJson(role: RoleDescriptor): string {
   return JSON.stringify({ cluster: role.cluster, indices: role.indices, run_as: role.runAs, metadata: role.metadata });

@@ -19,11 +19,36 @@ interface StoredUserFields {
   enabled: boolean;
 }
 
+/** An API key as stored: its secret only as a hash. */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly owner: string;
+  readonly realm: string;
+  readonly creation: number;
+  readonly expiration: number | null;
+  readonly keyHash: string;
+  /** The roles the key was limited to at creation (empty: the owner's). */
+  readonly roleDescriptors: ReadonlyMap<string, RoleDescriptor>;
+  /** The owner's roles at creation: the key can never do more. */
+  readonly limitedBy: ReadonlyMap<string, RoleDescriptor>;
+  readonly invalidated: boolean;
+}
+
+function rolesFromJson(json: string): Map<string, RoleDescriptor> {
+  const out = new Map<string, RoleDescriptor>();
+  for (const [name, body] of Object.entries(JSON.parse(json) as Record<string, unknown>)) out.set(name, parseRole(name, body));
+  return out;
+}
+
 export interface SecurityOutcome {
   /** Put user / put role: true when it did not exist before. */
   readonly created?: boolean;
   /** Delete user / role: whether it existed. */
   readonly found?: boolean;
+  /** Invalidate API keys: ids invalidated now, and those that already were. */
+  readonly invalidated?: readonly string[];
+  readonly previouslyInvalidated?: readonly string[];
 }
 
 export class SecurityMetadata {
@@ -31,6 +56,9 @@ export class SecurityMetadata {
   private readonly roles = new Map<string, RoleDescriptor>();
   /** The reserved users' passwords and enabled flags (their other fields are fixed). */
   private readonly reserved = new Map<string, { passwordHash: string | null; enabled: boolean }>();
+  private readonly apiKeys = new Map<string, ApiKeyRecord>();
+  /** Shared by every node (SetSecuritySecret): binds scroll ids to their user. Empty until set. */
+  secret = '';
   /** Bumped on every change, so caches of users and their privileges know when to drop. */
   version = 0;
 
@@ -58,6 +86,14 @@ export class SecurityMetadata {
   /** Every role, reserved first, then native ones by name. */
   allRoles(): [string, RoleDescriptor][] {
     return [...RESERVED_ROLES, ...[...this.roles.keys()].sort().map((n): [string, RoleDescriptor] => [n, this.roles.get(n)!])];
+  }
+
+  apiKey(id: string): ApiKeyRecord | undefined {
+    return this.apiKeys.get(id);
+  }
+
+  allApiKeys(): ApiKeyRecord[] {
+    return [...this.apiKeys.values()];
   }
 
   /** Whether a password (or bootstrap) was ever set for the elastic user. */
@@ -131,6 +167,40 @@ export class SecurityMetadata {
       const name = e['logsearch.DeleteRole'].name;
       if (RESERVED_ROLES.has(name)) throw reservedSecurityObject(`role [${name}] is reserved and cannot be deleted`);
       return { found: this.roles.delete(name) };
+    }
+    if ('logsearch.PutApiKey' in e) {
+      const k = e['logsearch.PutApiKey'];
+      this.apiKeys.set(k.id, {
+        id: k.id,
+        name: k.name,
+        owner: k.owner,
+        realm: k.realm,
+        creation: k.creation,
+        expiration: k.expiration,
+        keyHash: k.key_hash,
+        roleDescriptors: rolesFromJson(k.role_descriptors_json),
+        limitedBy: rolesFromJson(k.limited_by_json),
+        invalidated: false,
+      });
+      return { created: true };
+    }
+    if ('logsearch.InvalidateApiKeys' in e) {
+      const invalidated: string[] = [];
+      const previouslyInvalidated: string[] = [];
+      for (const id of e['logsearch.InvalidateApiKeys'].ids) {
+        const k = this.apiKeys.get(id);
+        if (!k) continue;
+        if (k.invalidated) previouslyInvalidated.push(id);
+        else {
+          this.apiKeys.set(id, { ...k, invalidated: true });
+          invalidated.push(id);
+        }
+      }
+      return { invalidated, previouslyInvalidated };
+    }
+    if ('logsearch.SetSecuritySecret' in e) {
+      if (this.secret === '') this.secret = e['logsearch.SetSecuritySecret'].secret;
+      return {};
     }
     return null;
   }

@@ -12,6 +12,8 @@ import type { TaskSpec } from '../../tasks/task-registry.ts';
 import { warningHeader } from './indices.ts';
 import { formatTimeValue } from '../../../../shared/engine/mapping/time-value.ts';
 import { MAX_BUCKETS, MAX_KEEP_ALIVE } from '../../cluster/cluster-settings.ts';
+import { securityOf } from '../../security/request-security.ts';
+import { bindScrollId, unbindScrollId } from '../../security/scroll-binding.ts';
 
 const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch', 'count']);
 
@@ -136,7 +138,20 @@ export function searchHandlers(node: Node) {
     const request = { ...searchRequest(req, countOnly, node.settings.get(MAX_KEEP_ALIVE)), maxBuckets: node.settings.get(MAX_BUCKETS) };
     const { body, warnings } = await node.tasks.run(searchTask(request), () => node.search.search(request));
     if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
-    return sendJson(reply, 200, body);
+    return sendJson(reply, 200, bindScroll(req, body));
+  };
+  /** With security on, a scroll id handed out is bound to its user (security/scroll-binding.ts). */
+  const bindScroll = <T>(req: FastifyRequest, body: T): T => {
+    const sec = securityOf(req);
+    const b = body as { _scroll_id?: unknown };
+    if (sec === null || typeof b._scroll_id !== 'string') return body;
+    return { ...body, _scroll_id: bindScrollId(b._scroll_id, sec.username, node.cluster.security.secret) };
+  };
+  /** The scroll ids a request names, unbound; another user's is a missing context. */
+  const unbind = (req: FastifyRequest, ids: string[]): string[] => {
+    const sec = securityOf(req);
+    if (sec === null) return ids;
+    return ids.map((id) => (id === '_all' ? id : unbindScrollId(id, sec.username, node.cluster.security.secret)));
   };
   const search = (req: FastifyRequest, reply: FastifyReply) => run(req, reply, false);
   const count = (req: FastifyRequest, reply: FastifyReply) => run(req, reply, true);
@@ -145,13 +160,13 @@ export function searchHandlers(node: Node) {
     const { ids, scroll } = scrollIds(req);
     if (ids.length === 0) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: scrollId is missing;', 400);
     const renewal = scroll === undefined ? null : keepAlive(parseTimeValue(scroll, 'scroll'), node.settings.get(MAX_KEEP_ALIVE));
-    return sendJson(reply, 200, await node.search.scroll(ids[0], renewal));
+    return sendJson(reply, 200, bindScroll(req, await node.search.scroll(unbind(req, ids)[0], renewal)));
   };
 
   const clear = async (req: FastifyRequest, reply: FastifyReply) => {
     const { ids } = scrollIds(req);
     if (ids.length === 0) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: no scroll ids specified;', 400);
-    const freed = await node.search.clearScroll(ids.includes('_all') ? 'all' : ids);
+    const freed = await node.search.clearScroll(ids.includes('_all') ? 'all' : unbind(req, ids));
     return sendJson(reply, freed > 0 || ids.includes('_all') ? 200 : 404, { succeeded: true, num_freed: freed });
   };
 

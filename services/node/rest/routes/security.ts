@@ -126,7 +126,10 @@ export function securityHandlers(node: Node): Record<string, Handler> {
   const authenticate = async (req: FastifyRequest, reply: FastifyReply) => {
     const sec = requireSecurity(req);
     const realm = { name: sec.authenticated.realm, type: sec.authenticated.realm };
-    return sendJson(reply, 200, { ...renderUser(sec.authenticated.user), authentication_realm: realm, lookup_realm: realm });
+    // With an API key: its owner, without the owner's roles (the key's privileges are not a role list).
+    const user = renderUser(sec.authenticated.user);
+    if (sec.authenticated.apiKey) user.roles = [];
+    return sendJson(reply, 200, { ...user, authentication_realm: realm, lookup_realm: realm });
   };
 
   return { putUser, getUser, deleteUser, changePassword, enable: setEnabled(true), disable: setEnabled(false), putRole, getRole, deleteRole, authenticate };

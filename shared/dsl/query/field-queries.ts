@@ -13,6 +13,8 @@ import type { ShardSearchContext } from '../../engine/search/types.ts';
 import { isIntegerType, javaParseDouble, parseBooleanValue, parseDateBound, parseNumeric } from './field-values.ts';
 import { calculateMinShouldMatch } from './minimum-should-match.ts';
 import { ipRangeQuery, ipTermQuery, ipTermsQuery } from './ip-queries.ts';
+import { rangeFieldRangeQuery, rangeFieldTermQuery, rangeFieldTermsQuery } from './range-field-queries.ts';
+import { RANGE_TYPES } from '../../engine/mapping/range-values.ts';
 import type { DslValue, FuzzyOptions, Operator, ZeroTermsQuery } from './query-builders.ts';
 
 const f = Math.fround;
@@ -117,6 +119,7 @@ export function termQueryFor(ctx: ShardSearchContext, field: string, value: DslV
   refuseTermQuery(fm);
   failIfNotIndexed(fm);
   if (fm.mappedType === 'ip') return ipTermQuery(field, value, boost);
+  if (RANGE_TYPES.has(fm.type)) return rangeFieldTermQuery(ctx, fm, value, boost);
   switch (fm.type) {
     case 'text':
     case 'keyword':
@@ -146,6 +149,7 @@ export function termsQueryFor(ctx: ShardSearchContext, field: string, values: re
   refuseTermQuery(fm);
   failIfNotIndexed(fm);
   if (fm.mappedType === 'ip') return ipTermsQuery(field, values, boost);
+  if (RANGE_TYPES.has(fm.type)) return rangeFieldTermsQuery(ctx, fm, values, boost);
   if (fm.type === 'text' || fm.type === 'keyword') return { kind: 'term_set', field, terms: values.map(valueText), boost };
   if (fm.type === 'boolean') return { kind: 'numeric_set', field, values: values.map(parseBooleanValue), boost };
   if (fm.type === 'date') {
@@ -179,6 +183,8 @@ export interface RangeSpec {
   readonly includeUpper: boolean;
   readonly timeZone: string | null;
   readonly format: string | null;
+  /** Range fields: `intersects` (default), `within`, `contains`. */
+  readonly relation?: string | null;
 }
 
 /** A `range` query (DateFieldMapper / NumberFieldMapper / TermRangeQuery semantics). */
@@ -190,6 +196,7 @@ export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSp
   }
   failIfNotIndexed(fm);
   if (fm.mappedType === 'ip') return ipRangeQuery(field, r, boost);
+  if (RANGE_TYPES.has(fm.type)) return rangeFieldRangeQuery(ctx, fm, r, boost);
   if (fm.type === 'text' || fm.type === 'keyword') {
     return {
       kind: 'term_range',

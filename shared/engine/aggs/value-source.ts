@@ -36,6 +36,7 @@ export interface ResolveOptions {
 }
 
 const LONG_TYPES = new Set(['long', 'integer', 'short', 'byte']);
+const POINT_TYPES: ReadonlySet<string> = new Set(['geo_point', 'integer_range', 'long_range', 'float_range', 'double_range', 'date_range', 'ip_range']);
 const DOUBLE_TYPES = new Set(['double', 'float', 'half_float', 'scaled_float']);
 
 function numKindOfValueType(vt: ValueTypeName | null): NumericKind | 'bytes' | null {
@@ -102,6 +103,8 @@ export function resolveSource(spec: ValuesSourceSpec, mapping: MappingLookup, op
     };
   }
   if (fm.type === 'text') throw fielddataOnTextField(field);
+  // geo points and ranges keep no per-value doc values: only their own aggregations read them (geo-aggregators.ts)
+  if (POINT_TYPES.has(fm.type)) throw illegalArgument(`Field [${field}] of type [${fm.type}] is not supported for this aggregation: use the ${fm.type === 'geo_point' ? 'geo aggregations' : 'range query'} instead`);
   if (!fm.docValues) {
     throw illegalArgument(
       `Can't load fielddata on [${field}] because fielddata is unsupported on fields of type [${fm.type}]. Use doc values instead.`,

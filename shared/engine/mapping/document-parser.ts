@@ -20,7 +20,7 @@ import {
 import { DEFAULT_DATE_FORMAT, JodaDateFormatter, dateFormatter } from './date-format.ts';
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, alternatives, epoch, fixed, lit } from './date-steps.ts';
 import { templateMapping, type DetectedType } from './dynamic-templates.ts';
-import { binaryValue, geoPointValues } from './typed-values.ts';
+import { binaryValue, geoPointValues, rangeValues } from './typed-values.ts';
 import { makeLeaf } from './leaf-field.ts';
 import { getOwn, setOwn } from '../../json/own-keys.ts';
 import { parseProperty, type MappingParseOptions } from './mapping-parser.ts';
@@ -34,6 +34,7 @@ import {
   T_FLOAT,
   T_GEO_POINT,
   T_HALF_FLOAT,
+  T_RANGE,
   T_INTEGER,
   T_IP,
   T_KEYWORD,
@@ -352,7 +353,7 @@ export class DocumentParser {
       }
       return;
     }
-    if (node !== undefined && node.kind === 'leaf' && node.code === T_GEO_POINT) {
+    if (node !== undefined && node.kind === 'leaf' && (node.code === T_GEO_POINT || node.code === T_RANGE)) {
       // `[lon, lat]` and `{lat, lon}` are one point, not an array or an object
       this.addValue(node, value, true);
       return;
@@ -405,6 +406,10 @@ export class DocumentParser {
       this.addGeoPoints(leaf, raw, withCopies);
       return;
     }
+    if (leaf.code === T_RANGE) {
+      this.addRanges(leaf, raw, withCopies);
+      return;
+    }
     let v: string | number | boolean | null | undefined;
     try {
       v = this.convert(leaf, raw);
@@ -433,6 +438,19 @@ export class DocumentParser {
       if (leaf.opts.ignoreMalformed !== true) throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
     }
     if (points.length > 0) this.fieldFor(leaf).values.push(...points);
+    if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, raw);
+  }
+
+  /** A range field's ranges, each as its two ends (range-values.ts). */
+  private addRanges(leaf: LeafNode, raw: unknown, withCopies: boolean): void {
+    let ranges: number[];
+    try {
+      ranges = rangeValues(leaf, raw);
+    } catch (e) {
+      if (!isEsError(e) || e.type === 'mapper_parsing_exception') throw e;
+      throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
+    }
+    if (ranges.length > 0) this.fieldFor(leaf).values.push(...ranges);
     if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, raw);
   }
 

@@ -29,7 +29,7 @@ function typedNullValue(type: LeafType, opts: LeafOptions, formatter: JodaDateFo
 }
 
 export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafOptions, fields: LeafNode[], parent: string | null): LeafNode {
-  const formatter = type === 'date' ? dateFormatter(opts.format ?? DEFAULT_DATE_FORMAT) : null;
+  const formatter = type === 'date' || type === 'date_range' ? dateFormatter(opts.format ?? DEFAULT_DATE_FORMAT) : null;
   const text = type === 'text';
   const nullTyped = typedNullValue(type, opts, formatter);
   const mapping: FieldMapping = Object.freeze({

@@ -25,6 +25,8 @@ export const T_DATE = 11;
 export const T_IP = 12;
 export const T_BINARY = 13;
 export const T_GEO_POINT = 14;
+/** Every range type (the type name tells them apart). */
+export const T_RANGE = 15;
 
 /** Field types a leaf can have: the contract's types plus `ip` (indexed as a keyword of canonical addresses). */
 export type LeafType = Exclude<FieldType, 'object'> | 'ip';
@@ -45,6 +47,12 @@ export const TYPE_CODES: Readonly<Record<LeafType, number>> = {
   ip: T_IP,
   binary: T_BINARY,
   geo_point: T_GEO_POINT,
+  integer_range: T_RANGE,
+  long_range: T_RANGE,
+  float_range: T_RANGE,
+  double_range: T_RANGE,
+  date_range: T_RANGE,
+  ip_range: T_RANGE,
 };
 
 /** Every parameter of a leaf field, normalised; null means "not given" where Elasticsearch prints only given values. */

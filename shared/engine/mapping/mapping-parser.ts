@@ -25,6 +25,7 @@ import {
   type RootOptions,
 } from './mapping-nodes.ts';
 import { parseGeoPoints } from './geo-point.ts';
+import { RANGE_TYPES } from './range-values.ts';
 import { toByte, toDouble, toFloat, toHalfFloat, toInteger, toIp, toLong, toShort } from './value-coercion.ts';
 
 export interface MappingParseOptions {
@@ -105,7 +106,7 @@ const TERM_VECTORS: ReadonlySet<string> = new Set([
 const SIMILARITIES: ReadonlySet<string> = new Set(['BM25', 'classic', 'boolean']);
 
 const NUMERIC: ReadonlySet<string> = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float']);
-const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point']);
+const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point', ...RANGE_TYPES]);
 
 interface Ctx {
   readonly opts: MappingParseOptions;
@@ -347,6 +348,27 @@ function parseGeoPointParams(key: string, value: unknown, o: LeafOptions, name: 
   }
 }
 
+/** RangeFieldMapper.TypeParser's own parameters. */
+function parseRangeParams(type: LeafType, key: string, value: unknown, o: LeafOptions, name: string): boolean {
+  switch (key) {
+    case 'null_value':
+      throw mapperParsing(`Property [null_value] is not supported for [${type}] field types.`);
+    case 'coerce':
+      o.coerce = bool(value, `${name}.coerce`);
+      return true;
+    case 'format':
+    case 'locale':
+      if (type !== 'date_range') return false;
+      if (key === 'format') {
+        dateFormatter(String(value));
+        o.format = String(value);
+      } else o.locale = String(value);
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** 5.x's automatic upgrade of `string` fields. */
 const STRING_TO_KEYWORD: ReadonlySet<string> = new Set([
   'type',
@@ -430,6 +452,7 @@ function parseLeaf(name: string, path: string, type: LeafType, node: Json, ctx: 
     else if (type === 'keyword') handled = parseKeywordParams(key, value, o, name, ctx);
     else if (type === 'geo_point') handled = parseGeoPointParams(key, value, o, name);
     else if (type === 'binary') handled = false;
+    else if (RANGE_TYPES.has(type)) handled = parseRangeParams(type, key, value, o, name);
     else handled = parseValueTypeParams(type, key, value, o, name);
     if (!handled) handled = parseCommon(key, value, o, name, ctx, fields, path);
     if (!handled) rest.set(key, value);

@@ -84,6 +84,18 @@ export function renderLeaf(leaf: LeafNode): Json {
       break;
     case 'binary':
       break;
+    case 'integer_range':
+    case 'long_range':
+    case 'float_range':
+    case 'double_range':
+    case 'ip_range':
+      if (o.coerce !== null) out.coerce = o.coerce;
+      break;
+    case 'date_range':
+      if (o.coerce !== null) out.coerce = o.coerce;
+      if (o.format !== null && o.format !== DEFAULT_DATE_FORMAT) out.format = o.format;
+      if (o.locale !== null) out.locale = o.locale;
+      break;
     case 'geo_point':
       if (o.ignoreMalformed !== null) out.ignore_malformed = o.ignoreMalformed;
       if (o.ignoreZValue !== null) out.ignore_z_value = o.ignoreZValue;

@@ -6,6 +6,9 @@
  */
 import { elasticsearchParseException, illegalArgumentCause, type EsError } from '../../errors/es-errors.ts';
 import { checkGeoPoint, normalizePoint, parseGeoPoints } from './geo-point.ts';
+import type { JodaDateFormatter } from './date-format.ts';
+import type { LeafNode } from './mapping-nodes.ts';
+import { parseRangeValues, type RangeFieldType } from './range-values.ts';
 
 /** Jackson's token names, as its "can not access as binary" error prints them. */
 function tokenName(raw: unknown): string {
@@ -64,4 +67,9 @@ export function geoPointValues(raw: unknown, field: string, ignoreZValue: boolea
     }
   }
   return points;
+}
+
+/** A range field's ranges as [lower end..., upper end...] each (range-values.ts). */
+export function rangeValues(leaf: LeafNode, raw: unknown): number[] {
+  return parseRangeValues(leaf.type as RangeFieldType, raw, leaf.path, { coerce: leaf.opts.coerce ?? true, formatter: leaf.formatter as JodaDateFormatter | null });
 }

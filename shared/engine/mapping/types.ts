@@ -21,6 +21,13 @@ export type FieldType =
   | 'binary'
   /** latitude/longitude pairs, kept as point values (segment `points`). */
   | 'geo_point'
+  /** Ranges (RangeFieldMapper), kept as tuples of their two ends in the points column. */
+  | 'integer_range'
+  | 'long_range'
+  | 'float_range'
+  | 'double_range'
+  | 'date_range'
+  | 'ip_range'
   | 'object';
 
 export type NumericFieldType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float' | 'half_float' | 'scaled_float';

@@ -62,6 +62,8 @@ export function queryString(q: Query): string {
       return geoQueryString(q.field, q.filter);
     case 'ip_range':
       return `${q.field}:[${ipTextOfHex(q.lower)} TO ${ipTextOfHex(q.upper)}]`;
+    case 'range_field':
+      return `${q.field}:${q.relation.toUpperCase()}([${q.lower.join(',')}] TO [${q.upper.join(',')}])`;
     case 'ids':
       return `_id:(${q.ids.join(' ')})`;
     case 'constant_score':

@@ -15,6 +15,7 @@ import { existsBits, idsBits, numericRangeBits, numericSetBits } from './doc-val
 import { phraseSet } from './phrase-leaf.ts';
 import { geoBits } from './geo-leaves.ts';
 import { ipRangeBits } from './ip-leaves.ts';
+import { rangeFieldBits } from './range-field-leaves.ts';
 import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
 import type { BoolQuery, DisMaxQuery, FuzzyQuery, NestedQuery, Query, TermQuery } from './query.ts';
@@ -112,6 +113,8 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
       return constantSet(geoBits(q, seg), needScores, f(boost * q.boost));
     case 'ip_range':
       return constantSet(ipRangeBits(q, seg), needScores, f(boost * q.boost));
+    case 'range_field':
+      return constantSet(rangeFieldBits(q, seg), needScores, f(boost * q.boost));
     case 'ids':
       return constantSet(idsBits(q, seg), needScores, f(boost * q.boost));
     case 'constant_score': {

@@ -130,6 +130,16 @@ export interface IpRangeQuery {
   readonly boost: number;
 }
 
+/** Docs of a range field whose range is in `relation` to [lower, upper] (ends as range-values.ts keeps them), constant score. */
+export interface RangeFieldQuery {
+  readonly kind: 'range_field';
+  readonly field: string;
+  readonly lower: readonly number[];
+  readonly upper: readonly number[];
+  readonly relation: 'intersects' | 'within' | 'contains';
+  readonly boost: number;
+}
+
 /** A region of the globe, in degrees (Lucene's LatLonPoint box, distance and polygon queries). */
 export type GeoFilter =
   | { readonly type: 'box'; readonly minLat: number; readonly maxLat: number; readonly minLon: number; readonly maxLon: number }
@@ -231,6 +241,7 @@ export type Query =
   | ExistsQuery
   | GeoQuery
   | IpRangeQuery
+  | RangeFieldQuery
   | IdsQuery
   | BoolQuery
   | DisMaxQuery
@@ -256,6 +267,7 @@ export function isCacheableFilter(q: Query): boolean {
     case 'fuzzy':
     case 'geo':
     case 'ip_range':
+    case 'range_field':
       return true;
     default:
       return false;

@@ -107,6 +107,10 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
       type = mapped.type;
     }
     if (type === 'text') throw fielddataOnTextField(spec.field);
+    if (type === 'geo_point') throw illegalArgument(`can't sort on geo_point field without using specific sorting feature, like geo_distance`);
+    if (type.endsWith('_range') || type === 'binary') {
+      throw illegalArgument(`Fielddata is not supported on field [${spec.field}] of type [${type}]`);
+    }
     if (type === 'object') throw illegalArgument(`Can't load fielddata on [${spec.field}] because fielddata is unsupported on fields of type [object]. Use doc values instead.`);
     if (mapped !== undefined && !mapped.docValues) {
       throw illegalArgument(`Can't load fielddata on [${spec.field}] because fielddata is unsupported on fields of type [${type}]. Use doc values instead.`);

@@ -1,6 +1,6 @@
 /**
  * Point values (segment `points`) in segment files: the tuples of the kept
- * docs, renumbered, as one i32 column in `.dvd`, and the per-doc starts as a
+ * docs, renumbered, as one i32 (geo points) or f64 (range ends) column in `.dvd`, and the per-doc starts as a
  * u32 column beside it. Read back as views of the mapped file.
  */
 import type { FileOutput } from '../codec/file-output.ts';
@@ -22,11 +22,13 @@ interface Part {
 export function writePoints(path: string, parts: readonly Part[], maxDoc: number, dvd: FileOutput): PointsInfo | null {
   const sources = parts.map((p) => p.segment.points?.get(path) ?? null);
   let dims = 0;
+  let doubles = false;
   const counts = new Uint32Array(maxDoc + 1);
   let total = 0;
   sources.forEach((pv, i) => {
     if (pv === null) return;
     dims = pv.dims;
+    doubles ||= pv.values instanceof Float64Array;
     const docMap = parts[i]!.docMap;
     for (let d = 0; d < docMap.length; d++) {
       const nd = docMap[d]!;
@@ -38,7 +40,7 @@ export function writePoints(path: string, parts: readonly Part[], maxDoc: number
   });
   if (total === 0) return null;
   for (let d = 0; d < maxDoc; d++) counts[d + 1]! += counts[d]!;
-  const values = new Int32Array(total * dims);
+  const values = doubles ? new Float64Array(total * dims) : new Int32Array(total * dims);
   sources.forEach((pv, i) => {
     if (pv === null) return;
     const docMap = parts[i]!.docMap;
@@ -50,11 +52,11 @@ export function writePoints(path: string, parts: readonly Part[], maxDoc: number
   });
   return {
     dims,
-    values: writeColumn(dvd, values, values.length, 'i32'),
+    values: writeColumn(dvd, values, values.length, doubles ? 'f64' : 'i32'),
     starts: writeColumn(dvd, counts, maxDoc + 1, 'u32'),
   };
 }
 
 export function viewPoints(dvd: Uint8Array, info: PointsInfo): PointValues {
-  return { dims: info.dims, values: viewColumn(dvd, info.values) as Int32Array, starts: viewColumn(dvd, info.starts) as Uint32Array };
+  return { dims: info.dims, values: viewColumn(dvd, info.values) as Int32Array | Float64Array, starts: viewColumn(dvd, info.starts) as Uint32Array };
 }

@@ -15,6 +15,7 @@ import type { HeapInvertedField } from './heap-inverted-field.ts';
 import { NESTED_PATH_MAPPING } from './nested-blocks.ts';
 import { NumericFieldWriter } from './numeric-field-writer.ts';
 import { PointFieldWriter } from './point-field-writer.ts';
+import { RangeFieldWriter } from './range-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
 import { ID_FIELD, type DocValues, type InvertedField, type PointValues, type Segment, type StoredDocument, type StoredFields } from './types.ts';
 
@@ -39,7 +40,7 @@ type FieldWriter =
   | { readonly kind: 'text'; readonly writer: TextFieldWriter }
   | { readonly kind: 'keyword'; readonly writer: KeywordFieldWriter }
   | { readonly kind: 'numeric'; readonly writer: NumericFieldWriter }
-  | { readonly kind: 'points'; readonly writer: PointFieldWriter }
+  | { readonly kind: 'points'; readonly writer: PointFieldWriter | RangeFieldWriter }
   /** Neither indexed nor with doc values: only recorded as present. */
   | { readonly kind: 'stored-only'; readonly writer: null };
 
@@ -294,6 +295,14 @@ function newFieldWriter(mapping: FieldMapping): FieldWriter {
       return { kind: 'stored-only', writer: null };
     case 'geo_point':
       return mapping.index || mapping.docValues ? { kind: 'points', writer: new PointFieldWriter() } : { kind: 'stored-only', writer: null };
+    case 'integer_range':
+    case 'long_range':
+    case 'float_range':
+    case 'double_range':
+    case 'date_range':
+      return mapping.index ? { kind: 'points', writer: new RangeFieldWriter(2) } : { kind: 'stored-only', writer: null };
+    case 'ip_range':
+      return mapping.index ? { kind: 'points', writer: new RangeFieldWriter(8) } : { kind: 'stored-only', writer: null };
     default:
       // Numbers are searched through their doc values, so an indexed number keeps them even with `doc_values: false`.
       return mapping.index || mapping.docValues

@@ -132,7 +132,8 @@ export type DocValues = NumericDocValues | SortedDocValues;
  */
 export interface PointValues {
   readonly dims: number;
-  readonly values: Int32Array;
+  /** Geo points: quantised integers; ranges: their ends as doubles. */
+  readonly values: Int32Array | Float64Array;
   /** Length maxDoc+1. */
   readonly starts: Uint32Array;
 }
@@ -170,7 +171,7 @@ export interface Segment {
   readonly inverted: ReadonlyMap<string, InvertedField>;
   /** Doc values by full path, `_id` included. */
   readonly docValues: ReadonlyMap<string, DocValues>;
-  /** Point fields (geo_point) by full path; absent on segments without any. */
+  /** Point fields (geo_point) and range fields by full path; absent on segments without any. */
   readonly points?: ReadonlyMap<string, PointValues>;
   /** Full paths of fields that have a value in at least one doc of the segment (for `exists`). */
   readonly fieldsPresent: ReadonlySet<string>;

@@ -233,6 +233,18 @@ describe('POST /{index}/_rebuild', () => {
     assert.equal((await req('HEAD', '/passinfo-v1')).status, 200);
   });
 
+  test('a cancelled rebuild deletes the new index and leaves the alias where it was', async () => {
+    const started = await req('POST', '/passinfo-v1/_rebuild?wait_for_completion=false', { dest: { index: 'passinfo-cancelled' }, alias: 'passinfo' });
+    assert.equal(started.status, 200, started.text);
+    const taskId = (started.body as { task: string }).task;
+    const cancel = await req('POST', `/_tasks/${taskId}/_cancel`);
+    assert.equal(cancel.status, 200, cancel.text);
+    const { final } = await waitTask(taskId);
+    assert.match(JSON.stringify(final.error), /cancelled/);
+    assert.equal((await req('HEAD', '/passinfo-cancelled')).status, 404);
+    assert.deepEqual((await req('GET', '/_alias/passinfo')).body, { 'passinfo-v2': { aliases: { passinfo: {} } } });
+  });
+
   test('a document the new mapping refuses fails the rebuild with its id and reason; the alias, the source and its documents stay', async () => {
     const created = await req('PUT', '/notes-v1', { settings: { number_of_shards: 2, number_of_replicas: 0 }, aliases: { notes: {} } });
     assert.equal(created.status, 200, created.text);

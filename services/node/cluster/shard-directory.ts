@@ -26,6 +26,8 @@ export interface CopyRoute {
   readonly docCount: number | null;
   /** How the copy was built when it opened, and how far it has applied (null until its node reported it). */
   readonly recovery: CopyRecoveryStatus | null;
+  /** A copy of an index being rebuilt: the first document its mapping refused, and why (coordinator/rebuild.ts). */
+  readonly rebuildFailure?: string | null;
 }
 
 export interface CopyRecoveryStatus extends Readonly<CopyRecovery> {
@@ -55,6 +57,7 @@ interface RemoteCopyStatus {
   readonly state: CopyState;
   readonly docCount: number;
   readonly recovery: CopyRecoveryStatus;
+  readonly rebuildFailure: string | null;
 }
 
 export function transportAddress(node: NodeInfo): NodeAddress {
@@ -125,7 +128,7 @@ export class ShardDirectory {
                 stopTime: c.stop_time,
                 appliedOffset: c.applied_offset,
               };
-              copies.set(`${c.index_uuid}:${c.shard}`, { state: c.state, docCount: c.doc_count, recovery });
+              copies.set(`${c.index_uuid}:${c.shard}`, { state: c.state, docCount: c.doc_count, recovery, rebuildFailure: c.rebuild_failure ?? null });
             }
             this.remote.set(m.id, copies);
           } catch {
@@ -177,7 +180,9 @@ export class ShardDirectory {
     const view = this.opts.view?.();
     if (!view) {
       const held = this.opts.indices.held(meta.uuid, shard);
-      return held ? [{ node: this.self, primary: true, state: held.state, local: held.copy, docCount: held.copy.docCount, recovery: localRecovery(held) }] : [];
+      return held
+        ? [{ node: this.self, primary: true, state: held.state, local: held.copy, docCount: held.copy.docCount, recovery: localRecovery(held), rebuildFailure: held.copy.rebuildFailure }]
+        : [];
     }
     const assigned = view.table.indices[meta.uuid]?.[shard] ?? [];
     const out: CopyRoute[] = [];
@@ -193,10 +198,19 @@ export class ShardDirectory {
           local: held?.copy ?? null,
           docCount: held?.copy.docCount ?? null,
           recovery: held ? localRecovery(held) : null,
+          rebuildFailure: held?.copy.rebuildFailure ?? null,
         });
       } else {
         const st = this.remote.get(node.id)?.get(`${meta.uuid}:${shard}`);
-        out.push({ node, primary: c.primary, state: st?.state ?? 'INITIALIZING', local: null, docCount: st?.docCount ?? null, recovery: st?.recovery ?? null });
+        out.push({
+          node,
+          primary: c.primary,
+          state: st?.state ?? 'INITIALIZING',
+          local: null,
+          docCount: st?.docCount ?? null,
+          recovery: st?.recovery ?? null,
+          rebuildFailure: st?.rebuildFailure ?? null,
+        });
       }
     }
     return out.sort((a, b) => Number(b.primary) - Number(a.primary));

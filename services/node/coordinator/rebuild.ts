@@ -252,10 +252,13 @@ export class Rebuilds {
     }
   }
 
-  /** The first refusal a copy of this node reported (a document the new mapping refuses). */
+  /** The first refusal a copy reported (a document the new mapping refuses): this node's copies, the others' as their status says. */
   private refusal(dest: IndexMetadata): string | null {
-    for (const copy of this.deps.indices.copiesNow(dest.uuid).values()) {
-      if (copy.rebuildFailure !== null) return `[${dest.name}] refused ${copy.rebuildFailure}`;
+    for (let s = 0; s < dest.settings.numberOfShards; s++) {
+      for (const route of this.deps.directory.routes(dest, s)) {
+        const failure = route.local?.rebuildFailure ?? route.rebuildFailure ?? null;
+        if (failure !== null) return `[${dest.name}] refused ${failure}`;
+      }
     }
     return null;
   }

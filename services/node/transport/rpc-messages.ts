@@ -146,6 +146,8 @@ export interface CopyStatus {
   target_offset: number;
   start_time: number;
   stop_time: number | null;
+  /** The first document a copy of an index being rebuilt refused, and why (absent from nodes before rebuilds). */
+  rebuild_failure?: string | null;
 }
 
 export interface NodeStatusWireResponse {

@@ -154,6 +154,7 @@ export class ShardService {
         target_offset: h.recovery.targetOffset,
         start_time: h.recovery.startTime,
         stop_time: h.recovery.stopTime,
+        rebuild_failure: h.copy.rebuildFailure,
       })),
     };
   }

@@ -87,7 +87,11 @@ test('every RPC round-trips its request and response through the transport', asy
     assert.deepEqual({ ...(await client.call(node, WAIT_APPLIED, { index_uuid: 'u', shard: 0, offset: 99, timeout_ms: 1000 })) }, { applied: true, applied_offset: 99 });
     const status = await client.call(node, NODE_STATUS, {});
     assert.equal(status.node_name, 'n1');
-    assert.deepEqual({ ...status.copies[0] }, { index_uuid: 'u', shard: 0, state: 'STARTED', applied_offset: 5, doc_count: 4, recovery_type: 'existing_store', start_offset: 3, target_offset: 5, start_time: 1000, stop_time: 2000 });
+    assert.deepEqual(
+      { ...status.copies[0] },
+      // rebuild_failure: the schema's default for a copy that is not being rebuilt.
+      { index_uuid: 'u', shard: 0, state: 'STARTED', applied_offset: 5, doc_count: 4, recovery_type: 'existing_store', start_offset: 3, target_offset: 5, start_time: 1000, stop_time: 2000, rebuild_failure: null },
+    );
     assert.equal(seen.length, 6);
   } finally {
     await client.close();

@@ -1,21 +1,26 @@
 /**
  * The console's entry: a page per hash route (`#/cluster`, `#/console`,
- * `#/traces[/{id}]`), the navigation's current page, and the sign-in dialog
- * that api.ts asks for when the node answers 401.
+ * `#/traces[/{id}]`; `#/passes` when the pass-record service serves it), the
+ * navigation's current page, and the sign-in dialog that api.ts asks for
+ * when the node answers 401.
  */
 import { onSignInNeeded } from './api.ts';
 import { clusterPage } from './cluster.ts';
 import { consolePage } from './devtools.ts';
 import { h } from './dom.ts';
 import { tracesPage } from './traces.ts';
+import { passesPage } from './passes.ts';
 
 let stop: () => void = () => {};
+/** Served by the pass-record service (its `/_console/api/app` says so): only the pass-record pages, which call its API. */
+let passinfo = false;
 
 function route(): void {
   const root = document.getElementById('page');
   if (!root) return;
   stop();
-  const [page = 'cluster', arg] = location.hash.replace(/^#\/?/, '').split('/');
+  const [asked = '', arg] = location.hash.replace(/^#\/?/, '').split('/');
+  const page = passinfo ? 'passes' : asked === 'passes' || asked === '' ? 'cluster' : asked;
   for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a')) {
     if (a.dataset.page === page) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -28,6 +33,10 @@ function route(): void {
     case 'traces':
       document.title = 'Traces · logsearch';
       stop = tracesPage(root, arg);
+      break;
+    case 'passes':
+      document.title = 'Pass records · logsearch';
+      stop = passesPage(root);
       break;
     default:
       document.title = 'Cluster · logsearch';
@@ -63,5 +72,16 @@ onSignInNeeded(
     }),
 );
 
-window.addEventListener('hashchange', route);
-route();
+async function start(): Promise<void> {
+  try {
+    const res = await fetch('/_console/api/app', { credentials: 'omit' });
+    passinfo = res.ok && ((await res.json()) as { app?: string }).app === 'passinfo';
+  } catch {
+    passinfo = false;
+  }
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a')) a.hidden = (a.dataset.page === 'passes') !== passinfo;
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+void start();

@@ -27,6 +27,7 @@ import { designation, DEFAULT_LOOK_BACK_DAYS } from './entry-designation.ts';
 import { PassinfoError, asPassinfoError } from './errors.ts';
 import { importFile } from './file-import.ts';
 import { buildHttpApi, DEFAULT_HOST, DEFAULT_PORT } from './http-api.ts';
+import { defaultConsoleDir } from '../node/rest/console-static.ts';
 import { DEFAULT_INDEX_NAMES, ensureIndices, type IndexOptions } from './index-setup.ts';
 import { DEFAULT_GROUP, IngestService } from './ingest.ts';
 import { produce, realisticRecords } from './producer.ts';
@@ -355,7 +356,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'serve': {
       const queries = new PassinfoQueries(f.es);
-      const app = buildHttpApi(queries, { logger: true });
+      const app = buildHttpApi(queries, { logger: true, consoleDir: defaultConsoleDir() });
       await app.listen({ host: f.host, port: Number(f.port) });
       const signal = await new Promise<string>((resolve) => {
         process.once('SIGINT', () => resolve('SIGINT'));

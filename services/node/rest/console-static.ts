@@ -67,14 +67,16 @@ function notFound(reply: FastifyReply, message: string): FastifyReply {
 }
 
 /**
- * Adds the console's routes to the HTTP server (fastify ranks them above its
- * catch-all dispatch). `/_console/api/...` is the console's REST API, in the
- * route table: it goes to `dispatch` like any REST request.
+ * Adds the console's routes to an HTTP server (fastify ranks them above a
+ * catch-all route). On the node, `/_console/api/...` is the console's REST
+ * API, in the route table: it goes to `dispatch` like any REST request. The
+ * pass-record service (services/passinfo/http-api.ts) serves the same files
+ * for its pass-record pages, without dispatch.
  */
-export function registerConsole(app: FastifyInstance, dir: string, dispatch: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
+export function registerConsole(app: FastifyInstance, dir: string, dispatch?: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
   let files: Map<string, ConsoleFile> | null = null;
   const serve = async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    if (req.url.startsWith(`${CONSOLE_PATH}/api/`)) return dispatch(req, reply);
+    if (req.url.startsWith(`${CONSOLE_PATH}/api/`)) return dispatch ? dispatch(req, reply) : notFound(reply, `no console API [${req.url.split('?')[0]}]`);
     files ??= await loadFiles(dir);
     if (files === null) return notFound(reply, `the console is not built (no ${join(dir, 'index.html')}): run \`npm run build\``);
     const path = req.url.split('?')[0];

@@ -47,16 +47,10 @@ function ints(q: Query, name: string): number[] | undefined {
 
 const range = (q: Query) => ({ from: str(q, 'from'), to: str(q, 'to') });
 
-/** What the web console asks to know it is served by this service (console/src/passes.ts): then it shows the pass-record pages. */
-export const CONSOLE_APP_PATH = '/_console/api/app';
-
 export function buildHttpApi(queries: PassinfoQueries, options: { logger?: boolean; consoleDir?: string } = {}): FastifyInstance {
   const app = Fastify({ logger: options.logger ?? false });
   // The web console's pass-record pages (docs/console.md), built with the node's console; they call the routes below.
-  if (options.consoleDir !== undefined) {
-    registerConsole(app, options.consoleDir);
-    app.get(CONSOLE_APP_PATH, async () => ({ app: 'passinfo' }));
-  }
+  if (options.consoleDir !== undefined) registerConsole(app, options.consoleDir, 'passinfo');
   const get = (path: string, handler: (q: Query, params: Record<string, string>) => Promise<unknown>): void => {
     app.get(path, (req: FastifyRequest, reply: FastifyReply) => answer(reply, () => handler(req.query as Query, req.params as Record<string, string>)));
   };

@@ -49,6 +49,7 @@ describe('web console', { skip }, () => {
     const missing = await http(server.url, 'GET', '/_console/package.json');
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { error: 'no console file [package.json]', status: 404 });
+    assert.deepEqual((await http(server.url, 'GET', '/_console/api/app')).body, { app: 'node' });
     const redirect = await fetch(`${server.url}/_console`, { redirect: 'manual' });
     assert.equal(redirect.status, 301);
     assert.equal(redirect.headers.get('location'), '/_console/');

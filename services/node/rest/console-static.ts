@@ -17,6 +17,8 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CONSOLE_PATH = '/_console';
+/** What serves the console: `{"app": "node" | "passinfo"}`. */
+export const CONSOLE_APP_PATH = '/_console/api/app';
 
 /** Scripts and styles only from the node, requests only to it, nothing framed, no inline code. */
 export const CONSOLE_CSP =
@@ -73,7 +75,12 @@ function notFound(reply: FastifyReply, message: string): FastifyReply {
  * pass-record service (services/passinfo/http-api.ts) serves the same files
  * for its pass-record pages, without dispatch.
  */
-export function registerConsole(app: FastifyInstance, dir: string, dispatch?: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
+export function registerConsole(
+  app: FastifyInstance,
+  dir: string,
+  appName: 'node' | 'passinfo',
+  dispatch?: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
   let files: Map<string, ConsoleFile> | null = null;
   const serve = async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     if (req.url.startsWith(`${CONSOLE_PATH}/api/`)) return dispatch ? dispatch(req, reply) : notFound(reply, `no console API [${req.url.split('?')[0]}]`);
@@ -93,5 +100,7 @@ export function registerConsole(app: FastifyInstance, dir: string, dispatch?: (r
       .send(file.body);
   };
   app.get(CONSOLE_PATH, async (_req, reply) => reply.redirect(`${CONSOLE_PATH}/`, 301));
+  // Which pages to show (console/src/main.ts): the node's, or the pass-record service's. Says nothing else.
+  app.get(CONSOLE_APP_PATH, async (_req, reply) => reply.code(200).type('application/json; charset=UTF-8').send(JSON.stringify({ app: appName })));
   app.get(`${CONSOLE_PATH}/*`, serve);
 }

@@ -258,7 +258,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
         return reply.code(400).type('application/json; charset=UTF-8').send(JSON.stringify({ error: `no handler found for uri [${req.url}] and method [${req.method}]` }));
     }
   };
-  if (opts.consoleDir !== undefined) registerConsole(app, opts.consoleDir, dispatch);
+  if (opts.consoleDir !== undefined) registerConsole(app, opts.consoleDir, 'node', dispatch);
   app.route({ method: ROUTED_METHODS, url: '*', handler: dispatch });
   app.setNotFoundHandler(dispatch);
 

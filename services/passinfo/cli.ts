@@ -50,6 +50,9 @@ const FLAGS = {
   'status-interval': { type: 'string' },
   'kafka-log': { type: 'string', default: 'error' },
   shards: { type: 'string' },
+  // rebuild
+  mapping: { type: 'string' },
+  'delete-source': { type: 'boolean', default: false },
   replicas: { type: 'string' },
   // producer
   count: { type: 'string' },
@@ -217,6 +220,9 @@ data in:
           [--brokers host:9092 --topic passinfo]
   ingest [--brokers --topic --group --entry-checkpoints]   consume the topic into the index
   setup [--shards --replicas]        create the indices and aliases (idempotent)
+  rebuild --mapping FILE [--shards N --delete-source]
+                                     rebuild the passes index behind the alias from its log
+                                     with a new mapping (passinfo-vN → passinfo-vN+1), then move the alias
 
 answers:
   serve [--host 127.0.0.1 --port 9280]   the HTTP API of the queries
@@ -267,6 +273,20 @@ export async function main(argv: string[]): Promise<number> {
       await client.close();
       print({ acknowledged: true, ...DEFAULT_INDEX_NAMES });
       return 0;
+    }
+    case 'rebuild': {
+      // The live store is behind the alias: the next version is built from its log and takes the alias over.
+      const alias = DEFAULT_INDEX_NAMES.passes;
+      const res = await fetch(`${f.es.replace(/\/+$/, '')}/_alias/${alias}`);
+      const current = Object.keys((await res.json()) as Record<string, unknown>);
+      if (res.status !== 200 || current.length !== 1) throw new UsageError(`the alias [${alias}] must name one index (run setup first)`);
+      const m = /^(.*)-v(\d+)$/.exec(current[0]!);
+      const dest = m ? `${m[1]}-v${Number(m[2]) + 1}` : `${current[0]}-v2`;
+      const args = ['--url', f.es, '--index', current[0]!, '--dest', dest, '--alias', alias];
+      if (f.mapping !== undefined) args.push('--mapping', f.mapping);
+      if (f.shards !== undefined) args.push('--shards', f.shards);
+      if (f['delete-source']) args.push('--delete-source');
+      return (await import('../cli/rebuild-command.ts')).runRebuild(args);
     }
     case 'produce': {
       const rate = count(f.rate, 'rate') ?? 0;

@@ -113,3 +113,19 @@ test('rebuild builds the new index from the log with the mapping file, moves the
   assert.match(refused.stderr, /mapper_parsing_exception/);
   assertOneLineError(await runBin(['rebuild', '--index', 'cli']), /--index and --dest are required/);
 });
+
+test('passinfo rebuild builds passinfo-v2 from the log of the index behind the alias and moves the alias', async () => {
+  const setup = await runBin(['passinfo', 'setup', '--es', server.url, '--shards', '2', '--replicas', '0']);
+  assert.equal(setup.code, 0, setup.stderr);
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) lines.push(JSON.stringify({ index: { _type: 'passinfo', _id: `p${i}` } }), JSON.stringify({ plate: `京A${String(i).padStart(5, '0')}`, land_id: 'L0001', pass_time: '2026-10-01 08:00:00' }));
+  const bulk = await http(server.url, 'POST', '/passinfo/_bulk?refresh=true', lines.join('\n') + '\n', { 'content-type': 'application/x-ndjson' });
+  assert.equal((bulk.body as { errors: boolean }).errors, false);
+  const mapping = join(dir, 'plate-raw.json');
+  await writeFile(mapping, JSON.stringify({ mappings: { passinfo: { properties: { plate: { type: 'text', analyzer: 'plate_ngram', fields: { keyword: { type: 'keyword' }, raw: { type: 'keyword' } } } } } } }));
+  const r = await runBin(['passinfo', 'rebuild', '--es', server.url, '--mapping', mapping]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual((await http(server.url, 'GET', '/_alias/passinfo')).body, { 'passinfo-v2': { aliases: { passinfo: {} } } });
+  const found = await http(server.url, 'POST', '/passinfo/_search', { query: { term: { 'plate.raw': '京A00042' } } });
+  assert.equal((found.body as { hits: { total: number } }).hits.total, 1);
+});

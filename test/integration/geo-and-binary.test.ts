@@ -102,6 +102,11 @@ describe('geo_point', () => {
     // the same circle given as [lon, lat], "lat,lon" and a number with a unit
     assert.deepEqual(await ids({ geo_distance: { distance: 400, unit: 'km', loc: [4.5, 52.0] } }), ['amsterdam', 'antwerp', 'london', 'paris']);
     assert.deepEqual(await ids({ geo_distance: { distance: '400000m', loc: '52.0,4.5' } }), ['amsterdam', 'antwerp', 'london', 'paris']);
+    // a circle around a point just east of the dateline reaches Fiji on the other side
+    const fijiKm = haversineKm([-17.7, -179.9], CITIES.fiji!);
+    assert.ok(fijiKm > 200 && fijiKm < 220, String(fijiKm));
+    assert.deepEqual(await ids({ geo_distance: { distance: '220km', loc: { lat: -17.7, lon: -179.9 } } }), ['fiji']);
+    assert.deepEqual(await ids({ geo_distance: { distance: '200km', loc: { lat: -17.7, lon: -179.9 } } }), []);
   });
 
   test('geo_bounding_box keeps the points inside, also across the dateline', async () => {

@@ -2,7 +2,7 @@
 import { aggregationExecution, illegalArgument, parsingException } from '../../errors/es-errors.ts';
 import type { MappingLookup } from '../../engine/mapping/types.ts';
 import { parseAggPath } from '../../engine/aggs/buckets-path.ts';
-import { luceneRegex } from '../../engine/aggs/include-exclude.ts';
+import { luceneRegex } from '../../engine/regex/lucene-regex.ts';
 import type {
   AggSpec,
   BucketOrder,

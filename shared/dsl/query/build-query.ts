@@ -17,6 +17,7 @@ import {
   valueText,
   termsQueryFor,
   wildcardQueryFor,
+  regexpQueryFor,
   withBoost,
 } from './field-queries.ts';
 import { calculateMinShouldMatch } from './minimum-should-match.ts';
@@ -82,6 +83,8 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
       return prefixQueryFor(ctx, q.field, q.value, q.boost);
     case 'wildcard':
       return wildcardQueryFor(ctx, q.field, q.value, q.boost);
+    case 'regexp':
+      return regexpQueryFor(ctx, q.field, q.value, q.boost);
     case 'fuzzy':
       return fuzzyQueryFor(ctx, q.field, valueText(q.value), q.options, q.boost);
     case 'geo_distance':

@@ -236,10 +236,10 @@ export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSp
   return usesNow ? { kind: 'numeric_range', field, min, max, boost, usesNow } : { kind: 'numeric_range', field, min, max, boost };
 }
 
-/** `prefix` and `wildcard` are for keyword and text fields (StringFieldType). */
-function requireStringField(fm: FieldMapping, kind: 'prefix' | 'wildcard'): void {
+/** `prefix`, `wildcard` and `regexp` are for keyword and text fields (StringFieldType). */
+function requireStringField(fm: FieldMapping, kind: 'prefix' | 'wildcard' | 'regexp'): void {
   if ((fm.type !== 'text' && fm.type !== 'keyword') || fm.mappedType === 'ip') {
-    const what = kind === 'prefix' ? 'prefix queries' : 'wildcard queries';
+    const what = `${kind} queries`;
     throw queryShardException(`Can only use ${what} on keyword and text fields - not on [${fm.path}] which is of type [${fm.mappedType ?? fm.type}]`);
   }
 }
@@ -262,6 +262,15 @@ export function wildcardQueryFor(ctx: ShardSearchContext, field: string, pattern
   if (/^[^*?\\]*\*$/.test(pattern)) return { kind: 'prefix', field, prefix: pattern.slice(0, -1), boost };
   if (pattern === '*') return { kind: 'prefix', field, prefix: '', boost };
   return { kind: 'wildcard', field, pattern, boost };
+}
+
+/** `regexp` on keyword and text fields: the terms the whole pattern matches. */
+export function regexpQueryFor(ctx: ShardSearchContext, field: string, pattern: string, boost: number): Query {
+  const fm = ctx.mapping.field(field);
+  if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  requireStringField(fm, 'regexp');
+  failIfNotIndexed(fm);
+  return { kind: 'regexp', field, pattern, boost };
 }
 
 export interface AnalyzedQueryOptions {

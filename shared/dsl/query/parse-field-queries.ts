@@ -24,8 +24,10 @@ import type {
   TermBuilder,
   TermsBuilder,
   WildcardBuilder,
+  RegexpBuilder,
   ZeroTermsQuery,
 } from './query-builders.ts';
+import { luceneRegex } from '../../engine/regex/lucene-regex.ts';
 import { DEFAULT_BOOST } from './query-builders.ts';
 import { getOwn } from '../../json/own-keys.ts';
 
@@ -180,6 +182,66 @@ export function parseWildcard(r: DslReader, body: JsonMap): WildcardBuilder {
   });
   if (p.value === null) throw illegalArgument('value cannot be null');
   return { type: 'wildcard', field: p.field, value: String(p.value), rewrite, boost: p.boost, name: p.queryName };
+}
+
+/** Lucene's RegExp flags (RegexpFlag): `flags` names, `|`-separated. */
+const REGEXP_FLAGS: Readonly<Record<string, number>> = {
+  INTERSECTION: 0x0001,
+  COMPLEMENT: 0x0002,
+  EMPTY: 0x0004,
+  ANYSTRING: 0x0008,
+  INTERVAL: 0x0020,
+  NONE: 0,
+  ALL: 0xffff,
+};
+/** RegexpFlag.ALL, the default. */
+const REGEXP_FLAGS_ALL = 0xffff;
+/** Operations.DEFAULT_MAX_DETERMINIZED_STATES. */
+const DEFAULT_MAX_DETERMINIZED_STATES = 10_000;
+
+function regexpFlags(names: string): number {
+  let out = 0;
+  for (const raw of names.split('|')) {
+    const name = raw.trim().toUpperCase();
+    if (name === '') continue;
+    const v = REGEXP_FLAGS[name];
+    if (v === undefined) throw illegalArgument(`Unknown regexp flag [${raw.trim()}]`);
+    out |= v;
+  }
+  return out;
+}
+
+/**
+ * `regexp` (RegexpQueryBuilder). The pattern is read with Lucene's syntax and
+ * compiled here, so a pattern the linear-time engine cannot run (or one over
+ * its 10,000 states) is a 400 before any shard sees it.
+ */
+export function parseRegexp(r: DslReader, body: JsonMap): RegexpBuilder {
+  let rewrite: string | null = null;
+  let flagsValue = REGEXP_FLAGS_ALL;
+  let maxDeterminizedStates = DEFAULT_MAX_DETERMINIZED_STATES;
+  const p = parseSingleValueQuery(r, body, 'regexp', ['value'], (inner, k) => {
+    switch (k) {
+      case 'rewrite':
+        rewrite = r.textOrNull(inner, k);
+        return true;
+      case 'flags':
+        flagsValue = regexpFlags(r.text(inner, k));
+        return true;
+      case 'flags_value':
+        flagsValue = r.int(inner, k);
+        return true;
+      case 'max_determinized_states':
+        maxDeterminizedStates = r.int(inner, k);
+        return true;
+      default:
+        return false;
+    }
+  });
+  if (p.value === null) throw illegalArgument('value cannot be null');
+  const value = String(p.value);
+  luceneRegex(value);
+  return { type: 'regexp', field: p.field, value, flagsValue, maxDeterminizedStates, rewrite, boost: p.boost, name: p.queryName };
 }
 
 export function parseTerms(r: DslReader, body: JsonMap): TermsBuilder {

@@ -17,6 +17,7 @@ import {
   parseTerm,
   parseTerms,
   parseWildcard,
+  parseRegexp,
 } from './parse-field-queries.ts';
 import type { BoolBuilder, ConstantScoreBuilder, DisMaxBuilder, IdsBuilder, NestedBuilder, NestedInnerHitsSpec, QueryBuilder } from './query-builders.ts';
 import type { NestedScoreMode } from '../../engine/search/query.ts';
@@ -38,6 +39,7 @@ const PARSERS: Readonly<Record<string, QueryParser>> = {
   prefix: parsePrefix,
   fuzzy: parseFuzzy,
   wildcard: parseWildcard,
+  regexp: parseRegexp,
   bool: parseBool,
   ids: parseIds,
   exists: parseExists,

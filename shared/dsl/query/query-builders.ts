@@ -130,6 +130,15 @@ export interface WildcardBuilder extends Common {
   readonly value: string;
   readonly rewrite: string | null;
 }
+export interface RegexpBuilder extends Common {
+  readonly type: 'regexp';
+  readonly field: string;
+  readonly value: string;
+  /** RegexpFlag values (`flags` names or `flags_value`), 65535 (ALL) by default. */
+  readonly flagsValue: number;
+  readonly maxDeterminizedStates: number;
+  readonly rewrite: string | null;
+}
 export interface FuzzyBuilder extends Common {
   readonly type: 'fuzzy';
   readonly field: string;
@@ -196,6 +205,7 @@ export type QueryBuilder =
   | ExistsBuilder
   | PrefixBuilder
   | WildcardBuilder
+  | RegexpBuilder
   | FuzzyBuilder
   | ConstantScoreBuilder
   | DisMaxBuilder

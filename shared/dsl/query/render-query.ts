@@ -170,6 +170,24 @@ export function queryToX(q: QueryBuilder): XObject {
       return obj([['prefix', obj([[q.field, obj([['value', q.value], ['rewrite', q.rewrite ?? undefined], ...common(q)])]])]]);
     case 'wildcard':
       return obj([['wildcard', obj([[q.field, obj([['wildcard', q.value], ['rewrite', q.rewrite ?? undefined], ...common(q)])]])]]);
+    case 'regexp':
+      return obj([
+        [
+          'regexp',
+          obj([
+            [
+              q.field,
+              obj([
+                ['value', q.value],
+                ['flags_value', q.flagsValue],
+                ['max_determinized_states', q.maxDeterminizedStates],
+                ['rewrite', q.rewrite ?? undefined],
+                ...common(q),
+              ]),
+            ],
+          ]),
+        ],
+      ]);
     case 'fuzzy':
       return obj([
         [

@@ -6,7 +6,7 @@
 import { EsError } from '../../errors/es-errors.ts';
 import { murmur3x86_32, longBits, hashHigh, mix64, doubleToLongBits } from './murmur3.ts';
 import type { IncludeExclude } from './spec.ts';
-import { LinearRegex } from '../regex/linear-regex.ts';
+import { luceneRegex } from '../regex/lucene-regex.ts';
 
 /** IncludeExclude.HASH_PARTITIONING_SEED. */
 const HASH_PARTITIONING_SEED = 31;
@@ -17,59 +17,6 @@ export function regexNotSupported(aggName: string): EsError {
     `Aggregation [${aggName}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses`,
     500,
   );
-}
-
-/**
- * Lucene RegExp (default flags), rewritten into the Java syntax of the
- * linear-time engine (Lucene runs it as an automaton; a backtracking RegExp
- * would let one aggregation hold a shard worker for minutes).
- */
-export function luceneRegex(pattern: string): LinearRegex {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) {
-      const n = pattern[++i]!;
-      out += /[A-Za-z0-9]/.test(n) ? n : `\\${n}`;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      out += c;
-      continue;
-    }
-    switch (c) {
-      case '[':
-        inClass = true;
-        out += c;
-        break;
-      case '@':
-        out += '[\\s\\S]*';
-        break;
-      case '#':
-        out += '(?:)';
-        break;
-      case '"': {
-        const end = pattern.indexOf('"', i + 1);
-        const lit = pattern.slice(i + 1, end < 0 ? pattern.length : end);
-        out += lit.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-        i = end < 0 ? pattern.length : end;
-        break;
-      }
-      case '^':
-      case '$':
-      case '/':
-        out += `\\${c}`;
-        break;
-      case '.':
-        out += '[\\s\\S]';
-        break;
-      default:
-        out += c;
-    }
-  }
-  return new LinearRegex(out, 0);
 }
 
 const utf8 = new TextEncoder();

@@ -48,6 +48,8 @@ export function queryString(q: Query): string {
       return `${q.field}:${q.prefix}*`;
     case 'wildcard':
       return `${q.field}:${q.pattern}`;
+    case 'regexp':
+      return `${q.field}:/${q.pattern}/`;
     case 'fuzzy':
       return `${q.field}:${q.term}~${q.maxEdits}`;
     case 'numeric_range':

@@ -18,6 +18,7 @@ import type { FieldToken } from './field-tokens.ts';
 import type { Query } from './query.ts';
 import type { ResolvedHighlight } from './highlight-options.ts';
 import { compileWildcard, wildcardMatches } from './term-scan.ts';
+import { luceneRegex } from '../regex/lucene-regex.ts';
 import { boundedEditDistance } from './fuzzy-terms.ts';
 
 /** What of a query highlights a field: exact terms, term predicates (prefix, wildcard, range) and phrases. */
@@ -58,6 +59,12 @@ export function termsForField(q: Query, field: string, anyField: boolean, out: F
       if (mine(q.field)) {
         const w = compileWildcard(q.pattern);
         out.predicates.push((t) => wildcardMatches(w, t));
+      }
+      break;
+    case 'regexp':
+      if (mine(q.field)) {
+        const re = luceneRegex(q.pattern);
+        out.predicates.push((t) => re.matches(t));
       }
       break;
     case 'fuzzy':

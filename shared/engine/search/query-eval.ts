@@ -23,7 +23,8 @@ import { nestedDocs } from '../segment/nested-blocks.ts';
 import { joinToParents, nestedPathDocs, parentLevelDocs } from './nested-join.ts';
 import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
 import { isPostingsLeaf, termConjunction, termDisjunction } from './term-at-a-time.ts';
-import { compileWildcard, termIdsForPrefix, termIdsForRange, termIdsMatching } from './term-scan.ts';
+import { compileWildcard, termIdsForPrefix, termIdsForRange, termIdsMatching, termIdsWhere } from './term-scan.ts';
+import { luceneRegex } from '../regex/lucene-regex.ts';
 
 export type { DocSet, SegmentEvalContext } from './doc-set.ts';
 
@@ -97,6 +98,12 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
     case 'wildcard': {
       const inv = seg.inverted.get(q.field);
       const ids = inv === undefined ? [] : termIdsMatching(inv.terms, compileWildcard(q.pattern));
+      return constantSet(unionPostings(seg, inv, ids), needScores, f(boost * q.boost));
+    }
+    case 'regexp': {
+      const inv = seg.inverted.get(q.field);
+      const re = luceneRegex(q.pattern);
+      const ids = inv === undefined ? [] : termIdsWhere(inv.terms, (t) => re.matches(t));
       return constantSet(unionPostings(seg, inv, ids), needScores, f(boost * q.boost));
     }
     case 'fuzzy':

@@ -74,6 +74,14 @@ export interface WildcardQuery {
   readonly boost: number;
 }
 
+/** Constant-score terms a Lucene regular expression matches as a whole (run in linear time: shared/engine/regex). */
+export interface RegexpQuery {
+  readonly kind: 'regexp';
+  readonly field: string;
+  readonly pattern: string;
+  readonly boost: number;
+}
+
 /**
  * Terms within `maxEdits` edits of `term` (Lucene's FuzzyQuery with the
  * top_terms_blended_freqs rewrite): the top `maxExpansions` terms, each
@@ -234,6 +242,7 @@ export type Query =
   | TermRangeQuery
   | PrefixQuery
   | WildcardQuery
+  | RegexpQuery
   | FuzzyQuery
   | NumericRangeQuery
   | NumericSetQuery
@@ -264,6 +273,7 @@ export function isCacheableFilter(q: Query): boolean {
     case 'numeric_set':
     case 'prefix':
     case 'wildcard':
+    case 'regexp':
     case 'fuzzy':
     case 'geo':
     case 'ip_range':
@@ -291,6 +301,8 @@ export function filterKey(q: Query): string {
       return `p|${q.field}|${q.prefix}`;
     case 'wildcard':
       return `w|${q.field}|${q.pattern}`;
+    case 'regexp':
+      return `r|${q.field}|${q.pattern}`;
     default:
       return JSON.stringify(q);
   }

@@ -107,6 +107,13 @@ export function wildcardMatches(w: CompiledWildcard, text: string): boolean {
   return pi === p.length;
 }
 
+/** Every term a predicate accepts (a regular expression: no literal prefix is known, so the whole dictionary is read). */
+export function termIdsWhere(terms: TermDictionary, accepts: (term: string) => boolean): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < terms.length; i++) if (accepts(terms.get(i))) out.push(i);
+  return out;
+}
+
 export function termIdsMatching(terms: TermDictionary, w: CompiledWildcard): number[] {
   const out: number[] = [];
   for (let i = terms.lowerBound(w.prefix); i < terms.length && terms.startsWith(i, w.prefix); i++) {

@@ -94,3 +94,17 @@ export function keptDocs(segment: Segment, liveDocs: Uint32Array | null): Uint32
   }
   return kept;
 }
+
+/** Counted live Lucene docs per live-docs bitset (bitsets are replaced, never changed, once a segment holds them). */
+const luceneCounts = new WeakMap<Uint32Array, number>();
+
+/** Live docs of a segment with their nested docs (`numDocs` live roots). */
+export function liveLuceneDocs(segment: Segment, liveDocs: Uint32Array | null, numDocs: number): number {
+  if (liveDocs === null || nestedDocs(segment) === null) return numDocs;
+  let n = luceneCounts.get(liveDocs);
+  if (n === undefined) {
+    n = cardinality(keptDocs(segment, liveDocs)!);
+    luceneCounts.set(liveDocs, n);
+  }
+  return n;
+}

@@ -26,7 +26,7 @@ import type { AnalyzerLookup } from '../analysis/types.ts';
 import { bitsetWords, clearBit, hasBit, newFullBitset } from './bitset.ts';
 import { liveDocsFileName, liveDocsFileOf, readLiveDocs, writeLiveDocs } from './live-docs-file.ts';
 import { MappedSegment } from './mapped-segment.ts';
-import { initialLiveDocs, nestedDocs, rootCount } from './nested-blocks.ts';
+import { initialLiveDocs, liveLuceneDocs, nestedDocs, rootCount } from './nested-blocks.ts';
 import { findDeletesMerges, findForcedMerges, findMerges, type MergeCandidate } from './merge-policy.ts';
 import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
 import { DATA_FILES, segmentFileName, segmentIdOfFile } from './segment-info.ts';
@@ -193,17 +193,20 @@ export class ShardIndex {
     return index;
   }
 
-  /** Live docs visible to searches. */
+  /**
+   * Live docs as Elasticsearch's docs stats count them: Lucene documents, so
+   * the nested documents of live documents too (searches count only roots).
+   */
   get docCount(): number {
     let n = 0;
-    for (const s of this.segments) n += s.numDocs;
+    for (const s of this.segments) n += liveLuceneDocs(s.segment, s.liveDocs, s.numDocs);
     return n;
   }
 
-  /** Deleted docs still held by segments (reclaimed by merges). */
+  /** Deleted docs still held by segments (reclaimed by merges), nested ones included. */
   get deletedCount(): number {
     let n = 0;
-    for (const s of this.segments) n += rootCount(s.segment) - s.numDocs;
+    for (const s of this.segments) n += s.segment.maxDoc - liveLuceneDocs(s.segment, s.liveDocs, s.numDocs);
     return n;
   }
 

@@ -145,6 +145,14 @@ describe('geo_point', () => {
     assert.equal((found.body as Body).hits.total, 0);
   });
 
+  test('a coordinate of 200,000 digits and a letter is refused at once (the number check does not backtrack)', async () => {
+    const t0 = performance.now();
+    const r = await req('PUT', '/cities/_doc/long', { loc: `${'1'.repeat(200_000)}x,2` });
+    assert.equal(r.status, 400);
+    assert.equal((r.body as Body).error.caused_by.reason, 'latitude must be a number');
+    assert.ok(performance.now() - t0 < 2000, `${performance.now() - t0} ms`);
+  });
+
   test('queries on the wrong fields answer as Elasticsearch does', async () => {
     const term = await req('POST', '/cities/_search', { query: { term: { loc: 'x' } } });
     assert.equal(term.status, 400);

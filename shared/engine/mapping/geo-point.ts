@@ -162,7 +162,8 @@ function javaDouble(v: number): string {
 /** Double.parseDouble of a coordinate's text; NaN when it is not a number. */
 function parseCoordinate(text: string): number {
   const t = text.trim();
-  if (t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(t)) return NaN;
+  // each quantifier follows a different character class or a literal: no backtracking on long digit runs
+  if (t === '' || !/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[dDfF]?$/.test(t)) return NaN;
   return Number(t.replace(/[dDfF]$/, ''));
 }
 

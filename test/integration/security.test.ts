@@ -342,6 +342,32 @@ describe('API keys and scrolls, security on over plain HTTP', () => {
     assert.equal((await http(server.url, 'GET', '/_search', undefined, { authorization: 'ApiKey ' + Buffer.from(`${key.id}:wrong`).toString('base64') })).status, 401);
   });
 
+  test('_aliases, _reindex and _mtermvectors check every index they name', async () => {
+    await elastic('PUT', '/_security/role/passinfo_admin', { indices: [{ names: ['passinfo-*'], privileges: ['all'] }] });
+    await elastic('PUT', '/_security/user/dave', { password: 'dave-pw', roles: ['passinfo_admin'] });
+    const dave = as('dave', 'dave-pw');
+    const own = await dave('POST', '/_aliases', { actions: [{ add: { index: 'passinfo-1', alias: 'passinfo-current' } }] });
+    assert.equal(own.status, 200, own.text);
+    const other = await dave('POST', '/_aliases', { actions: [{ add: { index: 'secret', alias: 'passinfo-leak' } }] });
+    assert.equal(other.status, 403);
+    assert.equal((other.body as { error: { reason: string } }).error.reason, 'action [indices:admin/aliases] is unauthorized for user [dave]');
+    // An alias name outside the privileges is refused too: it would make the index reachable under another name.
+    assert.equal((await dave('POST', '/_aliases', { actions: [{ add: { index: 'passinfo-1', alias: 'public' } }] })).status, 403);
+    const reindexOwn = await dave('POST', '/_reindex?refresh=true', { source: { index: 'passinfo-1' }, dest: { index: 'passinfo-copy' } });
+    assert.equal(reindexOwn.status, 200, reindexOwn.text);
+    assert.equal((reindexOwn.body as { created: number }).created, 5);
+    const reindexSecret = await dave('POST', '/_reindex', { source: { index: 'secret' }, dest: { index: 'passinfo-stolen' } });
+    assert.equal(reindexSecret.status, 403);
+    assert.equal((reindexSecret.body as { error: { reason: string } }).error.reason, 'action [indices:data/read/search] is unauthorized for user [dave]');
+    assert.equal((await dave('POST', '/_reindex', { source: { index: 'passinfo-1' }, dest: { index: 'secret' } })).status, 403);
+    assert.equal((await elastic('GET', '/secret/_count')).body && ((await elastic('GET', '/secret/_count')).body as { count: number }).count, 1);
+    const mtv = await dave('POST', '/_mtermvectors', { docs: [{ _index: 'passinfo-1', _type: '_doc', _id: '1' }, { _index: 'secret', _type: '_doc', _id: 's' }] });
+    assert.equal(mtv.status, 200, mtv.text);
+    const docs = (mtv.body as { docs: { found?: boolean; error?: { type: string } }[] }).docs;
+    assert.equal(docs[0].found, true);
+    assert.equal(docs[1].error?.type, 'security_exception');
+  });
+
   test('a scroll belongs to the user who opened it', async () => {
     const first = await as('alice', 'alice-pw')('POST', '/passinfo-1/_search?scroll=1m', { size: 2, sort: ['_doc'] });
     assert.equal(first.status, 200, first.text);

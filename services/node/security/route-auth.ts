@@ -8,8 +8,9 @@
  *   path without `{index}` implies) expand only to the names the user may use.
  * - `anyIndex`: requests that name no index (scroll, `_analyze` without an
  *   index): some index privilege must grant the action.
- * - `items`: bulk, mget, msearch, aliases, reindex: each item is authorized
- *   by the handler (request-security.ts), so one item's refusal is its own.
+ * - `items`: bulk, mget, msearch, mtermvectors, aliases, reindex: the
+ *   handler authorizes each item or named index (request-security.ts), so
+ *   one item's refusal is its own.
  * - `self`: any authenticated user (`_authenticate`; the handler checks the rest).
  */
 export type RouteAuth =

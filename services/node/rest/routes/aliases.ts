@@ -2,9 +2,10 @@
  * Alias APIs: `POST /_aliases`, put/delete/get/exists of `/{index}/_alias/{name}`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { globToRegExp, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { globToRegExp, isWildcard, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
 import { jsonBody, objectBody, params } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
@@ -45,10 +46,35 @@ function lookup(node: Node, indexExpr: string | undefined, nameExpr: string | un
   return { found, missing };
 }
 
+/**
+ * With security on, every index and alias an `_aliases` action names needs
+ * `indices:admin/aliases` (`remove_index`: `indices:admin/delete`), as
+ * Elasticsearch authorizes both sides of an alias change. Malformed actions
+ * are left to the parser's errors.
+ */
+function authorizeAliasActions(sec: RequestSecurity, body: unknown): void {
+  const actions = (body as { actions?: unknown } | null)?.actions;
+  if (!Array.isArray(actions)) return;
+  const names = (one: unknown, many: unknown): string[] => [one, many].flat().filter((n): n is string => typeof n === 'string');
+  for (const entry of actions) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    for (const [kind, spec] of Object.entries(entry as Record<string, unknown>)) {
+      const s = (typeof spec === 'object' && spec !== null ? spec : {}) as Record<string, unknown>;
+      const action = kind === 'remove_index' ? 'indices:admin/delete' : 'indices:admin/aliases';
+      sec.requireEvery(action, names(s.index, s.indices).join(',') || undefined);
+      const aliases = names(s.alias, s.aliases).filter((a) => !isWildcard(a) && a !== '_all');
+      if (aliases.length > 0) sec.requireEvery('indices:admin/aliases', aliases.join(','));
+    }
+  }
+}
+
 /** Alias handlers, by name (route-table.ts says which paths they serve). */
 export function aliasHandlers(node: Node) {
   const update = async (req: FastifyRequest, reply: FastifyReply) => {
-    await node.admin.updateAliases(jsonBody(req));
+    const body = jsonBody(req);
+    const sec = securityOf(req);
+    if (sec !== null) authorizeAliasActions(sec, body);
+    await node.admin.updateAliases(body);
     return sendJson(reply, 200, { acknowledged: true });
   };
 

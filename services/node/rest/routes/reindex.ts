@@ -22,6 +22,7 @@ import type { BulkByScrollRequest, HitToWrite } from '../../coordinator/bulk-by-
 import type { PageHit } from '../../coordinator/hit-page.ts';
 import { resolveIndices } from '../../coordinator/index-resolver.ts';
 import { jsonBody, query } from '../params.ts';
+import { securityOf } from '../../security/request-security.ts';
 import { bulkWriteOptions, conflictsParam, maxDocs, requestScript, requestsPerSecond, runBulkByScroll, scrollSearch, slicesParam } from './by-query.ts';
 import { versionType } from './documents.ts';
 
@@ -140,6 +141,13 @@ export function reindexHandlers(node: Node) {
     if (source.size !== undefined) {
       q.scroll_size = String(source.size);
       delete source.size;
+    }
+    // With security on: reading every source index and writing the destination (creating it when missing).
+    const sec = securityOf(req);
+    if (sec !== null) {
+      sec.requireEvery('indices:data/read/search', indexList);
+      const refusal = sec.indexRefusal('indices:data/write/index', dest.index) ?? sec.autoCreateRefusal(dest.index);
+      if (refusal) throw refusal;
     }
     const sourceIndices = resolveIndices(node.cluster, indexList, { ignoreUnavailable: false }).map((r) => r.meta.name);
     if (sourceIndices.includes(dest.index) || resolveIndices(node.cluster, dest.index, { ignoreUnavailable: true }).some((r) => sourceIndices.includes(r.meta.name))) {

@@ -9,6 +9,7 @@
  * document just written is found.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { securityOf } from '../../security/request-security.ts';
 import { actionRequestValidation, illegalArgument, isEsError, parsingException, renderError } from '../../../../shared/errors/es-errors.ts';
 import { getOwn } from '../../../../shared/json/own-keys.ts';
 import { SnapshotTermStatistics, buildTermVectors, type TermVectorsSpec } from '../../../../shared/engine/search/term-vectors.ts';
@@ -143,6 +144,7 @@ export function termVectorHandlers(node: Node) {
     else if (q.ids !== undefined) docs = q.ids.split(',').map((id) => ({ _id: id }));
     else throw actionRequestValidation(['multi term vectors: no documents requested']);
     if (docs.length === 0) throw actionRequestValidation(['multi term vectors: no documents requested']);
+    const sec = securityOf(req);
     const results = await Promise.all(
       docs.map(async (d) => {
         const index = (d._index as string | undefined) ?? p.index;
@@ -154,6 +156,9 @@ export function termVectorHandlers(node: Node) {
         void _d;
         try {
           if (index === undefined) throw actionRequestValidation(['index is missing']);
+          // With security on, a document of an index the user may not read fails alone.
+          const refusal = sec?.indexRefusal('indices:data/read/tv', index, 'indices:data/read/mtv[shard]') ?? null;
+          if (refusal) throw refusal;
           return await termVectorsOf(node, {
             index,
             type,

@@ -4,8 +4,9 @@
  * `/_console/`, calling its HTTP API on the same origin (docs/passinfo.md):
  * plate search with the matched fragments marked and filters, a plate's
  * trajectory as a time line and its landing points, traffic per day or per
- * checkpoint as a bar chart, region collision and day-hidden/night-out as
- * forms; every result table can be downloaded as CSV.
+ * checkpoint as a bar chart, region collision, first entries, companions,
+ * trajectory similarity and day-hidden/night-out as forms; every result
+ * table can be downloaded as CSV.
  */
 import { json, ApiError } from './api.ts';
 import { fill, h, table, type Child } from './dom.ts';
@@ -271,6 +272,76 @@ function dayNightSection(): HTMLElement {
   );
 }
 
+function firstEntriesSection(): HTMLElement {
+  const land = field('e-land', 'Entry checkpoints', { placeholder: 'all designated' });
+  const from = field('e-from', 'From', { placeholder: '2026-10-01' });
+  const to = field('e-to', 'To', { placeholder: '2026-10-31' });
+  const out = h('div', { id: 'first-entries' });
+  const submit = async (ev: Event) => {
+    ev.preventDefault();
+    try {
+      const r = await json<{ total: number; look_back_days: number; entry_checkpoints: string[]; entries: { plate: string; land_id: string; pass_time: string; previous_pass_time: string | null }[] }>(
+        'GET',
+        `/first-entries?${qs({ land_id: land.input.value, from: from.input.value, to: to.input.value, size: '1000' })}`,
+      );
+      const headers = ['plate', 'land_id', 'pass_time', 'previous_pass_time'];
+      fill(
+        out,
+        h('p', {}, `${count(r.total)} first entries at ${r.entry_checkpoints.join(', ')} (no pass in the ${r.look_back_days} days before) `, downloadButton('first-entries.csv', headers, () => r.entries.map((e) => [e.plate, e.land_id, e.pass_time, e.previous_pass_time]))),
+        table('First entries, oldest first', ['Plate', 'Checkpoint', 'Time', 'Previous pass'], r.entries.map((e) => [e.plate, e.land_id, e.pass_time, e.previous_pass_time ?? '–']), { id: 'first-entry-rows' }),
+      );
+    } catch (err) {
+      fill(out, h('p', { class: 'error' }, errorText(err)));
+    }
+  };
+  return h(
+    'section',
+    { 'aria-labelledby': 'h-entries' },
+    h('h2', { id: 'h-entries' }, 'First entry into the city'),
+    h('form', { class: 'inline', onsubmit: submit, 'aria-labelledby': 'h-entries' }, land.parts, from.parts, to.parts, h('button', { type: 'submit' }, 'List entries')),
+    out,
+  );
+}
+
+function companionsSection(): HTMLElement {
+  const plate = field('m-plate', 'Plate', { required: true });
+  const from = field('m-from', 'From', { placeholder: '2026-10-05', required: true });
+  const to = field('m-to', 'To', { placeholder: '2026-10-06', required: true });
+  const tolerance = field('m-tolerance', 'Within (s)', { type: 'number', min: 1, placeholder: '60' });
+  const other = field('m-other', 'Compare with plate', {});
+  const out = h('div', { id: 'companions' });
+  const submit = async (ev: Event) => {
+    ev.preventDefault();
+    const range = { from: from.input.value, to: to.input.value, tolerance: tolerance.input.value };
+    try {
+      if (other.input.value.trim() !== '') {
+        const r = await json<{ lcs: number; length_a: number; length_b: number; similarity: number }>('GET', `/similarity?${qs({ plate_a: plate.input.value, plate_b: other.input.value, ...range })}`);
+        fill(out, h('p', { id: 'similarity' }, `Similarity ${r.similarity}: ${r.lcs} shared visits in order, of ${r.length_a} and ${r.length_b}`));
+        return;
+      }
+      const r = await json<{ target_passes: number; candidates: number; companions: { plate: string; checkpoints: number; passes: number; lcs: number; similarity: number }[] }>(
+        'GET',
+        `/plates/${encodeURIComponent(plate.input.value.trim())}/companions?${qs(range)}`,
+      );
+      const headers = ['plate', 'checkpoints', 'passes', 'lcs', 'similarity'];
+      fill(
+        out,
+        h('p', {}, `${r.companions.length} companions of ${r.target_passes} passes (${count(r.candidates)} candidates) `, downloadButton('companions.csv', headers, () => r.companions.map((c) => [c.plate, c.checkpoints, c.passes, c.lcs, c.similarity]))),
+        table('Companions, most shared checkpoints first', ['Plate', 'Checkpoints', 'Passes', 'Shared in order', 'Similarity'], r.companions.map((c) => [c.plate, String(c.checkpoints), String(c.passes), String(c.lcs), String(c.similarity)]), { id: 'companion-rows' }),
+      );
+    } catch (err) {
+      fill(out, h('p', { class: 'error' }, errorText(err)));
+    }
+  };
+  return h(
+    'section',
+    { 'aria-labelledby': 'h-companions' },
+    h('h2', { id: 'h-companions' }, 'Companions and trajectory similarity'),
+    h('form', { class: 'inline', onsubmit: submit, 'aria-labelledby': 'h-companions' }, plate.parts, from.parts, to.parts, tolerance.parts, other.parts, h('button', { type: 'submit' }, 'Find')),
+    out,
+  );
+}
+
 export function passesPage(root: HTMLElement): () => void {
   const detail = h('section', { id: 'plate-detail', 'aria-label': 'Plate' });
   fill(
@@ -278,6 +349,8 @@ export function passesPage(root: HTMLElement): () => void {
     h('h1', {}, 'Pass records'),
     h('div', { class: 'passes' }, h('div', {}, plateSection((plate) => plateDetail(detail, plate)), trafficSection()), detail),
     collisionSection(),
+    firstEntriesSection(),
+    companionsSection(),
     dayNightSection(),
   );
   return () => {};

@@ -141,6 +141,33 @@ describe('pass-record pages of the console', { skip }, () => {
     assert.ok(!plates.includes(P.NIGHT_AND_DAY));
   });
 
+  test('first entries list the planted entering plate at a designated checkpoint', async () => {
+    const form = page.getByRole('form', { name: 'First entry into the city' });
+    await form.getByRole('button', { name: 'List entries' }).click();
+    await page.locator('#first-entry-rows').waitFor();
+    assert.match(await page.locator('#first-entries > p').innerText(), /first entries at L0001, L0002 \(no pass in the 7 days before\)/);
+    const rows = await page.locator('#first-entry-rows tbody tr', { hasText: P.ENTERING }).allInnerTexts();
+    // 2026-10-12 at L0001 is a first entry (its previous pass is 10 days before); 2026-10-13 at L0002 is not.
+    assert.deepEqual(rows.map((r) => r.split('\t').slice(0, 3).join(' ')), [`${P.ENTERING} L0001 2026-10-12 09:00:00`]);
+  });
+
+  test('companions of the planted target rank the planted companion first; similarity compares two plates', async () => {
+    const form = page.getByRole('form', { name: 'Companions and trajectory similarity' });
+    await form.getByLabel('Plate', { exact: true }).fill(P.TARGET);
+    await form.getByLabel('From').fill(P.ROUTE_DAY);
+    await form.getByLabel('To').fill('2026-10-06');
+    await form.getByRole('button', { name: 'Find' }).click();
+    await page.locator('#companion-rows').waitFor();
+    const first = (await page.locator('#companion-rows tbody tr').first().innerText()).split('\t');
+    assert.deepEqual(first.slice(0, 2), [P.COMPANION, String(P.ROUTE.length)]);
+    assert.ok(!(await page.locator('#companion-rows tbody td:first-child').allInnerTexts()).includes(P.LATE));
+    await form.getByLabel('Compare with plate').fill(P.COMPANION);
+    await form.getByRole('button', { name: 'Find' }).click();
+    // The companion's 5 route visits match the target's 5; it has one more pass (L0199): 2*5/(5+6).
+    await page.locator('#similarity').waitFor();
+    assert.match(await page.locator('#similarity').innerText(), /^Similarity 0\.909\d*: 5 shared visits in order, of 5 and 6$/);
+  });
+
   test('no error was logged by the page', () => {
     assert.deepEqual(errors, []);
   });

@@ -77,3 +77,12 @@ test('highlighting marks the terms it matched', async () => {
   const hits = (r.body as { hits: { hits: { highlight: { t: string[] } }[] } }).hits.hits;
   assert.deepEqual(hits.map((h) => h.highlight.t[0]), ['Quick <em>Brown</em> fox', '<em>brownish</em>']);
 });
+
+test('query_string and q= read /.../ as a regexp (it found nothing before)', async () => {
+  assert.deepEqual(await ids({ query_string: { query: 'k:/ab.-[0-9]+/' } }), ['1', '2']);
+  assert.deepEqual(await ids({ query_string: { query: 't:/BR.*/ AND n:[1 TO 3]' } }), ['1']);
+  const r = await http(server.url, 'GET', `/rx/_search?q=${encodeURIComponent('k:/z+/')}`);
+  assert.deepEqual((r.body as { hits: { hits: { _id: string }[] } }).hits.hits.map((h) => h._id), ['4']);
+  const open = await http(server.url, 'POST', '/rx/_search', { query: { query_string: { query: 'k:/ab' } } });
+  assert.equal(open.status, 400, open.text.slice(0, 300));
+});

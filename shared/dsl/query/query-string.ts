@@ -2,15 +2,16 @@
  * `query_string` (and the URI `q=` parameter): a practical subset of Lucene's
  * classic query syntax as Elasticsearch 6.8 runs it — `field:value`, quoted
  * phrases (`"a b"~2`), `AND`/`OR`/`NOT`/`&&`/`||`/`!`, `+`/`-`, parentheses,
- * `^boost`, wildcards (`ba*`, `b?r`), ranges (`[a TO b]`, `{a TO *}`, `>=5`),
- * `_exists_:field`. Clause occurrence follows QueryParserBase.addClause, so
+ * `^boost`, wildcards (`ba*`, `b?r`), regular expressions (`/joh?n(ath[oa]n)/`),
+ * ranges (`[a TO b]`, `{a TO *}`, `>=5`), `_exists_:field`. Clause occurrence follows QueryParserBase.addClause, so
  * `a AND b OR c` means what it means in Lucene.
  */
 import { EsError, javaCause, queryShardException } from '../../errors/es-errors.ts';
 import { MATCH_NONE } from '../../engine/search/query.ts';
 import type { Query } from '../../engine/search/query.ts';
 import type { ShardSearchContext } from '../../engine/search/types.ts';
-import { analyzedQueryFor, prefixQueryFor, rangeQueryFor, wildcardQueryFor, withBoost } from './field-queries.ts';
+import { analyzedQueryFor, prefixQueryFor, rangeQueryFor, regexpQueryFor, wildcardQueryFor, withBoost } from './field-queries.ts';
+import { luceneRegex } from '../../engine/regex/lucene-regex.ts';
 import { calculateMinShouldMatch } from './minimum-should-match.ts';
 import type { Operator, QueryStringBuilder } from './query-builders.ts';
 import { resolveFields } from './resolve-fields.ts';
@@ -18,6 +19,7 @@ import { resolveFields } from './resolve-fields.ts';
 type Tok =
   | { t: 'term'; text: string; wildcard: boolean }
   | { t: 'phrase'; text: string }
+  | { t: 'regexp'; text: string }
   | { t: 'range'; lower: string | null; upper: string | null; incLower: boolean; incUpper: boolean }
   | { t: 'cmp'; op: '>' | '>=' | '<' | '<='; value: string }
   | { t: 'colon' }
@@ -107,6 +109,18 @@ function tokenize(query: string): Tok[] {
       if (i >= n) throw syntaxError(query, 'Lexical error: unterminated quoted string');
       i++;
       out.push({ t: 'phrase', text });
+    } else if (c === '/') {
+      // Lucene's REGEXPTOKEN: from a `/` to the next one not escaped (`\/` is a slash in the pattern).
+      let text = '';
+      i++;
+      while (i < n && query[i] !== '/') {
+        if (query[i] === '\\' && query[i + 1] === '/') i++;
+        text += query[i]!;
+        i++;
+      }
+      if (i >= n) throw syntaxError(query, 'Lexical error: unterminated regular expression');
+      i++;
+      out.push({ t: 'regexp', text });
     } else if (c === '[' || c === '{') {
       const close = query.slice(i + 1).search(/[\]}]/);
       if (close < 0) throw syntaxError(query, 'Encountered "<EOF>"');
@@ -280,6 +294,9 @@ class QueryStringParser {
         q = this.analyzed(fieldName, t.text, true, slop);
         break;
       }
+      case 'regexp':
+        q = this.regexp(fieldName, t.text);
+        break;
       case 'range':
         q = this.range(fieldName, t.lower, t.upper, t.incLower, t.incUpper);
         break;
@@ -351,6 +368,16 @@ class QueryStringParser {
       const pattern = fm?.type === 'text' ? text.toLowerCase() : text;
       if (/^[^*?]*\*$/.test(pattern)) return prefixQueryFor(this.ctx, f, pattern.slice(0, -1), 1);
       return wildcardQueryFor(this.ctx, f, pattern, 1);
+    });
+  }
+
+  private regexp(field: string | null, text: string): Query {
+    return this.perField(field, (f) => {
+      const fm = this.ctx.mapping.field(f);
+      // Normalized (lowercased) on text fields, as wildcard terms are.
+      const pattern = fm?.type === 'text' ? text.toLowerCase() : text;
+      luceneRegex(pattern);
+      return regexpQueryFor(this.ctx, f, pattern, 1);
     });
   }
 

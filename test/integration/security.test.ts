@@ -368,6 +368,25 @@ describe('API keys and scrolls, security on over plain HTTP', () => {
     assert.equal(docs[1].error?.type, 'security_exception');
   });
 
+  test('_has_privileges answers for the user itself, per privilege and index', async () => {
+    const r = await as('alice', 'alice-pw')('POST', '/_security/user/_has_privileges', {
+      cluster: ['monitor'],
+      index: [{ names: ['passinfo-1', 'secret', '__proto__'], privileges: ['read', 'write'] }],
+    });
+    assert.equal(r.status, 200, r.text);
+    // JSON.parse makes `__proto__` an own key, as the response has it (an object literal would set the prototype).
+    const expected: unknown = JSON.parse(
+      '{"username":"alice","has_all_requested":false,"cluster":{"monitor":false},"index":{"passinfo-1":{"read":true,"write":false},"secret":{"read":false,"write":false},"__proto__":{"read":false,"write":false}},"application":{}}',
+    );
+    assert.deepEqual(r.body, expected);
+    assert.equal(({} as Record<string, unknown>).read, undefined, 'nothing reached Object.prototype');
+    const mine = await as('alice', 'alice-pw')('POST', '/_xpack/security/user/alice/_has_privileges', { index: [{ names: ['passinfo-*'], privileges: ['read'] }] });
+    assert.equal((mine.body as { has_all_requested: boolean }).has_all_requested, true);
+    assert.equal((await as('alice', 'alice-pw')('POST', '/_xpack/security/user/bob/_has_privileges', { cluster: ['all'] })).status, 400);
+    const everything = await elastic('POST', '/_security/user/_has_privileges', { cluster: ['all', 'manage_security'], index: [{ names: ['*'], privileges: ['all'] }] });
+    assert.equal((everything.body as { has_all_requested: boolean }).has_all_requested, true);
+  });
+
   test('a scroll belongs to the user who opened it', async () => {
     const first = await as('alice', 'alice-pw')('POST', '/passinfo-1/_search?scroll=1m', { size: 2, sort: ['_doc'] });
     assert.equal(first.status, 200, first.text);

@@ -224,6 +224,7 @@ export function routeTable(node: Node): Route[] {
   const SEC = 'cluster:admin/xpack/security';
   add(['GET'], sec('/_authenticate'), security.authenticate, self(`${SEC}/user/authenticate`));
   add(['GET'], [...sec('/user'), ...sec('/user/{username}')], security.getUser, clusterA(`${SEC}/user/get`));
+  add(['GET', 'POST'], [...sec('/user/_has_privileges'), ...sec('/user/{username}/_has_privileges')], security.hasPrivileges, self(`${SEC}/user/has_privileges`));
   add(['PUT', 'POST'], sec('/user/{username}'), security.putUser, clusterA(`${SEC}/user/put`));
   add(['DELETE'], sec('/user/{username}'), security.deleteUser, clusterA(`${SEC}/user/delete`));
   add(['PUT', 'POST'], [...sec('/user/_password'), ...sec('/user/{username}/_password')], security.changePassword, self(`${SEC}/user/change_password`));

@@ -74,3 +74,10 @@ export function privilegesGrant(kind: 'cluster' | 'index', privileges: readonly 
   }
   return false;
 }
+
+/** The action patterns a privilege stands for: a named one's, or the pattern itself (`_has_privileges`). */
+export function actionsOf(kind: 'cluster' | 'index', privilege: string): readonly string[] | null {
+  const grant = (kind === 'cluster' ? CLUSTER_PRIVILEGES : INDEX_PRIVILEGES).get(privilege);
+  if (grant) return grant.allow;
+  return isValidPrivilege(kind, privilege) ? [privilege] : null;
+}

@@ -16,6 +16,7 @@ import { securityOf, type RequestSecurity } from '../../security/request-securit
 import { nameProblem, parseRole, renderRole, roleToJson } from '../../security/roles.ts';
 import { parsePutUser, passwordProblem, renderUser } from '../../security/users.ts';
 import type { Handler } from '../router.ts';
+import { actionsOf } from '../../security/privileges.ts';
 
 export const CHANGE_PASSWORD_ACTION = 'cluster:admin/xpack/security/user/change_password';
 
@@ -132,5 +133,43 @@ export function securityHandlers(node: Node): Record<string, Handler> {
     return sendJson(reply, 200, { ...user, authentication_realm: realm, lookup_realm: realm });
   };
 
-  return { putUser, getUser, deleteUser, changePassword, enable: setEnabled(true), disable: setEnabled(false), putRole, getRole, deleteRole, authenticate };
+  /**
+   * `_has_privileges`: whether the user holds each privilege asked for. A
+   * privilege is held when every action pattern it stands for is granted
+   * (a pattern granted as a pattern: `indices:data/read/*` by `read` or `all`);
+   * index names may be patterns, held when the user's patterns cover them.
+   */
+  const hasPrivileges = async (req: FastifyRequest, reply: FastifyReply) => {
+    const sec = requireSecurity(req);
+    const named = params(req).username;
+    if (named !== undefined && named !== sec.username) throw illegalArgument('users may only check the privileges of their own account');
+    const b = body(req) as { cluster?: unknown; index?: unknown; application?: unknown };
+    const strings = (v: unknown, what: string): string[] => {
+      if (v === undefined) return [];
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw illegalArgument(`[${what}] must be an array of strings`);
+      return v as string[];
+    };
+    const known = (kind: 'cluster' | 'index', p: string): readonly string[] => {
+      const actions = actionsOf(kind, p);
+      if (actions === null) throw illegalArgument(`unknown ${kind} privilege [${p}]`);
+      return actions;
+    };
+    // Keyed by request text: no prototype, so `__proto__` is a name like any other.
+    const cluster = Object.create(null) as Record<string, boolean>;
+    for (const p of strings(b.cluster, 'cluster')) cluster[p] = known('cluster', p).every((a) => sec.permissions.clusterAllows(a));
+    const index = Object.create(null) as Record<string, Record<string, boolean>>;
+    if (b.index !== undefined && !Array.isArray(b.index)) throw illegalArgument('[index] must be an array');
+    for (const group of (b.index as unknown[] | undefined) ?? []) {
+      const g = (group ?? {}) as { names?: unknown; privileges?: unknown };
+      const names = typeof g.names === 'string' ? [g.names] : strings(g.names, 'index.names');
+      for (const name of names) {
+        const entry = (index[name] ??= Object.create(null) as Record<string, boolean>);
+        for (const p of strings(g.privileges, 'index.privileges')) entry[p] = known('index', p).every((a) => sec.permissions.indexAllows(a, name));
+      }
+    }
+    const all = Object.values(cluster).every(Boolean) && Object.values(index).every((e) => Object.values(e).every(Boolean));
+    return sendJson(reply, 200, { username: sec.username, has_all_requested: all, cluster, index, application: {} });
+  };
+
+  return { hasPrivileges, putUser, getUser, deleteUser, changePassword, enable: setEnabled(true), disable: setEnabled(false), putRole, getRole, deleteRole, authenticate };
 }

@@ -4,7 +4,7 @@
  */
 declare module 'elasticsearch' {
   export class Client {
-    constructor(opts: { host: string; apiVersion: string; log?: unknown });
+    constructor(opts: { host: string; apiVersion: string; log?: unknown; ssl?: { ca?: string | Buffer } });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     readonly [api: string]: any;
   }

@@ -11,6 +11,8 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig } from '../../services/node/config.ts';
 import { Node } from '../../services/node/node.ts';
 import { Client } from '@elastic/elasticsearch';
+import { Client as Client7 } from '@elastic/elasticsearch7';
+import legacy from 'elasticsearch';
 import { startServer, tempDir, http, type TestServer } from '../helpers/server.ts';
 import { basic, httpsJson, makeCertificates, type TestCertificates } from '../helpers/tls.ts';
 
@@ -109,6 +111,42 @@ describe('security on, over HTTPS', () => {
       await assert.rejects(wrong.info(), (err: { meta?: { statusCode?: number } }) => err.meta?.statusCode === 401);
     } finally {
       await wrong.close();
+    }
+  });
+
+  test('the 7.x client and the legacy elasticsearch 16 client connect over HTTPS with basic auth, unchanged otherwise', async () => {
+    const seven = new Client7({ node: server.url, auth: { username: 'elastic', password: ELASTIC_PASSWORD }, ssl: { ca: certs.ca } });
+    try {
+      const found = await seven.search({ index: 'passinfo-2024', body: { query: { match: { plate: 'AB123' } } } });
+      assert.equal((found.body.hits.total as unknown as number), 1);
+      const me = await seven.security.authenticate();
+      assert.equal(me.body.username, 'elastic');
+    } finally {
+      await seven.close();
+    }
+    const { hostname, port } = new URL(server.url);
+    const old = new legacy.Client({
+      host: `https://elastic:${ELASTIC_PASSWORD}@${hostname}:${port}`,
+      ssl: { ca: certs.ca.toString() },
+      apiVersion: '6.8',
+      log: [],
+    });
+    try {
+      const found = (await old.search({ index: 'passinfo-2024', body: { query: { match: { plate: 'AB123' } } } })) as { hits: { total: number } };
+      assert.equal(found.hits.total, 1);
+    } finally {
+      old.close();
+    }
+    const refused = new legacy.Client({
+      host: `https://elastic:nope-nope@${hostname}:${port}`,
+      ssl: { ca: certs.ca.toString() },
+      apiVersion: '6.8',
+      log: [],
+    });
+    try {
+      await assert.rejects(refused.info({}), (err: { status?: number }) => err.status === 401);
+    } finally {
+      refused.close();
     }
   });
 
@@ -317,6 +355,15 @@ describe('API keys and scrolls, security on over plain HTTP', () => {
       assert.deepEqual(me.body.authentication_realm, { name: '_es_api_key', type: '_es_api_key' });
     } finally {
       await client.close();
+    }
+    // The 7.x client's apiKey option sends the same header.
+    const seven = new Client7({ node: server.url, auth: { apiKey: { id: key.id, api_key: key.api_key } } });
+    try {
+      const found = await seven.search({ index: 'passinfo-1', body: { query: { match_all: {} } } });
+      assert.equal((found.body.hits.total as unknown as number), 5);
+      await assert.rejects(seven.search({ index: 'secret' }), (err: { meta?: { statusCode?: number } }) => err.meta?.statusCode === 403);
+    } finally {
+      await seven.close();
     }
     const listed = await elastic('GET', `/_security/api_key?id=${key.id}`);
     const entry = (listed.body as { api_keys: Record<string, unknown>[] }).api_keys[0];

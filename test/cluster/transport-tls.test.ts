@@ -54,7 +54,8 @@ describe('a cluster whose transport is mutual TLS', () => {
     await cluster.waitForHealth('green', { nodes: 3, timeoutMs: 90_000 });
     const lines: string[] = [];
     for (let i = 0; i < DOCS; i++) lines.push(JSON.stringify({ index: { _index: 'passes', _type: '_doc', _id: String(i) } }), JSON.stringify({ plate: `P${i}` }));
-    const bulk = await http(cluster.url(1), 'POST', '/_bulk?refresh=true', lines.join('\n') + '\n', { 'content-type': 'application/x-ndjson' });
+    // Every copy counted (and so refreshed) before the answer: searches rotate over primaries and replicas.
+    const bulk = await http(cluster.url(1), 'POST', '/_bulk?refresh=true&wait_for_active_shards=all', lines.join('\n') + '\n', { 'content-type': 'application/x-ndjson' });
     assert.equal((bulk.body as { errors: boolean }).errors, false, bulk.text.slice(0, 500));
     const shards = (await http(cluster.url(0), 'GET', '/_cat/shards/passes?format=json')).body as { node: string; state: string }[];
     assert.equal(new Set(shards.map((s) => s.node)).size, 3, JSON.stringify(shards));

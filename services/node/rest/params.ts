@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { EsError, illegalArgument } from '../../../shared/errors/es-errors.ts';
 import { parseStrictJson } from './strict-json.ts';
 import { contentTypeProblem } from './content-type.ts';
+import { parseExpandWildcards } from '../coordinator/index-resolver.ts';
 
 export type Query = Record<string, string | undefined>;
 
@@ -24,6 +25,15 @@ export function boolParam(q: Query, name: string, dflt: boolean): boolean {
   if (v === '' || v === 'true') return true;
   if (v === 'false') return false;
   throw illegalArgument(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
+}
+
+/** Elasticsearch's IndicesOptions from a request's query: `ignore_unavailable`, `allow_no_indices`, `expand_wildcards`. */
+export function indicesOptions(q: Query) {
+  return {
+    ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
+    allowNoIndices: boolParam(q, 'allow_no_indices', true),
+    expandWildcards: parseExpandWildcards(q.expand_wildcards),
+  };
 }
 
 export function intParam(q: Query, name: string): number | undefined {

@@ -11,8 +11,8 @@ import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { parseExpandWildcards, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
-import { boolParam, params, query } from '../params.ts';
+import { resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { boolParam, indicesOptions, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { includeTypeName } from './indices.ts';
 
@@ -106,11 +106,7 @@ export function fieldMappingHandlers(node: Node) {
   const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
-    const resolved = resolveIndices(node.cluster, p.index, {
-      ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
-      allowNoIndices: boolParam(q, 'allow_no_indices', true),
-      expandWildcards: parseExpandWildcards(q.expand_wildcards),
-    });
+    const resolved = resolveIndices(node.cluster, p.index, indicesOptions(q));
     const metas = [...new Map(resolved.map((r) => [r.meta.name, r.meta])).values()];
     const types = p.type === undefined || p.type === '_all' ? null : splitExpression(p.type);
     const fields = splitExpression(p.fields);

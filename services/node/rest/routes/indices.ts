@@ -8,20 +8,12 @@ import { runAnalyze } from '../../../../shared/engine/analysis/analyze-request.t
 import { AnalysisRegistry } from '../../../../shared/engine/analysis/registry.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { globToRegExp, parseExpandWildcards, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
-import { boolParam, jsonBody, objectBody, params, query, type Query } from '../params.ts';
+import { globToRegExp, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { boolParam, indicesOptions, jsonBody, objectBody, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import { aliasesBody } from './aliases.ts';
 import { indexSettingsFlat, renderFlatOrNested } from './settings.ts';
-
-function resolveOpts(q: Query) {
-  return {
-    ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
-    allowNoIndices: boolParam(q, 'allow_no_indices', true),
-    expandWildcards: parseExpandWildcards(q.expand_wildcards),
-  };
-}
 
 export function settingsBody(meta: IndexMetadata): Record<string, unknown> {
   return renderSettings(meta.settings, {
@@ -78,7 +70,7 @@ export function indexHandlers(node: Node) {
 
   const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
-    const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
+    const resolved = resolveIndices(node.cluster, params(req).index, indicesOptions(q));
     const out: Record<string, unknown> = {};
     for (const { meta } of resolved) {
       const settings = boolParam(q, 'flat_settings', false) ? renderFlatOrNested(indexSettingsFlat(meta), true) : settingsBody(meta);
@@ -100,7 +92,7 @@ export function indexHandlers(node: Node) {
   const getMapping = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
-    const resolved = resolveIndices(node.cluster, p.index, resolveOpts(q));
+    const resolved = resolveIndices(node.cluster, p.index, indicesOptions(q));
     const typePatterns = p.type ? splitExpression(p.type) : null;
     const out: Record<string, unknown> = {};
     const foundTypes = new Set<string>();
@@ -147,7 +139,7 @@ export function indexHandlers(node: Node) {
 
   const refresh = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
-    const resolved = resolveIndices(node.cluster, params(req).index, resolveOpts(q));
+    const resolved = resolveIndices(node.cluster, params(req).index, indicesOptions(q));
     const { total, successful } = await node.refresh(resolved.map((r) => r.meta));
     return sendJson(reply, 200, { _shards: { total, successful, failed: 0 } });
   };

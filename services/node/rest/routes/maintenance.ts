@@ -8,12 +8,12 @@ import { illegalArgument, indexNotFound } from '../../../../shared/errors/es-err
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { parseExpandWildcards, resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../coordinator/index-resolver.ts';
 import { conditionMet, conditionName, parseRolloverBody, rolloverSource, rolloverTarget } from '../../coordinator/rollover.ts';
 import { CommonStats } from '../../stats/common-stats.ts';
 import type { Gathered } from '../../stats/node-admin.ts';
 import { ES_VERSION } from '../../version.ts';
-import { boolParam, intParam, jsonBody, params, query, type Query } from '../params.ts';
+import { boolParam, indicesOptions, intParam, jsonBody, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { includeTypeName } from './indices.ts';
 import { copiesOf } from './stats.ts';
@@ -21,9 +21,7 @@ import { copiesOf } from './stats.ts';
 /** BroadcastRequest's options: open indices, a closed one named explicitly is index_closed_exception. */
 function targets(node: Node, expr: string | undefined, q: Query): IndexMetadata[] {
   const resolved = resolveIndices(node.cluster, expr, {
-    ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
-    allowNoIndices: boolParam(q, 'allow_no_indices', true),
-    expandWildcards: parseExpandWildcards(q.expand_wildcards),
+    ...indicesOptions(q),
     forbidClosed: true,
   });
   return [...new Map(resolved.filter((r) => !r.meta.closed).map((r) => [r.meta.uuid, r.meta])).values()];

@@ -13,8 +13,8 @@ import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { parseExpandWildcards, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
-import { boolParam, objectBody, params, query } from '../params.ts';
+import { resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { boolParam, indicesOptions, objectBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 
 /** An index's settings as flat keys (what `_settings`, `GET /{index}` and `_cluster/state` print). */
@@ -42,11 +42,8 @@ export function settingsHandlers(node: Node) {
     const q = query(req);
     const p = params(req);
     // GetSettingsRequest's options: wildcards reach closed indices too.
-    const resolved = resolveIndices(node.cluster, p.index, {
-      ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
-      allowNoIndices: boolParam(q, 'allow_no_indices', true),
-      expandWildcards: parseExpandWildcards(q.expand_wildcards) ?? { open: true, closed: true },
-    });
+    const options = indicesOptions(q);
+    const resolved = resolveIndices(node.cluster, p.index, { ...options, expandWildcards: options.expandWildcards ?? { open: true, closed: true } });
     const names = p.name === undefined || p.name === '_all' ? null : splitExpression(p.name);
     const flat = boolParam(q, 'flat_settings', false);
     const defaults = boolParam(q, 'include_defaults', false);
@@ -69,9 +66,7 @@ export function settingsHandlers(node: Node) {
     const body = objectBody(req);
     if (!body) throw new EsError('action_request_validation_exception', 'Validation Failed: 1: no settings to update;', 400);
     await node.admin.updateSettings(params(req).index, body.settings ?? body, {
-      ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
-      allowNoIndices: boolParam(q, 'allow_no_indices', true),
-      expandWildcards: parseExpandWildcards(q.expand_wildcards),
+      ...indicesOptions(q),
       preserveExisting: boolParam(q, 'preserve_existing', false),
     });
     return sendJson(reply, 200, { acknowledged: true });

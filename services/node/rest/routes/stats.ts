@@ -10,10 +10,10 @@ import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { parseExpandWildcards, resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../coordinator/index-resolver.ts';
 import { CommonStats, INDEX_METRICS, ALL_SECTIONS, typeMatcher, type RenderOptions, type Section } from '../../stats/common-stats.ts';
 import type { CopyStatsView } from '../../stats/copy-view.ts';
-import { boolParam, listParam, params, query, type Query } from '../params.ts';
+import { boolParam, indicesOptions, listParam, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { unrecognized } from '../unrecognized.ts';
 
@@ -79,9 +79,7 @@ export function statsHandlers(node: Node) {
     }
     const opts = renderOptions(q);
     const resolved = resolveIndices(node.cluster, p.index, {
-      ignoreUnavailable: boolParam(q, 'ignore_unavailable', false),
-      allowNoIndices: boolParam(q, 'allow_no_indices', true),
-      expandWildcards: parseExpandWildcards(q.expand_wildcards),
+      ...indicesOptions(q),
       forbidClosed: true,
     });
     const metas = [...new Map(resolved.filter((r) => !r.meta.closed).map((r) => [r.meta.uuid, r.meta])).values()];

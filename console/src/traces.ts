@@ -5,7 +5,7 @@
  * trace's time line, children under their parent, attributes (log offsets,
  * shard, index) on demand. `#/traces/{id}` opens a trace directly.
  */
-import { json, ApiError } from './api.ts';
+import { json, request } from './api.ts';
 import { fill, h, table } from './dom.ts';
 import { millis } from './format.ts';
 
@@ -32,6 +32,18 @@ interface SpanRecord {
   attributes: Record<string, unknown>;
   links: { traceId: string; spanId: string }[];
   node: string;
+}
+interface TraceAnswer {
+  enabled: boolean;
+  reason?: string;
+  found?: boolean;
+  spans?: SpanRecord[];
+  jaeger_url?: string | null;
+  /** Nodes that answered: how many spans of the trace each holds (`buffer` false: it keeps none). */
+  nodes?: { name: string; spans: number; buffer: boolean }[];
+  /** Nodes that did not answer in time, or failed. */
+  failed_nodes?: { name: string; reason: string }[];
+  error?: { reason?: string };
 }
 interface ListAnswer {
   enabled: boolean;
@@ -103,13 +115,49 @@ function waterfall(spans: SpanRecord[]): HTMLElement {
   return h('ol', { class: 'waterfall', id: 'waterfall', 'aria-label': 'Spans of the trace' }, rows);
 }
 
+/** Where the spans came from: each node that answered with its count, and the nodes that did not answer. */
+function sources(t: TraceAnswer): HTMLElement {
+  const answered = (t.nodes ?? []).map((n) => (n.buffer ? `${n.name} (${n.spans})` : `${n.name} (keeps no spans)`));
+  const failed = t.failed_nodes ?? [];
+  return h(
+    'div',
+    { id: 'trace-nodes' },
+    h('p', { class: 'muted' }, `Spans from ${answered.join(', ') || 'no node'}`),
+    failed.length
+      ? h(
+          'ul',
+          { class: 'error', id: 'trace-failed-nodes', 'aria-label': 'Nodes that did not answer' },
+          failed.map((f) => h('li', {}, `${f.name} did not answer: ${f.reason}`)),
+        )
+      : null,
+  );
+}
+
 async function showTrace(box: HTMLElement, id: string): Promise<void> {
   fill(box, h('p', { class: 'muted' }, 'Loading the trace…'));
   try {
-    const t = await json<{ spans: SpanRecord[] }>('GET', `/_console/api/traces/${encodeURIComponent(id)}`);
-    fill(box, h('h2', {}, `Trace ${id}`), h('p', { class: 'muted' }, `${t.spans.length} span${t.spans.length === 1 ? '' : 's'}`), waterfall(t.spans));
+    const res = await request('GET', `/_console/api/traces/${encodeURIComponent(id)}`);
+    const t = (res.json ?? {}) as TraceAnswer;
+    if (res.status === 404 && t.enabled) {
+      fill(box, h('p', { class: 'error' }, `Trace ${id} is not (or no longer) held by any node`), sources(t));
+      return;
+    }
+    if (res.status >= 400) throw new Error(t.error?.reason ?? `HTTP ${res.status}`);
+    if (!t.enabled) {
+      fill(box, h('p', { class: 'muted' }, t.reason ?? 'This node keeps no traces.'));
+      return;
+    }
+    const spans = t.spans ?? [];
+    const jaeger = t.jaeger_url ? h('a', { href: t.jaeger_url, id: 'jaeger-link', target: '_blank', rel: 'noopener' }, 'Open in Jaeger') : null;
+    fill(
+      box,
+      h('h2', {}, `Trace ${id}`),
+      h('p', { class: 'muted' }, `${spans.length} span${spans.length === 1 ? '' : 's'}`, jaeger ? ' · ' : null, jaeger),
+      sources(t),
+      waterfall(spans),
+    );
   } catch (err) {
-    fill(box, h('p', { class: 'error' }, err instanceof ApiError && err.status === 404 ? `Trace ${id} is not (or no longer) held by this node` : String(err)));
+    fill(box, h('p', { class: 'error' }, err instanceof Error ? err.message : String(err)));
   }
 }
 

@@ -14,7 +14,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parse as parseYaml } from 'yaml';
 import { parseTimeValue } from '../../shared/engine/mapping/time-value.ts';
 import { parseByteSizeValue } from '../../shared/engine/mapping/byte-size-value.ts';
-import { DEFAULT_SERVICE_NAME, otlpTracesUrl } from '../../shared/telemetry/tracing.ts';
+import { DEFAULT_SERVICE_NAME, jaegerUiUrl, otlpTracesUrl } from '../../shared/telemetry/tracing.ts';
 import { CONFIG_FLAG, SETTINGS_BY_NAME, type Setting } from './settings.ts';
 import { CLUSTER_SETTING_KEYS, flattenSettings, validateUpdate } from './cluster/cluster-settings.ts';
 import type { CorsSettings } from './rest/cors.ts';
@@ -72,6 +72,12 @@ export interface NodeConfig {
   readonly otlpTracesEndpoint: string;
   /** `telemetry.traces.buffer_size`: spans kept in memory for the console's traces page; 0 = none. */
   readonly traceBufferSize: number;
+  /**
+   * Where the console's traces link to in Jaeger (its UI's base URL):
+   * `telemetry.jaeger.ui_url`, else derived from the OTLP endpoint
+   * (jaegerUiUrl); empty = no link.
+   */
+  readonly jaegerUiUrl: string;
   /** The traces' service.name: OTEL_SERVICE_NAME, else `logsearch`. */
   readonly serviceName: string;
   /**
@@ -261,6 +267,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     topicProvisioner: get('kafka.topic_provisioner'),
     otlpTracesEndpoint: otlpTracesUrl(get('telemetry.otlp.endpoint'), env),
     traceBufferSize: get('telemetry.traces.buffer_size'),
+    jaegerUiUrl: jaegerUiUrl(get('telemetry.jaeger.ui_url'), otlpTracesUrl(get('telemetry.otlp.endpoint'), env)),
     serviceName: env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
     processors: get('node.processors'),
     clusterSettings: configuredClusterSettings((name) => flags.get(name) ?? envs.get(name) ?? fromFile.get(name)),

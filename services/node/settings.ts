@@ -139,6 +139,12 @@ export const SETTINGS: readonly Setting[] = [
     kind: { type: 'int', min: 0 },
     help: "spans the node keeps in memory for the console's traces page (about 1 kB each); 0: none",
   },
+  {
+    name: 'telemetry.jaeger.ui_url',
+    default: '',
+    kind: STRING,
+    help: "Jaeger UI base URL the console's traces link to when spans are exported; empty: derived from the OTLP endpoint when it is Jaeger's (port 4318), else no link",
+  },
 ];
 
 /** `--config FILE`: the YAML file to read; not a setting of its own. */

@@ -52,6 +52,30 @@ export function otlpTracesUrl(setting: string, env: Readonly<Record<string, stri
   return general ? withTracesPath(general) : '';
 }
 
+/** Jaeger all-in-one's OTLP/HTTP receiver port, and its UI's port beside it. */
+const JAEGER_OTLP_PORT = '4318';
+const JAEGER_UI_PORT = '16686';
+
+/**
+ * The Jaeger UI's base URL for links to a trace (`{base}/trace/{id}`), when
+ * spans are exported (a Jaeger only has them through an OTLP endpoint): the
+ * setting `telemetry.jaeger.ui_url` when given, else derived from the OTLP
+ * traces URL when it is Jaeger's port (4318): the same host, port 16686.
+ * Empty (no link) otherwise.
+ */
+export function jaegerUiUrl(setting: string, tracesUrl: string): string {
+  if (!tracesUrl) return '';
+  const given = setting.trim();
+  if (given) return given.replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(tracesUrl);
+  } catch {
+    return '';
+  }
+  return url.port === JAEGER_OTLP_PORT ? `${url.protocol}//${url.hostname}:${JAEGER_UI_PORT}` : '';
+}
+
 function withTracesPath(base: string): string {
   return `${base.replace(/\/+$/, '')}/v1/traces`;
 }

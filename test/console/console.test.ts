@@ -4,6 +4,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { http, startServer, type TestServer } from '../helpers/server.ts';
 import { buildConsole, collectErrors, eventually, launch, skipReason } from './browser.ts';
@@ -16,10 +18,29 @@ describe('web console', { skip }, () => {
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  /** An OTLP collector: the spans the node exports beside its buffer (their trace ids). */
+  let collector: Server;
+  const exported = new Set<string>();
 
   before(async () => {
     buildConsole();
-    server = await startServer(['--telemetry.traces.buffer_size', '2000']);
+    collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        for (const m of body.matchAll(/"traceId":"([0-9a-f]{32})"/g)) exported.add(m[1]!);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
+    server = await startServer([
+      '--telemetry.traces.buffer_size',
+      '2000',
+      '--telemetry.otlp.endpoint',
+      `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+      '--telemetry.jaeger.ui_url',
+      'http://jaeger.test:16686',
+    ]);
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     errors = collectErrors(page);
@@ -28,6 +49,7 @@ describe('web console', { skip }, () => {
   after(async () => {
     await browser?.close();
     await server?.stop();
+    await new Promise((r) => collector?.close(r));
   });
 
   /** A fresh load of a page (going to the same URL with another hash would not reload it). */
@@ -200,6 +222,11 @@ describe('web console', { skip }, () => {
     assert.equal(names.filter((n) => n === 'apply').length, 1);
     const apply = await page.locator('#waterfall .span-row[data-name="apply"] summary').innerText();
     assert.match(apply, /orders\[\d\] · offsets? \d+/);
+    // The spans went to the OTLP endpoint too, and the view links to the same trace in Jaeger.
+    const traceId = /#\/traces\/([0-9a-f]{32})$/.exec(page.url())![1]!;
+    assert.equal(await page.getByRole('link', { name: 'Open in Jaeger' }).getAttribute('href'), `http://jaeger.test:16686/trace/${traceId}`);
+    await eventually('the trace exported over OTLP', async () => exported.has(traceId));
+    assert.match(await page.locator('#trace-nodes').innerText(), /Spans from test-node \(\d+\)/);
   });
 
   test('the traces page filters by status and leaves out the console own requests', async () => {

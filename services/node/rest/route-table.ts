@@ -239,7 +239,7 @@ export function routeTable(node: Node): Route[] {
   add(['DELETE'], sec('/api_key'), apiKeys.invalidate, clusterA(`${SEC}/api_key/invalidate`));
 
   // ---- the web console's own API (console-static.ts serves its files) -------------------
-  const traces = consoleTraceHandlers();
+  const traces = consoleTraceHandlers(node);
   // Traces show every user's requests: the `monitor` cluster privilege, as the nodes' stats need.
   add(['GET'], ['/_console/api/traces'], traces.list, clusterA('cluster:monitor/nodes/stats'));
   add(['GET'], ['/_console/api/traces/{trace_id}'], traces.get, clusterA('cluster:monitor/nodes/stats'));

@@ -12,6 +12,7 @@ import type { NodeInfo } from '../cluster/membership-protocol.ts';
 import type { HeldCopy, IndicesService } from '../indexer/indices-service.ts';
 import type { TransportClient } from '../transport/transport-client.ts';
 import { NODE_ADMIN } from '../transport/rpc-messages.ts';
+import { spanBuffer, type SpanRecord } from '../../../shared/telemetry/span-buffer.ts';
 import type { CopySegmentsView, CopyStatsView } from './copy-view.ts';
 
 /** How long a coordinator waits for another node's answer (Elasticsearch's stats requests have no timeout; a dead node must not hang them). */
@@ -123,6 +124,8 @@ export class NodeAdmin {
         return this.opts.nodeStats(body);
       case 'tasks':
         return this.localTasks((body as { detailed?: boolean } | null)?.detailed === true);
+      case 'trace_spans':
+        return this.localTraceSpans(String((body as { trace_id?: unknown } | null)?.trace_id ?? ''));
       default:
         throw new Error(`unknown node admin action [${action}]`);
     }
@@ -133,8 +136,13 @@ export class NodeAdmin {
     return this.opts.tasks(detailed).map((t) => ({ ...t, running_time_in_nanos: Number(t.running_time_in_nanos) }));
   }
 
-  /** Runs `action` on each of `nodes`: this node directly, the others over the transport. */
-  async onNodes<T>(nodes: readonly NodeInfo[], action: string, body: unknown, local: () => Promise<T>): Promise<Gathered<T>> {
+  /** The spans of one trace this node keeps for the console (span-buffer.ts); null when it keeps none. */
+  localTraceSpans(traceId: string): SpanRecord[] | null {
+    return spanBuffer()?.trace(traceId) ?? null;
+  }
+
+  /** Runs `action` on each of `nodes`: this node directly, the others over the transport (waiting `timeoutMs` at most for each). */
+  async onNodes<T>(nodes: readonly NodeInfo[], action: string, body: unknown, local: () => Promise<T>, timeoutMs = NODE_ADMIN_TIMEOUT_MS): Promise<Gathered<T>> {
     const self = this.opts.self().id;
     const byNode = new Map<string, T>();
     const failedNodes: { node: NodeInfo; error: unknown }[] = [];
@@ -144,7 +152,7 @@ export class NodeAdmin {
           if (n.id === self) byNode.set(n.id, await local());
           else {
             if (this.opts.transport === null) throw new Error(`node [${n.name}] is not this node and there is no transport`);
-            const res = await this.opts.transport.call(transportAddress(n), NODE_ADMIN, { action, body_json: JSON.stringify(body) }, { timeoutMs: NODE_ADMIN_TIMEOUT_MS });
+            const res = await this.opts.transport.call(transportAddress(n), NODE_ADMIN, { action, body_json: JSON.stringify(body) }, { timeoutMs });
             byNode.set(n.id, JSON.parse(res.body_json) as T);
           }
         } catch (error) {

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { loadConfig } from '../../../services/node/config.ts';
-import { otlpTracesUrl } from '../../../shared/telemetry/tracing.ts';
+import { jaegerUiUrl, otlpTracesUrl } from '../../../shared/telemetry/tracing.ts';
 import { tracingEnabled } from '../../../shared/telemetry/spans.ts';
 import { http, startServer } from '../../helpers/server.ts';
 
@@ -30,6 +30,19 @@ test('the OTLP traces URL: the setting, then OTEL_EXPORTER_OTLP_TRACES_ENDPOINT 
   );
   assert.equal(otlpTracesUrl('http://c:4318', { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom' }), 'http://c:4318/v1/traces');
   assert.equal(otlpTracesUrl('http://c:4318', { OTEL_SDK_DISABLED: 'true' }), '');
+});
+
+test("the console's Jaeger link, only when spans are exported: the setting as given, else Jaeger's UI port beside its OTLP port 4318", () => {
+  assert.equal(jaegerUiUrl('', ''), '');
+  assert.equal(jaegerUiUrl('http://localhost:16686', ''), '');
+  assert.equal(jaegerUiUrl('', 'http://jaeger:4318/v1/traces'), 'http://jaeger:16686');
+  assert.equal(jaegerUiUrl('', 'https://[::1]:4318/v1/traces'), 'https://[::1]:16686');
+  assert.equal(jaegerUiUrl('', 'http://collector:4319/v1/traces'), '');
+  assert.equal(jaegerUiUrl('http://localhost:16686/', 'http://jaeger:4318/v1/traces'), 'http://localhost:16686');
+  assert.equal(jaegerUiUrl('https://tracing.example/jaeger', 'http://collector:4319/v1/traces'), 'https://tracing.example/jaeger');
+  assert.equal(loadConfig([], {}).jaegerUiUrl, '');
+  assert.equal(loadConfig(['--telemetry.otlp.endpoint', 'http://127.0.0.1:4318'], {}).jaegerUiUrl, 'http://127.0.0.1:16686');
+  assert.equal(loadConfig(['--telemetry.jaeger.ui_url', 'http://localhost:16686'], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318' }).jaegerUiUrl, 'http://localhost:16686');
 });
 
 test('node settings: telemetry.otlp.endpoint, the OTEL_* variables and OTEL_SERVICE_NAME', () => {

@@ -14,7 +14,7 @@ import { argNumber, measure } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 import { startServer, http } from '../test/helpers/server.ts';
 import { parseSearchBody } from '../shared/dsl/query/search-body.ts';
-import type { ShardClient } from '../services/node/coordinator/shard-client.ts';
+import type { ShardClient } from '../services/node/search/shard-client.ts';
 import { SearchContexts } from '../services/node/search/search-contexts.ts';
 import { TransportServer } from '../services/node/transport/transport-server.ts';
 import { TransportClient } from '../services/node/transport/transport-client.ts';

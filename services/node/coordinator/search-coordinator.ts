@@ -29,7 +29,7 @@ import { emptyMapping } from '../search/empty-mapping.ts';
 import { RawJson, stringifyWithRaw } from '../rest/reply.ts';
 import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
 import { parsePreference, type Preference } from '../cluster/preference.ts';
-import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from './shard-client.ts';
+import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from '../search/shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';
 import { rewriteSearchBody, type RewriteDeps } from './request-rewrite.ts';
 import { orNullAfter } from '../timeouts.ts';

@@ -27,7 +27,7 @@ import { mappingLimits, type IndexMetadata } from '../cluster/index-metadata.ts'
 import type { IndicesService } from '../indexer/indices-service.ts';
 import type { CopyRoute, ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess } from '../cluster/copy-access.ts';
-import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
+import type { DocOutcome, WriteResult } from '../shard-worker/apply-doc-op.ts';
 import { orNullAfter } from '../timeouts.ts';
 import { formatTimeValue } from '../../../shared/engine/mapping/time-value.ts';
 import type { RequestIds } from '../request-ids.ts';

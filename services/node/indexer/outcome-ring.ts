@@ -10,7 +10,7 @@
  * no object per op for the collector to mark; only failures and updates
  * (which report a source) keep their object.
  */
-import type { DocOutcome, WriteResult } from './apply-doc-op.ts';
+import type { DocOutcome, WriteResult } from '../shard-worker/apply-doc-op.ts';
 
 const DEFAULT_CAPACITY = 1 << 16;
 

@@ -13,7 +13,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { CommitLog, LogRecord, Subscription } from '../../../shared/log/commit-log.ts';
 import type { EsError } from '../../../shared/errors/es-errors.ts';
-import { errorFromWire } from '../transport/transport-errors.ts';
+import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import { docOpHeader } from '../../../shared/records/doc-op.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
@@ -22,7 +22,7 @@ import { EngineHandle } from '../shard-worker/engine-handle.ts';
 import { APPLY_RESULTS, SKIPPED, type ApplyReply, type OpenReply } from '../shard-worker/protocol.ts';
 import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
 import { WorkerShardClient } from '../shard-worker/worker-shard-client.ts';
-import type { DocOutcome } from './apply-doc-op.ts';
+import type { DocOutcome } from '../shard-worker/apply-doc-op.ts';
 import { OutcomeRing } from './outcome-ring.ts';
 import { traceApply, type Attributes } from '../../../shared/telemetry/spans.ts';
 import { ATTR_INDEX, ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_DESTINATION_PARTITION_ID, ATTR_SHARD } from '../../../shared/telemetry/attributes.ts';

@@ -5,7 +5,7 @@
  * failed. The fetch phase and the release go to the copy that answered the
  * query, since only it holds the search context.
  */
-import { fetchRendered, type ShardClient, type ShardFetchRequest, type ShardQueryRequest, type ShardQueryResponse } from '../coordinator/shard-client.ts';
+import { fetchRendered, type ShardClient, type ShardFetchRequest, type ShardQueryRequest, type ShardQueryResponse } from './shard-client.ts';
 import type { RenderedHits } from '../../../shared/engine/search/types.ts';
 
 export class FailoverShardClient implements ShardClient {

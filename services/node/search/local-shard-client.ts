@@ -16,7 +16,7 @@ import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { AggContext } from '../../../shared/engine/aggs/types.ts';
 import type { SearcherSnapshot, SegmentView } from '../../../shared/engine/segment/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse } from '../coordinator/shard-client.ts';
+import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse } from './shard-client.ts';
 import { emptyMapping } from './empty-mapping.ts';
 
 /** What a search needs of the index: its name, mapping, analyzers and shard count. */

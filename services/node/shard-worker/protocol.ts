@@ -18,7 +18,7 @@ import type { IndexSettings } from '../../../shared/engine/mapping/index-setting
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import type { ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
-import type { RemoteError } from '../transport/transport-errors.ts';
+import type { RemoteError } from '../../../shared/errors/transport-errors.ts';
 import type { PackedSortRows } from './sort-rows.ts';
 import type { CopyCounterFigures } from './copy-counters.ts';
 

@@ -10,7 +10,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { EsError } from '../../../shared/errors/es-errors.ts';
-import { errorFromWire } from '../transport/transport-errors.ts';
+import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { ContextOwner } from '../search/search-contexts.ts';
 import type { FromWorker, SegmentStats, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';

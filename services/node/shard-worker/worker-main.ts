@@ -12,7 +12,7 @@ import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { ParsedSearch } from '../../../shared/engine/search/types.ts';
 import { LocalShardClient } from '../search/local-shard-client.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
-import { errorToWire } from '../transport/transport-errors.ts';
+import { errorToWire } from '../../../shared/errors/transport-errors.ts';
 import { CopyEngine, indexMetaOf } from './copy-engine.ts';
 import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';

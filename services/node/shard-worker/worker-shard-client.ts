@@ -6,7 +6,7 @@
 import { EsError, noShardAvailable, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import type { RenderedHits } from '../../../shared/engine/search/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../coordinator/shard-client.ts';
+import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../search/shard-client.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import type { FetchReply, QueryReply } from './protocol.ts';
 import type { EngineHandle } from './engine-handle.ts';

@@ -4,7 +4,7 @@
  * of its request and response records.
  */
 import { RecordCodec, loadSchema } from '../../../shared/records/avro-codec.ts';
-import type { RemoteError } from './transport-errors.ts';
+import type { RemoteError } from '../../../shared/errors/transport-errors.ts';
 
 export type EnvelopeKind = 'REQUEST' | 'RESPONSE';
 

@@ -6,7 +6,7 @@
  * transport failure (timeout, disconnect) is an EsError like any shard failure.
  */
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse } from '../coordinator/shard-client.ts';
+import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse } from '../search/shard-client.ts';
 import { FREE_CONTEXT, SHARD_FETCH, SHARD_QUERY } from './rpc-messages.ts';
 import { fetchRequestToWire, queryRequestToWire, queryResponseFromWire } from './shard-messages.ts';
 import type { NodeAddress, TransportClient } from './transport-client.ts';

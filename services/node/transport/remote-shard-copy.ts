@@ -6,9 +6,9 @@
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import type { AfterApplied } from '../cluster/copy-access.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { DocOutcome, WriteResult } from '../indexer/apply-doc-op.ts';
+import type { DocOutcome, WriteResult } from '../shard-worker/apply-doc-op.ts';
 import { SHARD_GET, WAIT_APPLIED, WAIT_OUTCOMES, type WireDocOutcome } from './rpc-messages.ts';
-import { errorFromWire } from './transport-errors.ts';
+import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { NodeAddress, TransportClient } from './transport-client.ts';
 
 /**

@@ -4,7 +4,7 @@
  * an Elasticsearch operator expects.
  */
 import { rpcMethod } from './envelope.ts';
-import type { RemoteError } from './transport-errors.ts';
+import type { RemoteError } from '../../../shared/errors/transport-errors.ts';
 
 /** A sort value on the wire: bigints (Long.MIN/MAX_VALUE) as decimal text so they stay exact. */
 export type WireSortValue = number | string | null | { decimal: string };

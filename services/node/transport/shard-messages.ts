@@ -8,7 +8,7 @@ import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import type { ShardCursor, SortValue } from '../../../shared/engine/search/types.ts';
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
-import type { ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../coordinator/shard-client.ts';
+import type { ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../search/shard-client.ts';
 import type { ShardFetchWireRequest, ShardQueryWireRequest, ShardQueryWireResponse, WireCursor } from './rpc-messages.ts';
 import {
   float32FromBytes,

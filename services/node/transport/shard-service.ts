@@ -35,9 +35,9 @@ import {
   type WaitOutcomesWireResponse,
   type WireDocOutcome,
 } from './rpc-messages.ts';
-import { errorToWire } from './transport-errors.ts';
+import { errorToWire } from '../../../shared/errors/transport-errors.ts';
 import { appliedWithin, settledWithin } from '../cluster/copy-access.ts';
-import type { DocOutcome } from '../indexer/apply-doc-op.ts';
+import type { DocOutcome } from '../shard-worker/apply-doc-op.ts';
 import { fetchRequestFromWire, queryRequestFromWire, queryResponseToWire } from './shard-messages.ts';
 import type { TransportServer } from './transport-server.ts';
 

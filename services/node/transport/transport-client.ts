@@ -10,7 +10,7 @@
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { RpcMethod } from './envelope.ts';
 import { TransportConnection, type NodeAddress } from './transport-connection.ts';
-import { transportSerialization } from './transport-errors.ts';
+import { transportSerialization } from '../../../shared/errors/transport-errors.ts';
 import type { TransportTls } from './transport-tls.ts';
 
 export type { NodeAddress } from './transport-connection.ts';

@@ -12,7 +12,7 @@ import type { EsError } from '../../../shared/errors/es-errors.ts';
 import { envelopeCodec, type Envelope } from './envelope.ts';
 import { FramedSocket } from './framed-socket.ts';
 import { currentTraceHeaders } from '../../../shared/telemetry/spans.ts';
-import { connectTransport, errorFromWire, nodeDisconnected, receiveTimeout, transportSerialization } from './transport-errors.ts';
+import { connectTransport, errorFromWire, nodeDisconnected, receiveTimeout, transportSerialization } from '../../../shared/errors/transport-errors.ts';
 
 /** Where a node's transport listens; `name` is for error messages. */
 export interface NodeAddress {

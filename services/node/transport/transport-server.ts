@@ -12,7 +12,7 @@ import { serverTlsOptions, type TransportTls } from './transport-tls.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import { envelopeCodec, type Envelope, type RpcMethod } from './envelope.ts';
 import { FramedSocket } from './framed-socket.ts';
-import { errorToWire, transportSerialization } from './transport-errors.ts';
+import { errorToWire, transportSerialization } from '../../../shared/errors/transport-errors.ts';
 import { inRemoteSpan } from '../../../shared/telemetry/spans.ts';
 import { ATTR_RPC_METHOD, ATTR_RPC_SYSTEM } from '../../../shared/telemetry/attributes.ts';
 

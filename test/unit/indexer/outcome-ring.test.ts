@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OutcomeRing } from '../../../services/node/indexer/outcome-ring.ts';
-import type { DocOutcome } from '../../../services/node/indexer/apply-doc-op.ts';
+import type { DocOutcome } from '../../../services/node/shard-worker/apply-doc-op.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 
 const created = (version: number, seqNo: number): DocOutcome => ({ ok: true, result: 'created', version, seqNo, next: null, source: null });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyDocOp } from '../../../services/node/indexer/apply-doc-op.ts';
+import { applyDocOp } from '../../../services/node/shard-worker/apply-doc-op.ts';
 import type { DocOp } from '../../../shared/records/doc-op.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 

@@ -17,7 +17,7 @@ import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import type { ShardCursor } from '../../../shared/engine/search/types.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { IndexMetadata } from '../../../services/node/cluster/index-metadata.ts';
-import type { ShardClient } from '../../../services/node/coordinator/shard-client.ts';
+import type { ShardClient } from '../../../services/node/search/shard-client.ts';
 import type { ShardCopy } from '../../../services/node/indexer/shard-copy.ts';
 import { SearchContexts } from '../../../services/node/search/search-contexts.ts';
 import { TransportServer } from '../../../services/node/transport/transport-server.ts';

@@ -3,12 +3,11 @@
  * (org.elasticsearch.transport: ReceiveTimeoutTransportException,
  * ConnectTransportException, NodeDisconnectedException), and the EsError ↔
  * wire conversion that lets a caller rethrow exactly the error a remote
- * handler threw.
- *
- * The three factories belong in shared/errors/es-errors.ts (the one
- * catalogue); they live here until that move, so this folder stays additive.
+ * handler (on another node, or in a shard worker thread) threw. Beside the
+ * catalogue, below every layer of services/node that sends errors across a
+ * socket or a thread.
  */
-import { EsError, isEsError } from '../../../shared/errors/es-errors.ts';
+import { EsError, isEsError } from './es-errors.ts';
 
 /** Elasticsearch's `[node][address][action]` prefix of ActionTransportException messages. */
 function actionPrefix(node: string, address: string, action: string | null): string {

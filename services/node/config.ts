@@ -15,6 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseTimeValue } from '../../shared/engine/mapping/time-value.ts';
 import { parseByteSizeValue } from '../../shared/engine/mapping/byte-size-value.ts';
 import { DEFAULT_SERVICE_NAME, jaegerUiUrl, otlpTracesUrl } from '../../shared/telemetry/tracing.ts';
+import { ConfigError } from './config-error.ts';
 import { CONFIG_FLAG, SETTINGS_BY_NAME, type Setting } from './settings.ts';
 import { CLUSTER_SETTING_KEYS, flattenSettings, validateUpdate } from './cluster/cluster-settings.ts';
 import type { CorsSettings } from './rest/cors.ts';
@@ -105,15 +106,9 @@ export interface NodeConfig {
   readonly elasticPassword: string;
 }
 
-const ENV_PREFIX = 'LOGSEARCH_';
+export { ConfigError };
 
-/** A setting that cannot be used: one line for the user, no stack. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+const ENV_PREFIX = 'LOGSEARCH_';
 
 function flatten(obj: unknown, prefix: string, out: Map<string, string>): void {
   if (obj === null || obj === undefined) return;

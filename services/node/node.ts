@@ -30,7 +30,7 @@ import { DocReader } from './coordinator/doc-reader.ts';
 import { SearchCoordinator } from './coordinator/search-coordinator.ts';
 import { SearchContexts } from './search/search-contexts.ts';
 import { RequestIds } from './request-ids.ts';
-import { resolveIndices } from './coordinator/index-resolver.ts';
+import { resolveIndices } from './cluster/index-resolver.ts';
 import { createHttpServer } from './rest/http-server.ts';
 import { routeTable } from './rest/route-table.ts';
 import { defaultConsoleDir } from './rest/console-static.ts';

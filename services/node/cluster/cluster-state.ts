@@ -17,7 +17,7 @@ import {
   aliasFromRequest,
 } from './index-metadata.ts';
 import { applyUpdate, validateUpdate, type ClusterSettingsSource } from './cluster-settings.ts';
-import { SecurityMetadata, type SecurityOutcome } from '../security/security-metadata.ts';
+import { SecurityMetadata, type SecurityOutcome } from '../realm/security-metadata.ts';
 import { applyTemplates, indexTemplateMissing, matchingTemplates, templateFromJson, templatesMatching, type IndexTemplate } from './index-templates.ts';
 
 export type MetaOutcome =

@@ -6,7 +6,7 @@
  * copies.
  */
 import { illegalArgument } from '../../../shared/errors/es-errors.ts';
-import { globToRegExp } from '../coordinator/index-resolver.ts';
+import { globToRegExp } from './index-resolver.ts';
 import type { NodeInfo } from './membership-protocol.ts';
 import { getOwn } from '../../../shared/json/own-keys.ts';
 

@@ -10,7 +10,7 @@ import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardDirectory } from '../cluster/shard-directory.ts';
 import type { CopyAccess, CopyRead } from '../cluster/copy-access.ts';
-import { resolveIndices } from './index-resolver.ts';
+import { resolveIndices } from '../cluster/index-resolver.ts';
 
 export interface GetRequest {
   readonly index: string;

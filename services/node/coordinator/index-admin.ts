@@ -16,7 +16,7 @@ import { DESTRUCTIVE_REQUIRES_NAME, type EffectiveSettings } from '../cluster/cl
 
 /** How long index creation waits for its primaries to start (Elasticsearch's default `timeout`). */
 const CREATE_WAIT_MS = 30_000;
-import { globToRegExp, isWildcard, resolveIndices, splitExpression, validateNewIndexName, type WildcardStates } from './index-resolver.ts';
+import { globToRegExp, isWildcard, resolveIndices, splitExpression, validateNewIndexName, type WildcardStates } from '../cluster/index-resolver.ts';
 
 export interface CreateIndexBody {
   readonly settings?: unknown;

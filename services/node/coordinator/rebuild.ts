@@ -33,7 +33,7 @@ import type { CopyAccess } from '../cluster/copy-access.ts';
 import type { ShardDirectory } from '../cluster/shard-directory.ts';
 import type { IndicesService } from '../indexer/indices-service.ts';
 import type { RunningTask, TaskRegistry } from '../tasks/task-registry.ts';
-import { validateNewIndexName } from './index-resolver.ts';
+import { validateNewIndexName } from '../cluster/index-resolver.ts';
 import { validateAliasName } from './index-admin.ts';
 
 export const REBUILD_ACTION = 'indices:admin/rebuild';

@@ -14,7 +14,7 @@ import { formatTimeValue, parseTimeValue } from '../../../shared/engine/mapping/
 import { getOwn } from '../../../shared/json/own-keys.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import { validateNewIndexName } from './index-resolver.ts';
+import { validateNewIndexName } from '../cluster/index-resolver.ts';
 
 export type RolloverCondition =
   | { readonly kind: 'max_age'; readonly ms: number }

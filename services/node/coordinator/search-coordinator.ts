@@ -27,7 +27,7 @@ import { decodeScrollId, encodeScrollId, type ScrollId, type ScrollShard } from 
 import { ScrollPrefetch, type PreparedPage } from './scroll-prefetch.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { RawJson, stringifyWithRaw } from '../rest/reply.ts';
-import { resolveIndices, globToRegExp, type ResolvedIndex } from './index-resolver.ts';
+import { resolveIndices, globToRegExp, type ResolvedIndex } from '../cluster/index-resolver.ts';
 import { parsePreference, type Preference } from '../cluster/preference.ts';
 import { fetchRendered, type ShardClient, type ShardQueryResponse, type ShardSearchSource } from '../search/shard-client.ts';
 import { parseTimeValue } from '../rest/params.ts';

@@ -31,7 +31,7 @@ import type { DocOutcome, WriteResult } from '../shard-worker/apply-doc-op.ts';
 import { orNullAfter } from '../timeouts.ts';
 import { formatTimeValue } from '../../../shared/engine/mapping/time-value.ts';
 import type { RequestIds } from '../request-ids.ts';
-import { resolveWriteIndex, validateNewIndexName } from './index-resolver.ts';
+import { resolveWriteIndex, validateNewIndexName } from '../cluster/index-resolver.ts';
 import type { IndexAdmin } from './index-admin.ts';
 import { SpanKind, currentTraceHeaders, inSpan, type Attributes } from '../../../shared/telemetry/spans.ts';
 import {

@@ -3,7 +3,7 @@
  * paths where `*` matches one key (or part of it) and `**` any depth; a
  * leading `-` excludes. Arrays are transparent: the path applies to each element.
  */
-import { globToRegExp } from '../coordinator/index-resolver.ts';
+import { globToRegExp } from '../cluster/index-resolver.ts';
 import { setOwn } from '../../../shared/json/own-keys.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { EsError, illegalArgument } from '../../../shared/errors/es-errors.ts';
 import { parseStrictJson } from './strict-json.ts';
 import { contentTypeProblem } from './content-type.ts';
-import { parseExpandWildcards } from '../coordinator/index-resolver.ts';
+import { parseExpandWildcards } from '../cluster/index-resolver.ts';
 
 export type Query = Record<string, string | undefined>;
 

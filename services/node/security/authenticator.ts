@@ -10,9 +10,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { missingAuthenticationToken, tooManyFailedLogins, unableToAuthenticate, authenticationRequired } from '../../../shared/errors/es-errors.ts';
 import type { Logger } from '../logger.ts';
-import { verifyPassword } from './password-hash.ts';
-import type { ApiKeyRecord, SecurityMetadata } from './security-metadata.ts';
-import { RESERVED_USERS, type UserRecord } from './users.ts';
+import { verifyPassword } from '../realm/password-hash.ts';
+import type { ApiKeyRecord, SecurityMetadata } from '../realm/security-metadata.ts';
+import { RESERVED_USERS, type UserRecord } from '../realm/users.ts';
 
 export interface AuthenticatedUser {
   readonly user: Omit<UserRecord, 'passwordHash'>;

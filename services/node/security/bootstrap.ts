@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { MetaService } from '../cluster/meta-service.ts';
 import type { Logger } from '../logger.ts';
-import { hashPassword, MIN_PASSWORD_LENGTH } from './password-hash.ts';
-import { ELASTIC_USER } from './users.ts';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../realm/password-hash.ts';
+import { ELASTIC_USER } from '../realm/users.ts';
 
 export async function bootstrapElasticPassword(meta: MetaService, password: string, logger: Logger): Promise<void> {
   if (meta.state.security.hasPassword(ELASTIC_USER)) return;

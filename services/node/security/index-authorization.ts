@@ -8,7 +8,7 @@
  */
 import { actionUnauthorized } from '../../../shared/errors/es-errors.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
-import { globToRegExp, isWildcard, splitExpression, type WildcardStates } from '../coordinator/index-resolver.ts';
+import { globToRegExp, isWildcard, splitExpression, type WildcardStates } from '../cluster/index-resolver.ts';
 import type { PermissionCheck } from './permissions.ts';
 
 /** An expression that resolves to no index (IndicesAndAliasesResolver's NO_INDICES_OR_ALIASES). */

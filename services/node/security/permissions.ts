@@ -4,8 +4,8 @@
  * names grant nothing, as in Elasticsearch.
  */
 import { simpleMatch } from '../../../shared/engine/mapping/simple-match.ts';
-import { privilegesGrant } from './privileges.ts';
-import type { IndexGroup, RoleDescriptor } from './roles.ts';
+import { privilegesGrant } from '../realm/privileges.ts';
+import type { IndexGroup, RoleDescriptor } from '../realm/roles.ts';
 
 /** What the authorization code asks of a user's permissions. */
 export interface PermissionCheck {

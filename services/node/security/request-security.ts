@@ -8,12 +8,12 @@
 import type { FastifyRequest } from 'fastify';
 import { actionUnauthorized, type EsError } from '../../../shared/errors/es-errors.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
-import { globToRegExp, isWildcard, parseExpandWildcards, splitExpression } from '../coordinator/index-resolver.ts';
+import { globToRegExp, isWildcard, parseExpandWildcards, splitExpression } from '../cluster/index-resolver.ts';
 import type { Logger } from '../logger.ts';
 import { Authenticator, type AuthenticatedUser } from './authenticator.ts';
 import { authorizedExpression } from './index-authorization.ts';
 import { IntersectedPermissions, Permissions, type PermissionCheck } from './permissions.ts';
-import type { RoleDescriptor } from './roles.ts';
+import type { RoleDescriptor } from '../realm/roles.ts';
 import type { RouteAuth } from './route-auth.ts';
 
 /** Who sent a request and what it may do. */

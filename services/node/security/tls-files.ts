@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { SslConfig } from './security-config.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 
 export interface TlsMaterial {
   readonly key: Buffer;

@@ -1,5 +1,5 @@
 /**
- * The coordinator's shard requests and responses (coordinator/shard-client.ts)
+ * The coordinator's shard requests and responses (search/shard-client.ts)
  * converted to and from their wire records (rpc-messages.ts). Doc ids and
  * scores travel as raw typed-array bytes; hits come back as final JSON texts.
  */

@@ -9,15 +9,26 @@
  */
 import { checkServerIdentity, type ConnectionOptions, type TlsOptions } from 'node:tls';
 import { isIP } from 'node:net';
-import type { TlsMaterial } from '../security/tls-files.ts';
-import type { VerificationMode } from '../security/security-config.ts';
 
+/**
+ * The transport's TLS as the node hands it down: the PEMs security/tls-files.ts
+ * read at start and `xpack.security.transport.ssl.verification_mode`. Declared
+ * here, in the transport's own terms, so the transport imports nothing of the
+ * security layer above it.
+ */
 export interface TransportTls {
-  readonly material: TlsMaterial;
-  readonly verificationMode: VerificationMode;
+  readonly material: TransportTlsMaterial;
+  readonly verificationMode: 'full' | 'certificate' | 'none';
 }
 
-function trusted(material: TlsMaterial): { ca?: Buffer[] } {
+export interface TransportTlsMaterial {
+  readonly key: Buffer;
+  readonly cert: Buffer;
+  /** Empty: Node's bundled CAs are trusted. */
+  readonly ca: readonly Buffer[];
+}
+
+function trusted(material: TransportTlsMaterial): { ca?: Buffer[] } {
   return material.ca.length > 0 ? { ca: [...material.ca] } : {};
 }
 

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { Authenticator, FAILED_LOGIN_LIMIT, FAILED_LOGIN_WINDOW_MS, basicCredentials } from '../../../services/node/security/authenticator.ts';
-import { hashPassword, verifyPassword } from '../../../services/node/security/password-hash.ts';
-import { SecurityMetadata } from '../../../services/node/security/security-metadata.ts';
+import { hashPassword, verifyPassword } from '../../../services/node/realm/password-hash.ts';
+import { SecurityMetadata } from '../../../services/node/realm/security-metadata.ts';
 import { isEsError, type EsError } from '../../../shared/errors/es-errors.ts';
 
 const header = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;

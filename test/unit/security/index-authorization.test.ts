@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ClusterState } from '../../../services/node/cluster/cluster-state.ts';
 import { authorizedExpression, NO_INDICES } from '../../../services/node/security/index-authorization.ts';
 import { Permissions } from '../../../services/node/security/permissions.ts';
-import { resolveIndices } from '../../../services/node/coordinator/index-resolver.ts';
+import { resolveIndices } from '../../../services/node/cluster/index-resolver.ts';
 import { isEsError } from '../../../shared/errors/es-errors.ts';
 
 function stateWith(...names: string[]): ClusterState {

@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Node } from '../../node.ts';
 import type { AliasMetadata } from '../../cluster/index-metadata.ts';
-import { splitExpression } from '../../coordinator/index-resolver.ts';
+import { splitExpression } from '../../cluster/index-resolver.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { params } from '../params.ts';
 import { col, sendCat } from './table.ts';

@@ -5,7 +5,7 @@
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
-import { resolveIndices, type ResolveOptions } from '../../coordinator/index-resolver.ts';
+import { resolveIndices, type ResolveOptions } from '../../cluster/index-resolver.ts';
 
 /** The host part of `host:port`. */
 export function hostOf(address: string): string {

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Node } from '../../node.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
-import { splitExpression } from '../../coordinator/index-resolver.ts';
+import { splitExpression } from '../../cluster/index-resolver.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { params } from '../params.ts';
 import { col, sendCat, type Column } from './table.ts';

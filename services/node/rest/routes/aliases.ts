@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { globToRegExp, isWildcard, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { globToRegExp, isWildcard, resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
 import { jsonBody, objectBody, params } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';

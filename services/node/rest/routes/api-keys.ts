@@ -14,8 +14,8 @@ import { jsonBody, parseTimeValue, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
 import { apiKeyHash } from '../../security/authenticator.ts';
-import { parseRole, privilegesJson, type RoleDescriptor } from '../../security/roles.ts';
-import type { ApiKeyRecord } from '../../security/security-metadata.ts';
+import { parseRole, privilegesJson, type RoleDescriptor } from '../../realm/roles.ts';
+import type { ApiKeyRecord } from '../../realm/security-metadata.ts';
 import type { Handler } from '../router.ts';
 
 function requireSecurity(req: FastifyRequest): RequestSecurity {

@@ -13,7 +13,7 @@ import type { ScriptRecord } from '../../../../shared/records/doc-op.ts';
 import type { SearchUrlParams } from '../../../../shared/dsl/query/search-body.ts';
 import { parseSearchBody } from '../../../../shared/dsl/query/search-body.ts';
 import type { Node } from '../../node.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { taskNotFound } from '../../tasks/task-registry.ts';
 import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import type { WriteOptions, WriteRequest } from '../../coordinator/write-coordinator.ts';

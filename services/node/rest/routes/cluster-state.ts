@@ -17,7 +17,7 @@ import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import type { CopyRoute } from '../../cluster/shard-directory.ts';
 import { renderTemplate } from '../../cluster/index-templates.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { boolParam, jsonBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { mappingsBody } from './indices.ts';

@@ -10,7 +10,7 @@ import { EsError, illegalArgument, parsingException } from '../../../../shared/e
 import { getOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { readHitPage } from '../../coordinator/hit-page.ts';
 import { boolParam, jsonBody, listParam, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';

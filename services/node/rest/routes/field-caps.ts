@@ -13,7 +13,7 @@ import { setOwn } from '../../../../shared/json/own-keys.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import type { FieldMapping } from '../../../../shared/engine/mapping/types.ts';
 import type { Node } from '../../node.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { boolParam, jsonBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 

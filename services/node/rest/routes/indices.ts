@@ -8,7 +8,7 @@ import { runAnalyze } from '../../../../shared/engine/analysis/analyze-request.t
 import { AnalysisRegistry } from '../../../../shared/engine/analysis/registry.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { globToRegExp, resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { globToRegExp, resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
 import { boolParam, indicesOptions, jsonBody, objectBody, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';

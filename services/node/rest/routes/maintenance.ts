@@ -8,7 +8,7 @@ import { illegalArgument, indexNotFound } from '../../../../shared/errors/es-err
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { conditionMet, conditionName, parseRolloverBody, rolloverSource, rolloverTarget } from '../../coordinator/rollover.ts';
 import { CommonStats } from '../../stats/common-stats.ts';
 import type { Gathered } from '../../stats/node-admin.ts';

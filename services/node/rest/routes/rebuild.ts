@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actionRequestValidation, illegalArgument, parsingException } from '../../../../shared/errors/es-errors.ts';
 import type { Node } from '../../node.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { renderRebuildResult, type RebuildBody } from '../../coordinator/rebuild.ts';
 import { boolParam, jsonBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';

@@ -20,7 +20,7 @@ import type { Node } from '../../node.ts';
 import type { WriteRequest } from '../../coordinator/write-coordinator.ts';
 import type { BulkByScrollRequest, HitToWrite } from '../../coordinator/bulk-by-scroll.ts';
 import type { PageHit } from '../../coordinator/hit-page.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { jsonBody, query } from '../params.ts';
 import { securityOf } from '../../security/request-security.ts';
 import { bulkWriteOptions, conflictsParam, maxDocs, requestScript, requestsPerSecond, runBulkByScroll, scrollSearch, slicesParam } from './by-query.ts';

@@ -11,12 +11,12 @@ import { actionRequestValidation, illegalArgument, securityNotEnabled } from '..
 import type { Node } from '../../node.ts';
 import { jsonBody, params } from '../params.ts';
 import { sendJson } from '../reply.ts';
-import { hashPassword, isPasswordHash } from '../../security/password-hash.ts';
+import { hashPassword, isPasswordHash } from '../../realm/password-hash.ts';
 import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
-import { nameProblem, parseRole, renderRole, roleToJson } from '../../security/roles.ts';
-import { parsePutUser, passwordProblem, renderUser } from '../../security/users.ts';
+import { nameProblem, parseRole, renderRole, roleToJson } from '../../realm/roles.ts';
+import { parsePutUser, passwordProblem, renderUser } from '../../realm/users.ts';
 import type { Handler } from '../router.ts';
-import { actionsOf } from '../../security/privileges.ts';
+import { actionsOf } from '../../realm/privileges.ts';
 
 export const CHANGE_PASSWORD_ACTION = 'cluster:admin/xpack/security/user/change_password';
 

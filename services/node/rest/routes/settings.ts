@@ -13,7 +13,7 @@ import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { resolveIndices, splitExpression } from '../../coordinator/index-resolver.ts';
+import { resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
 import { boolParam, indicesOptions, objectBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 

@@ -10,7 +10,7 @@ import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { CommonStats, INDEX_METRICS, ALL_SECTIONS, typeMatcher, type RenderOptions, type Section } from '../../stats/common-stats.ts';
 import type { CopyStatsView } from '../../stats/copy-view.ts';
 import { boolParam, indicesOptions, listParam, params, query, type Query } from '../params.ts';

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Node } from '../../node.ts';
 import { parseTemplateRequest, renderTemplate, templateToJson, templatesMatching } from '../../cluster/index-templates.ts';
-import { splitExpression } from '../../coordinator/index-resolver.ts';
+import { splitExpression } from '../../cluster/index-resolver.ts';
 import { boolParam, intParam, jsonBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';

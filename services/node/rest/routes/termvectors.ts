@@ -14,7 +14,7 @@ import { actionRequestValidation, illegalArgument, isEsError, parsingException, 
 import { getOwn } from '../../../../shared/json/own-keys.ts';
 import { SnapshotTermStatistics, buildTermVectors, type TermVectorsSpec } from '../../../../shared/engine/search/term-vectors.ts';
 import type { Node } from '../../node.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { readHitPage } from '../../coordinator/hit-page.ts';
 import { boolParam, jsonBody, params, query, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';

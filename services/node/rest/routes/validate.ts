@@ -13,7 +13,7 @@ import { FilterCache } from '../../../../shared/engine/search/filter-cache.ts';
 import { queryString } from '../../../../shared/engine/search/explain.ts';
 import type { ParsedSearch } from '../../../../shared/engine/search/types.ts';
 import type { Node } from '../../node.ts';
-import { resolveIndices } from '../../coordinator/index-resolver.ts';
+import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { emptyMapping } from '../../search/empty-mapping.ts';
 import { boolParam, jsonBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';

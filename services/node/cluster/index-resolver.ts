@@ -4,8 +4,8 @@
  * `ignore_unavailable` / `allow_no_indices` semantics of IndicesOptions.
  */
 import { illegalArgument, indexClosed, indexNotFound, invalidIndexName } from '../../../shared/errors/es-errors.ts';
-import type { ClusterState } from '../cluster/cluster-state.ts';
-import type { AliasMetadata, IndexMetadata } from '../cluster/index-metadata.ts';
+import type { ClusterState } from './cluster-state.ts';
+import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import { simplePattern, type SimplePattern } from '../../../shared/engine/mapping/simple-match.ts';
 
 export type WildcardStates = { readonly open: boolean; readonly closed: boolean };

@@ -6,7 +6,9 @@
  *
  * Log offset of a copy: the next record of its partition it will apply
  * (`seq_no.max` + 1: a record's offset is its sequence number). Lag: how
- * many records it is behind the most advanced copy of the same shard.
+ * many records it is behind the end of its log (the partition's high
+ * watermark, `/_console/api/log_ends`), so a shard whose copies are all
+ * behind shows it.
  */
 import { json, ApiError } from './api.ts';
 import { confirmAction, fill, h, table, toast, type Child } from './dom.ts';
@@ -34,17 +36,25 @@ interface Snapshot {
   indices: Row[];
   shards: Row[];
   aliases: Row[];
+  /** Per index, per shard: the end of the log its copies read (its partitions' high watermarks). */
+  logEnds: Map<string, number[]>;
+}
+
+interface LogEnds {
+  indices: { index: string; shards: number[] }[];
 }
 
 async function load(): Promise<Snapshot> {
-  const [health, nodes, indices, shards, aliases] = await Promise.all([
+  const [health, nodes, indices, shards, aliases, ends] = await Promise.all([
     json<Health>('GET', '/_cluster/health', undefined, POLL),
     json<Row[]>('GET', '/_cat/nodes?format=json&full_id=true&h=id,name,ip,node.role,master,load_1m,cpu,heap.percent,ram.percent,disk.used_percent&s=name', undefined, POLL),
     json<Row[]>('GET', '/_cat/indices?format=json&bytes=b&s=index&expand_wildcards=all', undefined, POLL),
     json<Row[]>('GET', '/_cat/shards?format=json&bytes=b&h=index,shard,prirep,state,docs,store,node,id,seq_no.max', undefined, POLL),
     json<Row[]>('GET', '/_cat/aliases?format=json&s=alias', undefined, POLL),
+    // Without it (a node from before this API) the lag shows as unknown; the rest of the page still works.
+    json<LogEnds>('GET', '/_console/api/log_ends', undefined, POLL).catch(() => ({ indices: [] })),
   ]);
-  return { health, nodes, indices, shards, aliases };
+  return { health, nodes, indices, shards, aliases, logEnds: new Map(ends.indices.map((i) => [i.index, i.shards])) };
 }
 
 function healthBadge(status: string | null): HTMLElement {
@@ -294,8 +304,9 @@ function renderShards(s: Snapshot): HTMLElement {
     });
   }
   for (const e of shards.values()) {
-    const ahead = Math.max(...e.copies.map((c) => c.offset ?? 0));
-    e.copies = e.copies.map((c) => ({ ...c, lag: c.offset === null ? null : ahead - c.offset }));
+    const end = s.logEnds.get(e.index)?.[e.shard];
+    // The end is read beside the offsets, not at the same instant: a copy may have applied a record appended since.
+    e.copies = e.copies.map((c) => ({ ...c, lag: c.offset === null || end === undefined ? null : Math.max(0, end - c.offset) }));
   }
   const ordered = [...shards.values()].sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : a.shard - b.shard));
   const columns: { id: string | null; label: string }[] = [...s.nodes.map((n) => ({ id: n.id, label: n.name ?? '' })), { id: null, label: 'unassigned' }];
@@ -322,7 +333,7 @@ function renderShards(s: Snapshot): HTMLElement {
     h(
       'table',
       { id: 'shard-grid', class: 'grid' },
-      h('caption', {}, `${s.shards.length} shard cop${s.shards.length === 1 ? 'y' : 'ies'}: P primary, R replica; offset = next log record the copy applies, lag = records behind its shard's most advanced copy`),
+      h('caption', {}, `${s.shards.length} shard cop${s.shards.length === 1 ? 'y' : 'ies'}: P primary, R replica; offset = next log record the copy applies, lag = records behind the end of its log`),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Index / shard'), columns.map((c) => h('th', { scope: 'col' }, c.label)))),
       h('tbody', {}, rows.map((r) => h('tr', {}, r))),
     ),

@@ -45,6 +45,7 @@ import { clusterStatsHandlers } from './routes/cluster-stats.ts';
 import { securityHandlers } from './routes/security.ts';
 import { apiKeyHandlers } from './routes/api-keys.ts';
 import { consoleTraceHandlers } from './routes/console-traces.ts';
+import { consoleLogEndsHandler } from './routes/console-log-ends.ts';
 
 export function routeTable(node: Node): Route[] {
   const cluster = clusterHandlers(node);
@@ -243,6 +244,7 @@ export function routeTable(node: Node): Route[] {
   // Traces show every user's requests: the `monitor` cluster privilege, as the nodes' stats need.
   add(['GET'], ['/_console/api/traces'], traces.list, clusterA('cluster:monitor/nodes/stats'));
   add(['GET'], ['/_console/api/traces/{trace_id}'], traces.get, clusterA('cluster:monitor/nodes/stats'));
+  add(['GET'], ['/_console/api/log_ends'], consoleLogEndsHandler(node), clusterA('cluster:monitor/state'));
 
   return routes;
 }

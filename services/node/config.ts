@@ -17,7 +17,15 @@ import { parseByteSizeValue } from '../../shared/engine/mapping/byte-size-value.
 import { DEFAULT_SERVICE_NAME, jaegerUiUrl, otlpTracesUrl } from '../../shared/telemetry/tracing.ts';
 import { ConfigError } from './config-error.ts';
 import { CONFIG_FLAG, SETTINGS_BY_NAME, type Setting } from './settings.ts';
-import { CLUSTER_SETTING_KEYS, flattenSettings, validateUpdate } from './cluster/cluster-settings.ts';
+import {
+  CLUSTER_SETTING_KEYS,
+  DISK_WATERMARK_FLOOD_STAGE,
+  DISK_WATERMARK_HIGH,
+  DISK_WATERMARK_LOW,
+  flattenSettings,
+  validateUpdate,
+  validateWatermarks,
+} from './cluster/cluster-settings.ts';
 import type { CorsSettings } from './rest/cors.ts';
 import type { KafkaClientSecurity, SecurityConfig, SslConfig } from './security/security-config.ts';
 
@@ -332,6 +340,8 @@ function configuredClusterSettings(given: (name: string) => string | undefined):
   }
   try {
     validateUpdate('persistent', flattenSettings(Object.fromEntries(out), 'persistent'));
+    const watermark = (d: { key: string; dflt: string }) => out.get(d.key) ?? d.dflt;
+    validateWatermarks(watermark(DISK_WATERMARK_LOW), watermark(DISK_WATERMARK_HIGH), watermark(DISK_WATERMARK_FLOOD_STAGE));
   } catch (err) {
     throw new ConfigError(`invalid node setting: ${reasonOf(err)}`);
   }

@@ -34,7 +34,9 @@ import { resolveIndices } from './cluster/index-resolver.ts';
 import { createHttpServer } from './rest/http-server.ts';
 import { routeTable } from './rest/route-table.ts';
 import { defaultConsoleDir } from './rest/console-static.ts';
-import { EffectiveSettings, MAX_OPEN_SCROLL_CONTEXT } from './cluster/cluster-settings.ts';
+import { ALLOCATION_ENABLE, EffectiveSettings, MAX_OPEN_SCROLL_CONTEXT } from './cluster/cluster-settings.ts';
+import { allocationEnableFor, allocationIndexInfo, allocationSignature } from './cluster/allocation-settings.ts';
+import { enableDecision } from './cluster/allocation.ts';
 import { TransportServer } from './transport/transport-server.ts';
 import { TransportClient } from './transport/transport-client.ts';
 import { ShardService } from './transport/shard-service.ts';
@@ -240,6 +242,7 @@ export class Node {
     // The node is built last; the directory only asks for it once the node runs.
     const built: { node: Node | null } = { node: null };
     const self = (): NodeInfo => built.node!.info;
+    const settings = new EffectiveSettings(() => meta.state.clusterSettings, config.clusterSettings);
     const indices = new IndicesService({
       log,
       state: meta.state,
@@ -249,6 +252,11 @@ export class Node {
       onNotice: (message) => logger.warn(message),
       workers,
       hosted: parts ? (m) => hostedShards(parts.membership, identity.nodeId, m) : undefined,
+      // One node holds primaries only, and a shard it never held is a new one.
+      mayOpenNew: parts ? undefined : (m) => {
+        const { enable, fromIndexSetting } = allocationEnableFor(m, settings);
+        return enableDecision(enable, true, true, fromIndexSetting) === null;
+      },
     });
     const directory = new ShardDirectory({
       self,
@@ -261,7 +269,6 @@ export class Node {
     meta.state.onApplied(() => void indices.reconcile());
     await meta.start();
     await indices.reconcile();
-    const settings = new EffectiveSettings(() => meta.state.clusterSettings, config.clusterSettings);
     const maxScrolls = () => settings.get(MAX_OPEN_SCROLL_CONTEXT);
     const contexts = new SearchContexts(maxScrolls);
     const admin = new IndexAdmin(meta, indices, directory, settings);
@@ -318,8 +325,8 @@ export class Node {
       brokers: this.config.brokers,
       clusterName: this.config.clusterName,
       node: this.info,
-      indices: () =>
-        this.cluster.indices().map((m) => ({ uuid: m.uuid, name: m.name, numberOfShards: m.settings.numberOfShards, numberOfReplicas: m.settings.numberOfReplicas })),
+      indices: () => this.cluster.indices().map(allocationIndexInfo),
+      allocation: () => ({ enable: this.settings.get(ALLOCATION_ENABLE) }),
       provisioner,
       sessionTimeoutMs: this.config.sessionTimeoutMs,
       logger: kafkaLogger(this.logger),
@@ -331,9 +338,9 @@ export class Node {
       void this.directory.poll();
     });
     membership.on('error', (err) => this.logger.error({ err }, 'membership stopped'));
-    let signature = indexSignature(this.cluster.indices());
+    let signature = allocationSignature(this.cluster.indices(), this.settings);
     this.cluster.onApplied(() => {
-      const next = indexSignature(this.cluster.indices());
+      const next = allocationSignature(this.cluster.indices(), this.settings);
       if (next === signature) return;
       signature = next;
       if (membership.isMaster) membership.requestRebalance().catch((err: Error) => this.logger.warn({ err }, 'rebalance request failed'));
@@ -480,10 +487,3 @@ function hostedShards(membership: Membership | null, nodeId: string, meta: Index
   return out;
 }
 
-/** What allocation depends on: which indices exist with how many shards and replicas. */
-function indexSignature(metas: readonly IndexMetadata[]): string {
-  return metas
-    .map((m) => `${m.uuid}/${m.settings.numberOfShards}/${m.settings.numberOfReplicas}`)
-    .sort()
-    .join(',');
-}

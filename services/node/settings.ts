@@ -41,6 +41,14 @@ export interface Setting {
 const CLUSTER_HELP = {
   'action.destructive_requires_name': { kind: 'bool', help: 'true: deleting, closing or opening indices needs their names, not wildcards or _all (cluster setting)' },
   'search.max_buckets': { kind: 'number', help: 'buckets one aggregation response may hold (cluster setting)' },
+  'cluster.routing.allocation.enable': {
+    kind: 'all|primaries|new_primaries|none',
+    help: 'which copies that are not yet assigned may be placed; placed copies stay (cluster setting)',
+  },
+  'cluster.routing.allocation.disk.threshold_enabled': { kind: 'bool', help: 'accepted for Elasticsearch configurations; disk use does not steer allocation (cluster setting)' },
+  'cluster.routing.allocation.disk.watermark.low': { kind: 'percent|size', help: 'validated as Elasticsearch does, not acted on (cluster setting)' },
+  'cluster.routing.allocation.disk.watermark.high': { kind: 'percent|size', help: 'validated as Elasticsearch does, not acted on (cluster setting)' },
+  'cluster.routing.allocation.disk.watermark.flood_stage': { kind: 'percent|size', help: 'validated as Elasticsearch does, not acted on (cluster setting)' },
   'search.max_keep_alive': { kind: 'time', help: 'the longest scroll keep-alive a request may ask for (cluster setting)' },
   'search.max_open_scroll_context': { kind: 'number', help: 'open scroll contexts per node (cluster setting)' },
 } as const;

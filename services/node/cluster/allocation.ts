@@ -12,8 +12,12 @@
  *     replicas drop the newest-assigned replicas first, never the primary.
  *  3. A shard whose primary's node left promotes a surviving copy.
  *  4. Missing copies go to the least-loaded node that holds no copy of the
- *     shard: new primaries first, then replicas one round at a time.
- *  5. Balanced: while two nodes' copy counts differ by 2 or more, a copy
+ *     shard: new primaries first, then replicas one round at a time, as far
+ *     as `cluster.routing.allocation.enable` (or the index's
+ *     `index.routing.allocation.enable`) lets a copy that is not yet
+ *     assigned be placed (`enableDecision`). Copies already placed stay.
+ *  5. Balanced (among copies whose allocation is `all`: a move places a copy
+ *     anew): while two nodes' copy counts differ by 2 or more, a copy
  *     moves from the fullest to the emptiest (this is how a node that joins
  *     gets copies). A legal move always exists then: the fuller node holds
  *     more distinct shards, so one of them is not on the emptier node. So
@@ -41,6 +45,32 @@ export interface IndexInfo {
   readonly name?: string;
   readonly numberOfShards: number;
   readonly numberOfReplicas: number;
+  /** `index.routing.allocation.enable` when the index sets it: it overrides the cluster's setting. */
+  readonly allocationEnable?: AllocationEnable;
+}
+
+/** The values of `cluster.routing.allocation.enable` (Elasticsearch's EnableAllocationDecider.Allocation). */
+export const ALLOCATION_ENABLE_VALUES = ['all', 'primaries', 'new_primaries', 'none'] as const;
+export type AllocationEnable = (typeof ALLOCATION_ENABLE_VALUES)[number];
+
+/**
+ * Whether a copy that is not assigned may be placed, as Elasticsearch's
+ * `enable` decider decides: null when it may, else the decider's
+ * explanation (what `_cluster/allocation/explain` prints). A new primary is
+ * one of a shard whose primary was never allocated (a new index).
+ */
+export function enableDecision(enable: AllocationEnable, primary: boolean, newPrimary: boolean, fromIndexSetting = false): string | null {
+  const setting = `${fromIndexSetting ? 'index setting [index' : 'cluster setting [cluster'}.routing.allocation.enable=${enable}]`;
+  switch (enable) {
+    case 'all':
+      return null;
+    case 'none':
+      return `no allocations are allowed due to ${setting}`;
+    case 'new_primaries':
+      return primary && newPrimary ? null : `non-new primary allocations are forbidden due to ${setting}`;
+    case 'primaries':
+      return primary ? null : `replica allocations are forbidden due to ${setting}`;
+  }
 }
 
 export interface ShardCopy {
@@ -51,6 +81,12 @@ export interface ShardCopy {
 export interface AllocationTable {
   /** By index uuid: for each shard number, its copies, oldest-assigned first. */
   readonly indices: Readonly<Record<string, readonly (readonly ShardCopy[])[]>>;
+  /**
+   * By index uuid, the shards whose primary has never been allocated (an
+   * index created while allocation was off); absent when there are none.
+   * `new_primaries` places only these: a shard that lost every copy is not new.
+   */
+  readonly fresh?: Readonly<Record<string, readonly number[]>>;
 }
 
 export const EMPTY_TABLE: AllocationTable = Object.freeze({ indices: Object.freeze({}) });
@@ -64,6 +100,14 @@ export interface AllocationOptions {
    * Default true.
    */
   readonly rebalance?: boolean;
+  /** `cluster.routing.allocation.enable`; default `all`. */
+  readonly enable?: AllocationEnable;
+}
+
+/** Whether a shard's primary was never allocated, as the previous table records it. */
+export function isFreshShard(previous: AllocationTable | null, uuid: string, shard: number): boolean {
+  if (previous === null || previous.indices[uuid] === undefined) return true;
+  return previous.fresh?.[uuid]?.includes(shard) ?? false;
 }
 
 export interface HostedCopy {
@@ -81,6 +125,11 @@ interface ShardWork {
   readonly uuid: string;
   readonly shard: number;
   readonly wanted: number;
+  /** The allocation enable in force for the index, and whether the index set it. */
+  readonly enable: AllocationEnable;
+  readonly fromIndexSetting: boolean;
+  /** No primary of this shard was ever allocated. */
+  readonly fresh: boolean;
   copies: Copy[];
 }
 
@@ -153,6 +202,8 @@ export function allocate(
     checkIndex(index);
     const before = previous?.indices[index.uuid];
     const wanted = Math.min(index.numberOfReplicas + 1, nodeIds.length);
+    const enable = index.allocationEnable ?? options.enable ?? 'all';
+    const fromIndexSetting = index.allocationEnable !== undefined;
     for (let shard = 0; shard < index.numberOfShards; shard++) {
       const seen = new Set<string>();
       const copies: Copy[] = [];
@@ -171,7 +222,8 @@ export function allocate(
         if (!copies[i]!.primary || wanted === 0) copies.splice(i, 1);
       }
       for (const c of copies) loads.add(index.uuid, c, 1);
-      work.push({ uuid: index.uuid, shard, wanted, copies });
+      const fresh = copies.length === 0 && isFreshShard(previous, index.uuid, shard);
+      work.push({ uuid: index.uuid, shard, wanted, enable, fromIndexSetting, fresh, copies });
     }
   }
 
@@ -207,10 +259,12 @@ export function allocate(
       return a < b;
     }
   };
-  for (const w of work) if (w.copies.length === 0 && w.wanted > 0) place(w, true);
+  const mayPlace = (w: ShardWork, primary: boolean): boolean => enableDecision(w.enable, primary, w.fresh, w.fromIndexSetting) === null;
+  for (const w of work) if (w.copies.length === 0 && w.wanted > 0 && mayPlace(w, true)) place(w, true);
   const maxWanted = work.reduce((m, w) => Math.max(m, w.wanted), 0);
   for (let round = 1; round < maxWanted; round++) {
-    for (const w of work) if (w.copies.length < Math.min(w.wanted, round + 1)) place(w, false);
+    // A replica needs a primary to copy from: none is placed while its shard has no copy.
+    for (const w of work) if (w.copies.length > 0 && w.copies.length < Math.min(w.wanted, round + 1) && mayPlace(w, false)) place(w, false);
   }
 
   // 5: move copies from the fullest node to the emptiest until within 1.
@@ -225,6 +279,7 @@ export function allocate(
     if (max === undefined || min === undefined || loads.load(max) - loads.load(min) < 2) break;
     let pick: { w: ShardWork; copy: Copy; score: number } | null = null;
     for (const w of work) {
+      if (w.enable !== 'all') continue;
       const copy = w.copies.find((c) => c.nodeId === max);
       if (copy === undefined || w.copies.some((c) => c.nodeId === min)) continue;
       // A replica rather than a primary (when the shard has one), from the index most piled on `max`.
@@ -232,7 +287,7 @@ export function allocate(
       const score = (copy.primary && w.copies.length > 1 ? 0 : 1_000_000) + spread;
       if (pick === null || score > pick.score) pick = { w, copy, score };
     }
-    if (pick === null) break; // cannot happen (see the module comment); never loop forever
+    if (pick === null) break; // only when allocation is restricted (see the module comment); never loop forever
     const { w, copy } = pick;
     if (copy.primary && w.copies.length > 1) {
       loads.setPrimary(copy, false);
@@ -265,10 +320,12 @@ export function allocate(
   }
 
   const out: Record<string, ShardCopy[][]> = {};
+  const fresh: Record<string, number[]> = {};
   for (const w of work) {
     (out[w.uuid] ??= [])[w.shard] = w.copies.map((c) => Object.freeze({ nodeId: c.nodeId, primary: c.primary }));
+    if (w.fresh && w.copies.length === 0) (fresh[w.uuid] ??= []).push(w.shard);
   }
-  return { indices: out };
+  return Object.keys(fresh).length === 0 ? { indices: out } : { indices: out, fresh };
 }
 
 /** The copies a node hosts in the table, by index uuid then shard. */

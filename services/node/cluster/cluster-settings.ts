@@ -9,6 +9,8 @@
 import { EsError, actionRequestValidation, javaCause } from '../../../shared/errors/es-errors.ts';
 import { parseTimeValue } from '../../../shared/engine/mapping/time-value.ts';
 import { getOwn } from '../../../shared/json/own-keys.ts';
+import { parseByteSizeValue } from '../../../shared/engine/mapping/byte-size-value.ts';
+import { ALLOCATION_ENABLE_VALUES, type AllocationEnable } from './allocation.ts';
 
 export type SettingsScope = 'persistent' | 'transient';
 
@@ -57,6 +59,51 @@ function timeSetting(key: string, dflt: string, minMs: number): SettingDef<numbe
   };
 }
 
+/**
+ * `cluster.routing.allocation.enable` (EnableAllocationDecider.Allocation.parse):
+ * any case, `Illegal allocation.enable value [X]` (upper-cased) otherwise.
+ */
+function allocationEnableSetting(key: string): SettingDef<AllocationEnable> {
+  return {
+    key,
+    dflt: 'all',
+    parse: (v) => {
+      const lower = v.toLowerCase();
+      const found = ALLOCATION_ENABLE_VALUES.find((a) => a === lower);
+      if (found === undefined) throw javaCause('illegal_argument_exception', `Illegal allocation.enable value [${v.toUpperCase()}]`);
+      return found;
+    },
+  };
+}
+
+/** A disk watermark: used space as a percentage, or free space as a byte size (DiskThresholdSettings). */
+export type Watermark = { readonly percent: number } | { readonly freeBytes: number };
+
+/**
+ * RatioValue.parseRatioValue: `85%`, or a ratio `0.85`, as a percentage;
+ * null for anything else, out-of-range values included (Elasticsearch then
+ * reads the text as a byte size, whose error is the one the user sees).
+ */
+function parseRatio(v: string): number | null {
+  const isNumber = (t: string) => /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t.trim());
+  const percentText = v.endsWith('%') ? v.slice(0, -1) : null;
+  const text = percentText ?? v;
+  if (!isNumber(text)) return null;
+  const percent = percentText !== null ? Number(text) : 100 * Number(text);
+  return percent >= 0 && percent <= 100 ? percent : null;
+}
+
+/** A watermark's value: a percentage (or ratio) first, else a byte size, as DiskThresholdSettings.validWatermarkSetting. */
+export function parseWatermark(v: string, key: string): Watermark {
+  const percent = parseRatio(v);
+  if (percent !== null) return { percent };
+  return { freeBytes: parseByteSizeValue(v, key) };
+}
+
+function watermarkSetting(key: string, dflt: string): SettingDef<Watermark> {
+  return { key, dflt, parse: (v) => parseWatermark(v, key) };
+}
+
 /** `action.destructive_requires_name` (6.8 default false): wildcard and `_all` deletes, closes and opens are refused. */
 export const DESTRUCTIVE_REQUIRES_NAME = booleanSetting('action.destructive_requires_name', false);
 /**
@@ -72,9 +119,61 @@ export const MAX_KEEP_ALIVE = timeSetting('search.max_keep_alive', '24h', 1);
 /** `search.max_open_scroll_context`: scroll contexts a node keeps open at once (Elasticsearch's default 500). */
 export const MAX_OPEN_SCROLL_CONTEXT = intSetting('search.max_open_scroll_context', 500, 0);
 
+/**
+ * `cluster.routing.allocation.enable` (6.8 default `all`): which copies that
+ * are not yet assigned may be (cluster/allocation.ts, `enableDecision`).
+ */
+export const ALLOCATION_ENABLE = allocationEnableSetting('cluster.routing.allocation.enable');
+
+/**
+ * The disk-based allocation settings (6.8 defaults): validated and stored as
+ * Elasticsearch does, not acted on (docs/compat.md says so).
+ */
+export const DISK_THRESHOLD_ENABLED = booleanSetting('cluster.routing.allocation.disk.threshold_enabled', true);
+export const DISK_WATERMARK_LOW = watermarkSetting('cluster.routing.allocation.disk.watermark.low', '85%');
+export const DISK_WATERMARK_HIGH = watermarkSetting('cluster.routing.allocation.disk.watermark.high', '90%');
+export const DISK_WATERMARK_FLOOD_STAGE = watermarkSetting('cluster.routing.allocation.disk.watermark.flood_stage', '95%');
+
 const DEFS: ReadonlyMap<string, SettingDef<unknown>> = new Map(
-  [DESTRUCTIVE_REQUIRES_NAME, MAX_BUCKETS, MAX_KEEP_ALIVE, MAX_OPEN_SCROLL_CONTEXT].map((d) => [d.key, d as SettingDef<unknown>]),
+  [
+    DESTRUCTIVE_REQUIRES_NAME,
+    MAX_BUCKETS,
+    MAX_KEEP_ALIVE,
+    MAX_OPEN_SCROLL_CONTEXT,
+    ALLOCATION_ENABLE,
+    DISK_THRESHOLD_ENABLED,
+    DISK_WATERMARK_LOW,
+    DISK_WATERMARK_HIGH,
+    DISK_WATERMARK_FLOOD_STAGE,
+  ].map((d) => [d.key, d as SettingDef<unknown>]),
 );
+
+/**
+ * The three watermarks together (DiskThresholdSettings.doValidate): all
+ * percentages with low <= high <= flood_stage, or all byte sizes of free
+ * space with low >= high >= flood_stage; a mix is refused.
+ */
+export function validateWatermarks(low: string, high: string, flood: string): void {
+  const [l, h, f] = [
+    parseWatermark(low, DISK_WATERMARK_LOW.key),
+    parseWatermark(high, DISK_WATERMARK_HIGH.key),
+    parseWatermark(flood, DISK_WATERMARK_FLOOD_STAGE.key),
+  ];
+  if ('percent' in l && 'percent' in h && 'percent' in f) {
+    if (l.percent > h.percent) throw javaCause('illegal_argument_exception', `low disk watermark [${low}] more than high disk watermark [${high}]`);
+    if (h.percent > f.percent) throw javaCause('illegal_argument_exception', `high disk watermark [${high}] more than flood stage disk watermark [${flood}]`);
+    return;
+  }
+  if ('freeBytes' in l && 'freeBytes' in h && 'freeBytes' in f) {
+    if (l.freeBytes < h.freeBytes) throw javaCause('illegal_argument_exception', `low disk watermark [${low}] less than high disk watermark [${high}]`);
+    if (h.freeBytes < f.freeBytes) throw javaCause('illegal_argument_exception', `high disk watermark [${high}] less than flood stage disk watermark [${flood}]`);
+    return;
+  }
+  throw javaCause(
+    'illegal_argument_exception',
+    `unable to consistently parse [${DISK_WATERMARK_LOW.key}=${low}], [${DISK_WATERMARK_HIGH.key}=${high}], and [${DISK_WATERMARK_FLOOD_STAGE.key}=${flood}] as percentage or bytes`,
+  );
+}
 
 /** The keys of every dynamic cluster setting (node configuration accepts them too). */
 export const CLUSTER_SETTING_KEYS: readonly string[] = [...DEFS.keys()];
@@ -191,7 +290,25 @@ export class EffectiveSettings {
 
   /** The value in force as text (the default's text for a setting nobody set). */
   text(key: string): string {
-    const c = this.cluster();
+    return this.textOf(this.cluster(), key);
+  }
+
+  private textOf(c: ClusterSettingsSource, key: string): string {
     return c.transient.get(key) ?? c.persistent.get(key) ?? this.configured.get(key) ?? DEFS.get(key)?.dflt ?? '';
+  }
+
+  /**
+   * Checks what an update would leave in force where settings depend on each
+   * other (the disk watermarks), as Elasticsearch validates the settings it
+   * would apply.
+   */
+  validateCombined(update: { persistent: ReadonlyMap<string, string | null>; transient: ReadonlyMap<string, string | null> }): void {
+    const c = this.cluster();
+    const next = { persistent: applyUpdate(c.persistent, update.persistent), transient: applyUpdate(c.transient, update.transient) };
+    validateWatermarks(
+      this.textOf(next, DISK_WATERMARK_LOW.key),
+      this.textOf(next, DISK_WATERMARK_HIGH.key),
+      this.textOf(next, DISK_WATERMARK_FLOOD_STAGE.key),
+    );
   }
 }

@@ -97,7 +97,12 @@ function asTable(x: unknown): AllocationTable | null {
         : [],
     );
   }
-  return { indices };
+  if (!isRecord(x.fresh)) return { indices };
+  const fresh: Record<string, number[]> = {};
+  for (const [uuid, shards] of Object.entries(x.fresh)) {
+    if (Array.isArray(shards)) fresh[uuid] = shards.filter((s: unknown): s is number => Number.isSafeInteger(s));
+  }
+  return { indices, fresh };
 }
 
 function asView(x: unknown): MembershipView | null {

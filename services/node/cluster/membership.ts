@@ -28,7 +28,7 @@ import type { KafkaConnectionSecurity, KafkaLogEntry, KafkaLogLevel, KafkaRetryO
 import { TopicAdmin } from '../../../shared/log/kafka/topic-admin.ts';
 import { asError } from '../../../shared/log/kafka/errors.ts';
 import { allocate, EMPTY_TABLE } from './allocation.ts';
-import type { AllocationTable, IndexInfo } from './allocation.ts';
+import type { AllocationOptions, AllocationTable, IndexInfo } from './allocation.ts';
 import { decodeMember, dropAssignments, encodeAssignment, encodeMember, takeAssignment, tapAssignments } from './membership-protocol.ts';
 import type { MembershipView, NodeInfo } from './membership-protocol.ts';
 
@@ -41,6 +41,8 @@ export interface MembershipOptions {
   readonly node: NodeInfo;
   /** The indices to allocate, as this node's cluster state has them now; read by the master at each rebalance. */
   readonly indices: () => readonly IndexInfo[];
+  /** The cluster's allocation settings now (`cluster.routing.allocation.enable`); read by the master at each rebalance. */
+  readonly allocation?: () => AllocationOptions;
   /** Creates `<cluster>.members` where the brokers refuse CreateTopics (see the Kafka log). */
   readonly provisioner?: TopicProvisioner;
   /** How long a silent member stays in the group. Default 10 s. */
@@ -394,10 +396,19 @@ export class Membership {
       this.warn(`the index list callback failed, keeping the previous indices: ${asError(err).message}`);
       indices = indicesOfTable(last?.table ?? EMPTY_TABLE);
     }
+    let options: AllocationOptions;
+    try {
+      options = this.options.allocation?.() ?? {};
+    } catch (err) {
+      // Nothing is placed or moved then: a setting that cannot be read must not let copies go where it forbids.
+      options = { enable: 'none', rebalance: false };
+      this.warn(`the allocation settings callback failed, keeping copies where they are: ${asError(err).message}`);
+    }
     const table = allocate(
       memberNodes.filter((n) => n.data),
       indices,
       last?.table ?? null,
+      options,
     );
     const view: MembershipView = { epoch: (last?.epoch ?? 0) + 1, master: this.node, members: memberNodes, table };
     return members.map((m) => ({

@@ -8,7 +8,7 @@
  */
 import type { IndexMetadata } from './index-metadata.ts';
 import type { NodeInfo } from './membership-protocol.ts';
-import type { AllocationTable } from './allocation.ts';
+import { isFreshShard, type AllocationTable } from './allocation.ts';
 import type { IndicesService, CopyRecovery, CopyState } from '../indexer/indices-service.ts';
 import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { NodeAddress, TransportClient } from '../transport/transport-client.ts';
@@ -152,8 +152,9 @@ export class ShardDirectory {
   /** Resolves true once every shard of the index has a started primary, false after `timeoutMs`. */
   async waitForPrimaries(meta: IndexMetadata, timeoutMs: number): Promise<boolean> {
     await this.ready(meta);
-    if (!this.clustered) {
-      const held = Array.from({ length: meta.settings.numberOfShards }, (_, s) => this.opts.indices.held(meta.uuid, s)?.started);
+    const held = Array.from({ length: meta.settings.numberOfShards }, (_, s) => this.opts.indices.held(meta.uuid, s)?.started);
+    // One node holding every shard waits on them; a shard allocation holds back is polled for below.
+    if (!this.clustered && held.every((p) => p !== undefined)) {
       return (await orNullAfter(Promise.all(held).then(() => true), timeoutMs)) ?? false;
     }
     const deadline = Date.now() + timeoutMs;
@@ -278,6 +279,17 @@ export class ShardDirectory {
     const n = this.rotation.get(key) ?? 0;
     this.rotation.set(key, (n + 1) % 1_000_000);
     return n;
+  }
+
+  /**
+   * Whether no primary of the shard was ever allocated (what
+   * `new_primaries` allows). On one node a shard it never opened is new: a
+   * shard it held opens again from its files whatever the setting.
+   */
+  freshShard(meta: IndexMetadata, shard: number): boolean {
+    const view = this.opts.view?.();
+    if (!view) return this.opts.indices.held(meta.uuid, shard) === undefined;
+    return isFreshShard(view.table, meta.uuid, shard);
   }
 
   /** Copies the index wants that no node holds (fewer data nodes than copies). */

@@ -15,7 +15,7 @@ import type { ShardDirectory } from '../cluster/shard-directory.ts';
 import { DESTRUCTIVE_REQUIRES_NAME, type EffectiveSettings } from '../cluster/cluster-settings.ts';
 
 /** How long index creation waits for its primaries to start (Elasticsearch's default `timeout`). */
-const CREATE_WAIT_MS = 30_000;
+export const CREATE_WAIT_MS = 30_000;
 import { globToRegExp, isWildcard, resolveIndices, splitExpression, validateNewIndexName, type WildcardStates } from '../cluster/index-resolver.ts';
 
 export interface CreateIndexBody {
@@ -78,6 +78,15 @@ export class IndexAdmin {
   }
 
   async createIndex(name: string, body: CreateIndexBody): Promise<IndexMetadata> {
+    return (await this.createIndexWaiting(name, body, CREATE_WAIT_MS)).meta;
+  }
+
+  /**
+   * Creates an index and waits up to `timeoutMs` (null: not at all, as
+   * `wait_for_active_shards=0`) for its primaries: `shardsAcknowledged` is
+   * false when they did not start in time (allocation held them back).
+   */
+  async createIndexWaiting(name: string, body: CreateIndexBody, timeoutMs: number | null): Promise<{ meta: IndexMetadata; shardsAcknowledged: boolean }> {
     validateNewIndexName(name);
     const mappings = objectOrEmpty(body.mappings, 'mappings');
     const aliases = objectOrEmpty(body.aliases, 'aliases');
@@ -95,8 +104,8 @@ export class IndexAdmin {
     const outcome = await this.meta.submit({ 'logsearch.CreateIndex': event });
     const meta = outcome.index!;
     // As Elasticsearch's `wait_for_active_shards=1` on create: answer once every primary started.
-    await this.directory.waitForPrimaries(meta, CREATE_WAIT_MS);
-    return meta;
+    const shardsAcknowledged = timeoutMs === null ? true : await this.directory.waitForPrimaries(meta, timeoutMs);
+    return { meta, shardsAcknowledged };
   }
 
   /** `action.auto_create_index`: a write to a missing index creates it with defaults. */

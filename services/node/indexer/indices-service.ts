@@ -4,8 +4,10 @@
  * closes and removes the copies of deleted indices and of shards moved to
  * other nodes, and re-arms refresh when settings change.
  *
- * On one node (embedded log) a node hosts every shard of every index. In a
- * cluster, `hosted` says which shards the allocation table gives this node.
+ * On one node (embedded log) a node hosts every shard of every index, except
+ * new shards that `cluster.routing.allocation.enable` holds back
+ * (`mayOpenNew`); a shard it already held (a data directory) always opens.
+ * In a cluster, `hosted` says which shards the allocation table gives this node.
  *
  * The copies of a closed index are closed (after a commit) and their files
  * kept; reopening the index opens them again from that commit.
@@ -50,6 +52,11 @@ export interface IndicesServiceOptions {
   readonly workers: ShardWorkers;
   /** The shard numbers of an index this node hosts; absent = all of them (one node). */
   readonly hosted?: (meta: IndexMetadata) => readonly number[];
+  /**
+   * One node: whether a primary this node never held may open now (the
+   * allocation enable setting); absent = always. Asked again at each reconcile.
+   */
+  readonly mayOpenNew?: (meta: IndexMetadata) => boolean;
   /** A local copy changed state (opened, started, closed). */
   readonly onCopyState?: () => void;
   /** Something the node's log should say (a copy rebuilt from the log, and why). */
@@ -90,9 +97,19 @@ export class IndicesService {
     return join(this.opts.dataDir, 'indices', uuid);
   }
 
-  private hostedShards(meta: IndexMetadata): readonly number[] {
+  private async hostedShards(meta: IndexMetadata): Promise<readonly number[]> {
     if (this.opts.hosted) return this.opts.hosted(meta);
-    return Array.from({ length: meta.settings.numberOfShards }, (_, i) => i);
+    const all = Array.from({ length: meta.settings.numberOfShards }, (_, i) => i);
+    if (this.opts.mayOpenNew === undefined || this.opts.mayOpenNew(meta)) return all;
+    // Held back: only the shards this node already has (open, or their files from before a restart).
+    const held = this.copies.get(meta.uuid);
+    let onDisk: Set<string>;
+    try {
+      onDisk = new Set(await readdir(this.indexDir(meta.uuid)));
+    } catch {
+      onDisk = new Set();
+    }
+    return all.filter((s) => held?.has(s) || onDisk.has(String(s)));
   }
 
   /** Brings local copies in line with the cluster state and allocation; calls are serialised. */
@@ -113,7 +130,7 @@ export class IndicesService {
         this.opts.onCopyState?.();
         continue;
       }
-      const keep = new Set(meta ? this.hostedShards(meta) : []);
+      const keep = new Set(meta ? await this.hostedShards(meta) : []);
       for (const [s, e] of [...shards]) {
         if (keep.has(s)) continue;
         shards.delete(s);
@@ -130,7 +147,7 @@ export class IndicesService {
       if (meta.closed) continue;
       const have = this.copies.get(meta.uuid);
       for (const e of have?.values() ?? []) e.copy.scheduleRefresh();
-      const missing = this.hostedShards(meta).filter((s) => !have?.has(s));
+      const missing = (await this.hostedShards(meta)).filter((s) => !have?.has(s));
       if (missing.length > 0 || !have) await this.open(meta, missing);
     }
     await this.removeOrphans(wanted);

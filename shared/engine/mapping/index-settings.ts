@@ -111,7 +111,16 @@ export function checkIndexSettingsRequest(body: unknown): void {
   intSetting(flat, K_DEPTH_LIMIT, DEFAULT_DEPTH_LIMIT, 1);
   intSetting(flat, K_NESTED_FIELDS_LIMIT, DEFAULT_NESTED_FIELDS_LIMIT, 0);
   intSetting(flat, K_NESTED_OBJECTS_LIMIT, DEFAULT_NESTED_OBJECTS_LIMIT, 0);
+  const enable = flat.get(K_ALLOCATION_ENABLE)?.text;
+  if (typeof enable === 'string' && !ALLOCATION_ENABLE_VALUES.has(enable.toLowerCase())) {
+    throw javaCause('illegal_argument_exception', `Illegal allocation.enable value [${enable.toUpperCase()}]`);
+  }
 }
+
+/** `index.routing.allocation.enable` overrides the cluster's setting for the index (the node's allocation reads it). */
+const K_ALLOCATION_ENABLE = 'index.routing.allocation.enable';
+/** EnableAllocationDecider.Allocation's values, matched in any case. */
+const ALLOCATION_ENABLE_VALUES: ReadonlySet<string> = new Set(['all', 'primaries', 'new_primaries', 'none']);
 
 /** A setting read leniently (the default when missing or not a whole number): the meta log may hold values from before it was checked. */
 function lenientInt(flat: ReadonlyMap<string, FlatEntry>, key: string, dflt: number, min: number): number {

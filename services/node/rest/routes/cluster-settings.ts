@@ -25,6 +25,7 @@ export function clusterSettingsHandlers(node: Node) {
 
   const put = async (req: FastifyRequest, reply: FastifyReply) => {
     const { persistent, transient } = parseUpdateBody(jsonBody(req));
+    node.settings.validateCombined({ persistent, transient });
     await node.meta.submit({
       'logsearch.UpdateClusterSettings': {
         persistent_json: JSON.stringify(Object.fromEntries(persistent)),

@@ -17,6 +17,8 @@ import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import type { CopyRoute } from '../../cluster/shard-directory.ts';
 import { renderTemplate } from '../../cluster/index-templates.ts';
+import { enableDecision } from '../../cluster/allocation.ts';
+import { allocationEnableFor } from '../../cluster/allocation-settings.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { boolParam, jsonBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
@@ -233,6 +235,14 @@ export function clusterStateHandlers(node: Node) {
     const out: Record<string, unknown> = { index: meta.name, shard, primary, current_state: route === null ? 'unassigned' : route.state.toLowerCase() };
     if (route === null) {
       const holders = new Set(routes.map((r) => r.node.id));
+      // The deciders that say no whatever the node, in Elasticsearch's order (replica_after_primary_active, enable, ...).
+      const everywhere: { decider: string; decision: 'NO'; explanation: string }[] = [];
+      if (!primary && !routes.some((r) => r.primary && r.state === 'STARTED')) {
+        everywhere.push({ decider: 'replica_after_primary_active', decision: 'NO', explanation: 'primary shard for this replica is not yet active' });
+      }
+      const { enable, fromIndexSetting } = allocationEnableFor(meta, node.settings);
+      const enableNo = enableDecision(enable, primary, primary && node.directory.freshShard(meta, shard), fromIndexSetting);
+      if (enableNo !== null) everywhere.push({ decider: 'enable', decision: 'NO', explanation: enableNo });
       out.unassigned_info = { reason: primary ? 'INDEX_CREATED' : 'REPLICA_ADDED', at: new Date(meta.creationDate).toISOString(), last_allocation_status: 'no_attempt' };
       out.can_allocate = 'no';
       out.allocate_explanation = 'cannot allocate because allocation is not permitted to any of the nodes';
@@ -246,13 +256,16 @@ export function clusterStateHandlers(node: Node) {
           node_decision: 'no',
           deciders: holders.has(n.id)
             ? [
+                ...everywhere,
                 {
                   decider: 'same_shard',
                   decision: 'NO',
                   explanation: `the shard cannot be allocated to the same node on which a copy of the shard already exists [[${meta.name}][${shard}], node[${n.id}], [${routes.find((r) => r.node.id === n.id)?.primary ? 'P' : 'R'}], s[STARTED], a[id=${derivedId(meta.uuid, shard, n.id)}]]`,
                 },
               ]
-            : [{ decider: 'allocation', decision: 'NO', explanation: 'the master assigns each copy of a shard to a distinct data node; this node was not chosen' }],
+            : everywhere.length > 0
+              ? everywhere
+              : [{ decider: 'allocation', decision: 'NO', explanation: 'the master assigns each copy of a shard to a distinct data node; this node was not chosen' }],
         }));
     } else {
       out.current_node = { id: route.node.id, name: route.node.name, transport_address: route.node.transportAddress };

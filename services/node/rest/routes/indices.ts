@@ -9,7 +9,8 @@ import { AnalysisRegistry } from '../../../../shared/engine/analysis/registry.ts
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { globToRegExp, resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
-import { boolParam, indicesOptions, jsonBody, objectBody, params, query, type Query } from '../params.ts';
+import { boolParam, indicesOptions, jsonBody, objectBody, params, query, timeParam, type Query } from '../params.ts';
+import { CREATE_WAIT_MS } from '../../coordinator/index-admin.ts';
 import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import { aliasesBody } from './aliases.ts';
@@ -48,9 +49,16 @@ export function indexHandlers(node: Node) {
     if (!includeTypeName(query(req)) && mappings && typeof mappings === 'object' && Object.keys(mappings).length > 0) {
       mappings = { _doc: mappings };
     }
-    const meta = await node.admin.createIndex(params(req).index, { settings, mappings, aliases: body.aliases });
+    const q = query(req);
+    // `wait_for_active_shards=0` answers at once; otherwise the primaries, for up to `timeout`.
+    const noWait = q.wait_for_active_shards === '0' || q.wait_for_active_shards === 'none';
+    const { meta, shardsAcknowledged } = await node.admin.createIndexWaiting(
+      params(req).index,
+      { settings, mappings, aliases: body.aliases },
+      noWait ? null : timeParam(q, 'timeout', CREATE_WAIT_MS),
+    );
     if (meta.warnings.length > 0) reply.header('Warning', meta.warnings.map(warningHeader));
-    return sendJson(reply, 200, { acknowledged: true, shards_acknowledged: true, index: meta.name });
+    return sendJson(reply, 200, { acknowledged: true, shards_acknowledged: shardsAcknowledged, index: meta.name });
   };
 
   const remove = async (req: FastifyRequest, reply: FastifyReply) => {

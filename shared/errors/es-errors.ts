@@ -288,6 +288,19 @@ export function elasticsearchParseException(reason: string): EsError {
   return new EsError('parse_exception', reason, 400);
 }
 
+/** Java's IllegalStateException (500): a state the request cannot be answered in (suggest entries of indices analyzed differently). */
+export function illegalState(reason: string): EsError {
+  return new EsError('illegal_state_exception', reason, 500);
+}
+
+/**
+ * XContent's NamedObjectNotFoundException (an IllegalArgumentException, so
+ * 400): a named section of a request (a suggester type) nothing parses.
+ */
+export function namedObjectNotFound(reason: string, line: number, col: number): EsError {
+  return new EsError('named_object_not_found_exception', `[${line}:${col}] ${reason}`, 400);
+}
+
 /** `_analyze` with `field` naming a mapped field that is not tokenized (numbers, dates, ...). */
 export function analyzeNonTokenizedField(field: string): EsError {
   return illegalArgument(`Can't process field [${field}], Analysis requests are only supported on tokenized fields`);

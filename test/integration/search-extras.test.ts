@@ -187,12 +187,3 @@ describe('script_fields', () => {
     assert.equal((ok.body as { hits: { hits: { fields?: unknown }[] } }).hits.hits[0]!.fields, undefined);
   });
 });
-
-describe('suggest', () => {
-  test('a search asking for suggestions answers 400 rather than a response without them', async () => {
-    const r = await req('POST', '/docs/_search', { suggest: { fix: { text: 'browm', term: { field: 'text' } } } });
-    assert.equal(r.status, 400);
-    assert.equal((r.body as { error: { type: string } }).error.type, 'illegal_argument_exception');
-    assert.match(r.text, /\[suggest\] is not supported/);
-  });
-});

@@ -15,6 +15,8 @@ import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult, SortVal
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { reduceAggsToJson } from '../../../shared/engine/aggs/reduce.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
+import { reduceSuggestToJson } from '../../../shared/engine/suggest/reduce-suggest.ts';
+import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
 import { shardsForSearchRouting } from '../../../shared/routing/shard-routing.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
@@ -269,6 +271,10 @@ export class SearchCoordinator {
       const states = responses.map((r) => r?.aggs).filter((s): s is ShardAggState => s !== null && s !== undefined);
       // Rendered to JSON text here: the response writer embeds it instead of walking thousands of buckets.
       body.aggregations = new RawJson(inSpanSync('reduce aggregations', { [ATTR_SHARDS]: states.length }, () => reduceAggsToJson(aggs, states, { typedKeys: req.typedKeys, maxBuckets: req.maxBuckets })));
+    }
+    if (search.suggest) {
+      const shards = responses.map((r) => r?.suggest).filter((s): s is ShardSuggestResult => s !== null && s !== undefined);
+      body.suggest = new RawJson(inSpanSync('reduce suggest', { [ATTR_SHARDS]: shards.length }, () => reduceSuggestToJson(withShardOrder(shards), { typedKeys: req.typedKeys })));
     }
     return body;
   }
@@ -575,6 +581,13 @@ export class SearchCoordinator {
 }
 
 
+
+/** Completion options of equal score rank by the shard's position in the search, then the doc (as Lucene's TopDocs.merge). */
+function withShardOrder(shards: readonly ShardSuggestResult[]): ShardSuggestResult[] {
+  return shards.map((suggestions, shardOrder) =>
+    suggestions.map((s) => (s.type !== 'completion' ? s : { ...s, entries: s.entries.map((e) => ({ ...e, options: e.options.map((o) => ({ ...o, shardOrder })) })) })),
+  );
+}
 
 function shardAttributes(client: ShardClient): Attributes {
   return { [ATTR_INDEX]: client.index, [ATTR_SHARD]: client.shard };

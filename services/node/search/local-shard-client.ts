@@ -18,6 +18,8 @@ import type { SearcherSnapshot, SegmentView } from '../../../shared/engine/segme
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse } from './shard-client.ts';
 import { emptyMapping } from './empty-mapping.ts';
+import { runSuggest } from '../../../shared/engine/suggest/run-suggest.ts';
+import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts';
 
 /** What a search needs of the index: its name, mapping, analyzers and shard count. */
 export type SearchMeta = Pick<IndexMetadata, 'name' | 'mapping' | 'analyzers'> & { readonly settings: Pick<IndexMetadata['settings'], 'numberOfShards'> };
@@ -108,7 +110,20 @@ export class LocalShardClient implements ShardClient {
       };
       aggs = collectShardAggs(this.aggs, result.matches, aggCtx);
     }
-    return { contextId: id, result: { ...result, matches: null }, aggs };
+    // Suggestions are computed once, with the first page (SuggestPhase runs in the query phase).
+    const suggest = req.contextId === null && ctx.search.suggest ? this.suggest(ctx.snapshot, ctx.search, shardCtx) : null;
+    return { contextId: id, result: { ...result, matches: null }, aggs, suggest };
+  }
+
+  private suggest(snapshot: SearcherSnapshot, search: ParsedSearch, shardCtx: ShardSearchContext): ShardSuggestResult {
+    return runSuggest(search.suggest!, {
+      snapshot,
+      mapping: shardCtx.mapping,
+      analyzers: this.meta.analyzers,
+      index: this.meta.name,
+      typeName: shardCtx.typeName,
+      source: search.source,
+    });
   }
 
   async fetch(req: ShardFetchRequest): Promise<string[]> {

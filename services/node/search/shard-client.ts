@@ -7,6 +7,7 @@
  */
 import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
+import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts';
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 
 /**
@@ -42,6 +43,8 @@ export interface ShardQueryResponse {
   readonly nodeId?: string;
   readonly result: ShardQueryResult;
   readonly aggs: ShardAggState | null;
+  /** The shard's suggestions (`suggest`), computed with the first page; absent or null without. */
+  readonly suggest?: ShardSuggestResult | null;
 }
 
 export interface ShardFetchRequest {

@@ -16,6 +16,7 @@
  */
 import type { IndexSettings } from '../../../shared/engine/mapping/index-settings.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
+import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts';
 import type { ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import type { RemoteError } from '../../../shared/errors/transport-errors.ts';
@@ -199,6 +200,7 @@ export interface WireDocState {
 export interface QueryReply {
   readonly result: Omit<ShardQueryResult, 'matches' | 'sortValues'> & { readonly sortValues: PackedSortRows | null };
   readonly aggs: ShardAggState | null;
+  readonly suggest: ShardSuggestResult | null;
 }
 
 export interface FetchReply {

@@ -88,7 +88,7 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
   const { matches: _matches, sortValues, ...rest } = res.result;
   void _matches;
   const result = { ...rest, sortValues: packResultRows(sortValues) };
-  const value: QueryReply = { result, aggs: res.aggs };
+  const value: QueryReply = { result, aggs: res.aggs, suggest: res.suggest ?? null };
   post({ t: 'reply', seq: msg.seq, value }, [...ownBuffer(result.docs), ...ownBuffer(result.scores)]);
 }
 

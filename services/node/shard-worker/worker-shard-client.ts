@@ -13,7 +13,7 @@ import type { EngineHandle } from './engine-handle.ts';
 import { packSortRows, unpackResultRows } from './sort-rows.ts';
 
 function resultOf(contextId: number, reply: QueryReply): ShardQueryResponse {
-  return { contextId, result: { ...reply.result, sortValues: unpackResultRows(reply.result.sortValues), matches: null }, aggs: reply.aggs };
+  return { contextId, result: { ...reply.result, sortValues: unpackResultRows(reply.result.sortValues), matches: null }, aggs: reply.aggs, suggest: reply.suggest };
 }
 
 /** The parts of a query request a copy needs: the search travels as the client's body. */

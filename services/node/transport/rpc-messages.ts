@@ -36,6 +36,7 @@ export interface ShardQueryWireResponse {
   sort_values: WireSortValue[][] | null;
   terminated_early: boolean | null;
   aggs: Buffer | null;
+  suggest?: Buffer | null;
 }
 
 export interface ShardFetchWireRequest {

@@ -6,6 +6,7 @@
 import { deserialize, serialize } from 'node:v8';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
+import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts';
 import type { ShardCursor, SortValue } from '../../../shared/engine/search/types.ts';
 import type { SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
 import type { ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../search/shard-client.ts';
@@ -114,6 +115,8 @@ export function queryResponseToWire(r: ShardQueryResponse): ShardQueryWireRespon
     sort_values: res.sortValues ? res.sortValues.map(sortValuesToWire) : null,
     terminated_early: res.terminatedEarly,
     aggs: r.aggs ? aggsToBytes(r.aggs) : null,
+    // Plain data (names, texts, numbers), cloned the way aggregation states are.
+    suggest: r.suggest ? serialize(r.suggest) : null,
   };
 }
 
@@ -130,6 +133,7 @@ export function queryResponseFromWire(w: ShardQueryWireResponse): ShardQueryResp
       matches: null,
     },
     aggs: w.aggs ? aggsFromBytes(w.aggs) : null,
+    suggest: w.suggest ? (deserialize(w.suggest) as ShardSuggestResult) : null,
   };
 }
 

@@ -21,6 +21,8 @@ import { parseOperator } from './parse-field-queries.ts';
 import { parseInnerQuery } from './parse-query.ts';
 import type { QueryBuilder } from './query-builders.ts';
 import { parseSortSpecs, sortFromUrl } from './sort-spec.ts';
+import { parseSuggest } from '../suggest/parse-suggest.ts';
+import type { SuggestRequest } from '../../engine/suggest/types.ts';
 
 /** Elasticsearch's default page size. */
 export const DEFAULT_SIZE = 10;
@@ -140,6 +142,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
   let rescoreWindow: number | null = null;
   let scriptFields: string[] = [];
   let scriptFieldSpecs: ScriptFieldSpec[] = [];
+  let suggest: SuggestRequest | null = null;
 
   const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '') || (Buffer.isBuffer(body) && body.length === 0);
   if (!empty) {
@@ -245,8 +248,8 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
           });
           break;
         case 'suggest':
-          // Refused rather than ignored: a client asking for suggestions must not get an answer without them.
-          throw illegalArgument('[suggest] is not supported by this engine (term, phrase and completion suggesters)');
+          suggest = parseSuggest(r, root, key);
+          break;
         case 'collapse':
           collapse = parseCollapse(r, root, key);
           break;
@@ -330,6 +333,7 @@ export function parseSearchBody(body: unknown, params: SearchUrlParams = {}): Pa
     rescoreWindow,
     scriptFields,
     scriptFieldSpecs,
+    suggest,
   };
 }
 

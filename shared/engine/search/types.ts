@@ -11,6 +11,7 @@ import type { Query } from './query.ts';
 import type { TermVectorsSpec } from './term-vectors.ts';
 import type { HighlightSpec } from './highlight-options.ts';
 import type { CollapseSpec } from './collapse.ts';
+import type { SuggestRequest } from '../suggest/types.ts';
 
 /**
  * A sort value as Elasticsearch reports it in `hits.hits[].sort`: numbers
@@ -139,6 +140,8 @@ export interface ParsedSearch {
   readonly scriptFields: readonly string[];
   /** The `script_fields` to compute for each hit, in request order. */
   readonly scriptFieldSpecs: readonly ScriptFieldSpec[];
+  /** The `suggest` section, or null. */
+  readonly suggest?: SuggestRequest | null;
 }
 
 export interface ShardQueryResult {

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { startServer, tempDir, http, type TestServer } from '../helpers/server.ts';
-import { mergePartialDoc } from '../../services/node/indexer/partial-update.ts';
+import { mergePartialDoc } from '../../services/node/shard-worker/partial-update.ts';
 
 /** As JSON text: an object literal with `__proto__` in JS source would set a prototype, not make a key. */
 const HOSTILE_JSON = '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}';

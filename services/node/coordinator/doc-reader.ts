@@ -8,8 +8,8 @@ import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import type { ClusterState } from '../cluster/cluster-state.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ShardDirectory } from '../cluster/shard-directory.ts';
-import type { CopyAccess, CopyRead } from '../cluster/copy-access.ts';
+import type { ShardDirectory } from '../copies/shard-directory.ts';
+import type { CopyAccess, CopyRead } from '../copies/copy-access.ts';
 import { resolveIndices } from '../cluster/index-resolver.ts';
 
 export interface GetRequest {

@@ -5,7 +5,7 @@
  * of each hit, and its `_source` as the exact bytes that were indexed, so a
  * reindexed document keeps every digit of its numbers and its key order.
  */
-import { RawJson } from '../rest/reply.ts';
+import { RawJson } from './raw-json.ts';
 
 export interface PageHit {
   readonly _index: string;

@@ -11,7 +11,7 @@ import type { MetaService } from '../cluster/meta-service.ts';
 import { createIndexMetadata, withMappingUpdate, type IndexMetadata } from '../cluster/index-metadata.ts';
 import { checkIndexSettingsRequest } from '../../../shared/engine/mapping/index-settings.ts';
 import type { IndicesService } from '../indexer/indices-service.ts';
-import type { ShardDirectory } from '../cluster/shard-directory.ts';
+import type { ShardDirectory } from '../copies/shard-directory.ts';
 import { DESTRUCTIVE_REQUIRES_NAME, type EffectiveSettings } from '../cluster/cluster-settings.ts';
 
 /** How long index creation waits for its primaries to start (Elasticsearch's default `timeout`). */

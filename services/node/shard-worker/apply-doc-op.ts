@@ -20,7 +20,7 @@ import {
 } from '../../../shared/errors/es-errors.ts';
 import type { DocOp } from '../../../shared/records/doc-op.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
-import { mergePartialDoc } from '../indexer/partial-update.ts';
+import { mergePartialDoc } from './partial-update.ts';
 import { runUpdateScript, type UpdateScriptDoc } from '../../../shared/script/update-script.ts';
 
 export type WriteResult = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';

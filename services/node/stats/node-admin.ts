@@ -6,8 +6,8 @@
  * so `_stats` on any node sums the whole cluster's copies.
  */
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
-import type { ShardDirectory } from '../cluster/shard-directory.ts';
-import { transportAddress } from '../cluster/shard-directory.ts';
+import type { ShardDirectory } from '../copies/shard-directory.ts';
+import { transportAddress } from '../copies/shard-directory.ts';
 import type { NodeInfo } from '../cluster/membership-protocol.ts';
 import type { HeldCopy, IndicesService } from '../indexer/indices-service.ts';
 import type { TransportClient } from '../transport/transport-client.ts';

@@ -4,7 +4,7 @@
  * ShardCopy.get for locally, over the transport.
  */
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
-import type { AfterApplied } from '../cluster/copy-access.ts';
+import type { AfterApplied } from '../indexer/wait-applied.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { DocOutcome, WriteResult } from '../shard-worker/apply-doc-op.ts';
 import { SHARD_GET, WAIT_APPLIED, WAIT_OUTCOMES, type WireDocOutcome } from './rpc-messages.ts';

@@ -36,7 +36,7 @@ import {
   type WireDocOutcome,
 } from './rpc-messages.ts';
 import { errorToWire } from '../../../shared/errors/transport-errors.ts';
-import { appliedWithin, settledWithin } from '../cluster/copy-access.ts';
+import { appliedWithin, settledWithin } from '../indexer/wait-applied.ts';
 import type { DocOutcome } from '../shard-worker/apply-doc-op.ts';
 import { fetchRequestFromWire, queryRequestFromWire, queryResponseToWire } from './shard-messages.ts';
 import type { TransportServer } from './transport-server.ts';

@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ShardDirectory, type ClusterView } from '../../../services/node/cluster/shard-directory.ts';
+import { ShardDirectory, type ClusterView } from '../../../services/node/copies/shard-directory.ts';
 import type { NodeInfo } from '../../../services/node/cluster/membership-protocol.ts';
 import type { IndicesService } from '../../../services/node/indexer/indices-service.ts';
 import type { IndexMetadata } from '../../../services/node/cluster/index-metadata.ts';
-import { parsePreference } from '../../../services/node/cluster/preference.ts';
+import { parsePreference } from '../../../services/node/copies/preference.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 
 const node = (id: string): NodeInfo => ({ id, name: `node-${id}`, httpAddress: `127.0.0.1:920${id}`, transportAddress: `127.0.0.1:930${id}`, data: true });

@@ -1,7 +1,7 @@
 /** `GET /_cat/health` (RestHealthAction): the cluster's health on one line. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Node } from '../../node.ts';
-import { clusterHealth } from '../../cluster/health.ts';
+import { clusterHealth } from '../../copies/health.ts';
 import { col, sendCat } from './table.ts';
 import { epochAndTime } from './sources.ts';
 

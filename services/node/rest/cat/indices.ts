@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import { clusterHealth, healthRank } from '../../cluster/health.ts';
+import { clusterHealth, healthRank } from '../../copies/health.ts';
 import { CommonStats } from '../../stats/common-stats.ts';
 import { params, query } from '../params.ts';
 import { Bytes, col, sendCat, type Column } from './table.ts';

@@ -9,7 +9,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Node } from '../../node.ts';
-import type { CopyRecoveryStatus, CopyRoute } from '../../cluster/shard-directory.ts';
+import type { CopyRecoveryStatus, CopyRoute } from '../../copies/shard-directory.ts';
 import { boolParam, params, query } from '../params.ts';
 import { Bytes, Millis, col, sendCat, type Column } from './table.ts';
 import { catIndices, hostOf } from './sources.ts';

@@ -15,7 +15,7 @@ import { formatTimeValue } from '../../../../shared/engine/mapping/time-value.ts
 import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
 import type { Node } from '../../node.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
-import type { CopyRoute } from '../../cluster/shard-directory.ts';
+import type { CopyRoute } from '../../copies/shard-directory.ts';
 import { renderTemplate } from '../../cluster/index-templates.ts';
 import { enableDecision } from '../../cluster/allocation.ts';
 import { allocationEnableFor } from '../../cluster/allocation-settings.ts';

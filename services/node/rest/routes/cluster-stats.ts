@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import os from 'node:os';
 import type { Node } from '../../node.ts';
-import { clusterHealth } from '../../cluster/health.ts';
+import { clusterHealth } from '../../copies/health.ts';
 import { selectNodes } from '../../cluster/node-selector.ts';
 import { CommonStats } from '../../stats/common-stats.ts';
 import { ES_VERSION } from '../../version.ts';

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import type { Node } from '../../node.ts';
-import { clusterHealth, healthRank, type HealthStatus } from '../../cluster/health.ts';
+import { clusterHealth, healthRank, type HealthStatus } from '../../copies/health.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { params, query, timeParam } from '../params.ts';
 import { sendJson } from '../reply.ts';

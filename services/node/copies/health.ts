@@ -5,7 +5,7 @@
  * shard's primary is not started. On one node the replicas of an index with
  * number_of_replicas > 0 stay unassigned: yellow, as in Elasticsearch.
  */
-import type { IndexMetadata } from './index-metadata.ts';
+import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardDirectory } from './shard-directory.ts';
 import { getOwn } from '../../../shared/json/own-keys.ts';
 

@@ -2,22 +2,25 @@
  * The operations the coordinators run on one shard copy, wherever it is: on
  * this node straight on the ShardCopy, on another node over the transport
  * (RemoteShardCopy, RemoteShardClient). Callers pick copies from the
- * ShardDirectory and never look at where they are.
+ * ShardDirectory and never look at where they are. The choice between the
+ * two is made here and only here, above the indexer and the transport; node.ts
+ * builds the one CopyAccess of the node with its transport client (none on a
+ * single node) and hands it to the coordinators.
  */
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
-import type { IndexMetadata } from './index-metadata.ts';
+import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { CopyRoute } from './shard-directory.ts';
 import { transportAddress } from './shard-directory.ts';
-import type { NodeInfo } from './membership-protocol.ts';
+import type { NodeInfo } from '../cluster/membership-protocol.ts';
 import { FREE_CONTEXT, FREE_SCROLL_CONTEXTS } from '../transport/rpc-messages.ts';
 import type { DocOutcome } from '../shard-worker/apply-doc-op.ts';
-import { OWN_PARTITION, type ShardCopy } from '../indexer/shard-copy.ts';
+import { OWN_PARTITION } from '../indexer/shard-copy.ts';
+import { settledWithin, type AfterApplied } from '../indexer/wait-applied.ts';
 import type { ShardClient } from '../search/shard-client.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import type { TransportClient } from '../transport/transport-client.ts';
 import { RemoteShardCopy } from '../transport/remote-shard-copy.ts';
 import { RemoteShardClient } from '../transport/remote-shard-client.ts';
-import { orNullAfter } from '../timeouts.ts';
 
 export interface CopyRead {
   readonly doc: DocState | undefined;
@@ -99,40 +102,4 @@ export class CopyAccess {
     if (!this.transport) return 0;
     return (await this.transport.call(transportAddress(node), FREE_SCROLL_CONTEXTS, {})).freed;
   }
-}
-
-/**
- * What a write's copy does once it applied the write: nothing more, make it
- * searchable now (`refresh=true`, `_refresh`), or answer once its own next
- * refresh made it searchable (`refresh=wait_for`, on any node).
- */
-export type AfterApplied = 'none' | 'refresh' | 'wait_for' | 'flush';
-
-/** True once the copy applied every op below `offset` of `partition` (the shard's own by default), false if `timeoutMs` passed first. */
-export function appliedWithin(copy: ShardCopy, offset: number, timeoutMs: number, partition = OWN_PARTITION): Promise<boolean> {
-  if (copy.appliedOffsetOf(partition) >= offset) return Promise.resolve(true);
-  return within(copy.waitForApplied(offset, partition), timeoutMs);
-}
-
-/** True once the copy applied the ops below `offset` of `partition` and did what `then` asks, false if `timeoutMs` passed first. */
-export async function settledWithin(copy: ShardCopy, offset: number, timeoutMs: number, then: AfterApplied, partition = OWN_PARTITION): Promise<boolean> {
-  if (then === 'wait_for') {
-    const refreshed = copy.refreshedOffsetOf(partition) >= offset || (await within(copy.waitForRefresh(offset, partition), timeoutMs));
-    if (refreshed) await copy.segmentsSettled();
-    return refreshed;
-  }
-  const applied = await appliedWithin(copy, offset, timeoutMs, partition);
-  if (applied && then === 'flush') {
-    await copy.flush();
-    await copy.segmentsSettled();
-  } else if (applied && then === 'refresh') {
-    copy.refresh();
-    // Answer once the worker refreshed: doc counts (`_cat/indices`, stats) then include the write, as in Elasticsearch.
-    await copy.segmentsSettled();
-  }
-  return applied;
-}
-
-async function within(done: Promise<void>, timeoutMs: number): Promise<boolean> {
-  return (await orNullAfter(done.then(() => true), timeoutMs)) ?? false;
 }

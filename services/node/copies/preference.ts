@@ -6,8 +6,8 @@
  * copies.
  */
 import { illegalArgument } from '../../../shared/errors/es-errors.ts';
-import { globToRegExp } from './index-resolver.ts';
-import type { NodeInfo } from './membership-protocol.ts';
+import { globToRegExp } from '../cluster/index-resolver.ts';
+import type { NodeInfo } from '../cluster/membership-protocol.ts';
 import { getOwn } from '../../../shared/json/own-keys.ts';
 
 export type CopyChoice =

@@ -6,9 +6,9 @@
  * reports the state of its own copies, and every node polls the others for
  * theirs (NODE_STATUS), so any node can answer for the whole cluster.
  */
-import type { IndexMetadata } from './index-metadata.ts';
-import type { NodeInfo } from './membership-protocol.ts';
-import { isFreshShard, type AllocationTable } from './allocation.ts';
+import type { IndexMetadata } from '../cluster/index-metadata.ts';
+import type { NodeInfo } from '../cluster/membership-protocol.ts';
+import { isFreshShard, type AllocationTable } from '../cluster/allocation.ts';
 import type { IndicesService, CopyRecovery, CopyState } from '../indexer/indices-service.ts';
 import type { ShardCopy } from '../indexer/shard-copy.ts';
 import type { NodeAddress, TransportClient } from '../transport/transport-client.ts';

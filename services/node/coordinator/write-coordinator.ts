@@ -13,7 +13,6 @@ import {
   isEsError,
   mapperParsing,
   indexNotFound,
-  javaCause,
   internalError,
   timeoutException,
   unavailableShards,
@@ -21,6 +20,7 @@ import {
 import { docOpCodec, type DocOp, type OpType, type UpdateBody, type VersionType } from '../../../shared/records/doc-op.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
+import { DocumentChecker, parseSourceObject } from './document-check.ts';
 import type { CommitLog } from '../../../shared/log/commit-log.ts';
 import type { MetaService } from '../cluster/meta-service.ts';
 import { mappingLimits, type IndexMetadata } from '../cluster/index-metadata.ts';
@@ -140,6 +140,7 @@ export class WriteCoordinator {
     private readonly ids: RequestIds,
     private readonly directory: ShardDirectory,
     private readonly access: CopyAccess,
+    private readonly checker = new DocumentChecker(),
   ) {}
 
   async write(req: WriteRequest, opts: WriteOptions): Promise<WriteItemResult> {
@@ -264,46 +265,34 @@ export class WriteCoordinator {
     targets: readonly ({ uuid: string } | null)[],
     results: (WriteItemResult | undefined)[],
   ): Promise<void> {
-    const working = new Map<string, { type: string; mapping: Mapping; changed: boolean }>();
+    // Items in request order, by index: each index's documents extend its mapping in turn.
+    const byIndex = new Map<string, { type: string; items: number[] }>();
     for (let i = 0; i < reqs.length; i++) {
       const t = targets[i];
-      const r = reqs[i];
-      if (!t || results[i]) continue;
-      const docs = documentsToValidate(r);
-      if (docs.length === 0) continue;
-      const meta = this.meta.state.indexByUuid(t.uuid);
-      if (!meta) continue;
-      let w = working.get(t.uuid);
-      if (!w) {
-        w = {
-          type: r.type,
-          mapping: meta.mapping ?? Mapping.empty(r.type),
-          changed: meta.mapping === null,
-        };
-        working.set(t.uuid, w);
-      }
-      try {
-        for (const doc of docs) {
-          const parsed = w.mapping.parse(doc === r.source && r.parsedSource ? r.parsedSource : parseSourceObject(doc), meta.settings.nestedObjectsLimit, false);
-          if (parsed.dynamicUpdate) {
-            w.mapping = w.mapping.merge(w.type, parsed.dynamicUpdate, {
-              analyzerExists: (n: string) => meta.analyzers.get(n) !== undefined,
-              index: meta.name,
-              ...mappingLimits(meta.settings),
-            });
-            w.changed = true;
-          }
-        }
-      } catch (err) {
-        if (!isEsError(err)) throw err;
-        results[i] = failure(r, err, meta.name);
-      }
-      r.parsedSource = undefined;
+      if (!t || results[i] || documentsToValidate(reqs[i]).length === 0) continue;
+      let g = byIndex.get(t.uuid);
+      if (!g) byIndex.set(t.uuid, (g = { type: reqs[i].type, items: [] }));
+      g.items.push(i);
     }
-    for (const [uuid, w] of working) {
-      if (!w.changed) continue;
+    for (const [uuid, g] of byIndex) {
+      const meta = this.meta.state.indexByUuid(uuid);
+      if (!meta) continue;
+      const items = g.items.map((i) => ({ docs: documentsToValidate(reqs[i]), parsed: reqs[i].parsedSource }));
+      for (const i of g.items) reqs[i].parsedSource = undefined;
+      const outcome = await this.checker.check(meta.mapping ?? Mapping.empty(g.type), meta.mapping === null, items, {
+        type: g.type,
+        index: meta.name,
+        nestedObjectsLimit: meta.settings.nestedObjectsLimit,
+        analysis: meta.settings.analysis,
+        maxNgramDiff: meta.settings.maxNgramDiff,
+        ...mappingLimits(meta.settings),
+      }, (n) => meta.analyzers.get(n) !== undefined);
+      outcome.errors.forEach((err, k) => {
+        if (err !== null) results[g.items[k]!] = failure(reqs[g.items[k]!], err, meta.name);
+      });
+      if (meta.mapping !== null && outcome.updatedJson === null) continue;
       await this.meta.submit({
-        'logsearch.PutMapping': { indices: [uuid], type: w.type, mapping_json: JSON.stringify(w.mapping.toJSON()), dynamic: true },
+        'logsearch.PutMapping': { indices: [uuid], type: g.type, mapping_json: outcome.updatedJson ?? JSON.stringify(outcome.mapping.toJSON()), dynamic: true },
       });
     }
   }
@@ -582,13 +571,3 @@ function documentsToValidate(r: WriteRequest): Buffer[] {
   return [];
 }
 
-function parseSourceObject(buf: Buffer): Record<string, unknown> {
-  let v: unknown;
-  try {
-    v = JSON.parse(buf.toString('utf8'));
-  } catch (err) {
-    throw mapperParsing('failed to parse', javaCause('json_parse_exception', (err as Error).message));
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw mapperParsing('failed to parse, document is empty');
-  return v as Record<string, unknown>;
-}

@@ -1,0 +1,243 @@
+/**
+ * The mapping check of a write (DESIGN.md 2, "Writes"): each document is
+ * parsed against its index's mapping before it is appended, so that a
+ * document the mapping refuses fails alone and a dynamic mapping update goes
+ * through the meta log before the op that needs it.
+ *
+ * Parsing costs about 10 ms a megabyte. A 10 MB document parsed in one go on
+ * the thread that serves HTTP held every other request for 100-300 ms, so a
+ * document of LARGE_DOCUMENT_BYTES or more is checked on a thread of its own
+ * (document-check-thread.ts), and a run of small ones hands the HTTP thread
+ * back every SLICE_MS. The outcome is the same either way: documents are
+ * checked in order, each against the mapping its predecessors extended.
+ */
+import { Worker } from 'node:worker_threads';
+import { type EsError, isEsError, javaCause, mapperParsing } from '../../../shared/errors/es-errors.ts';
+import { errorFromWire, errorToWire, type RemoteError } from '../../../shared/errors/transport-errors.ts';
+import { Mapping, type MappingOptions } from '../../../shared/engine/mapping/mapping.ts';
+import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
+
+/** A document this large (bytes) is parsed on the check thread. */
+export const LARGE_DOCUMENT_BYTES = 256 * 1024;
+/** Inline checks give the HTTP thread back this often (ms). */
+const SLICE_MS = 10;
+
+/** What a document is checked against, besides the mapping itself. */
+export interface CheckContext {
+  /** The mapping type a dynamic update is merged under. */
+  readonly type: string;
+  readonly index: string;
+  readonly nestedObjectsLimit: number;
+  /** The index's `analysis` settings and `max_ngram_diff` (a dynamic template may name an analyzer). */
+  readonly analysis: unknown;
+  readonly maxNgramDiff: number;
+  readonly totalFieldsLimit: number;
+  readonly depthLimit: number;
+  readonly nestedFieldsLimit: number;
+}
+
+/** One write item's documents (an update's doc and upsert are two); `parsed` is the first one already parsed. */
+export interface CheckItem {
+  readonly docs: readonly Buffer[];
+  readonly parsed?: Record<string, unknown>;
+}
+
+export interface CheckOutcome {
+  readonly mapping: Mapping;
+  /** The mapping's JSON when documents extended it, else null. */
+  readonly updatedJson: string | null;
+  /** Per item: the error that refuses it, or null. */
+  readonly errors: (EsError | null)[];
+}
+
+/** The thread's job: a run of items checked against one mapping. */
+export interface CheckJob {
+  readonly job: number;
+  readonly mappingJson: string | null;
+  readonly context: CheckContext;
+  readonly items: readonly { readonly docs: readonly Uint8Array[] }[];
+}
+
+export interface CheckJobResult {
+  readonly job: number;
+  readonly updatedJson: string | null;
+  readonly errors: (RemoteError | null)[];
+  /** The thread itself failed (not a document): the caller checks inline. */
+  readonly failure: string | null;
+}
+
+type AnalyzerExists = (name: string) => boolean;
+
+function mergeOptions(ctx: CheckContext, analyzerExists: AnalyzerExists): MappingOptions {
+  return {
+    analyzerExists,
+    index: ctx.index,
+    totalFieldsLimit: ctx.totalFieldsLimit,
+    depthLimit: ctx.depthLimit,
+    nestedFieldsLimit: ctx.nestedFieldsLimit,
+  };
+}
+
+export function parseSourceObject(buf: Uint8Array): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8'));
+  } catch (err) {
+    throw mapperParsing('failed to parse', javaCause('json_parse_exception', (err as Error).message));
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw mapperParsing('failed to parse, document is empty');
+  return v as Record<string, unknown>;
+}
+
+/** Checks one item against `mapping`: the mapping it leaves (extended or not), or throws the item's error. */
+export function checkItem(
+  mapping: Mapping,
+  docs: readonly Uint8Array[],
+  parsed: Record<string, unknown> | undefined,
+  ctx: CheckContext,
+  analyzerExists: AnalyzerExists,
+): Mapping {
+  let m = mapping;
+  for (let d = 0; d < docs.length; d++) {
+    const source = d === 0 && parsed !== undefined ? parsed : parseSourceObject(docs[d]!);
+    const result = m.parse(source, ctx.nestedObjectsLimit, false);
+    if (result.dynamicUpdate) m = m.merge(ctx.type, result.dynamicUpdate, mergeOptions(ctx, analyzerExists));
+  }
+  return m;
+}
+
+/** The check thread's work: the items in order, the mapping extended as they go. */
+export function runCheckJob(job: CheckJob): CheckJobResult {
+  const registry = AnalysisRegistry.fromIndexSettings(job.context.analysis, { maxNgramDiff: job.context.maxNgramDiff });
+  const analyzerExists = (n: string): boolean => registry.get(n) !== undefined;
+  const start = job.mappingJson === null ? Mapping.empty(job.context.type) : Mapping.fromJSON(job.context.type, JSON.parse(job.mappingJson), { analyzerExists });
+  let mapping = start;
+  const errors: (RemoteError | null)[] = [];
+  for (const item of job.items) {
+    try {
+      mapping = checkItem(mapping, item.docs, undefined, job.context, analyzerExists);
+      errors.push(null);
+    } catch (err) {
+      if (!isEsError(err)) throw err;
+      errors.push(errorToWire(err));
+    }
+  }
+  return { job: job.job, updatedJson: mapping === start ? null : JSON.stringify(mapping.toJSON()), errors, failure: null };
+}
+
+/** Compiled (dist/), the thread runs document-check-thread.js as it is; from the sources, boot.mjs registers tsx first. */
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+const THREAD_ENTRY = new URL(FROM_SOURCES ? '../shard-worker/boot.mjs' : './document-check-thread.js', import.meta.url);
+
+interface Pending {
+  readonly resolve: (r: CheckJobResult) => void;
+}
+
+/**
+ * The check thread: started with the first large document, jobs answered in
+ * the order sent. A thread that dies fails its jobs over to inline checks.
+ */
+export class DocumentChecker {
+  private thread: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextJob = 1;
+  /** The JSON of each mapping sent, computed once. */
+  private readonly jsonOf = new WeakMap<Mapping, string>();
+
+  /**
+   * Checks the items in order against `mapping`: small documents inline, in
+   * slices; large ones on the thread.
+   */
+  async check(mapping: Mapping, isNew: boolean, items: readonly CheckItem[], ctx: CheckContext, analyzerExists: AnalyzerExists): Promise<CheckOutcome> {
+    const errors: (EsError | null)[] = new Array(items.length).fill(null);
+    let m = mapping;
+    let updatedJson: string | null = null;
+    let sliceStart = performance.now();
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (isLarge(item)) {
+        const r = await this.onThread(isNew && m === mapping ? null : this.json(m), item, ctx);
+        if (r !== null) {
+          if (r.errors[0]) errors[i] = errorFromWire(r.errors[0]);
+          else if (r.updatedJson !== null) {
+            m = Mapping.fromJSON(ctx.type, JSON.parse(r.updatedJson), { analyzerExists });
+            this.jsonOf.set(m, r.updatedJson);
+          }
+          sliceStart = performance.now();
+          continue;
+        }
+      }
+      try {
+        m = checkItem(m, item.docs, item.parsed, ctx, analyzerExists);
+      } catch (err) {
+        if (!isEsError(err)) throw err;
+        errors[i] = err;
+      }
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    if (m !== mapping) updatedJson = this.json(m);
+    return { mapping: m, updatedJson, errors };
+  }
+
+  close(): Promise<number> | undefined {
+    const t = this.thread;
+    this.thread = null;
+    return t?.terminate();
+  }
+
+  private json(m: Mapping): string {
+    let s = this.jsonOf.get(m);
+    if (s === undefined) {
+      s = JSON.stringify(m.toJSON());
+      this.jsonOf.set(m, s);
+    }
+    return s;
+  }
+
+  /** The item's outcome from the thread, or null when the thread failed (the caller checks inline). */
+  private onThread(mappingJson: string | null, item: CheckItem, ctx: CheckContext): Promise<CheckJobResult | null> {
+    // A copy of each document: a Buffer sliced from a request body would send the whole body along.
+    const job: CheckJob = { job: this.nextJob++, mappingJson, context: ctx, items: [{ docs: item.docs.map((d) => new Uint8Array(d)) }] };
+    return new Promise((resolve) => {
+      this.pending.set(job.job, { resolve });
+      try {
+        this.threadNow().postMessage(job);
+      } catch {
+        this.pending.delete(job.job);
+        resolve(null);
+      }
+    }).then((r) => ((r as CheckJobResult).failure === null ? (r as CheckJobResult) : null));
+  }
+
+  private threadNow(): Worker {
+    if (this.thread !== null) return this.thread;
+    const thread = new Worker(THREAD_ENTRY, {
+      name: 'document-check',
+      workerData: FROM_SOURCES ? { entry: '../coordinator/document-check-thread.ts' } : undefined,
+    });
+    thread.unref();
+    thread.on('message', (r: CheckJobResult) => {
+      const p = this.pending.get(r.job);
+      this.pending.delete(r.job);
+      p?.resolve(r);
+    });
+    const lost = (): void => {
+      if (this.thread === thread) this.thread = null;
+      for (const [job, p] of this.pending) p.resolve({ job, updatedJson: null, errors: [], failure: 'check thread exited' });
+      this.pending.clear();
+    };
+    thread.on('error', lost);
+    thread.on('exit', lost);
+    this.thread = thread;
+    return thread;
+  }
+}
+
+function isLarge(item: CheckItem): boolean {
+  let bytes = 0;
+  for (const d of item.docs) bytes += d.length;
+  return bytes >= LARGE_DOCUMENT_BYTES;
+}

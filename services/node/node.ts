@@ -33,6 +33,7 @@ import { RequestIds } from './request-ids.ts';
 import { resolveIndices } from './cluster/index-resolver.ts';
 import { createHttpServer } from './rest/http-server.ts';
 import { routeTable } from './rest/route-table.ts';
+import type { NodeContext } from './rest/node-context.ts';
 import { defaultConsoleDir } from './rest/console-static.ts';
 import { ALLOCATION_ENABLE, EffectiveSettings, MAX_OPEN_SCROLL_CONTEXT } from './cluster/cluster-settings.ts';
 import { allocationEnableFor, allocationIndexInfo, allocationSignature } from './cluster/allocation-settings.ts';
@@ -91,7 +92,7 @@ export interface NodeStartOptions {
   readonly logger?: Logger;
 }
 
-export class Node {
+export class Node implements NodeContext {
   httpPort = 0;
   transportPort = 0;
   private http: FastifyInstance | null = null;

@@ -5,7 +5,7 @@
  * `_` is never an index, type or id), and answers 405 with `Allow` for a
  * known path with another method and 400 `no handler found` for the rest.
  */
-import type { Node } from '../node.ts';
+import type { NodeContext } from './node-context.ts';
 import type { Handler, Method, Route } from './router.ts';
 import type { BodyKind } from './content-type.ts';
 import {
@@ -47,7 +47,7 @@ import { apiKeyHandlers } from './routes/api-keys.ts';
 import { consoleTraceHandlers } from './routes/console-traces.ts';
 import { consoleLogEndsHandler } from './routes/console-log-ends.ts';
 
-export function routeTable(node: Node): Route[] {
+export function routeTable(node: NodeContext): Route[] {
   const cluster = clusterHandlers(node);
   const settings = clusterSettingsHandlers(node);
   const indices = indexHandlers(node);

@@ -1,6 +1,6 @@
 /** `GET /_cat/aliases[/{name}]` (RestAliasAction): one row per alias of each index, closed ones included. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { AliasMetadata } from '../../cluster/index-metadata.ts';
 import { splitExpression } from '../../cluster/index-resolver.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
@@ -21,7 +21,7 @@ const COLUMNS = [
   col<Row>('routing.search', 'alias:rs,routingSearch;desc:search routing', (r) => r.alias.searchRouting ?? '-'),
 ];
 
-export function catAliases(node: Node) {
+export function catAliases(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const name = params(req).name;
     const patterns = name === undefined ? null : splitExpression(name).map((p) => (p === '_all' ? '*' : p));

@@ -5,7 +5,7 @@
  * holds.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { selectNodes } from '../../cluster/node-selector.ts';
 import { params } from '../params.ts';
@@ -46,7 +46,7 @@ const COLUMNS: Column<Row>[] = [
   col('node', 'alias:n;desc:name of node', (r) => r.node?.name ?? 'UNASSIGNED'),
 ];
 
-export function catAllocation(node: Node) {
+export function catAllocation(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const chosen = selectNodes(params(req).node_id, node.directory.nodes(), node.info, node.directory.master()).filter((n) => n.data);
     const shards = new Map<string, number>();

@@ -1,6 +1,6 @@
 /** `GET /_cat/count[/{index}]` (RestCountAction): the documents a `match_all` count finds. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { params } from '../params.ts';
 import { col, sendCat } from './table.ts';
 import { epochAndTime } from './sources.ts';
@@ -16,7 +16,7 @@ const COLUMNS = [
   col<Row>('count', 'alias:dc,docs.count,docsCount;desc:the document count', (r) => r.count),
 ];
 
-export function catCount(node: Node) {
+export function catCount(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const { body } = await node.search.search({
       indices: params(req).index,

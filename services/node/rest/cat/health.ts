@@ -1,6 +1,6 @@
 /** `GET /_cat/health` (RestHealthAction): the cluster's health on one line. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { clusterHealth } from '../../copies/health.ts';
 import { col, sendCat } from './table.ts';
 import { epochAndTime } from './sources.ts';
@@ -29,7 +29,7 @@ const COLUMNS = [
   ),
 ];
 
-export function catHealth(node: Node) {
+export function catHealth(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const body = clusterHealth(node, node.cluster.indices(), 'cluster').body;
     const pending = node.meta.pendingTasks();

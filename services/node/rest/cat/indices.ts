@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { clusterHealth, healthRank } from '../../copies/health.ts';
 import { CommonStats } from '../../stats/common-stats.ts';
@@ -41,7 +41,7 @@ const COLUMNS: Column<Row>[] = [
   ...pairedStatColumns<Row>(INDEX_STAT_COLUMNS, (r) => r.total, (r) => r.primaries),
 ];
 
-export function catIndicesHandler(node: Node) {
+export function catIndicesHandler(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const wanted = query(req).health;
     if (wanted !== undefined && healthRank(wanted) < 0) throw illegalArgument(`unknown cluster health status [${wanted}]`);

@@ -1,6 +1,6 @@
 /** `GET /_cat/master` (RestMasterAction): the elected master node. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { col, sendCat } from './table.ts';
 import { hostOf } from './sources.ts';
@@ -12,6 +12,6 @@ const COLUMNS = [
   col<NodeInfo | null>('node', 'alias:n;desc:node name', (n) => n?.name ?? '-'),
 ];
 
-export function catMaster(node: Node) {
+export function catMaster(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => sendCat(req, reply, COLUMNS, [node.directory.master()]);
 }

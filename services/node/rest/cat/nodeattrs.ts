@@ -1,6 +1,6 @@
 /** `GET /_cat/nodeattrs` (RestNodeAttrsAction): one row per attribute of each node (`node.attr.*`). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { col, sendCat } from './table.ts';
 import { catNodes, hostOf, portOf } from './sources.ts';
@@ -23,7 +23,7 @@ const COLUMNS = [
   col<Row>('value', 'default:true;alias:attr.value;desc:attribute value', (r) => r.value),
 ];
 
-export function catNodeAttrs(node: Node) {
+export function catNodeAttrs(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const rows: Row[] = [];
     for (const n of catNodes(node)) {

@@ -1,6 +1,6 @@
 /** `GET /_cat/nodes` (RestNodesAction): one row per node, with its machine, process and copies' figures. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { CommonStats } from '../../stats/common-stats.ts';
 import { ES_VERSION } from '../../version.ts';
@@ -77,7 +77,7 @@ const COLUMNS: Column<Row>[] = [
   ...statColumns<Row>(NODE_STAT_COLUMNS, (r) => r.stats),
 ];
 
-export function catNodesHandler(node: Node) {
+export function catNodesHandler(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const nodes = catNodes(node);
     const masterId = node.directory.master()?.id;

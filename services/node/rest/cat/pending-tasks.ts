@@ -3,7 +3,7 @@
  * changes this node appended to the meta log and has not applied yet.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { PendingTask } from '../../cluster/meta-service.ts';
 import { Millis, col, sendCat } from './table.ts';
 
@@ -16,7 +16,7 @@ const COLUMNS = [
   col<Row>('source', 'alias:s;desc:task source', (t) => t.source),
 ];
 
-export function catPendingTasks(node: Node) {
+export function catPendingTasks(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const now = Date.now();
     return sendCat(req, reply, COLUMNS, node.meta.pendingTasks().map((t) => ({ ...t, now })));

@@ -8,7 +8,7 @@
  * catching up.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { CopyRecoveryStatus, CopyRoute } from '../../copies/shard-directory.ts';
 import { boolParam, params, query } from '../params.ts';
 import { Bytes, Millis, col, sendCat, type Column } from './table.ts';
@@ -57,7 +57,7 @@ const COLUMNS: Column<Row>[] = [
   col('stop_time_millis', 'default:false;desc:recovery stop time in epoch milliseconds', (r) => r.recovery.stopTime),
 ];
 
-export function catRecovery(node: Node) {
+export function catRecovery(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const activeOnly = boolParam(query(req), 'active_only', false);
     const now = Date.now();

@@ -4,7 +4,7 @@
  * commit) included, as Elasticsearch lists segments not yet committed.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import type { WireSegment } from '../../shard-worker/protocol.ts';
 import { ES_VERSION } from '../../version.ts';
@@ -38,7 +38,7 @@ const COLUMNS: Column<Row>[] = [
   col('compound', 'default:true;alias:ico,isCompound;desc:is segment compound', () => false),
 ];
 
-export function catSegments(node: Node) {
+export function catSegments(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     // Closed indices are refused (index_closed_exception), as IndicesSegmentsRequest's options do.
     const metas = catIndices(node, params(req).index, { forbidClosed: true });

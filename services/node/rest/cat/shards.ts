@@ -4,7 +4,7 @@
  * lists its primary as `p`, the rest as `r`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { CommonStats } from '../../stats/common-stats.ts';
@@ -53,7 +53,7 @@ const COLUMNS: Column<Row>[] = [
   col('seq_no.global_checkpoint', 'alias:sqg,globalCheckpoint;default:false;text-align:right;desc:global checkpoint', (r) => (r.view ? r.view.appliedOffset - 1 : null)),
 ];
 
-export function catShards(node: Node) {
+export function catShards(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const metas = catIndices(node, params(req).index);
     const gathered = await node.nodeAdmin.copyStats(metas.filter((m) => !m.closed));

@@ -2,7 +2,7 @@
  * What the `_cat` pages read of the cluster, in the order they print it:
  * indices by name, nodes by name, each node's host and roles.
  */
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { resolveIndices, type ResolveOptions } from '../../cluster/index-resolver.ts';
@@ -26,13 +26,13 @@ export function roleLetters(n: NodeInfo): string {
 }
 
 /** The indices an expression names (all when absent), by name; wildcards reach open and closed ones (strictExpand). */
-export function catIndices(node: Node, expr: string | undefined, opts: ResolveOptions = { expandWildcards: { open: true, closed: true } }): IndexMetadata[] {
+export function catIndices(node: NodeContext, expr: string | undefined, opts: ResolveOptions = { expandWildcards: { open: true, closed: true } }): IndexMetadata[] {
   const metas = expr === undefined ? node.cluster.indices() : resolveIndices(node.cluster, expr, opts).map((r) => r.meta);
   return [...new Map(metas.map((m) => [m.name, m])).values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The cluster's nodes by name. */
-export function catNodes(node: Node): NodeInfo[] {
+export function catNodes(node: NodeContext): NodeInfo[] {
   return [...node.directory.nodes()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -53,7 +53,7 @@ export interface NodeFigures {
 }
 
 /** os, process, jvm and fs figures of each node (by id); a node that did not answer is absent. */
-export async function nodeFigures(node: Node, nodes: readonly NodeInfo[]): Promise<ReadonlyMap<string, NodeFigures>> {
+export async function nodeFigures(node: NodeContext, nodes: readonly NodeInfo[]): Promise<ReadonlyMap<string, NodeFigures>> {
   const req = { metrics: ['os', 'process', 'jvm', 'fs'] as const, indexSections: [], level: 'node' as const, human: false, types: null, segmentFileSizes: false };
   const gathered = await node.nodeAdmin.onNodes(nodes, 'node_stats', req, () => node.localNodeStats({ ...req, metrics: [...req.metrics] }));
   return gathered.byNode as ReadonlyMap<string, NodeFigures>;

@@ -5,7 +5,7 @@
  * `parent_task_id` filter them.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { selectNodes } from '../../cluster/node-selector.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
@@ -53,7 +53,7 @@ function columns(detailed: boolean): Column<Row>[] {
   return cols;
 }
 
-export function catTasks(node: Node) {
+export function catTasks(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const detailed = boolParam(q, 'detailed', false);

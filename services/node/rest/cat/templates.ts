@@ -1,6 +1,6 @@
 /** `GET /_cat/templates[/{name}]` (RestTemplatesAction): the index templates, by name. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexTemplate } from '../../cluster/index-templates.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { params } from '../params.ts';
@@ -14,7 +14,7 @@ const COLUMNS = [
   col<IndexTemplate>('version', 'alias:v;desc:version', (t) => t.version),
 ];
 
-export function catTemplates(node: Node) {
+export function catTemplates(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const name = params(req).name;
     const rows = [...node.cluster.templates().values()]

@@ -4,7 +4,7 @@
  * Elasticsearch's pool names), one row per node and pool.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { splitExpression } from '../../cluster/index-resolver.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
@@ -51,7 +51,7 @@ const COLUMNS: Column<Row>[] = [
   col('keep_alive', 'alias:ka;default:false;text-align:right;desc:thread keep alive time', () => null),
 ];
 
-export function catThreadPool(node: Node) {
+export function catThreadPool(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const patterns = splitExpression(params(req).thread_pool_patterns ?? '*').map((p) => (p === '_all' ? '*' : p));
     const nodes = catNodes(node);

@@ -3,7 +3,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { globToRegExp, isWildcard, resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
 import { jsonBody, objectBody, params } from '../params.ts';
@@ -30,7 +30,7 @@ interface AliasLookup {
   readonly missing: string[];
 }
 
-function lookup(node: Node, indexExpr: string | undefined, nameExpr: string | undefined): AliasLookup {
+function lookup(node: NodeContext, indexExpr: string | undefined, nameExpr: string | undefined): AliasLookup {
   const resolved = resolveIndices(node.cluster, indexExpr ?? '_all', {});
   const names = nameExpr === undefined ? null : splitExpression(nameExpr);
   const patterns = names ? names.map((n) => globToRegExp(n === '_all' ? '*' : n)) : null;
@@ -69,7 +69,7 @@ function authorizeAliasActions(sec: RequestSecurity, body: unknown): void {
 }
 
 /** Alias handlers, by name (route-table.ts says which paths they serve). */
-export function aliasHandlers(node: Node) {
+export function aliasHandlers(node: NodeContext) {
   const update = async (req: FastifyRequest, reply: FastifyReply) => {
     const body = jsonBody(req);
     const sec = securityOf(req);

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actionRequestValidation, illegalArgument, securityNotEnabled } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { jsonBody, parseTimeValue, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
@@ -45,7 +45,7 @@ function selector(fields: Record<string, unknown>): (k: ApiKeyRecord) => boolean
   return (k) => (id === undefined || k.id === id) && (name === undefined || k.name === name) && (username === undefined || k.owner === username) && (realm === undefined || k.realm === realm);
 }
 
-export function apiKeyHandlers(node: Node): Record<string, Handler> {
+export function apiKeyHandlers(node: NodeContext): Record<string, Handler> {
   const create = async (req: FastifyRequest, reply: FastifyReply) => {
     const sec = requireSecurity(req);
     const body = objectBody(req);

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, actionRequestValidation, illegalArgument, isEsError, renderError } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { GetRequest } from '../../coordinator/doc-reader.ts';
 import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
 import { params, query, rawBody, jsonBody, type Query } from '../params.ts';
@@ -283,7 +283,7 @@ function toWriteRequest(
   return { req, sourceSpec };
 }
 
-function itemResponse(node: Node, item: ParsedItem, r: WriteItemResult): Record<string, unknown> {
+function itemResponse(node: NodeContext, item: ParsedItem, r: WriteItemResult): Record<string, unknown> {
   if (r.ok) {
     const out: Record<string, unknown> = { ...writeResponse(r), status: writeStatus(r) };
     if (item.action === 'update') {
@@ -305,7 +305,7 @@ function itemResponse(node: Node, item: ParsedItem, r: WriteItemResult): Record<
  * field order: building an object per item for the generic serialiser cost
  * more than the rest of the response.
  */
-function itemJson(node: Node, item: ParsedItem, r: WriteItemResult, heads: Map<string, string>): string {
+function itemJson(node: NodeContext, item: ParsedItem, r: WriteItemResult, heads: Map<string, string>): string {
   if (!r.ok || item.action === 'update') return stringifyWithRaw(itemResponse(node, item, r));
   // The `{"index":{"_index":...,"_type":...,` head is the same for most items of a request.
   const key = `${item.action}\u0000${r.index}\u0000${r.type}`;
@@ -335,7 +335,7 @@ const MGET_SLICE = 250;
 const BULK_SLICE = 1000;
 
 /** `_bulk` and `_mget` handlers (route-table.ts says which paths they serve). */
-export function bulkHandlers(node: Node) {
+export function bulkHandlers(node: NodeContext) {
   const bulk = async (req: FastifyRequest, reply: FastifyReply) => {
     const start = Date.now();
     const q = query(req);

@@ -12,7 +12,7 @@ import { compileUpdateScript } from '../../../../shared/script/update-script.ts'
 import type { ScriptRecord } from '../../../../shared/records/doc-op.ts';
 import type { SearchUrlParams } from '../../../../shared/dsl/query/search-body.ts';
 import { parseSearchBody } from '../../../../shared/dsl/query/search-body.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { taskNotFound } from '../../tasks/task-registry.ts';
 import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
@@ -50,7 +50,7 @@ export function requestsPerSecond(q: Query): number {
 }
 
 /** `slices`: a positive integer or `auto` (one per shard of the smallest index searched). */
-export function slicesParam(node: Node, q: Query, indices: string | undefined): number {
+export function slicesParam(node: NodeContext, q: Query, indices: string | undefined): number {
   const v = q.slices;
   if (v === undefined || v === '') return 1;
   if (v === 'auto') {
@@ -132,7 +132,7 @@ export function maxDocs(q: Query, body: Record<string, unknown>): number | null 
 }
 
 /** `ctx` scripts of a by-query request: inline or stored, compiled now so a bad one is a 400 at once. */
-export function requestScript(node: Node, body: Record<string, unknown>, warn: (m: string) => void): ScriptRecord | null {
+export function requestScript(node: NodeContext, body: Record<string, unknown>, warn: (m: string) => void): ScriptRecord | null {
   if (body.script === undefined || body.script === null) return null;
   const script = resolveScript(parseScriptSpec(body.script, warn), (id) => node.cluster.storedScripts.get(id));
   compileUpdateScript(script.source);
@@ -140,7 +140,7 @@ export function requestScript(node: Node, body: Record<string, unknown>, warn: (
 }
 
 /** Runs a bulk-by-scroll request as its REST handler answers it. */
-export async function runBulkByScroll(node: Node, req: FastifyRequest, reply: FastifyReply, request: BulkByScrollRequest, slices: number, warnings: readonly string[]): Promise<FastifyReply> {
+export async function runBulkByScroll(node: NodeContext, req: FastifyRequest, reply: FastifyReply, request: BulkByScrollRequest, slices: number, warnings: readonly string[]): Promise<FastifyReply> {
   const q = query(req);
   const wait = boolParam(q, 'wait_for_completion', true);
   if (warnings.length > 0) reply.header('Warning', warnings.map(warningHeader));
@@ -172,7 +172,7 @@ function description(kind: BulkByScrollKind, indices: string | undefined, types:
   return d;
 }
 
-export function byQueryHandlers(node: Node) {
+export function byQueryHandlers(node: NodeContext) {
   const run = (kind: 'update' | 'delete') => async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

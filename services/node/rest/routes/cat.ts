@@ -3,7 +3,7 @@
  * table of its own in rest/cat/, printed by rest/cat/table.ts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { catAliases } from '../cat/aliases.ts';
 import { catAllocation } from '../cat/allocation.ts';
 import { catCount } from '../cat/count.ts';
@@ -53,7 +53,7 @@ const PAGES = [
   '/_cat/templates',
 ];
 
-export function catHandlers(node: Node) {
+export function catHandlers(node: NodeContext) {
   const index = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply
       .code(200)

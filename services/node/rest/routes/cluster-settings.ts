@@ -3,12 +3,12 @@
  * (cluster/cluster-settings.ts), changed through the meta log.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { CLUSTER_SETTING_KEYS, parseUpdateBody, renderSettings } from '../../cluster/cluster-settings.ts';
 import { boolParam, jsonBody, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
 
-export function clusterSettingsHandlers(node: Node) {
+export function clusterSettingsHandlers(node: NodeContext) {
   const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const flat = boolParam(q, 'flat_settings', false);

@@ -13,7 +13,7 @@ import { EsError, illegalArgument } from '../../../../shared/errors/es-errors.ts
 import { formatByteSize } from '../../../../shared/engine/mapping/byte-size-value.ts';
 import { formatTimeValue } from '../../../../shared/engine/mapping/time-value.ts';
 import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import type { CopyRoute } from '../../copies/shard-directory.ts';
 import { renderTemplate } from '../../cluster/index-templates.ts';
@@ -58,7 +58,7 @@ function shardRouting(meta: IndexMetadata, shard: number, route: CopyRoute | nul
   return out;
 }
 
-export function clusterStateHandlers(node: Node) {
+export function clusterStateHandlers(node: NodeContext) {
   /** Every copy of every shard of `metas`: assigned ones, then as many unassigned as the index wants. */
   const routings = (metas: readonly IndexMetadata[]) => {
     const out: { meta: IndexMetadata; shard: number; routing: Record<string, unknown> }[] = [];

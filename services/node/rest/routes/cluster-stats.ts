@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import os from 'node:os';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { clusterHealth } from '../../copies/health.ts';
 import { selectNodes } from '../../cluster/node-selector.ts';
 import { CommonStats } from '../../stats/common-stats.ts';
@@ -19,7 +19,7 @@ function minMaxAvg(values: readonly number[]): { min: number; max: number; avg: 
   return { min: Math.min(...values), max: Math.max(...values), avg: values.reduce((a, b) => a + b, 0) / values.length };
 }
 
-export function clusterStatsHandlers(node: Node) {
+export function clusterStatsHandlers(node: NodeContext) {
   const stats = async (req: FastifyRequest, reply: FastifyReply) => {
     const human = boolParam(query(req), 'human', false);
     const nodes = selectNodes(params(req).node_id, node.directory.nodes(), node.info, node.directory.master());

@@ -3,7 +3,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { clusterHealth, healthRank, type HealthStatus } from '../../copies/health.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { params, query, timeParam } from '../params.ts';
@@ -13,7 +13,7 @@ import { ES_VERSION } from '../../version.ts';
 const DEFAULT_HEALTH_TIMEOUT_MS = 30_000;
 
 /** Node and cluster handlers, by name (route-table.ts says which paths they serve). */
-export function clusterHandlers(node: Node) {
+export function clusterHandlers(node: NodeContext) {
   const ping = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(200).send();
   const info = async (_req: FastifyRequest, reply: FastifyReply) =>
     sendJson(reply, 200, {

@@ -11,7 +11,7 @@
  * authentication guards it too.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { partitionsOf } from '../../cluster/index-metadata.ts';
 import { sendJson } from '../reply.ts';
 
@@ -21,7 +21,7 @@ export interface IndexLogEnds {
   readonly shards: number[];
 }
 
-export function consoleLogEndsHandler(node: Node) {
+export function consoleLogEndsHandler(node: NodeContext) {
   return async (_req: FastifyRequest, reply: FastifyReply) => {
     const metas = node.cluster.indices().filter((m) => !m.closed);
     const found = await Promise.all(

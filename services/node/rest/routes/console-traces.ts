@@ -18,7 +18,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import { spanBuffer, type SpanRecord } from '../../../../shared/telemetry/span-buffer.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { intParam, params, query, timeParam } from '../params.ts';
 import { sendJson } from '../reply.ts';
 
@@ -35,7 +35,7 @@ function disabled(reply: FastifyReply): FastifyReply {
   });
 }
 
-export function consoleTraceHandlers(node: Node) {
+export function consoleTraceHandlers(node: NodeContext) {
   return {
     async list(req: FastifyRequest, reply: FastifyReply) {
       const q = query(req);

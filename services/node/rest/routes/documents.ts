@@ -6,7 +6,7 @@ import { EsError, actionRequestValidation, illegalArgument, isEsError, parsingEx
 import { parseStrictJsonSliced } from '../sliced-json.ts';
 import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import type { UpdateBody, VersionType } from '../../../../shared/records/doc-op.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { RefreshPolicy, WriteItemResult, WriteOptions, WriteRequest } from '../../coordinator/write-coordinator.ts';
 import type { GetResult } from '../../coordinator/doc-reader.ts';
 import { jsonError, longParam, params, query, rawBody, timeParam, type Query } from '../params.ts';
@@ -168,7 +168,7 @@ function storedFieldValues(r: GetResult, names: readonly string[]): Record<strin
 }
 
 /** Document handlers, by name (route-table.ts says which paths they serve). */
-export function documentHandlers(node: Node) {
+export function documentHandlers(node: NodeContext) {
   const indexDoc = (op: 'index' | 'create', idFromPath: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
@@ -248,7 +248,7 @@ export function documentHandlers(node: Node) {
  * The `get` section of an update response, when the request asked for
  * `_source` (true, a field list, or {includes, excludes}).
  */
-export function updateGetSection(node: Node, r: WriteItemResult, spec: unknown): Record<string, unknown> | undefined {
+export function updateGetSection(node: NodeContext, r: WriteItemResult, spec: unknown): Record<string, unknown> | undefined {
   if (!r.ok || spec === undefined || spec === false || spec === 'false' || r.source === null) return undefined;
   const meta = node.cluster.index(r.index);
   if (!meta) return undefined;

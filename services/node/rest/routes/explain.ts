@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, illegalArgument, parsingException } from '../../../../shared/errors/es-errors.ts';
 import { getOwn } from '../../../../shared/json/own-keys.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { readHitPage } from '../../coordinator/hit-page.ts';
@@ -59,7 +59,7 @@ function searchOf(q: Query, p: Record<string, string>, body: Record<string, unkn
   };
 }
 
-export function explainHandlers(node: Node) {
+export function explainHandlers(node: NodeContext) {
   const explain = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

@@ -12,7 +12,7 @@ import { actionRequestValidation, parsingException } from '../../../../shared/er
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import type { FieldMapping } from '../../../../shared/engine/mapping/types.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { boolParam, jsonBody, params, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
@@ -49,7 +49,7 @@ function fieldList(v: unknown): string[] | undefined {
   throw parsingException('[fields] must be a string or an array of strings');
 }
 
-export function fieldCapsHandlers(node: Node) {
+export function fieldCapsHandlers(node: NodeContext) {
   const fieldCaps = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError } from '../../../../shared/errors/es-errors.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
 import { boolParam, indicesOptions, params, query } from '../params.ts';
@@ -102,7 +102,7 @@ function selectFields(meta: IndexMetadata, patterns: readonly string[], includeD
   return out;
 }
 
-export function fieldMappingHandlers(node: Node) {
+export function fieldMappingHandlers(node: NodeContext) {
   const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

@@ -6,7 +6,7 @@ import { EsError, analyzeNonTokenizedField, indexNotFound } from '../../../../sh
 import { renderSettings } from '../../../../shared/engine/mapping/index-settings.ts';
 import { runAnalyze } from '../../../../shared/engine/analysis/analyze-request.ts';
 import { AnalysisRegistry } from '../../../../shared/engine/analysis/registry.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { globToRegExp, resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
 import { boolParam, indicesOptions, jsonBody, objectBody, params, query, timeParam, type Query } from '../params.ts';
@@ -35,7 +35,7 @@ export function mappingsBody(meta: IndexMetadata, withType = true): Record<strin
 }
 
 /** Index handlers, by name (route-table.ts says which paths they serve). */
-export function indexHandlers(node: Node) {
+export function indexHandlers(node: NodeContext) {
   const create = async (req: FastifyRequest, reply: FastifyReply) => {
     const body = objectBody(req) ?? {};
     const known = new Set(['settings', 'mappings', 'aliases']);

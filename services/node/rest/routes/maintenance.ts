@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument, indexNotFound } from '../../../../shared/errors/es-errors.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { conditionMet, conditionName, parseRolloverBody, rolloverSource, rolloverTarget } from '../../coordinator/rollover.ts';
@@ -19,7 +19,7 @@ import { includeTypeName } from './indices.ts';
 import { copiesOf } from './stats.ts';
 
 /** BroadcastRequest's options: open indices, a closed one named explicitly is index_closed_exception. */
-function targets(node: Node, expr: string | undefined, q: Query): IndexMetadata[] {
+function targets(node: NodeContext, expr: string | undefined, q: Query): IndexMetadata[] {
   const resolved = resolveIndices(node.cluster, expr, {
     ...indicesOptions(q),
     forbidClosed: true,
@@ -28,14 +28,14 @@ function targets(node: Node, expr: string | undefined, q: Query): IndexMetadata[
 }
 
 /** `_shards` of a broadcast over the copies a cluster-wide action reached. */
-function shardsHeader(node: Node, metas: readonly IndexMetadata[], gathered: Gathered<number>): Record<string, number> {
+function shardsHeader(node: NodeContext, metas: readonly IndexMetadata[], gathered: Gathered<number>): Record<string, number> {
   const failedNodes = new Set(gathered.failedNodes.map((f) => f.node.id));
   let failed = 0;
   for (const m of metas) for (let s = 0; s < m.settings.numberOfShards; s++) failed += node.directory.routes(m, s).filter((r) => failedNodes.has(r.node.id)).length;
   return { total: copiesOf(metas), successful: gathered.results.reduce((a, b) => a + b, 0), failed };
 }
 
-export function maintenanceHandlers(node: Node) {
+export function maintenanceHandlers(node: NodeContext) {
   /** `_flush`: every applied op committed to segment files; a restart then replays none of them. */
   const flush = async (req: FastifyRequest, reply: FastifyReply) => {
     const metas = targets(node, params(req).index, query(req));

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { securityOf, type RequestSecurity } from '../../security/request-security.ts';
 import { actionRequestValidation, illegalArgument, internalError, isEsError, parsingException, renderError, type EsError } from '../../../../shared/errors/es-errors.ts';
 import { parseSearchBody } from '../../../../shared/dsl/query/search-body.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import { boolParam, intParam, params, query, rawBody, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
@@ -214,7 +214,7 @@ export interface MultiSearchResult {
 
 /** Runs the searches and renders Elasticsearch's multi-search response. */
 export async function runMultiSearch(
-  node: Node,
+  node: NodeContext,
   requests: readonly SearchRequest[],
   maxConcurrent: number,
   /** With security on: each search's indices narrowed to the user's (a refused name fails that search alone with 403). */
@@ -244,7 +244,7 @@ function searchAuthorizer(sec: RequestSecurity | null): ((r: SearchRequest) => S
   return (r) => ({ ...r, indices: sec.indices('indices:data/read/search', r.indices) });
 }
 
-export function msearchHandlers(node: Node) {
+export function msearchHandlers(node: NodeContext) {
   const msearch = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import os from 'node:os';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership-protocol.ts';
 import { selectNodes } from '../../cluster/node-selector.ts';
 import { NODE_METRICS, type NodeMetric, type NodeStatsRequest } from '../../stats/node-stats.ts';
@@ -40,7 +40,7 @@ function nodesHeader(total: number, failures: readonly { node: NodeInfo; error: 
   return header;
 }
 
-export function nodeHandlers(node: Node) {
+export function nodeHandlers(node: NodeContext) {
   const selected = (spec: string | undefined): NodeInfo[] => selectNodes(spec, node.directory.nodes(), node.info, node.directory.master());
 
   const stats = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -116,7 +116,7 @@ export function nodeHandlers(node: Node) {
  * answers stand for the others' static ones (versions, limits); addresses
  * and roles are each node's own.
  */
-function nodeInfoBody(node: Node, n: NodeInfo, metrics: ReadonlySet<string>): Record<string, unknown> {
+function nodeInfoBody(node: NodeContext, n: NodeInfo, metrics: ReadonlySet<string>): Record<string, unknown> {
   const host = hostOf(n.transportAddress);
   const out: Record<string, unknown> = {
     name: n.name,

@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actionRequestValidation, illegalArgument, parsingException } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { renderRebuildResult, type RebuildBody } from '../../coordinator/rebuild.ts';
 import { boolParam, jsonBody, params, query } from '../params.ts';
@@ -37,7 +37,7 @@ export function parseRebuildBody(raw: unknown): RebuildBody {
   };
 }
 
-export function rebuildHandlers(node: Node) {
+export function rebuildHandlers(node: NodeContext) {
   const rebuild = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const wait = boolParam(q, 'wait_for_completion', true);

@@ -16,7 +16,7 @@ import { compileUpdateScript } from '../../../../shared/script/update-script.ts'
 import { isMap, type ScriptMap, type Value } from '../../../../shared/script/painless/values.ts';
 import type { ScriptRecord, VersionType } from '../../../../shared/records/doc-op.ts';
 import { failedToExecuteScript } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { WriteRequest } from '../../coordinator/write-coordinator.ts';
 import type { BulkByScrollRequest, HitToWrite } from '../../coordinator/bulk-by-scroll.ts';
 import type { PageHit } from '../../coordinator/hit-page.ts';
@@ -120,7 +120,7 @@ function hitWriter(dest: Dest, script: ScriptRecord | null): HitToWrite {
   };
 }
 
-export function reindexHandlers(node: Node) {
+export function reindexHandlers(node: NodeContext) {
   const reindex = async (req: FastifyRequest, reply: FastifyReply) => {
     // A copy: `source.size` below becomes the scroll size.
     const q = { ...query(req) };

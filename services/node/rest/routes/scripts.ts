@@ -10,11 +10,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { storedScriptNotDeletable } from '../../../../shared/errors/es-errors.ts';
 import { parseStoredScriptBody } from '../../../../shared/script/script-spec.ts';
 import { checkStoredScript } from '../../../../shared/script/update-script.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { jsonBody, params } from '../params.ts';
 import { sendJson } from '../reply.ts';
 
-export function scriptHandlers(node: Node) {
+export function scriptHandlers(node: NodeContext) {
   const put = async (req: FastifyRequest, reply: FastifyReply) => {
     const id = params(req).id;
     const { lang, source } = parseStoredScriptBody(id, jsonBody(req));

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import type { SearchUrlParams } from '../../../../shared/dsl/query/search-body.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { SearchRequest } from '../../coordinator/search-coordinator.ts';
 import { boolParam, intParam, jsonBody, listParam, params, parseTimeValue, query, rawBody, type Query } from '../params.ts';
 import { sendJson } from '../reply.ts';
@@ -133,7 +133,7 @@ export function searchTask(r: SearchRequest): TaskSpec {
 }
 
 /** Search handlers, by name (route-table.ts says which paths they serve). */
-export function searchHandlers(node: Node) {
+export function searchHandlers(node: NodeContext) {
   const run = async (req: FastifyRequest, reply: FastifyReply, countOnly: boolean) => {
     const request = { ...searchRequest(req, countOnly, node.settings.get(MAX_KEEP_ALIVE)), maxBuckets: node.settings.get(MAX_BUCKETS) };
     const { body, warnings } = await node.tasks.run(searchTask(request), () => node.search.search(request));

@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actionRequestValidation, illegalArgument, securityNotEnabled } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { jsonBody, params } from '../params.ts';
 import { sendJson } from '../reply.ts';
 import { hashPassword, isPasswordHash } from '../../realm/password-hash.ts';
@@ -46,7 +46,7 @@ async function passwordHashFrom(password: string | null, passwordHash: string | 
   return password === null ? null : hashPassword(password);
 }
 
-export function securityHandlers(node: Node): Record<string, Handler> {
+export function securityHandlers(node: NodeContext): Record<string, Handler> {
   const state = () => node.cluster.security;
 
   const putUser = async (req: FastifyRequest, reply: FastifyReply) => {

@@ -11,7 +11,7 @@ import { allSettings, structuredSettings, type SettingValue } from '../../../../
 import { INDEX_SETTING_DEFAULTS } from '../../../../shared/engine/mapping/index-setting-defaults.ts';
 import { simpleMatch } from '../../../../shared/engine/mapping/simple-match.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
 import { boolParam, indicesOptions, objectBody, params, query } from '../params.ts';
@@ -37,7 +37,7 @@ function filtered(flat: Record<string, SettingValue>, names: readonly string[] |
   return out;
 }
 
-export function settingsHandlers(node: Node) {
+export function settingsHandlers(node: NodeContext) {
   const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { CommonStats, INDEX_METRICS, ALL_SECTIONS, typeMatcher, type RenderOptions, type Section } from '../../stats/common-stats.ts';
@@ -67,7 +67,7 @@ export function copiesOf(metas: readonly IndexMetadata[]): number {
   return metas.reduce((n, m) => n + m.settings.numberOfShards * (m.settings.numberOfReplicas + 1), 0);
 }
 
-export function statsHandlers(node: Node) {
+export function statsHandlers(node: NodeContext) {
   const indexStats = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, illegalArgument, isEsError } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { NodeInfo } from '../../cluster/membership.ts';
 import { parseTaskId, taskNotFound, type RunningTask, type TaskInfoJson } from '../../tasks/task-registry.ts';
 import { boolParam, params, query, timeParam, type Query } from '../params.ts';
@@ -20,7 +20,7 @@ const DEFAULT_WAIT_MS = 30_000;
 const LIST_ACTION = 'cluster:monitor/tasks/lists';
 
 /** The node filter of `?nodes=` (ids, names, `_local`, `_all`, `*`). */
-function nodeFilter(node: Node, q: Query): (n: NodeInfo) => boolean {
+function nodeFilter(node: NodeContext, q: Query): (n: NodeInfo) => boolean {
   const spec = q.nodes ?? q.node_id;
   if (spec === undefined || spec === '' || spec === '_all' || spec === '*') return () => true;
   const parts = spec.split(',');
@@ -67,7 +67,7 @@ function grouped(groupBy: string, byNode: readonly { node: NodeInfo; tasks: Task
 }
 
 /** ListTasksResponse of this node's `tasks` (`_rethrottle`, `_cancel`). */
-export function listTasksResponse(node: Node, tasks: readonly RunningTask[], q: Query): Record<string, unknown> {
+export function listTasksResponse(node: NodeContext, tasks: readonly RunningTask[], q: Query): Record<string, unknown> {
   const detailed = boolParam(q, 'detailed', false);
   const self = node.directory.self;
   return grouped(q.group_by ?? 'nodes', tasks.length === 0 ? [] : [{ node: self, tasks: tasks.map((t) => t.info(detailed)) }]);
@@ -89,7 +89,7 @@ function failedNode(n: NodeInfo, err: unknown): Record<string, unknown> {
   return { type: 'failed_node_exception', reason: `Failed node [${n.id}]`, node_id: n.id, caused_by: { type: isEsError(err) ? err.type : 'connect_transport_exception', reason } };
 }
 
-export function taskHandlers(node: Node) {
+export function taskHandlers(node: NodeContext) {
   const list = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const detailed = boolParam(q, 'detailed', false);

@@ -3,7 +3,7 @@
  * (cluster/index-templates.ts). Changes go through the meta log.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { parseTemplateRequest, renderTemplate, templateToJson, templatesMatching } from '../../cluster/index-templates.ts';
 import { splitExpression } from '../../cluster/index-resolver.ts';
 import { boolParam, intParam, jsonBody, params, query } from '../params.ts';
@@ -11,7 +11,7 @@ import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
 import { includeTypeName, warningHeader } from './indices.ts';
 
-export function templateHandlers(node: Node) {
+export function templateHandlers(node: NodeContext) {
   /** Names the request selects (all when it names none); `explicit` says whether it named any. */
   const selected = (req: FastifyRequest): { names: string[]; explicit: boolean } => {
     const p = params(req).name;

@@ -13,7 +13,7 @@ import { securityOf } from '../../security/request-security.ts';
 import { actionRequestValidation, illegalArgument, isEsError, parsingException, renderError } from '../../../../shared/errors/es-errors.ts';
 import { getOwn } from '../../../../shared/json/own-keys.ts';
 import { SnapshotTermStatistics, buildTermVectors, type TermVectorsSpec } from '../../../../shared/engine/search/term-vectors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { readHitPage } from '../../coordinator/hit-page.ts';
 import { boolParam, jsonBody, params, query, type Query } from '../params.ts';
@@ -62,7 +62,7 @@ function specOf(q: Query, body: Record<string, unknown>): TermVectorsSpec {
   };
 }
 
-async function termVectorsOf(node: Node, r: TermVectorsRequest): Promise<Record<string, unknown>> {
+async function termVectorsOf(node: NodeContext, r: TermVectorsRequest): Promise<Record<string, unknown>> {
   const start = Date.now();
   const resolved = resolveIndices(node.cluster, r.index, {});
   if (resolved.length !== 1) throw illegalArgument(`Alias [${r.index}] has more than one indices associated with it, can't execute a single index op`);
@@ -117,7 +117,7 @@ function bodyObject(v: unknown): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-export function termVectorHandlers(node: Node) {
+export function termVectorHandlers(node: NodeContext) {
   const single = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

@@ -12,7 +12,7 @@ import { parseSearchBody, type SearchUrlParams } from '../../../../shared/dsl/qu
 import { FilterCache } from '../../../../shared/engine/search/filter-cache.ts';
 import { queryString } from '../../../../shared/engine/search/explain.ts';
 import type { ParsedSearch } from '../../../../shared/engine/search/types.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { emptyMapping } from '../../search/empty-mapping.ts';
 import { boolParam, jsonBody, params, query } from '../params.ts';
@@ -32,7 +32,7 @@ function errorText(err: unknown): string {
   return `[${err.extra.index ?? '_na_'}] ${err.type}[${err.reason}]${cause}`;
 }
 
-export function validateHandlers(node: Node) {
+export function validateHandlers(node: NodeContext) {
   const validate = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);

@@ -3,7 +3,9 @@
  * services/node/rest/routes/console-traces.ts) searchable by path, status,
  * duration and index, and one trace as a waterfall: each span a bar on the
  * trace's time line, children under their parent, attributes (log offsets,
- * shard, index) on demand. `#/traces/{id}` opens a trace directly.
+ * shard, index) on demand. `#/traces/{id}` opens a trace directly. Beside
+ * them, the recent entries of every node's search and indexing slow logs
+ * (`/_console/api/slow_log`), each opening the trace of the request it served.
  */
 import { json, request } from './api.ts';
 import { fill, h, table } from './dom.ts';
@@ -45,6 +47,56 @@ interface TraceAnswer {
   failed_nodes?: { name: string; reason: string }[];
   error?: { reason?: string };
 }
+interface SlowEntry {
+  timestamp: number;
+  level: string;
+  kind: string;
+  index: string;
+  shard: number;
+  node: string;
+  tookMs: number;
+  traceId: string | null;
+  count: number;
+  source: string | null;
+}
+interface SlowAnswer {
+  entries: SlowEntry[];
+  failed_nodes: { name: string; reason: string }[];
+}
+const PHASE: Record<string, string> = { query: 'search query', fetch: 'search fetch', index: 'indexing' };
+
+/** The slow logs' recent entries, newest first, each with a link to its trace. */
+async function showSlow(box: HTMLElement): Promise<void> {
+  try {
+    const a = await json<SlowAnswer>('GET', '/_console/api/slow_log?size=20', undefined, { poll: true });
+    const failed = a.failed_nodes.length ? h('p', { class: 'error' }, a.failed_nodes.map((f) => `${f.name} did not answer: ${f.reason}`).join('; ')) : null;
+    if (a.entries.length === 0) {
+      fill(box, h('p', { class: 'muted' }, 'No slow requests logged (the thresholds are the index settings index.search.slowlog.threshold.* and index.indexing.slowlog.threshold.index.*).'), failed);
+      return;
+    }
+    fill(
+      box,
+      table(
+        'Slow requests, newest first',
+        ['When', 'Node', 'Level', 'Phase', 'Shard', 'Took', 'Trace'],
+        a.entries.map((e) => [
+          new Date(e.timestamp).toLocaleTimeString('en-GB'),
+          e.node,
+          e.level.toUpperCase(),
+          PHASE[e.kind] ?? e.kind,
+          `${e.index}[${e.shard}]`,
+          millis(e.tookMs),
+          e.traceId === null ? '–' : h('a', { href: `#/traces/${e.traceId}`, title: e.source ?? undefined }, `trace ${e.traceId.slice(0, 8)}`),
+        ]),
+        { id: 'slow-log' },
+      ),
+      failed,
+    );
+  } catch (err) {
+    fill(box, h('p', { class: 'error' }, err instanceof Error ? err.message : String(err)));
+  }
+}
+
 interface ListAnswer {
   enabled: boolean;
   reason?: string;
@@ -219,8 +271,17 @@ export function tracesPage(root: HTMLElement, traceId?: string): () => void {
     index,
     h('button', { type: 'submit' }, 'Search'),
   );
-  fill(root, h('h1', {}, 'Traces'), form, info, h('div', { class: 'traces' }, list, detail));
+  const slow = h('div', { id: 'slow-requests' });
+  fill(
+    root,
+    h('h1', {}, 'Traces'),
+    form,
+    info,
+    h('div', { class: 'traces' }, list, detail),
+    h('section', { 'aria-labelledby': 'h-slow' }, h('h2', { id: 'h-slow' }, 'Slow requests'), slow),
+  );
   void search();
+  void showSlow(slow);
   if (traceId) void showTrace(detail, traceId);
   else fill(detail, h('p', { class: 'muted' }, 'Choose a trace to see its spans.'));
   return () => {};

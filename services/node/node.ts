@@ -22,6 +22,7 @@ import type { IndexMetadata } from './cluster/index-metadata.ts';
 import { Membership, type NodeInfo } from './cluster/membership.ts';
 import { EMPTY_TABLE } from './cluster/allocation.ts';
 import { ShardDirectory, type CopyRoute } from './copies/shard-directory.ts';
+import { SlowLog } from './search/slow-log.ts';
 import { CopyAccess } from './copies/copy-access.ts';
 import { IndicesService } from './indexer/indices-service.ts';
 import { IndexAdmin } from './coordinator/index-admin.ts';
@@ -251,6 +252,7 @@ export class Node implements NodeContext {
       clusterName: config.clusterName,
       onError: (err, context) => logger.error({ err, context }, 'indexer error'),
       onNotice: (message) => logger.warn(message),
+      slowLog: new SlowLog(logger, config.nodeName),
       workers,
       hosted: parts ? (m) => hostedShards(parts.membership, identity.nodeId, m) : undefined,
       // One node holds primaries only, and a shard it never held is a new one.

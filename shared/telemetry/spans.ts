@@ -97,6 +97,13 @@ export function currentTraceHeaders(): Record<string, string> | undefined {
   return carrier.traceparent === undefined ? undefined : carrier;
 }
 
+/** The trace id of the active span (for a log entry that names its request's trace); null when tracing is off or none is active. */
+export function currentTraceId(): string | null {
+  if (tracer === null) return null;
+  const active = trace.getSpanContext(context.active());
+  return active !== undefined && isSpanContextValid(active) ? active.traceId : null;
+}
+
 /** A started span and the context that makes it the parent of what runs in it. */
 export interface ScopedSpan {
   readonly span: Span;

@@ -229,6 +229,54 @@ describe('web console', { skip }, () => {
     assert.match(await page.locator('#trace-nodes').innerText(), /Spans from test-node \(\d+\)/);
   });
 
+  test("slow requests are listed with their trace: a slow search's query and fetch, a slow write's apply; the link opens the trace", async () => {
+    const bad = await http(server.url, 'PUT', '/slowpoke', { settings: { 'index.search.slowlog.threshold.query.warn': 'soon' } });
+    assert.equal(bad.status, 400, bad.text);
+    assert.match(bad.text, /failed to parse setting \[index.search.slowlog.threshold.query.warn\] with value \[soon\] as a time value/);
+    // 0ms: every query phase and applied batch of this index is slow; fetch only from 1 hour (so never).
+    const created = await http(server.url, 'PUT', '/slowpoke', {
+      settings: {
+        number_of_shards: 1,
+        number_of_replicas: 0,
+        'index.search.slowlog.threshold.query.warn': '0ms',
+        'index.search.slowlog.threshold.fetch.info': '1h',
+        'index.indexing.slowlog.threshold.index.debug': '0ms',
+      },
+    });
+    assert.equal(created.status, 200, created.text);
+    const writeTrace = '9af92f3577b34da6a3ce929d0e0e4736';
+    const searchTrace = '9bf92f3577b34da6a3ce929d0e0e4736';
+    const put = await http(server.url, 'PUT', '/slowpoke/_doc/1?refresh=true', { slow: 'poke' }, { traceparent: `00-${writeTrace}-00f067aa0ba902b7-01` });
+    assert.equal(put.status, 201);
+    const found = await http(server.url, 'POST', '/slowpoke/_search', { query: { match: { slow: 'poke' } } }, { traceparent: `00-${searchTrace}-00f067aa0ba902b7-01` });
+    assert.equal(found.status, 200);
+    const log = (await http(server.url, 'GET', '/_console/api/slow_log')).body as {
+      entries: { kind: string; level: string; index: string; traceId: string | null; count: number; source: string | null; node: string }[];
+    };
+    const mine = log.entries.filter((e) => e.index === 'slowpoke');
+    assert.deepEqual(
+      mine.map((e) => [e.kind, e.level, e.traceId, e.count]),
+      [
+        ['query', 'warn', searchTrace, 1],
+        ['index', 'debug', writeTrace, 1],
+      ],
+    );
+    assert.equal(mine[0]!.source, '{"query":{"match":{"slow":"poke"}}}');
+    assert.equal(mine[0]!.node, 'test-node');
+
+    await open('traces');
+    const rows = page.locator('#slow-log tbody tr');
+    await eventually('the slow entries listed', async () => (await rows.count()) >= 2);
+    const texts = (await rows.allInnerTexts()).filter((t) => t.includes('slowpoke[0]'));
+    assert.match(texts[0]!, /test-node\tWARN\tsearch query\tslowpoke\[0\]\t.* ms\ttrace 9bf92f35/);
+    assert.match(texts[1]!, /test-node\tDEBUG\tindexing\tslowpoke\[0\]\t.* ms\ttrace 9af92f35/);
+    await page.getByRole('link', { name: 'trace 9bf92f35' }).click();
+    await page.locator('#waterfall').waitFor();
+    assert.match(await page.locator('#trace h2').innerText(), new RegExp(`Trace ${searchTrace}`));
+    const names = await Promise.all((await page.locator('#waterfall .span-row').all()).map((row) => row.getAttribute('data-name')));
+    assert.ok(names.includes('query') && names.includes('fetch'), names.join(', '));
+  });
+
   test('the traces page filters by status and leaves out the console own requests', async () => {
     await http(server.url, 'GET', '/nothing-here/_search');
     await open('traces');

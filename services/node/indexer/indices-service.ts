@@ -23,6 +23,7 @@ import type { ClusterState } from '../cluster/cluster-state.ts';
 import { partitionsOf, type IndexMetadata } from '../cluster/index-metadata.ts';
 import { ShardCopy } from './shard-copy.ts';
 import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
+import type { SlowLog } from '../search/slow-log.ts';
 
 export type CopyState = 'INITIALIZING' | 'STARTED';
 
@@ -61,6 +62,8 @@ export interface IndicesServiceOptions {
   readonly onCopyState?: () => void;
   /** Something the node's log should say (a copy rebuilt from the log, and why). */
   readonly onNotice?: (message: string) => void;
+  /** The node's search and indexing slow logs, handed to every copy. */
+  readonly slowLog?: SlowLog;
 }
 
 /** One copy this node holds. */
@@ -87,6 +90,11 @@ export class IndicesService {
   private closed = false;
 
   constructor(private readonly opts: IndicesServiceOptions) {}
+
+  /** The node's slow logs (the console lists their recent entries). */
+  get slowLog(): SlowLog | null {
+    return this.opts.slowLog ?? null;
+  }
 
   /** The topic an index's copies read and its writes go to: its log owner's (itself, or the index it was rebuilt from). */
   topicOf(meta: Pick<IndexMetadata, 'log'>): string {
@@ -179,6 +187,7 @@ export class IndicesService {
       workers: this.opts.workers,
       onError: (err) => this.opts.onError(err, `[${meta.name}][${s}] apply`),
       onNotice: this.opts.onNotice,
+      slowLog: this.opts.slowLog,
     });
     // Started = everything the partitions held when the copy opened applied, and searchable.
     const targets = await Promise.all(copy.partitions.map(async (p) => [p, await this.opts.log.highWatermark(topic, p)] as const));

@@ -25,6 +25,7 @@ import { WorkerShardClient } from '../shard-worker/worker-shard-client.ts';
 import type { DocOutcome } from '../shard-worker/apply-doc-op.ts';
 import { OutcomeRing } from './outcome-ring.ts';
 import { traceApply, type Attributes } from '../../../shared/telemetry/spans.ts';
+import type { SlowLog } from '../search/slow-log.ts';
 import { ATTR_INDEX, ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_DESTINATION_PARTITION_ID, ATTR_SHARD } from '../../../shared/telemetry/attributes.ts';
 
 export type OutcomeListener = (item: number, outcome: DocOutcome, offset: number) => void;
@@ -49,6 +50,8 @@ export interface ShardCopyOptions {
   readonly onError: (err: Error) => void;
   /** Something the node's log should say about the copy (a rebuild and why). */
   readonly onNotice?: (message: string) => void;
+  /** The node's slow logs: slow applied batches here, slow query and fetch phases in its search client. */
+  readonly slowLog?: SlowLog;
 }
 
 /** Records handed to the engine in one message (a recovery replays millions). */
@@ -212,7 +215,7 @@ export class ShardCopy {
 
   /** The copy's query and fetch phases, with contexts kept in `contexts`. */
   searchClient(meta: IndexMetadata, contexts: SearchContexts): WorkerShardClient {
-    return new WorkerShardClient(this.engine, () => this.rebuilding, meta, contexts);
+    return new WorkerShardClient(this.engine, () => this.rebuilding, meta, contexts, this.opts.slowLog ?? null);
   }
 
   /** Applies the log from the copy's offsets on. */
@@ -280,8 +283,12 @@ export class ShardCopy {
 
   private async applyBatch(part: PartitionProgress, records: readonly LogRecord[]): Promise<void> {
     if (this.closing) return;
-    this.engine.syncMeta(this.opts.meta());
+    const meta = this.opts.meta();
+    this.engine.syncMeta(meta);
+    const slowLog = this.opts.slowLog?.watches(meta, 'index') ? this.opts.slowLog : null;
+    const started = slowLog === null ? 0 : performance.now();
     const reply = await this.engine.apply(part.partition, records);
+    slowLog?.record(meta, this.shard, 'index', performance.now() - started, records.length);
     if (reply.refusal != null && this.rebuildFailure === null) {
       this.rebuildFailure = reply.refusal;
       this.opts.onNotice?.(`[${this.opts.meta().name}][${this.shard}] the rebuild's mapping refuses ${reply.refusal}`);

@@ -46,6 +46,7 @@ import { securityHandlers } from './routes/security.ts';
 import { apiKeyHandlers } from './routes/api-keys.ts';
 import { consoleTraceHandlers } from './routes/console-traces.ts';
 import { consoleLogEndsHandler } from './routes/console-log-ends.ts';
+import { consoleSlowLogHandler } from './routes/console-slow-log.ts';
 
 export function routeTable(node: NodeContext): Route[] {
   const cluster = clusterHandlers(node);
@@ -245,6 +246,7 @@ export function routeTable(node: NodeContext): Route[] {
   add(['GET'], ['/_console/api/traces'], traces.list, clusterA('cluster:monitor/nodes/stats'));
   add(['GET'], ['/_console/api/traces/{trace_id}'], traces.get, clusterA('cluster:monitor/nodes/stats'));
   add(['GET'], ['/_console/api/log_ends'], consoleLogEndsHandler(node), clusterA('cluster:monitor/state'));
+  add(['GET'], ['/_console/api/slow_log'], consoleSlowLogHandler(node), clusterA('cluster:monitor/nodes/stats'));
 
   return routes;
 }

@@ -8,6 +8,7 @@ import type { RenderedHits } from '../../../shared/engine/search/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse, ShardSearchSource } from '../search/shard-client.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
+import type { SlowLog } from '../search/slow-log.ts';
 import type { FetchReply, QueryReply } from './protocol.ts';
 import type { EngineHandle } from './engine-handle.ts';
 import { packSortRows, unpackResultRows } from './sort-rows.ts';
@@ -47,6 +48,8 @@ export class WorkerShardClient implements ShardClient {
     private readonly rebuilding: () => boolean,
     private readonly meta: IndexMetadata,
     private readonly contexts: SearchContexts,
+    /** The node's slow log: query and fetch phases slower than the index's thresholds. */
+    private readonly slowLog: SlowLog | null = null,
   ) {
     this.index = meta.name;
     this.shard = handle.shard;
@@ -72,6 +75,8 @@ export class WorkerShardClient implements ShardClient {
     if (source === undefined) throw missingSource(this.meta, this.shard);
     this.handle.syncMeta(this.meta);
     const id = this.contexts.open(this.handle.slot, req.keepAliveMs);
+    const slowLog = this.slowLog?.watches(this.meta, 'query') ? this.slowLog : null;
+    const started = slowLog === null ? 0 : performance.now();
     try {
       const reply = await this.handle.request<QueryReply>({
         t: 'query',
@@ -83,6 +88,7 @@ export class WorkerShardClient implements ShardClient {
         url: source.url,
         parseKey: parseKeyOf(source.body),
       });
+      slowLog?.record(this.meta, this.shard, 'query', performance.now() - started, reply.result.totalHits, source.body);
       return resultOf(id, reply);
     } catch (err) {
       this.contexts.free(id);
@@ -92,6 +98,8 @@ export class WorkerShardClient implements ShardClient {
 
   async fetchRendered(req: ShardFetchRequest): Promise<RenderedHits> {
     if (!this.contexts.has(req.contextId)) throw searchContextMissing(req.contextId);
+    const slowLog = this.slowLog?.watches(this.meta, 'fetch') ? this.slowLog : null;
+    const started = slowLog === null ? 0 : performance.now();
     const reply = await this.handle.request<FetchReply>({
       t: 'fetch',
       copy: this.handle.copy,
@@ -101,6 +109,7 @@ export class WorkerShardClient implements ShardClient {
       sortValues: packSortRows(req.sortValues),
       release: req.release,
     });
+    slowLog?.record(this.meta, this.shard, 'fetch', performance.now() - started, req.docs.length);
     // The worker let the view go with the fetch.
     if (req.release) this.contexts.forget(req.contextId);
     else if (req.lastEmitted) this.contexts.advance(req.contextId, req.lastEmitted);

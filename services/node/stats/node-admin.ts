@@ -13,6 +13,7 @@ import type { HeldCopy, IndicesService } from '../indexer/indices-service.ts';
 import type { TransportClient } from '../transport/transport-client.ts';
 import { NODE_ADMIN } from '../transport/rpc-messages.ts';
 import { spanBuffer, type SpanRecord } from '../../../shared/telemetry/span-buffer.ts';
+import type { SlowLogEntry } from '../search/slow-log.ts';
 import type { CopySegmentsView, CopyStatsView } from './copy-view.ts';
 
 /** How long a coordinator waits for another node's answer (Elasticsearch's stats requests have no timeout; a dead node must not hang them). */
@@ -124,6 +125,8 @@ export class NodeAdmin {
         return this.opts.nodeStats(body);
       case 'tasks':
         return this.localTasks((body as { detailed?: boolean } | null)?.detailed === true);
+      case 'slow_log':
+        return this.localSlowLog();
       case 'trace_spans':
         return this.localTraceSpans(String((body as { trace_id?: unknown } | null)?.trace_id ?? ''));
       default:
@@ -134,6 +137,11 @@ export class NodeAdmin {
   /** This node's running tasks; times as plain numbers (they travel as JSON). */
   localTasks(detailed: boolean): Record<string, unknown>[] {
     return this.opts.tasks(detailed).map((t) => ({ ...t, running_time_in_nanos: Number(t.running_time_in_nanos) }));
+  }
+
+  /** The recent entries of this node's slow logs, newest first. */
+  localSlowLog(): SlowLogEntry[] {
+    return this.opts.indices.slowLog?.recent() ?? [];
   }
 
   /** The spans of one trace this node keeps for the console (span-buffer.ts); null when it keeps none. */

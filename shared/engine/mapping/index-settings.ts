@@ -307,7 +307,19 @@ function checkRoutingShards(numberOfShards: number, routingNumShards: number): v
   }
 }
 
+/** The slow logs' thresholds: time values, `-1` (off) at the least (SearchSlowLog, IndexingSlowLog). */
+const SLOWLOG_THRESHOLD = /^index\.(search\.slowlog\.threshold\.(query|fetch)|indexing\.slowlog\.threshold\.index)\.(warn|info|debug|trace)$/;
+
+function checkSlowLogThresholds(flat: ReadonlyMap<string, FlatEntry>): void {
+  for (const [key, entry] of flat) {
+    if (entry.text === null || !SLOWLOG_THRESHOLD.test(key)) continue;
+    const s = String(entry.text);
+    if (parseTimeValue(s, key) < -1) throw settingError(`Failed to parse value [${s}] for setting [${key}] must be >= -1`);
+  }
+}
+
 function build(flat: Map<string, FlatEntry>, index: string): IndexSettings {
+  checkSlowLogThresholds(flat);
   const numberOfShards = intSetting(flat, K_SHARDS, DEFAULT_NUMBER_OF_SHARDS, 1, MAX_NUMBER_OF_SHARDS);
   const numberOfReplicas = intSetting(flat, K_REPLICAS, DEFAULT_NUMBER_OF_REPLICAS, 0);
   const refresh = refreshSetting(flat);

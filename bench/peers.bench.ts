@@ -12,8 +12,8 @@
  * RSS. Engines are measured back to back on each query so they see the same
  * machine load.
  *
- *   npm run bench:peers                          # 1,000,000 records
- *   npm run bench:peers -- --count 5000000 --runs 30 --warmup 10
+ *   npm run bench:peers                          # 1,000,000 records, 30 runs after 20 warm-up
+ *   npm run bench:peers -- --count 5000000 --runs 20 --warmup 10
  *   npm run bench:peers -- --only sqlite         # the node and SQLite only (--only node,duckdb ...)
  *   npm run bench:peers -- --keep /tmp/peers-1m  # keep the node's data and the peers' files there
  */
@@ -35,8 +35,8 @@ const ENGINES = ['node', 'sqlite', 'duckdb'] as const;
 type EngineName = (typeof ENGINES)[number];
 
 const count = argNumber('count', 1_000_000);
-const runs = argNumber('runs', 20);
-const warmup = argNumber('warmup', 10);
+const runs = argNumber('runs', 30);
+const warmup = argNumber('warmup', 20);
 const argValue = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;

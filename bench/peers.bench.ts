@@ -2,7 +2,7 @@
  * bench:peers — the node beside what a user would pick instead (issue 18).
  * Generates N pass records with the project's generator and loads them into
  * SQLite (FTS5 trigram, better-sqlite3), DuckDB (@duckdb/node-api), both in
- * this process, and a compiled node in its own process through `_bulk`
+ * this process, PostgreSQL with pg_trgm when `--pg URL` names a server, and a compiled node in its own process through `_bulk`
  * (5 shards, no replica). Then asks the eleven queries of the issue of each
  * engine, one at a time: each query's answers must agree across engines
  * (counts, groups, top-10 ids and order; see peers/answers.ts), or the run
@@ -16,6 +16,7 @@
  *   npm run bench:peers -- --count 5000000 --runs 20 --warmup 10
  *   npm run bench:peers -- --only sqlite         # the node and SQLite only (--only node,duckdb ...)
  *   npm run bench:peers -- --keep /tmp/peers-1m  # keep the node's data and the peers' files there
+ *   npm run bench:peers -- --pg postgres://bench:bench@127.0.0.1/bench   # PostgreSQL + pg_trgm too (schema bench_peers)
  */
 import { execSync } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
@@ -29,9 +30,10 @@ import type { Engine } from './peers/engine.ts';
 import { NodeEngine } from './peers/node-engine.ts';
 import { SqliteEngine } from './peers/sqlite-engine.ts';
 import { DuckdbEngine } from './peers/duckdb-engine.ts';
+import { PostgresEngine } from './peers/postgres-engine.ts';
 import { peerQueries } from './peers/workload.ts';
 
-const ENGINES = ['node', 'sqlite', 'duckdb'] as const;
+const ENGINES = ['node', 'sqlite', 'duckdb', 'postgres'] as const;
 type EngineName = (typeof ENGINES)[number];
 
 const count = argNumber('count', 1_000_000);
@@ -43,11 +45,14 @@ const argValue = (name: string) => {
 };
 const keepDir = argValue('keep');
 const only = argValue('only');
+const pgUrl = argValue('pg');
 
 function selectedEngines(): EngineName[] {
-  if (only === undefined) return [...ENGINES];
+  // PostgreSQL is a server the user runs: measured only when --pg says where.
+  if (only === undefined) return ENGINES.filter((e) => e !== 'postgres' || pgUrl !== undefined);
   const names = only.split(',').map((s) => s.trim());
   for (const n of names) if (!(ENGINES as readonly string[]).includes(n)) throw new Error(`--only: unknown engine ${n} (one of ${ENGINES.join(', ')})`);
+  if (names.includes('postgres') && pgUrl === undefined) throw new Error('--only postgres needs --pg postgres://user:password@127.0.0.1/database');
   // The node is what the others are measured against: always there.
   return ENGINES.filter((e) => e === 'node' || names.includes(e));
 }
@@ -82,7 +87,8 @@ async function main(): Promise<void> {
         await mkdir(join(dir, 'node'), { recursive: true });
         engine = node = await NodeEngine.start(join(dir, 'node'));
       } else if (name === 'sqlite') engine = new SqliteEngine(dir);
-      else engine = await DuckdbEngine.open(dir);
+      else if (name === 'duckdb') engine = await DuckdbEngine.open(dir);
+      else engine = await PostgresEngine.connect(pgUrl!, keepDir !== undefined);
       engines.push(engine);
       process.stderr.write(`loading ${count} records into ${name}\n`);
       const seconds = await engine.load(count);

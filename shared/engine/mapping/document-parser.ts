@@ -21,6 +21,7 @@ import { DEFAULT_DATE_FORMAT, JodaDateFormatter, dateFormatter } from './date-fo
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, alternatives, epoch, fixed, lit } from './date-steps.ts';
 import { templateMapping, type DetectedType } from './dynamic-templates.ts';
 import { binaryValue, geoPointValues, rangeValues } from './typed-values.ts';
+import { completionValues } from './completion-values.ts';
 import { makeLeaf } from './leaf-field.ts';
 import { getOwn, setOwn } from '../../json/own-keys.ts';
 import { parseProperty, type MappingParseOptions } from './mapping-parser.ts';
@@ -29,6 +30,7 @@ import {
   T_BINARY,
   T_BOOLEAN,
   T_BYTE,
+  T_COMPLETION,
   T_DATE,
   T_DOUBLE,
   T_FLOAT,
@@ -353,8 +355,8 @@ export class DocumentParser {
       }
       return;
     }
-    if (node !== undefined && node.kind === 'leaf' && (node.code === T_GEO_POINT || node.code === T_RANGE)) {
-      // `[lon, lat]` and `{lat, lon}` are one point, not an array or an object
+    if (node !== undefined && node.kind === 'leaf' && (node.code === T_GEO_POINT || node.code === T_RANGE || node.code === T_COMPLETION)) {
+      // `[lon, lat]` and `{lat, lon}` are one point, not an array or an object; a completion reads its arrays and objects itself
       this.addValue(node, value, true);
       return;
     }
@@ -408,6 +410,17 @@ export class DocumentParser {
     }
     if (leaf.code === T_RANGE) {
       this.addRanges(leaf, raw, withCopies);
+      return;
+    }
+    if (leaf.code === T_COMPLETION) {
+      let inputs: string[];
+      try {
+        inputs = completionValues(raw, leaf.opts.maxInputLength);
+      } catch (e) {
+        if (!isEsError(e)) throw e;
+        throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
+      }
+      if (inputs.length > 0) this.fieldFor(leaf).values.push(...inputs);
       return;
     }
     let v: string | number | boolean | null | undefined;

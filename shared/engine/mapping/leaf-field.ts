@@ -8,6 +8,8 @@ import type { FieldMapping, FieldType } from './types.ts';
 
 /** The name the analysis registry resolves to the index's default analyzer (standard unless the index defines `default`). */
 export const DEFAULT_ANALYZER = 'default';
+/** CompletionFieldMapper's default analyzer. */
+export const COMPLETION_ANALYZER = 'simple';
 
 function engineType(type: LeafType): FieldType {
   return type === 'ip' ? 'keyword' : type;
@@ -31,14 +33,15 @@ function typedNullValue(type: LeafType, opts: LeafOptions, formatter: JodaDateFo
 export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafOptions, fields: LeafNode[], parent: string | null): LeafNode {
   const formatter = type === 'date' || type === 'date_range' ? dateFormatter(opts.format ?? DEFAULT_DATE_FORMAT) : null;
   const text = type === 'text';
+  const completion = type === 'completion';
   const nullTyped = typedNullValue(type, opts, formatter);
   const mapping: FieldMapping = Object.freeze({
     path,
     type: engineType(type),
     index: opts.index,
     docValues: text ? false : opts.docValues,
-    analyzer: text ? (opts.analyzer ?? DEFAULT_ANALYZER) : null,
-    searchAnalyzer: text ? (opts.searchAnalyzer ?? opts.analyzer ?? DEFAULT_ANALYZER) : null,
+    analyzer: text ? (opts.analyzer ?? DEFAULT_ANALYZER) : completion ? (opts.analyzer ?? COMPLETION_ANALYZER) : null,
+    searchAnalyzer: text || completion ? (opts.searchAnalyzer ?? opts.analyzer ?? (completion ? COMPLETION_ANALYZER : DEFAULT_ANALYZER)) : null,
     ignoreAbove: type === 'keyword' ? opts.ignoreAbove : null,
     dateFormat: formatter,
     scalingFactor: type === 'scaled_float' ? opts.scalingFactor : null,
@@ -53,6 +56,9 @@ export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafO
     searchQuoteAnalyzer: text ? (opts.searchQuoteAnalyzer ?? opts.searchAnalyzer ?? opts.analyzer ?? DEFAULT_ANALYZER) : null,
     norms: opts.norms ?? text,
     termVector: opts.termVector,
+    ...(completion
+      ? { completion: { preserveSeparators: opts.preserveSeparators, preservePositionIncrements: opts.preservePositionIncrements, maxInputLength: opts.maxInputLength } }
+      : {}),
   });
   return {
     kind: 'leaf',

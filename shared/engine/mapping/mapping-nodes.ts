@@ -27,6 +27,8 @@ export const T_BINARY = 13;
 export const T_GEO_POINT = 14;
 /** Every range type (the type name tells them apart). */
 export const T_RANGE = 15;
+/** `completion`: inputs with weights (document-parser.ts reads its strings, arrays and objects). */
+export const T_COMPLETION = 16;
 
 /** Field types a leaf can have: the contract's types plus `ip` (indexed as a keyword of canonical addresses). */
 export type LeafType = Exclude<FieldType, 'object'> | 'ip';
@@ -53,6 +55,7 @@ export const TYPE_CODES: Readonly<Record<LeafType, number>> = {
   double_range: T_RANGE,
   date_range: T_RANGE,
   ip_range: T_RANGE,
+  completion: T_COMPLETION,
 };
 
 /** Every parameter of a leaf field, normalised; null means "not given" where Elasticsearch prints only given values. */
@@ -94,6 +97,10 @@ export interface LeafOptions {
   locale: string | null;
   /** geo_point: `ignore_z_value` as given (Elasticsearch's default is true). */
   ignoreZValue: boolean | null;
+  // completion
+  preserveSeparators: boolean;
+  preservePositionIncrements: boolean;
+  maxInputLength: number;
 }
 
 export interface LeafNode {
@@ -194,7 +201,7 @@ export function defaultLeafOptions(type: LeafType): LeafOptions {
   return {
     index: true,
     store: false,
-    docValues: type !== 'text' && type !== 'binary',
+    docValues: type !== 'text' && type !== 'binary' && type !== 'completion',
     boost: 1,
     indexOptions: null,
     termVector: 'no',
@@ -220,5 +227,8 @@ export function defaultLeafOptions(type: LeafType): LeafOptions {
     format: null,
     locale: null,
     ignoreZValue: null,
+    preserveSeparators: true,
+    preservePositionIncrements: true,
+    maxInputLength: 50,
   };
 }

@@ -106,7 +106,7 @@ const TERM_VECTORS: ReadonlySet<string> = new Set([
 const SIMILARITIES: ReadonlySet<string> = new Set(['BM25', 'classic', 'boolean']);
 
 const NUMERIC: ReadonlySet<string> = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float']);
-const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point', ...RANGE_TYPES]);
+const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point', ...RANGE_TYPES, 'completion']);
 
 interface Ctx {
   readonly opts: MappingParseOptions;
@@ -255,6 +255,38 @@ function parseTextParams(key: string, value: unknown, o: LeafOptions, name: stri
     case 'index_phrases':
       o.indexPhrases = bool(value, `${name}.index_phrases`);
       return true;
+    default:
+      return false;
+  }
+}
+
+/** CompletionFieldMapper.TypeParser. */
+function parseCompletionParams(key: string, value: unknown, o: LeafOptions, name: string, ctx: Ctx): boolean {
+  switch (key) {
+    case 'analyzer':
+    case 'search_analyzer': {
+      const s = String(value);
+      if (!analyzerExists(ctx, s)) throw mapperParsing(`analyzer [${s}] not found for field [${name}]`);
+      if (key === 'analyzer') o.analyzer = s;
+      else o.searchAnalyzer = s;
+      return true;
+    }
+    case 'preserve_separators':
+      o.preserveSeparators = bool(value, `${name}.preserve_separators`);
+      return true;
+    case 'preserve_position_increments':
+      o.preservePositionIncrements = bool(value, `${name}.preserve_position_increments`);
+      return true;
+    case 'max_input_length':
+    case 'max_input_len': {
+      const n = int(value);
+      if (n <= 0) throw iae(`[max_input_length] must be > 0 but was [${n}]`);
+      o.maxInputLength = n;
+      return true;
+    }
+    case 'contexts':
+      // Refused rather than ignored: context mappings change which documents a suggestion may return.
+      throw mapperParsing(`[contexts] of completion field [${name}] are not supported by this engine (context suggesters)`);
     default:
       return false;
   }
@@ -452,6 +484,13 @@ function parseLeaf(name: string, path: string, type: LeafType, node: Json, ctx: 
     else if (type === 'keyword') handled = parseKeywordParams(key, value, o, name, ctx);
     else if (type === 'geo_point') handled = parseGeoPointParams(key, value, o, name);
     else if (type === 'binary') handled = false;
+    else if (type === 'completion') {
+      handled = parseCompletionParams(key, value, o, name, ctx);
+      // CompletionFieldMapper.TypeParser reads its own options and multi-fields, none of FieldMapper's.
+      if (!handled && key === 'fields') handled = parseCommon(key, value, o, name, ctx, fields, path);
+      if (!handled) rest.set(key, value);
+      continue;
+    }
     else if (RANGE_TYPES.has(type)) handled = parseRangeParams(type, key, value, o, name);
     else handled = parseValueTypeParams(type, key, value, o, name);
     if (!handled) handled = parseCommon(key, value, o, name, ctx, fields, path);

@@ -38,6 +38,7 @@ function renderAnalyzers(leaf: LeafNode, out: Json): void {
 
 export function renderLeaf(leaf: LeafNode): Json {
   const o = leaf.opts;
+  if (leaf.type === 'completion') return renderCompletion(leaf);
   const out: Json = { type: leaf.type };
   // FieldMapper.doXContentBody
   if (o.boost !== 1) out.boost = o.boost;
@@ -112,6 +113,24 @@ export function renderLeaf(leaf: LeafNode): Json {
       if (o.ignoreMalformed !== null) out.ignore_malformed = o.ignoreMalformed;
       if (o.coerce !== null) out.coerce = o.coerce;
       if (o.nullValue !== null) out.null_value = o.nullValue;
+  }
+  return out;
+}
+
+/** CompletionFieldMapper.doXContentBody: every option, always. */
+function renderCompletion(leaf: LeafNode): Json {
+  const o = leaf.opts;
+  const analyzer = o.analyzer ?? 'simple';
+  const search = o.searchAnalyzer ?? analyzer;
+  const out: Json = { type: 'completion', analyzer };
+  if (search !== analyzer) out.search_analyzer = search;
+  out.preserve_separators = o.preserveSeparators;
+  out.preserve_position_increments = o.preservePositionIncrements;
+  out.max_input_length = o.maxInputLength;
+  if (leaf.fields.length > 0) {
+    const fields: Json = {};
+    for (const f of [...leaf.fields].sort((a, b) => byName(a.name, b.name))) setOwn(fields, f.name, renderLeaf(f));
+    out.fields = fields;
   }
   return out;
 }

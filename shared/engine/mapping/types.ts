@@ -28,6 +28,8 @@ export type FieldType =
   | 'double_range'
   | 'date_range'
   | 'ip_range'
+  /** Inputs of the completion suggester: each input's analyzed form, text and weight as one term of the field's dictionary. */
+  | 'completion'
   | 'object';
 
 export type NumericFieldType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float' | 'half_float' | 'scaled_float';
@@ -91,6 +93,15 @@ export interface FieldMapping {
   readonly norms?: boolean;
   /** `term_vector` as mapped (`no`, `yes`, `with_positions_offsets`, ...). */
   readonly termVector?: string;
+  /** Completion fields: how inputs become keys (`analyzer`/`searchAnalyzer` name the analyzers). */
+  readonly completion?: CompletionOptions;
+}
+
+/** CompletionFieldMapper's options. */
+export interface CompletionOptions {
+  readonly preserveSeparators: boolean;
+  readonly preservePositionIncrements: boolean;
+  readonly maxInputLength: number;
 }
 
 /**

@@ -17,6 +17,7 @@ import { NumericFieldWriter } from './numeric-field-writer.ts';
 import { PointFieldWriter } from './point-field-writer.ts';
 import { RangeFieldWriter } from './range-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
+import { completionTerm } from '../suggest/completion-terms.ts';
 import { ID_FIELD, type DocValues, type InvertedField, type PointValues, type Segment, type StoredDocument, type StoredFields } from './types.ts';
 
 /** One applied index operation waiting for the next refresh. */
@@ -39,6 +40,8 @@ const DEFAULT_ANALYZER = 'standard';
 type FieldWriter =
   | { readonly kind: 'text'; readonly writer: TextFieldWriter }
   | { readonly kind: 'keyword'; readonly writer: KeywordFieldWriter }
+  /** A completion field: a keyword-like dictionary of its inputs' terms (suggest/completion-terms.ts). */
+  | { readonly kind: 'completion'; readonly writer: KeywordFieldWriter }
   | { readonly kind: 'numeric'; readonly writer: NumericFieldWriter }
   | { readonly kind: 'points'; readonly writer: PointFieldWriter | RangeFieldWriter }
   /** Neither indexed nor with doc values: only recorded as present. */
@@ -135,7 +138,7 @@ export class SegmentBuilder {
       const mapping = fields[k].mapping;
       if (fields[k].values.length === 0 || mapping.type === 'object' || this.recentMappings[k] === mapping) continue;
       const state = this.fieldState(mapping);
-      const analyzer = mapping.type === 'text' && mapping.index ? this.analyzerFor(mapping) : null;
+      const analyzer = (mapping.type === 'text' && mapping.index) || mapping.type === 'completion' ? this.analyzerFor(mapping) : null;
       this.recentMappings[k] = mapping;
       this.recentStates[k] = state;
       this.recentAnalyzers[k] = analyzer;
@@ -197,7 +200,7 @@ export class SegmentBuilder {
       const column = state.column;
       if (column.kind === 'text') {
         inverted.set(state.path, column.writer.build(maxDoc));
-      } else if (column.kind === 'keyword') {
+      } else if (column.kind === 'keyword' || column.kind === 'completion') {
         const built = column.writer.build(maxDoc);
         if (built.inverted !== null) inverted.set(state.path, built.inverted);
         if (built.docValues !== null) docValues.set(state.path, built.docValues);
@@ -240,6 +243,14 @@ export class SegmentBuilder {
       case 'keyword':
         column.writer.addValues(field.values);
         return;
+      case 'completion': {
+        const a = analyzer ?? this.analyzerFor(field.mapping);
+        for (const v of field.values) {
+          const term = completionTerm(String(v), a, field.mapping.completion!);
+          if (term !== null) column.writer.addValue(term);
+        }
+        return;
+      }
       case 'numeric':
         column.writer.addValues(field.mapping, field.values);
         return;
@@ -289,6 +300,8 @@ function newFieldWriter(mapping: FieldMapping): FieldWriter {
       return mapping.index || mapping.docValues
         ? { kind: 'keyword', writer: new KeywordFieldWriter(mapping.index, mapping.docValues) }
         : { kind: 'stored-only', writer: null };
+    case 'completion':
+      return { kind: 'completion', writer: new KeywordFieldWriter(true, false) };
     case 'object':
       throw new Error(`object field [${mapping.path}] has no values of its own`);
     case 'binary':

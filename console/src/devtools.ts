@@ -1,11 +1,14 @@
 /**
  * The console page, as Kibana's Dev Tools: a method, a path (completed from
  * the node's endpoints and index names), a JSON body checked as it is typed
- * (NDJSON for `_bulk` and `_msearch`), field names of the index's mapping to
- * insert, a history of requests kept in this browser, and the response with
- * status and time, pretty-printed; `_cat` pages are shown as tables.
+ * (NDJSON for `_bulk` and `_msearch`), field names of the index's mapping
+ * completed in the body (a popup as a string is typed, completion.ts) or
+ * inserted with a button, a history of requests kept in this browser, and
+ * the response with status and time, pretty-printed; `_cat` pages are shown
+ * as tables.
  */
 import { request, type ApiResponse } from './api.ts';
+import { attachCompletion, caretBelow } from './completion.ts';
 import { fill, h, table } from './dom.ts';
 import { millis } from './format.ts';
 
@@ -139,9 +142,8 @@ function statusText(status: number): string {
 
 export function consolePage(root: HTMLElement): () => void {
   const method = h('select', { id: 'req-method', name: 'method' }, METHODS.map((m) => h('option', { value: m }, m)));
-  const path = h('input', { id: 'req-path', name: 'path', list: 'endpoints', value: '/_cluster/health', autocomplete: 'off', spellcheck: 'false', class: 'path' });
-  const endpoints = h('datalist', { id: 'endpoints' });
-  const body = h('textarea', { id: 'req-body', name: 'body', rows: 14, spellcheck: 'false', placeholder: '{ "query": { "match_all": {} } }' });
+  const path = h('input', { id: 'req-path', name: 'path', value: '/_cluster/health', autocomplete: 'off', spellcheck: 'false', class: 'path' });
+  const body = h('textarea', { id: 'req-body', name: 'body', rows: 14, spellcheck: 'false', 'aria-describedby': 'completion-help', placeholder: '{ "query": { "match_all": {} } }' });
   const check = h('p', { id: 'body-check', class: 'muted', 'aria-live': 'polite' }, 'Empty body');
   const fields = h('div', { id: 'fields', class: 'chips', 'aria-label': 'Fields of the index' });
   const status = h('p', { id: 'resp-status', 'aria-live': 'polite' });
@@ -149,6 +151,8 @@ export function consolePage(root: HTMLElement): () => void {
   const tableBox = h('div', { id: 'resp-table' });
   const historyList = h('ol', { id: 'history', class: 'history' });
   let indexNames: string[] = [];
+  let endpointPaths: string[] = ENDPOINTS.filter((e) => !e.includes('{'));
+  let fieldList: string[] = [];
   let mappingFor = '';
 
   const renderHistory = (list: Entry[]) =>
@@ -198,12 +202,14 @@ export function consolePage(root: HTMLElement): () => void {
     if (first === mappingFor) return;
     mappingFor = first;
     if (first === '' || first.startsWith('_')) {
+      fieldList = [];
       fill(fields);
       return;
     }
     const res = await request('GET', `/${encodeURIComponent(first)}/_mapping`, undefined, 'application/json', { poll: true });
     if (mappingFor !== first) return;
     const names = res.status === 200 ? fieldNames(res.json) : [];
+    fieldList = names;
     fill(fields, names.length ? [h('span', { class: 'muted' }, `Fields of ${first}: `), names.map((n) => h('button', { type: 'button', class: 'chip', onclick: () => insertField(n) }, n))] : null);
   };
 
@@ -211,9 +217,60 @@ export function consolePage(root: HTMLElement): () => void {
     const res = await request('GET', '/_cat/indices?format=json&h=index&s=index&expand_wildcards=all', undefined, 'application/json', { poll: true });
     const rows = Array.isArray(res.json) ? (res.json as { index?: string }[]) : [];
     indexNames = rows.map((r) => r.index ?? '').filter((n) => n !== '');
-    const paths = ENDPOINTS.flatMap((e) => (e.includes('{index}') ? indexNames.map((n) => e.replace('{index}', n)) : [e]));
-    fill(endpoints, paths.map((p) => h('option', { value: p })));
+    endpointPaths = ENDPOINTS.flatMap((e) => (e.includes('{index}') ? indexNames.map((n) => e.replace('{index}', n)) : [e]));
   };
+
+  // Completion in the path: the endpoints (with the index names) that start with what is typed.
+  const pathCompletion = attachCompletion(path, {
+    label: 'Endpoints',
+    offer: () => {
+      const typed = path.value.slice(0, path.selectionStart ?? path.value.length);
+      const items = endpointPaths.filter((p) => p.startsWith(typed) && p !== typed);
+      return { items, top: path.offsetHeight + 2, left: 0 };
+    },
+    accept: (p) => {
+      path.value = p;
+      path.selectionStart = path.selectionEnd = p.length;
+      onBodyInput();
+      void onPathChange();
+    },
+  });
+
+  /** The string the caret is in on its line (after an opening quote), or null outside a string. */
+  const openString = (): { start: number; typed: string } | null => {
+    const at = body.selectionStart ?? 0;
+    if (at !== (body.selectionEnd ?? at)) return null;
+    const lineStart = body.value.lastIndexOf('\n', at - 1) + 1;
+    let quote = -1;
+    for (let i = lineStart; i < at; i++) {
+      const c = body.value[i];
+      if (c === '\\') i++;
+      else if (c === '"') quote = quote < 0 ? i : -1;
+    }
+    return quote < 0 ? null : { start: quote + 1, typed: body.value.slice(quote + 1, at) };
+  };
+
+  // Completion in the body: inside a string, the mapping's field names that start with (then contain) what is typed.
+  const bodyCompletion = attachCompletion(body, {
+    label: 'Fields',
+    offer: () => {
+      const s = openString();
+      if (s === null || fieldList.length === 0) return null;
+      const t = s.typed.toLowerCase();
+      const starts = fieldList.filter((f) => f.toLowerCase().startsWith(t) && f !== s.typed);
+      const contains = t === '' ? [] : fieldList.filter((f) => !f.toLowerCase().startsWith(t) && f.toLowerCase().includes(t));
+      return { items: [...starts, ...contains], ...caretBelow(body) };
+    },
+    accept: (name) => {
+      const s = openString();
+      if (s === null) return;
+      const at = body.selectionStart ?? s.start;
+      const closed = body.value[at] === '"';
+      body.value = `${body.value.slice(0, s.start)}${name}${closed ? '' : '"'}${body.value.slice(at)}`;
+      body.selectionStart = body.selectionEnd = s.start + name.length + 1;
+      onBodyInput();
+    },
+  });
 
   const show = (res: ApiResponse, catTable: boolean) => {
     status.className = res.status >= 400 ? 'error' : 'ok';
@@ -256,8 +313,14 @@ export function consolePage(root: HTMLElement): () => void {
     renderHistory(remember({ method: method.value, path: p, body: body.value }));
   };
 
-  body.addEventListener('input', onBodyInput);
-  path.addEventListener('input', onBodyInput);
+  body.addEventListener('input', () => {
+    onBodyInput();
+    bodyCompletion.update();
+  });
+  path.addEventListener('input', () => {
+    onBodyInput();
+    pathCompletion.update();
+  });
   path.addEventListener('change', () => void onPathChange());
   const sendKeys = (ev: KeyboardEvent) => {
     if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) void send(ev);
@@ -270,9 +333,10 @@ export function consolePage(root: HTMLElement): () => void {
   const form = h(
     'form',
     { id: 'request', onsubmit: send, 'aria-label': 'Request' },
-    h('div', { class: 'request-line' }, h('label', { for: 'req-method', class: 'sr-only' }, 'Method'), method, h('label', { for: 'req-path', class: 'sr-only' }, 'Path'), path, endpoints, h('button', { type: 'submit' }, 'Send')),
+    h('div', { class: 'request-line' }, h('label', { for: 'req-method', class: 'sr-only' }, 'Method'), method, h('label', { for: 'req-path', class: 'sr-only' }, 'Path'), h('span', { class: 'completable path-box' }, path, pathCompletion.element), h('button', { type: 'submit' }, 'Send')),
     h('label', { for: 'req-body' }, 'Body (JSON; NDJSON for _bulk and _msearch) — Ctrl+Enter sends'),
-    body,
+    h('div', { class: 'completable' }, body, bodyCompletion.element),
+    h('p', { class: 'muted', id: 'completion-help' }, 'Field names are offered as you type a string; ↑ ↓ choose, Enter or Tab takes, Escape closes, Ctrl+Space asks.'),
     check,
     fields,
   );

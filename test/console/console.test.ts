@@ -204,6 +204,72 @@ describe('web console', { skip }, () => {
     assert.equal(await page.getByLabel(/^Body/).inputValue(), '"item"');
   });
 
+  test('completion popup: endpoints in the path and mapping fields in the body, by keyboard (arrows, Enter, Tab, Escape) and by click', async () => {
+    await open('console');
+    const path = page.getByRole('combobox', { name: 'Path' });
+    const endpoints = page.getByRole('listbox', { name: 'Endpoints' });
+    await path.fill('');
+    await path.pressSequentially('/ord');
+    await endpoints.waitFor();
+    assert.equal(await path.getAttribute('aria-expanded'), 'true');
+    const offered = await endpoints.getByRole('option').allInnerTexts();
+    assert.ok(offered.length > 3 && offered.every((o) => o.startsWith('/ord')), offered.join(', '));
+    assert.ok(offered.includes('/orders/_search'), offered.join(', '));
+    // The first is active; ArrowDown moves on, ArrowUp back, and the field says which is active.
+    const selected = () => endpoints.locator('[aria-selected="true"]').innerText();
+    assert.equal(await selected(), offered[0]);
+    await path.press('ArrowDown');
+    assert.equal(await selected(), offered[1]);
+    const active = await path.getAttribute('aria-activedescendant');
+    assert.equal(await page.locator(`#${active}`).innerText(), offered[1]);
+    await path.press('ArrowUp');
+    assert.equal(await selected(), offered[0]);
+    // Type on to narrow the list, choose with the arrows, take with Enter (which does not send the request).
+    await path.pressSequentially('ers/_sea');
+    assert.deepEqual(await endpoints.getByRole('option').allInnerTexts(), ['/orders/_search']);
+    await path.press('Enter');
+    assert.equal(await path.inputValue(), '/orders/_search');
+    assert.equal(await endpoints.isVisible(), false);
+    assert.equal(await page.locator('#resp-status').innerText(), '');
+    // Escape closes the list and leaves the text as typed.
+    await path.pressSequentially('?');
+    await path.fill('/_cat/');
+    await path.press('End');
+    await path.pressSequentially('n');
+    await endpoints.waitFor();
+    await path.press('Escape');
+    assert.equal(await endpoints.isVisible(), false);
+    assert.equal(await path.inputValue(), '/_cat/n');
+    await path.fill('/orders/_search');
+    await path.dispatchEvent('change');
+    await page.getByRole('button', { name: 'item', exact: true }).waitFor();
+
+    // In the body: typing a string offers the mapping's fields; Tab takes one and closes the quote.
+    const body = page.getByRole('combobox', { name: /^Body/ });
+    const fields = page.getByRole('listbox', { name: 'Fields' });
+    await body.fill('');
+    await body.pressSequentially('{"query": {"match": {"');
+    await fields.waitFor();
+    assert.deepEqual(await fields.getByRole('option').allInnerTexts(), ['item', 'item.keyword']);
+    await body.pressSequentially('it');
+    await body.press('ArrowDown');
+    await body.press('Tab');
+    assert.equal(await body.inputValue(), '{"query": {"match": {"item.keyword"');
+    assert.equal(await fields.isVisible(), false);
+    await body.pressSequentially(': "plate"}}}');
+    assert.equal(await page.locator('#body-check').innerText(), 'Valid JSON');
+    // Ctrl+Space asks inside a string; a click takes an option; Ctrl+Enter still sends.
+    await body.fill('{"sort": ["');
+    await body.press('End');
+    await body.press('Control+Space');
+    await fields.getByRole('option', { name: 'item', exact: true }).click();
+    assert.equal(await body.inputValue(), '{"sort": ["item"');
+    await page.getByLabel('Method').selectOption('POST');
+    await body.fill('{"query": {"match": {"item": "plate"}}}');
+    await body.press('Control+Enter');
+    await page.locator('#resp-status', { hasText: '200' }).waitFor();
+  });
+
   test('a written document has a trace: HTTP, produce and one apply span per copy, with the log offset', async () => {
     const put = await http(server.url, 'PUT', '/orders/_doc/traced', { item: 'trace me' });
     assert.equal(put.status, 201);

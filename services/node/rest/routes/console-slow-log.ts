@@ -12,7 +12,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { illegalArgument } from '../../../../shared/errors/es-errors.ts';
-import type { Node } from '../../node.ts';
+import type { NodeContext } from '../node-context.ts';
 import type { SlowLogEntry } from '../../search/slow-log.ts';
 import { intParam, query } from '../params.ts';
 import { sendJson } from '../reply.ts';
@@ -21,7 +21,7 @@ const MAX_SIZE = 1000;
 /** How long the list waits for another node's entries. */
 const GATHER_TIMEOUT_MS = 2000;
 
-export function consoleSlowLogHandler(node: Node) {
+export function consoleSlowLogHandler(node: NodeContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const size = intParam(query(req), 'size') ?? 50;
     if (size < 0 || size > MAX_SIZE) throw illegalArgument(`[size] must be between 0 and ${MAX_SIZE}, was [${size}]`);

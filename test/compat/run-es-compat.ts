@@ -33,7 +33,7 @@ export const COVERED = [
 
 /** Directories of the second set (`tests-more/`) whose tests must pass. */
 export const COVERED_MORE: string[] = [
-  'update_by_query', 'delete_by_query', 'reindex', 'explain', 'mtermvectors', 'search.highlight', 'search.inner_hits',
+  'update_by_query', 'delete_by_query', 'reindex', 'explain', 'mtermvectors', 'search.highlight', 'search.inner_hits', 'msearch',
   'cat.aliases', 'cat.allocation', 'cat.count', 'cat.health', 'cat.indices', 'cat.nodes', 'cat.segments', 'cat.templates',
   'indices.stats', 'indices.get', 'indices.exists_template', 'indices.get_template', 'indices.put_template',
   'indices.delete_alias', 'indices.exists_type', 'cluster.state', 'indices.get_field_mapping', 'indices.get_settings',

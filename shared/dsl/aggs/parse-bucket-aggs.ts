@@ -61,7 +61,7 @@ function parseOrder(v: unknown, aggName: string, histogram: boolean, warn: Warn)
   });
 }
 
-function parseIncludeExclude(v: unknown, which: 'include' | 'exclude'): IncludeExclude | null {
+export function parseIncludeExclude(v: unknown, which: 'include' | 'exclude'): IncludeExclude | null {
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') {
     // Compiled here so that a pattern the linear-time engine refuses is a 400 for the request, not a shard failure.

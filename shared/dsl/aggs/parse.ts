@@ -25,6 +25,7 @@ import {
 } from './parse-bucket-aggs.ts';
 import { parseGeoBounds, parseGeoCentroid, parseGeoDistanceAgg, parseGeoHashGrid } from './parse-geo-aggs.ts';
 import { parseIpRange } from './parse-ip-range.ts';
+import { parseSampler, parseSignificantTerms } from './parse-significance-aggs.ts';
 import { parseCardinality, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
 import {
   parseBucketMetrics,
@@ -50,6 +51,8 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   filters: (c, b) => parseFilters(c, b),
   missing: parseMissing,
   global: (c, b) => parseGlobal(c, b),
+  sampler: (c, b) => parseSampler(c, b),
+  significant_terms: parseSignificantTerms,
   // Parsed with the enclosing nested path (parseLevel).
   nested: (c, b) => parseNested(c, b, null),
   reverse_nested: (c, b) => parseReverseNested(c, b),
@@ -81,7 +84,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
+const BUCKET_TYPES = new Set(['sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
 
 /** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
 interface NestedScope {

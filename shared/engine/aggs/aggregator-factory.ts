@@ -17,6 +17,8 @@ import { collectedAggs } from './spec.ts';
 import type { AggState } from './state.ts';
 import { NumericTermsAggregator, OrdinalsTermsAggregator, unmappedTermsState } from './terms-aggregator.ts';
 import { TopHitsAggregator } from './top-hits-aggregator.ts';
+import { SamplerAggregator } from './sampler-aggregator.ts';
+import { SignificantTermsAggregator } from './significant-terms.ts';
 import { resolveSource, type ResolvedSource } from './value-source.ts';
 import { DEFAULT_DATE_FORMAT } from './date-formats.ts';
 import { RAW_FORMAT } from './value-format.ts';
@@ -94,6 +96,12 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     }
     case 'global':
       return new GlobalAggregator(spec, children(singleOwner));
+    case 'sampler':
+      return new SamplerAggregator(spec, children(false));
+    case 'significant_terms': {
+      const src = resolveSource(spec.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
+      return new SignificantTermsAggregator(spec, src, scope);
+    }
     case 'nested':
       return new NestedAggregator(spec, children(singleOwner), mapping);
     case 'reverse_nested':

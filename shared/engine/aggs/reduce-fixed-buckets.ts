@@ -1,7 +1,7 @@
 /** Reducing aggregations whose buckets are known up front: range, date_range, filters, and the single-bucket ones. */
 import type { ReducedFilters, ReducedRange, ReducedSingle } from './reduced.ts';
 import type { LevelReducer } from './reduce-terms.ts';
-import type { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec, NestedSpec, RangeSpec, ReverseNestedSpec } from './spec.ts';
+import type { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec, NestedSpec, RangeSpec, ReverseNestedSpec, SamplerSpec } from './spec.ts';
 import type { AggState, FiltersState, RangeState, SingleBucketState } from './state.ts';
 import { RAW_FORMAT } from './value-format.ts';
 
@@ -39,7 +39,7 @@ export function reduceFilters(spec: FiltersSpec, states: readonly FiltersState[]
 }
 
 export function reduceSingle(
-  spec: FilterSpec | MissingSpec | GlobalSpec | NestedSpec | ReverseNestedSpec,
+  spec: FilterSpec | MissingSpec | GlobalSpec | NestedSpec | ReverseNestedSpec | SamplerSpec,
   states: readonly SingleBucketState[],
   reduceLevel: LevelReducer,
 ): ReducedSingle {

@@ -15,6 +15,7 @@ import { reduceFilters, reduceRange, reduceSingle } from './reduce-fixed-buckets
 import { reduceHistogram } from './reduce-histogram.ts';
 import { reduceCardinality, reduceNumericMetric, reducePercentiles, reduceTopHits } from './reduce-metrics.ts';
 import { reduceTerms } from './reduce-terms.ts';
+import { reduceSignificantTerms } from './significant-terms.ts';
 import { reduceIpRange } from './ip-range-aggregator.ts';
 import { reduceGeoBounds, reduceGeoCentroid, reduceGeoDistance, reduceGeoHashGrid } from './reduce-geo.ts';
 import { renderAggs } from './render.ts';
@@ -57,8 +58,11 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
     case 'filters':
       agg = reduceFilters(spec, ofKind(states, 'filters') as FiltersState[], reduceLevel);
       break;
+    case 'significant_terms':
+      return reduceSignificantTerms(spec, ofKind(states, 'significant_terms'));
     case 'filter':
     case 'missing':
+    case 'sampler':
     case 'global':
     case 'nested':
     case 'reverse_nested':

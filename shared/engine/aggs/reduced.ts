@@ -62,7 +62,7 @@ export interface ReducedFilters extends Named {
 
 export interface ReducedSingle extends Named {
   readonly kind: 'single';
-  readonly typeName: 'filter' | 'missing' | 'global' | 'nested' | 'reverse_nested';
+  readonly typeName: 'filter' | 'missing' | 'global' | 'nested' | 'reverse_nested' | 'sampler';
   readonly docCount: number;
   aggs: ReducedAgg[];
 }
@@ -139,7 +139,18 @@ export interface ReducedGeoCentroid extends Named {
 
 export type ReducedMultiBucket = ReducedTerms | ReducedHistogram | ReducedRange | ReducedFilters;
 
+/** significant_terms, reduced: `doc_count` and `bg_count` of the whole, buckets with their score. */
+export interface ReducedSignificantTerms extends Named {
+  readonly kind: 'significant_terms';
+  /** Unmapped fields print as sigsterms too (UnmappedSignificantTerms.getType). */
+  readonly typeName: 'sigsterms' | 'siglterms';
+  readonly subsetSize: number;
+  readonly supersetSize: number;
+  readonly buckets: readonly { readonly key: string | number; readonly keyAsString: string | null; readonly docCount: number; readonly score: number; readonly bgCount: number; readonly aggs: readonly ReducedAgg[] }[];
+}
+
 export type ReducedAgg =
+  | ReducedSignificantTerms
   | ReducedMultiBucket
   | ReducedSingle
   | ReducedNumericMetric

@@ -15,11 +15,14 @@ type Json = Record<string, unknown>;
 function typeName(agg: ReducedAgg): string {
   switch (agg.kind) {
     case 'terms':
+      // UnmappedTerms.getType() is StringTerms.NAME: clients parse an unmapped field's terms as string terms.
+      return agg.typeName === 'umterms' ? 'sterms' : agg.typeName;
     case 'histogram':
     case 'range':
     case 'single':
     case 'metric':
     case 'percentiles':
+    case 'significant_terms':
       return agg.typeName;
     case 'filters':
       return 'filters';
@@ -159,6 +162,19 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
     case 'single':
       body.doc_count = agg.docCount;
       renderAggs(agg.aggs, typedKeys, body);
+      return;
+    case 'significant_terms':
+      // InternalSignificantTerms.doXContentBody and its buckets' toXContent.
+      body.doc_count = agg.subsetSize;
+      body.bg_count = agg.supersetSize;
+      body.buckets = agg.buckets.map((b) => {
+        const f: Json = { key: b.key };
+        if (b.keyAsString !== null) f.key_as_string = b.keyAsString;
+        f.doc_count = b.docCount;
+        f.score = b.score;
+        f.bg_count = b.bgCount;
+        return f;
+      });
       return;
     case 'metric':
       renderNumericMetric(agg, body);

@@ -140,6 +140,28 @@ export interface MissingSpec extends SpecBase {
   readonly source: ValuesSourceSpec;
 }
 
+/** `sampler`: its sub-aggregations see only each shard's `shard_size` best-scoring docs. */
+export interface SamplerSpec extends SpecBase {
+  readonly type: 'sampler';
+  readonly shardSize: number;
+}
+
+export type SignificanceHeuristic = 'jlh' | 'percentage';
+
+/** `significant_terms`: the terms of a field more frequent in the docs aggregated than in the whole index. */
+export interface SignificantTermsSpec extends SpecBase {
+  readonly type: 'significant_terms';
+  readonly source: ValuesSourceSpec;
+  readonly size: number;
+  /** null = twice the terms aggregation's default for the number of shards. */
+  readonly shardSize: number | null;
+  readonly minDocCount: number;
+  readonly shardMinDocCount: number;
+  readonly include: IncludeExclude | null;
+  readonly exclude: IncludeExclude | null;
+  readonly heuristic: SignificanceHeuristic;
+}
+
 export interface GlobalSpec extends SpecBase {
   readonly type: 'global';
 }
@@ -305,6 +327,8 @@ export type BucketAggSpec =
   | FiltersSpec
   | MissingSpec
   | GlobalSpec
+  | SamplerSpec
+  | SignificantTermsSpec
   | NestedSpec
   | ReverseNestedSpec;
 

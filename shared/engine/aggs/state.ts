@@ -163,7 +163,21 @@ export interface GeoCentroidState {
   readonly count: number;
 }
 
+/** One owning bucket's significant terms on a shard: subset and background frequencies per term. */
+export interface SignificantTermsState {
+  readonly kind: 'significant_terms';
+  readonly valueType: 'string' | 'long' | 'double' | 'unmapped';
+  readonly format: ValueFormat;
+  /** Docs aggregated (the subset) and live docs of the shard (the background). */
+  readonly subsetSize: number;
+  readonly supersetSize: number;
+  readonly keys: readonly (string | number)[];
+  readonly subsetDfs: readonly number[];
+  readonly supersetDfs: readonly number[];
+}
+
 export type AggState =
+  | SignificantTermsState
   | GeoBoundsState
   | GeoCentroidState
   | TermsState

@@ -88,7 +88,7 @@ describe('terms', () => {
     const ud = runAggs({ t: { terms: { field: 'nope', value_type: 'date', missing: '2016-05-11' } } }, [[[{}]]], mapping).t as Terms;
     assert.deepEqual(ud.buckets, [{ key: 1462924800000, key_as_string: '2016-05-11T00:00:00.000Z', doc_count: 1 }]);
     const un = runAggs({ t: { terms: { field: 'nope' } } }, [[[{ str: 'x' }]]], mapping, { typedKeys: true });
-    assert.deepEqual(un, { 'umterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [] } });
+    assert.deepEqual(un, { 'sterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [] } });
     const zero = runAggs({ t: { terms: { field: 'str', min_doc_count: 0 } } }, docs, mapping, { query: { term: { str: 'a' } } }).t as Terms;
     assert.deepEqual(zero.buckets.map((b) => [b.key, b.doc_count]), [['a', 2], ['b', 0]]);
   });

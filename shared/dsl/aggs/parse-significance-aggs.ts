@@ -1,0 +1,57 @@
+/** Parsers of `sampler` and `significant_terms` (SamplerAggregationBuilder, SignificantTermsAggregationBuilder). */
+import { illegalArgument } from '../../errors/es-errors.ts';
+import type { MappingLookup } from '../../engine/mapping/types.ts';
+import type { SamplerSpec, SignificanceHeuristic, SignificantTermsSpec } from '../../engine/aggs/spec.ts';
+import { AggParams, mustBeAtLeast, type Json } from './agg-params.ts';
+import { parseIncludeExclude, type Common } from './parse-bucket-aggs.ts';
+import { checkField, readValuesSource } from './parse-values-source.ts';
+
+/** SamplerAggregator.DEFAULT_SHARD_SAMPLE_SIZE. */
+const DEFAULT_SAMPLE = 100;
+
+export function parseSampler(c: Common, body: Json): SamplerSpec {
+  const p = new AggParams('sampler', c.name, body);
+  const shardSize = p.int('shard_size') ?? DEFAULT_SAMPLE;
+  p.done();
+  return { type: 'sampler', ...c, shardSize };
+}
+
+/** The heuristics Elasticsearch 6.8 ships; the ones this engine computes. */
+const HEURISTICS = ['jlh', 'mutual_information', 'chi_square', 'gnd', 'percentage', 'script_heuristic'];
+
+export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLookup): SignificantTermsSpec {
+  if (c.subs.length > 0) {
+    // Refused rather than answered without them: the buckets of significant_terms carry no sub-aggregations here.
+    throw illegalArgument(`[significant_terms] sub-aggregations are not supported by this engine (aggregation [${c.name}])`);
+  }
+  const p = new AggParams('significant_terms', c.name, body);
+  const source = readValuesSource(p, { withFormat: true });
+  const size = p.int('size') ?? 10;
+  mustBeAtLeast('size', 0, size, c.name, true);
+  const shardSize = p.int('shard_size');
+  if (shardSize !== null) mustBeAtLeast('shardSize', 0, shardSize, c.name, true);
+  const minDocCount = p.int('min_doc_count') ?? 3;
+  mustBeAtLeast('minDocCount', 0, minDocCount, c.name, false);
+  const shardMinDocCount = p.int('shard_min_doc_count') ?? 0;
+  mustBeAtLeast('shardMinDocCount', 0, shardMinDocCount, c.name, false);
+  const include = parseIncludeExclude(p.raw('include'), 'include');
+  const exclude = parseIncludeExclude(p.raw('exclude'), 'exclude');
+  p.ignore('execution_hint');
+  let heuristic: SignificanceHeuristic = 'jlh';
+  for (const h of HEURISTICS) {
+    const v = p.object(h);
+    if (v === null) continue;
+    if (h !== 'jlh' && h !== 'percentage') {
+      // Refused rather than ignored: another heuristic ranks the terms differently.
+      throw illegalArgument(`[significant_terms] heuristic [${h}] is not supported by this engine (jlh and percentage are)`);
+    }
+    if (Object.keys(v).length > 0) throw illegalArgument(`[${h}] unknown field [${Object.keys(v)[0]}], parser not found`);
+    heuristic = h;
+  }
+  if (p.raw('background_filter') !== undefined) {
+    throw illegalArgument('[significant_terms] background_filter is not supported by this engine (the background is the whole index)');
+  }
+  p.done();
+  checkField(source, mapping, false);
+  return { type: 'significant_terms', ...c, source, size, shardSize, minDocCount, shardMinDocCount, include, exclude, heuristic };
+}

@@ -1,0 +1,217 @@
+/**
+ * `significant_terms` (SignificantTermsAggregator and its reduce): per
+ * owning bucket, how many of its docs hold each term (the subset
+ * frequency), against how many docs of the shard hold it (the background
+ * frequency: the term's doc freq in the index for a keyword, a count over
+ * the doc values for a number) and the shard's live docs. Each term is
+ * scored by the heuristic (JLH by default: the rise in probability times the
+ * ratio of probabilities; `percentage`: the ratio of frequencies); a shard
+ * returns its `shard_size` best terms with at least `shard_min_doc_count`
+ * docs, and the coordinator adds up the shards' frequencies and sizes,
+ * scores again, and keeps the `size` best with a positive score and at
+ * least `min_doc_count` docs.
+ */
+import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
+import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
+import { keywordAcceptor } from './include-exclude.ts';
+import type { ReducedSignificantTerms } from './reduced.ts';
+import type { SignificanceHeuristic, SignificantTermsSpec } from './spec.ts';
+import type { AggState, SignificantTermsState } from './state.ts';
+import { suggestShardSize } from './terms-aggregator.ts';
+import { RAW_FORMAT, formatValue } from './value-format.ts';
+import { numericValues, sortedValues, type ResolvedSource } from './value-source.ts';
+
+/** SignificanceHeuristic.getScore. */
+export function significanceScore(h: SignificanceHeuristic, subsetFreq: number, subsetSize: number, supersetFreq: number, supersetSize: number): number {
+  if (h === 'percentage') return supersetFreq === 0 ? 0 : subsetFreq / supersetFreq;
+  if (subsetSize === 0 || supersetSize === 0 || subsetFreq === 0 || supersetFreq === 0) return 0;
+  const subsetProbability = subsetFreq / subsetSize;
+  const supersetProbability = supersetFreq / supersetSize;
+  const absoluteChange = subsetProbability - supersetProbability;
+  if (absoluteChange <= 0) return 0;
+  return absoluteChange * (subsetProbability / supersetProbability);
+}
+
+export class SignificantTermsAggregator implements Aggregator {
+  readonly name: string;
+  /** Per owner: docs aggregated and the frequency of each term among them. */
+  private readonly counts = new Map<number, Map<string | number, number>>();
+  private readonly subsetSizes = new Map<number, number>();
+  private sorted: SortedDocValues | null = null;
+  private numeric: NumericDocValues | null = null;
+  private readonly accept: ((term: string) => boolean) | null;
+  private background: Map<string | number, number> | null = null;
+
+  constructor(
+    private readonly spec: SignificantTermsSpec,
+    private readonly source: ResolvedSource,
+    private readonly scope: ShardScope,
+  ) {
+    this.name = spec.name;
+    this.accept = keywordAcceptor(spec.include, spec.exclude);
+  }
+
+  setSegment(seg: SegmentContext): void {
+    const src = this.source;
+    this.sorted = src.kind === 'bytes' ? sortedValues(seg.view.segment, src.field) : null;
+    this.numeric = src.kind === 'numeric' ? numericValues(seg.view.segment, src.field) : null;
+  }
+
+  collect(docs: Int32Array, owners: Int32Array, n: number): void {
+    for (let i = 0; i < n; i++) {
+      const owner = owners[i]!;
+      this.subsetSizes.set(owner, (this.subsetSizes.get(owner) ?? 0) + 1);
+      const doc = docs[i]!;
+      let m = this.counts.get(owner);
+      if (m === undefined) this.counts.set(owner, (m = new Map()));
+      const s = this.sorted;
+      if (s !== null) {
+        const from = s.starts === null ? doc : s.starts[doc]!;
+        const to = s.starts === null ? doc + 1 : s.starts[doc + 1]!;
+        for (let k = from; k < to; k++) {
+          const ord = s.ords[k]!;
+          if (ord < 0) continue;
+          const term = s.dict.get(ord);
+          if (this.accept !== null && !this.accept(term)) continue;
+          m.set(term, (m.get(term) ?? 0) + 1);
+        }
+        continue;
+      }
+      const v = this.numeric;
+      if (v !== null) {
+        const from = v.starts === null ? doc : v.starts[doc]!;
+        const to = v.starts === null ? doc + 1 : v.starts[doc + 1]!;
+        let last = NaN;
+        for (let k = from; k < to; k++) {
+          const x = v.values[k]!;
+          if (Number.isNaN(x) || x === last) continue;
+          last = x;
+          m.set(x, (m.get(x) ?? 0) + 1);
+        }
+      }
+    }
+  }
+
+  private supersetSize(): number {
+    return this.scope.views.reduce((n, v) => n + v.numDocs, 0);
+  }
+
+  /** The background frequency of a term in this shard. */
+  private supersetDf(term: string | number): number {
+    const src = this.source;
+    if (src.kind === 'bytes' && src.field !== null) {
+      let df = 0;
+      for (const v of this.scope.views) {
+        const inv = v.segment.inverted.get(src.field);
+        if (inv === undefined) continue;
+        const id = inv.terms.find(String(term));
+        if (id >= 0) df += inv.docFreq(id);
+      }
+      return df;
+    }
+    if (this.background === null) this.background = this.numericBackground();
+    return this.background.get(term) ?? 0;
+  }
+
+  /** Docs per value of a numeric field over every live doc of the shard. */
+  private numericBackground(): Map<string | number, number> {
+    const out = new Map<string | number, number>();
+    const src = this.source;
+    if (src.kind !== 'numeric') return out;
+    for (const view of this.scope.views) {
+      const v = numericValues(view.segment, src.field);
+      if (v === null) continue;
+      for (let doc = 0; doc < view.segment.maxDoc; doc++) {
+        if (view.liveDocs !== null && (view.liveDocs[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+        const from = v.starts === null ? doc : v.starts[doc]!;
+        const to = v.starts === null ? doc + 1 : v.starts[doc + 1]!;
+        let last = NaN;
+        for (let k = from; k < to; k++) {
+          const x = v.values[k]!;
+          if (Number.isNaN(x) || x === last) continue;
+          last = x;
+          out.set(x, (out.get(x) ?? 0) + 1);
+        }
+      }
+    }
+    return out;
+  }
+
+  build(owner: number): AggState {
+    const src = this.source;
+    const valueType = src.kind === 'bytes' ? 'string' : src.kind === 'numeric' ? (src.numKind === 'double' ? 'double' : 'long') : 'unmapped';
+    const format = src.kind === 'numeric' ? src.format : RAW_FORMAT;
+    if (src.kind === 'unmapped') {
+      return { kind: 'significant_terms', valueType, format, subsetSize: 0, supersetSize: 0, keys: [], subsetDfs: [], supersetDfs: [] };
+    }
+    const subsetSize = this.subsetSizes.get(owner) ?? 0;
+    const supersetSize = this.supersetSize();
+    const shardSize = this.spec.shardSize ?? 2 * suggestShardSize(this.spec.size, this.scope.ctx.numberOfShards ?? 1);
+    const scored: { key: string | number; df: number; bg: number; score: number }[] = [];
+    for (const [key, df] of this.counts.get(owner) ?? []) {
+      if (df < this.spec.shardMinDocCount) continue;
+      const bg = this.supersetDf(key);
+      scored.push({ key, df, bg, score: significanceScore(this.spec.heuristic, df, subsetSize, bg, supersetSize) });
+    }
+    scored.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const kept = scored.slice(0, shardSize);
+    const state: SignificantTermsState = {
+      kind: 'significant_terms',
+      valueType,
+      format,
+      subsetSize,
+      supersetSize,
+      keys: kept.map((k) => k.key),
+      subsetDfs: kept.map((k) => k.df),
+      supersetDfs: kept.map((k) => k.bg),
+    };
+    return state;
+  }
+
+  sortValue(): number {
+    return NaN;
+  }
+}
+
+export function reduceSignificantTerms(spec: SignificantTermsSpec, states: readonly SignificantTermsState[]): ReducedSignificantTerms {
+  let subsetSize = 0;
+  let supersetSize = 0;
+  const terms = new Map<string | number, { df: number; bg: number }>();
+  for (const s of states) {
+    subsetSize += s.subsetSize;
+    supersetSize += s.supersetSize;
+    s.keys.forEach((key, i) => {
+      const t = terms.get(key);
+      if (t === undefined) terms.set(key, { df: s.subsetDfs[i]!, bg: s.supersetDfs[i]! });
+      else {
+        t.df += s.subsetDfs[i]!;
+        t.bg += s.supersetDfs[i]!;
+      }
+    });
+  }
+  const mapped = states.find((s) => s.valueType !== 'unmapped');
+  const numericKeys = mapped !== undefined && mapped.valueType !== 'string';
+  const format = mapped?.format ?? RAW_FORMAT;
+  const buckets = [...terms]
+    .map(([key, t]) => ({ key, df: t.df, bg: t.bg, score: significanceScore(spec.heuristic, t.df, subsetSize, t.bg, supersetSize) }))
+    .filter((b) => b.score > 0 && b.df >= spec.minDocCount)
+    .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, spec.size)
+    .map((b) => ({
+      key: b.key,
+      keyAsString: numericKeys && format.kind !== 'raw' ? formatValue(format, Number(b.key)) : null,
+      docCount: b.df,
+      score: b.score,
+      bgCount: b.bg,
+      aggs: [],
+    }));
+  return {
+    kind: 'significant_terms',
+    typeName: numericKeys ? 'siglterms' : 'sigsterms',
+    name: spec.name,
+    meta: spec.meta,
+    subsetSize,
+    supersetSize,
+    buckets,
+  };
+}

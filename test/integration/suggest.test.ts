@@ -177,3 +177,21 @@ describe('suggest in _msearch and errors', () => {
     assert.deepEqual((await bad({ suggest: { s: { term: { field: 'body' } } } })).reason, 'The required text option is missing');
   });
 });
+
+describe('phrase suggester limits', () => {
+  test('a suggestion that would score more than 500,000 phrases is refused with a 400 instead of holding the shard', async () => {
+    await req('PUT', '/many', { settings: { number_of_shards: 1 }, mappings: { _doc: { properties: { t: { type: 'text' } } } } });
+    const words = ['abcd', 'abce', 'abcf', 'abcg', 'abch', 'abci', 'abcj', 'abck', 'abcl', 'abcm', 'abcn', 'abco'];
+    await req('PUT', '/many/_doc/1?refresh=true', { t: words.join(' ') });
+    const text = 'abcz abcy abcx abcw abcv abcu abcs abcr abcq';
+    const body = (maxErrors: number) => ({
+      size: 0,
+      suggest: { p: { text, phrase: { field: 't', max_errors: maxErrors, shard_size: 20, confidence: 0, direct_generator: [{ field: 't', size: 20, min_word_length: 1, max_term_freq: 10 }] } } },
+    });
+    const ok = await req('POST', '/many/_search', body(1));
+    assert.equal(ok.status, 200, ok.text);
+    const r = await req('POST', '/many/_search', body(9));
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.text, /would score \d+ candidate phrases, more than this engine's limit of 500000/);
+  });
+});

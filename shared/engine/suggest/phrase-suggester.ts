@@ -9,12 +9,28 @@
  * best first. Scores are computed as Elasticsearch computes them, including
  * its exp of a sum of base-10 logarithms.
  */
+import { illegalArgument } from '../../errors/es-errors.ts';
 import type { AnalyzerLookup } from '../analysis/types.ts';
 import type { MappingLookup } from '../mapping/types.ts';
 import type { SearcherSnapshot } from '../segment/types.ts';
 import { ShardTerms, suggestSimilar, type TermStats } from './direct-spellchecker.ts';
 import { suggestAnalyzer, suggestField, textTokens } from './text-tokens.ts';
 import type { DirectGeneratorSpec, PhraseOption, PhraseSuggestSpec, ShardSuggestion, SmoothingSpec } from './types.ts';
+
+/**
+ * The most phrases one suggestion may score on a shard. Elasticsearch walks
+ * every combination (with `max_errors` 5 and ten candidates per word, millions),
+ * which would hold the shard's worker: refused instead, with a 400 saying why.
+ */
+const MAX_PHRASES = 500_000;
+
+/** Phrases with at most `maxErrors` corrected words: sums of products of candidate counts (elementary symmetric sums). */
+function phraseCount(counts: readonly number[], maxErrors: number): number {
+  const e = new Array<number>(maxErrors + 1).fill(0);
+  e[0] = 1;
+  for (const c of counts) for (let k = maxErrors; k >= 1; k--) e[k]! += e[k - 1]! * c;
+  return e.reduce((a, b) => a + b, 0);
+}
 
 /** Double.MIN_VALUE: the cutoff when `confidence` is 0 (every phrase with a positive score passes). */
 const MIN_DOUBLE = 5e-324;
@@ -241,7 +257,14 @@ export function runPhraseSuggester(
     for (let i = 0; i < sets.length; i++) sum += scorer.score(originals, i, gramSize);
     cutoff = Math.exp(sum) * spec.confidence;
   }
-  const maxErrors = Math.max(1, spec.maxErrors >= 1 ? Math.trunc(spec.maxErrors) : Math.round(spec.maxErrors * sets.length));
+  // More corrections than words changes nothing: bounded by the words (which also bounds phraseCount's table).
+  const maxErrors = Math.min(sets.length, Math.max(1, spec.maxErrors >= 1 ? Math.trunc(spec.maxErrors) : Math.round(spec.maxErrors * sets.length)));
+  const phrases = phraseCount(sets.map((s) => s.candidates.length), maxErrors);
+  if (phrases > MAX_PHRASES) {
+    throw illegalArgument(
+      `[phrase] suggester [${spec.name}] would score ${phrases} candidate phrases, more than this engine's limit of ${MAX_PHRASES}; lower [max_errors], [shard_size] or a generator's [size]`,
+    );
+  }
   const best: Correction[] = [];
   const path: Candidate[] = new Array<Candidate>(sets.length);
   const offer = (logScore: number): void => {

@@ -114,6 +114,17 @@ describe('completion suggester', () => {
     assert.equal(contexts.status, 400);
   });
 
+  test('a multi-field of a completion field indexes each input; term suggestions on a completion field are refused', async () => {
+    const mappings = { _doc: { properties: { s: { type: 'completion', fields: { kw: { type: 'keyword' } } } } } };
+    assert.equal((await req('PUT', '/multi', { mappings })).status, 200);
+    await req('PUT', '/multi/_doc/1?refresh=true', { s: { input: ['Alpha', 'Beta'], weight: 2 } });
+    const hits = await req('POST', '/multi/_search', { query: { term: { 's.kw': 'Beta' } } });
+    assert.equal((hits.body as { hits: { total: number } }).hits.total, 1);
+    const term = await req('POST', '/multi/_search', { suggest: { t: { text: 'alpah', term: { field: 's' } } } });
+    assert.equal(term.status, 400);
+    assert.match(term.text, /is a completion field: use the completion suggester/);
+  });
+
   test('inputs are read from the segment files after a flush and a restart; a deleted document is not suggested', async () => {
     assert.equal((await req('POST', '/music/_flush')).status, 200);
     await server.stop();

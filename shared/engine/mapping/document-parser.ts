@@ -421,6 +421,8 @@ export class DocumentParser {
         throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
       }
       if (inputs.length > 0) this.fieldFor(leaf).values.push(...inputs);
+      // Multi-fields of a completion field index each input (CompletionFieldMapper hands them the inputs).
+      for (const sub of leaf.fields) for (const v of inputs) this.addValue(sub, v.slice(v.indexOf('\u0000') + 1), false);
       return;
     }
     let v: string | number | boolean | null | undefined;

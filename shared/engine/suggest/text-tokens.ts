@@ -19,6 +19,8 @@ export interface TextToken {
 export function suggestField(mapping: MappingLookup, field: string): FieldMapping {
   const fm = mapping.field(field);
   if (fm === undefined || fm.type === 'object') throw illegalArgument(`no mapping found for field [${field}]`);
+  // A completion field's dictionary holds encoded inputs (completion-terms.ts), not words to correct.
+  if (fm.type === 'completion') throw illegalArgument(`field [${field}] is a completion field: use the completion suggester`);
   return fm;
 }
 

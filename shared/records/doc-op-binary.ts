@@ -323,6 +323,18 @@ export function decodeDocOpHeader(buf: Buffer, start: number): { requestId: stri
   return { requestId, item: r.long() };
 }
 
+/** Just what routes the op to a shard, `id` and `routing`, without the source or the rest. */
+export function decodeDocOpRoute(buf: Buffer, start: number): { id: string; routing: string | null } {
+  const r = new Reader(buf, start);
+  r.repeatedString(requestIds);
+  r.long(); // item
+  r.long(); // op
+  r.repeatedString(indexUuids);
+  r.repeatedString(typeNames);
+  const id = r.string();
+  return { id, routing: r.union() ? r.string() : null };
+}
+
 export function decodeDocOp(buf: Buffer, start: number): DocOp {
   const r = new Reader(buf, start);
   const request_id = r.repeatedString(requestIds);

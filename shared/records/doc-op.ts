@@ -1,7 +1,7 @@
 /** The DocOp record (schemas/doc-op.avsc) as TypeScript sees it. */
 import type avro from 'avsc';
 import { RecordCodec, loadSchema } from './avro-codec.ts';
-import { decodeDocOp, decodeDocOpHeader, encodeDocOp } from './doc-op-binary.ts';
+import { decodeDocOp, decodeDocOpHeader, decodeDocOpRoute, encodeDocOp } from './doc-op-binary.ts';
 
 export type OpType = 'INDEX' | 'CREATE' | 'UPDATE' | 'DELETE';
 export type VersionType = 'INTERNAL' | 'EXTERNAL' | 'EXTERNAL_GTE' | 'FORCE';
@@ -65,4 +65,15 @@ export const docOpCodec = new RecordCodec<DocOp>(schema as avro.Schema, 2, new M
  */
 export function docOpHeader(value: Buffer): { requestId: string; item: number } {
   return decodeDocOpHeader(value, 2);
+}
+
+/**
+ * The id and routing of a DocOp log value, without decoding its source: a
+ * copy of a shared log (a rebuild with another shard count) keeps only the
+ * ops that route to its shard, and drops the others on the main thread
+ * before they are sent to its worker. Every schema version starts with the
+ * same fields up to `routing`.
+ */
+export function docOpRoute(value: Buffer): { id: string; routing: string | null } {
+  return decodeDocOpRoute(value, 2);
 }

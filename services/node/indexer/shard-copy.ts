@@ -15,7 +15,8 @@ import type { CommitLog, LogRecord, Subscription } from '../../../shared/log/com
 import type { EsError } from '../../../shared/errors/es-errors.ts';
 import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
-import { docOpHeader } from '../../../shared/records/doc-op.ts';
+import { docOpHeader, docOpRoute } from '../../../shared/records/doc-op.ts';
+import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import { EngineHandle } from '../shard-worker/engine-handle.ts';
@@ -285,27 +286,36 @@ export class ShardCopy {
     if (this.closing) return;
     const meta = this.opts.meta();
     this.engine.syncMeta(meta);
+    const next = records[records.length - 1]!.offset + 1;
+    // A copy of a shared log (a rebuild with another shard count) reads every partition: the ops routed to
+    // other shards are dropped here, from their id and routing alone, so the worker neither receives nor decodes them.
+    const mine = this.seqNoStride === 1 ? records : records.filter((r) => this.routesHere(r, meta));
     const slowLog = this.opts.slowLog?.watches(meta, 'index') ? this.opts.slowLog : null;
     const started = slowLog === null ? 0 : performance.now();
-    const reply = await this.engine.apply(part.partition, records);
-    slowLog?.record(meta, this.shard, 'index', performance.now() - started, records.length);
+    const reply = await this.engine.apply(part.partition, mine, next);
+    slowLog?.record(meta, this.shard, 'index', performance.now() - started, mine.length);
     if (reply.refusal != null && this.rebuildFailure === null) {
       this.rebuildFailure = reply.refusal;
-      this.opts.onNotice?.(`[${this.opts.meta().name}][${this.shard}] the rebuild's mapping refuses ${reply.refusal}`);
+      this.opts.onNotice?.(`[${meta.name}][${this.shard}] the rebuild's mapping refuses ${reply.refusal}`);
     }
-    const next = records[records.length - 1]!.offset + 1;
-    for (let i = 0; i < records.length; i++) {
+    for (let i = 0; i < mine.length; i++) {
       if (reply.results[i] === SKIPPED) continue;
       const outcome = outcomeOf(reply, i);
-      const offset = records[i]!.offset;
+      const offset = mine[i]!.offset;
       this.outcomes.record(this.seqNoStride === 1 ? offset : offset * this.seqNoStride + part.partition, outcome);
       if (this.listeners.size === 0) continue;
-      const { requestId, item } = docOpHeader(records[i]!.value);
+      const { requestId, item } = docOpHeader(mine[i]!.value);
       const l = this.listeners.get(requestId);
       if (l) l(item, outcome, offset);
     }
     part.applied = next;
     part.appliedWaiters = resolveUpTo(part.appliedWaiters, next);
+  }
+
+  /** Whether a record of a shared log routes to this copy's shard (Elasticsearch's formula, as the writer routed it). */
+  private routesHere(record: LogRecord, meta: IndexMetadata): boolean {
+    const { id, routing } = docOpRoute(record.value);
+    return shardForDocument(id, routing, meta.settings) === this.shard;
   }
 
   /** Resolves once every op below `offset` of `partition` (the copy's own by default) has been applied. */

@@ -180,11 +180,12 @@ export class CopyEngine {
     return run;
   }
 
-  apply(partition: number, records: Uint8Array): Promise<ApplyReply> {
-    return this.exclusively(() => this.applyNow(partition, records));
+  /** Applies records of one partition; `end` is the offset after the batch they were taken from (see protocol.ts). */
+  apply(partition: number, records: Uint8Array, end?: number): Promise<ApplyReply> {
+    return this.exclusively(() => this.applyNow(partition, records, end));
   }
 
-  private async applyNow(partition: number, bytes: Uint8Array): Promise<ApplyReply> {
+  private async applyNow(partition: number, bytes: Uint8Array, end?: number): Promise<ApplyReply> {
     const { offsets, values } = readRecordBatch(bytes);
     const ops: DocOp[] = values.map((v) => docOpCodec.decode(v));
     const n = ops.length;
@@ -199,7 +200,7 @@ export class CopyEngine {
     if (n > 0 && offsets[0]! < next) {
       throw new Error(`[${this.meta.name}][${this.shard}] asked to apply offset ${offsets[0]} of partition ${partition} after ${next - 1}: applying twice would change outcomes`);
     }
-    // A copy of a shared log keeps the ops its own routing gives its shard.
+    // A copy of a shared log keeps the ops its own routing gives its shard (the main thread already dropped the others).
     const mine = this.filtersByRoute ? ops.map((o) => shardForDocument(o.id, o.routing, this.meta.settings) === this.shard) : null;
     const current = await this.states(ops.filter((_, i) => mine === null || mine[i]).map((o) => o.id));
     const meta = this.meta;
@@ -268,7 +269,8 @@ export class CopyEngine {
       }
       count(outcome.result === 'noop' ? 'noop' : outcome.result === 'deleted' || outcome.result === 'not_found' ? 'delete' : 'index');
     }
-    if (n > 0) this.nextOffsets.set(partition, offsets[n - 1]! + 1);
+    const after = Math.max(n > 0 ? offsets[n - 1]! + 1 : next, end ?? next);
+    this.nextOffsets.set(partition, after);
     return { results, versions, seqNos, errors, sources, refusal };
   }
 

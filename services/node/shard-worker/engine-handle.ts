@@ -111,10 +111,11 @@ export class EngineHandle implements SlotCopy {
   }
 
   /** Applies records of one partition (in offset order, right after the last ones applied); resolves with their outcomes. */
-  apply(partition: number, records: readonly LogRecord[]): Promise<ApplyReply> {
+  /** `end`: the offset after the batch `records` were taken from (all of it, or this copy's own ops of a shared log). */
+  apply(partition: number, records: readonly LogRecord[], end: number): Promise<ApplyReply> {
     const bytes = packRecordBatch(records);
     this.pendingOps += records.length;
-    return this.slot.request<ApplyReply>({ t: 'apply', copy: this.copy, partition, records: bytes }, [bytes.buffer as ArrayBuffer]);
+    return this.slot.request<ApplyReply>({ t: 'apply', copy: this.copy, partition, records: bytes, end }, [bytes.buffer as ArrayBuffer]);
   }
 
   /** Realtime gets: every op applied so far counts. */

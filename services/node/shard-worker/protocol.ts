@@ -115,6 +115,11 @@ export type ToWorker =
       /** Records of one partition of the copy's log, in offset order. */
       readonly partition: number;
       readonly records: Uint8Array;
+      /**
+       * The offset after the batch the records came from: a copy of a shared
+       * log is sent only its own shard's records, and has read up to here.
+       */
+      readonly end: number;
     }
   | { readonly t: 'get'; readonly seq: number; readonly copy: number; readonly ids: readonly string[] }
   | { readonly t: 'refresh'; readonly copy: number }

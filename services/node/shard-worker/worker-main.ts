@@ -146,7 +146,7 @@ function handle(msg: ToWorker): void | Promise<void> {
       });
     case 'apply':
       return copyOf(msg.copy)
-        .then((copy) => copy.apply(msg.partition, msg.records))
+        .then((copy) => copy.apply(msg.partition, msg.records, msg.end))
         .then((value) => reply(msg.seq, value, [value.results.buffer, value.versions.buffer, value.seqNos.buffer] as ArrayBuffer[]));
     case 'get':
       return copyOf(msg.copy)

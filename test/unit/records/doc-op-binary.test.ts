@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RecordCodec, loadSchema } from '../../../shared/records/avro-codec.ts';
-import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
+import { docOpCodec, docOpRoute, type DocOp } from '../../../shared/records/doc-op.ts';
 
 /** avsc alone with the same schema: the reference the hand-written body must match byte for byte. */
 const avsc = new RecordCodec<DocOp>(loadSchema('doc-op.avsc'), docOpCodec.version);
@@ -89,4 +89,10 @@ test('a decoded op equals the one encoded', () => {
 test('a record cut short is refused, not misread', () => {
   const full = docOpCodec.encode(cases['an update with doc and upsert']);
   assert.throws(() => docOpCodec.decode(full.subarray(0, full.length - 3)));
+});
+
+test('docOpRoute reads the id and routing of every kind of op without the rest, as the full decode does', () => {
+  for (const [name, op] of Object.entries(cases)) {
+    assert.deepEqual(docOpRoute(docOpCodec.encode(op)), { id: op.id, routing: op.routing }, name);
+  }
 });

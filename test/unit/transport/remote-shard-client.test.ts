@@ -14,6 +14,7 @@ import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { mergeTopHits } from '../../../shared/engine/search/merge-top-hits.ts';
 import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
 import type { ShardAggState } from '../../../shared/engine/aggs/state.ts';
+import { reduceSuggestToJson } from '../../../shared/engine/suggest/reduce-suggest.ts';
 import type { ShardCursor } from '../../../shared/engine/search/types.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import type { IndexMetadata } from '../../../services/node/cluster/index-metadata.ts';
@@ -115,6 +116,7 @@ async function runSearch(kind: 'local' | 'remote', body: unknown, url: SearchUrl
     terminatedEarly: results.map((r) => r.terminatedEarly),
     hits,
     aggregations: aggs ? reduceAggs(aggs, responses.map((r) => r.aggs).filter((a): a is ShardAggState => a !== null), { typedKeys: false }) : null,
+    suggest: search.suggest ? reduceSuggestToJson(responses.map((r) => r.suggest!), { typedKeys: true }) : null,
   };
 }
 
@@ -150,6 +152,16 @@ const searches: { name: string; body: unknown; url?: SearchUrlParams; check?: (r
   },
   { name: 'URL parameters: q, sort and _source filtering', body: undefined, url: { q: 'plate_color:2', sort: 'speed:desc,event_id', size: 15, sourceIncludes: ['plate', 'speed'] } },
   { name: 'source as JSON text', body: '{"query":{"term":{"plate_color":1}},"size":5,"version":true}' },
+  {
+    name: 'term and phrase suggestions travel with the query phase',
+    body: { size: 1, suggest: { text: 'A123', t: { term: { field: 'plate.keyword', suggest_mode: 'always', min_word_length: 1, max_term_freq: 1000 } }, p: { phrase: { field: 'plate.keyword', confidence: 0 } } } },
+    check: (r) => {
+      const s = JSON.parse(r.suggest!) as Record<string, { text: string; options: unknown[] }[]>;
+      assert.deepEqual(Object.keys(s), ['phrase#p', 'term#t']);
+      assert.equal(s['term#t']![0]!.text, 'A123');
+      assert.ok(s['phrase#p']![0]!.options.length > 0, r.suggest!);
+    },
+  },
 ];
 
 for (const s of searches) {

@@ -101,6 +101,9 @@ describe('cluster.routing.allocation.enable on one node', () => {
       node_allocation_decisions: { deciders: { explanation: string }[] }[];
     };
     assert.equal(e.node_allocation_decisions[0]!.deciders[0]!.explanation, 'no allocations are allowed due to index setting [index.routing.allocation.enable=none]');
+    const badUpdate = await req('PUT', '/own/_settings', { 'index.routing.allocation.enable': 'bogus' });
+    assert.equal(badUpdate.status, 400);
+    assert.equal((badUpdate.body as { error: { reason: string } }).error.reason, 'Illegal allocation.enable value [BOGUS]');
     assert.equal((await req('PUT', '/own/_settings', { 'index.routing.allocation.enable': 'all' })).status, 200);
     await until('own to go green', async () => (await health('own')) === 'green');
   });

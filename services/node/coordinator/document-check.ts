@@ -12,7 +12,8 @@
  * checked in order, each against the mapping its predecessors extended.
  */
 import { Worker } from 'node:worker_threads';
-import { type EsError, isEsError, javaCause, mapperParsing } from '../../../shared/errors/es-errors.ts';
+import { EsError, isEsError, javaCause, mapperParsing } from '../../../shared/errors/es-errors.ts';
+import { parseStrictJson } from '../../../shared/json/strict-json.ts';
 import { errorFromWire, errorToWire, type RemoteError } from '../../../shared/errors/transport-errors.ts';
 import { Mapping, type MappingOptions } from '../../../shared/engine/mapping/mapping.ts';
 import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
@@ -50,13 +51,16 @@ export interface CheckOutcome {
   readonly errors: (EsError | null)[];
 }
 
-/** The thread's job: a run of items checked against one mapping. */
-export interface CheckJob {
-  readonly job: number;
-  readonly mappingJson: string | null;
-  readonly context: CheckContext;
-  readonly items: readonly { readonly docs: readonly Uint8Array[] }[];
-}
+/** The thread's job: a run of items checked against one mapping, or (`validate`) one body read as a document. */
+export type CheckJob =
+  | {
+      readonly kind: 'mapping';
+      readonly job: number;
+      readonly mappingJson: string | null;
+      readonly context: CheckContext;
+      readonly items: readonly { readonly docs: readonly Uint8Array[] }[];
+    }
+  | { readonly kind: 'validate'; readonly job: number; readonly body: Uint8Array };
 
 export interface CheckJobResult {
   readonly job: number;
@@ -76,6 +80,30 @@ function mergeOptions(ctx: CheckContext, analyzerExists: AnalyzerExists): Mappin
     depthLimit: ctx.depthLimit,
     nestedFieldsLimit: ctx.nestedFieldsLimit,
   };
+}
+
+/**
+ * A document body (index, create) read strictly, with the errors
+ * Elasticsearch gives a body that is not a JSON object.
+ */
+export function documentSource(raw: Uint8Array): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = parseStrictJson(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
+  } catch (err) {
+    const cause = isEsError(err) ? err : new EsError('json_parse_exception', err instanceof Error ? err.message : String(err), 400);
+    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, cause);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new EsError(
+      'mapper_parsing_exception',
+      'failed to parse',
+      400,
+      {},
+      new EsError('not_x_content_exception', 'Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes', 500),
+    );
+  }
+  return parsed as Record<string, unknown>;
 }
 
 export function parseSourceObject(buf: Uint8Array): Record<string, unknown> {
@@ -106,8 +134,17 @@ export function checkItem(
   return m;
 }
 
-/** The check thread's work: the items in order, the mapping extended as they go. */
+/** The check thread's work: the items in order, the mapping extended as they go; or the body's error. */
 export function runCheckJob(job: CheckJob): CheckJobResult {
+  if (job.kind === 'validate') {
+    try {
+      documentSource(job.body);
+      return { job: job.job, updatedJson: null, errors: [null], failure: null };
+    } catch (err) {
+      if (!isEsError(err)) throw err;
+      return { job: job.job, updatedJson: null, errors: [errorToWire(err)], failure: null };
+    }
+  }
   const registry = AnalysisRegistry.fromIndexSettings(job.context.analysis, { maxNgramDiff: job.context.maxNgramDiff });
   const analyzerExists = (n: string): boolean => registry.get(n) !== undefined;
   const start = job.mappingJson === null ? Mapping.empty(job.context.type) : Mapping.fromJSON(job.context.type, JSON.parse(job.mappingJson), { analyzerExists });
@@ -200,11 +237,30 @@ export class DocumentChecker {
   /** The item's outcome from the thread, or null when the thread failed (the caller checks inline). */
   private onThread(mappingJson: string | null, item: CheckItem, ctx: CheckContext): Promise<CheckJobResult | null> {
     // A copy of each document: a Buffer sliced from a request body would send the whole body along.
-    const job: CheckJob = { job: this.nextJob++, mappingJson, context: ctx, items: [{ docs: item.docs.map((d) => new Uint8Array(d)) }] };
+    return this.send({ kind: 'mapping', job: this.nextJob++, mappingJson, context: ctx, items: [{ docs: item.docs.map((d) => new Uint8Array(d)) }] });
+  }
+
+  /**
+   * Reads a document body as documentSource does, on the thread when it is
+   * large (nothing of it is kept: the mapping check reads it again there).
+   * Throws the body's error; the parsed document when it was read here.
+   */
+  async validate(body: Buffer): Promise<Record<string, unknown> | undefined> {
+    if (body.length < LARGE_DOCUMENT_BYTES) return documentSource(body);
+    const r = await this.send({ kind: 'validate', job: this.nextJob++, body: new Uint8Array(body) });
+    if (r === null) return documentSource(body);
+    if (r.errors[0]) throw errorFromWire(r.errors[0]);
+    return undefined;
+  }
+
+  private send(job: CheckJob): Promise<CheckJobResult | null> {
     return new Promise((resolve) => {
       this.pending.set(job.job, { resolve });
       try {
-        this.threadNow().postMessage(job);
+        const thread = this.threadNow();
+        // Referenced while it has work: an idle check thread must not keep the node alive, a busy one must.
+        thread.ref();
+        thread.postMessage(job);
       } catch {
         this.pending.delete(job.job);
         resolve(null);
@@ -218,10 +274,10 @@ export class DocumentChecker {
       name: 'document-check',
       workerData: FROM_SOURCES ? { entry: '../coordinator/document-check-thread.ts' } : undefined,
     });
-    thread.unref();
     thread.on('message', (r: CheckJobResult) => {
       const p = this.pending.get(r.job);
       this.pending.delete(r.job);
+      if (this.pending.size === 0) thread.unref();
       p?.resolve(r);
     });
     const lost = (): void => {
@@ -231,6 +287,7 @@ export class DocumentChecker {
     };
     thread.on('error', lost);
     thread.on('exit', lost);
+    thread.unref();
     this.thread = thread;
     return thread;
   }

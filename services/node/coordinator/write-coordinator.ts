@@ -140,7 +140,7 @@ export class WriteCoordinator {
     private readonly ids: RequestIds,
     private readonly directory: ShardDirectory,
     private readonly access: CopyAccess,
-    private readonly checker = new DocumentChecker(),
+    readonly checker = new DocumentChecker(),
   ) {}
 
   async write(req: WriteRequest, opts: WriteOptions): Promise<WriteItemResult> {

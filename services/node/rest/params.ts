@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { EsError, illegalArgument } from '../../../shared/errors/es-errors.ts';
-import { parseStrictJson } from './strict-json.ts';
+import { parseStrictJson } from '../../../shared/json/strict-json.ts';
 import { contentTypeProblem } from './content-type.ts';
 import { parseExpandWildcards } from '../cluster/index-resolver.ts';
 import { parseTimeValue } from '../coordinator/request-time-value.ts';

@@ -11,7 +11,7 @@
  * JSON.parse's.
  */
 import { isUtf8 } from 'node:buffer';
-import { MAX_NESTING_DEPTH, duplicateField, invalidUtf8Exception, jsonParseException, nestingTooDeep, parseStrictJson } from './strict-json.ts';
+import { MAX_NESTING_DEPTH, duplicateField, invalidUtf8Exception, jsonParseException, nestingTooDeep, parseStrictJson } from '../../../shared/json/strict-json.ts';
 import { TimeSlice } from './time-slice.ts';
 
 /** Bodies at least this large are parsed in slices; smaller ones by parseStrictJson at once (a few ms). */

@@ -74,3 +74,18 @@ test('small documents alone never start the thread and give the same outcome', a
   assert.equal(out.mapping.field('a')?.type, 'long');
   assert.equal(inline.close(), undefined, 'no thread was started');
 });
+
+test('a large body that is not a JSON object is refused by validate, as a small one is', async () => {
+  const big = largeDoc({});
+  assert.equal(await checker.validate(big), undefined, 'a valid large body is read on the thread');
+  const dup = Buffer.concat([big.subarray(0, big.length - 1), Buffer.from(',"items":1}')]);
+  await assert.rejects(checker.validate(dup), (e: { type: string; causedBy?: { type: string; reason: string } }) => {
+    assert.equal(e.type, 'mapper_parsing_exception');
+    assert.equal(e.causedBy?.type, 'json_parse_exception');
+    assert.match(e.causedBy?.reason ?? '', /Duplicate field 'items'/);
+    return true;
+  });
+  const array = Buffer.from(JSON.stringify([big.toString()]));
+  await assert.rejects(checker.validate(array), (e: { type: string; causedBy?: { type: string } }) => e.type === 'mapper_parsing_exception' && e.causedBy?.type === 'not_x_content_exception');
+  assert.deepEqual(await checker.validate(Buffer.from('{"a":1}')), { a: 1 }, 'a small body is read here');
+});

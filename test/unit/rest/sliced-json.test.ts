@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseStrictJsonSliced } from '../../../services/node/rest/sliced-json.ts';
-import { parseStrictJson } from '../../../services/node/rest/strict-json.ts';
+import { parseStrictJson } from '../../../shared/json/strict-json.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 
 /** Always the sliced path, whatever the size. */

@@ -10,7 +10,7 @@ import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coor
 import { params, query, rawBody, jsonBody, type Query } from '../params.ts';
 import { stringifyWithRaw } from '../reply.ts';
 import { getResponse, updateBody, updateGetSection, versionType, writeOptions, writeResponse, writeStatus, type StoredScriptLookup } from './documents.ts';
-import { assertUtf8, parseStrictJson } from '../strict-json.ts';
+import { assertUtf8, parseStrictJson } from '../../../../shared/json/strict-json.ts';
 import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import { getOwn } from '../../../../shared/json/own-keys.ts';
 import { securityOf } from '../../security/request-security.ts';

@@ -1,15 +1,16 @@
 /**
  * Document APIs: index, create, get, head, _source, delete, update.
  */
+import type { DocumentChecker } from '../../coordinator/document-check.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EsError, actionRequestValidation, illegalArgument, isEsError, parsingException, versionConflictInternal } from '../../../../shared/errors/es-errors.ts';
+import { EsError, actionRequestValidation, illegalArgument, parsingException, versionConflictInternal } from '../../../../shared/errors/es-errors.ts';
 import { parseStrictJsonSliced } from '../sliced-json.ts';
 import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import type { UpdateBody, VersionType } from '../../../../shared/records/doc-op.ts';
 import type { NodeContext } from '../node-context.ts';
 import type { RefreshPolicy, WriteItemResult, WriteOptions, WriteRequest } from '../../coordinator/write-coordinator.ts';
 import type { GetResult } from '../../coordinator/doc-reader.ts';
-import { jsonError, longParam, params, query, rawBody, timeParam, type Query } from '../params.ts';
+import { longParam, params, query, rawBody, timeParam, type Query } from '../params.ts';
 import { renderSource, sourceFilterFromParams } from '../source-params.ts';
 import { sendJson } from '../reply.ts';
 import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
@@ -44,20 +45,13 @@ export function versionType(v: string | undefined): VersionType {
   }
 }
 
-/** Parses a document body: must be a JSON object. Returns the raw bytes and the parsed object. */
-export async function documentBody(raw: Buffer | null): Promise<{ source: Buffer; parsed: Record<string, unknown> }> {
+/**
+ * Reads a document body: it must be a JSON object. A large one is read on
+ * the document check thread (document-check.ts), so `parsed` is undefined.
+ */
+export async function documentBody(raw: Buffer | null, checker: DocumentChecker): Promise<{ source: Buffer; parsed: Record<string, unknown> | undefined }> {
   if (raw === null) throw actionRequestValidation(['source is missing']);
-  let parsed: unknown;
-  try {
-    // A document may be 100 MB: a large one is read in slices (sliced-json.ts).
-    parsed = await parseStrictJsonSliced(raw);
-  } catch (err) {
-    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, isEsError(err) ? err : jsonError(err));
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, new EsError('not_x_content_exception', 'Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes', 500));
-  }
-  return { source: raw, parsed: parsed as Record<string, unknown> };
+  return { source: raw, parsed: await checker.validate(raw) };
 }
 
 /** The request, or Elasticsearch's validation error for it. */
@@ -172,7 +166,7 @@ export function documentHandlers(node: NodeContext) {
   const indexDoc = (op: 'index' | 'create', idFromPath: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
-    const { source, parsed } = await documentBody(rawBody(req));
+    const { source, parsed } = await documentBody(rawBody(req), node.writes.checker);
     let opType = op;
     if (q.op_type !== undefined) {
       if (q.op_type === 'create') opType = 'create';

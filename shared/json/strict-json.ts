@@ -16,7 +16,7 @@
  * the text walked again to name the duplicate.
  */
 import { isUtf8 } from 'node:buffer';
-import { EsError } from '../../../shared/errors/es-errors.ts';
+import { EsError } from '../errors/es-errors.ts';
 
 /** Jackson's StreamReadConstraints.DEFAULT_MAX_DEPTH. */
 export const MAX_NESTING_DEPTH = 1000;

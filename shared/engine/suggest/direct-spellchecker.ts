@@ -87,9 +87,13 @@ export class ShardTerms {
     return s;
   }
 
-  /** Distinct terms starting with `prefix`, with their doc freq summed over segments, in term order per segment. */
-  *withPrefix(prefix: string): Generator<[string, number]> {
-    const seen = new Map<string, number>();
+  /**
+   * The terms starting with `prefix` that `accept` keeps (it sees each
+   * segment's entries once, so only the accepted ones are remembered), with
+   * their doc freq summed over segments, in term order.
+   */
+  withPrefix<T>(prefix: string, accept: (term: string) => T | null): { readonly term: string; readonly docFreq: number; readonly info: T }[] {
+    const found = new Map<string, { term: string; docFreq: number; info: T }>();
     for (const v of this.snapshot.views) {
       const inv = v.segment.inverted.get(this.field);
       if (inv === undefined) continue;
@@ -97,11 +101,16 @@ export class ShardTerms {
       for (let t = prefix === '' ? 0 : dict.lowerBound(prefix); t < dict.length; t++) {
         if (prefix !== '' && !dict.startsWith(t, prefix)) break;
         const text = dict.get(t);
-        seen.set(text, (seen.get(text) ?? 0) + inv.docFreq(t));
+        const known = found.get(text);
+        if (known !== undefined) {
+          known.docFreq += inv.docFreq(t);
+          continue;
+        }
+        const info = accept(text);
+        if (info !== null) found.set(text, { term: text, docFreq: inv.docFreq(t), info });
       }
     }
-    const sorted = [...seen.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const t of sorted) yield [t, seen.get(t)!];
+    return [...found.values()].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
   }
 }
 
@@ -176,13 +185,16 @@ function collect(
   const rest = cps.slice(prefixCps.length);
   const distance = stringDistance(settings.stringDistance);
   const queue: ScoreTerm[] = [];
-  for (const [text, df] of terms.withPrefix(prefix)) {
-    if (text === word) continue;
+  // Terms within reach, with their boost; then Lucene's queue in term order.
+  const within = terms.withPrefix(prefix, (text) => {
+    if (text === word) return null;
     const tcps = codePoints(text);
-    if (Math.abs(tcps.length - cps.length) > maxEdits) continue;
+    if (Math.abs(tcps.length - cps.length) > maxEdits) return null;
     const ed = boundedEditDistance(rest, tcps.slice(prefixCps.length), maxEdits, true);
-    if (ed > maxEdits) continue;
-    const boost = Math.fround(1 - Math.fround(ed / Math.min(tcps.length, cps.length)));
+    if (ed > maxEdits) return null;
+    return Math.fround(1 - Math.fround(ed / Math.min(tcps.length, cps.length)));
+  });
+  for (const { term: text, docFreq: df, info: boost } of within) {
     if (queue.length >= size && boost <= minBoost(queue)) continue;
     if (df <= docfreq) continue;
     const score = distance === null ? boost : distance(word, text);

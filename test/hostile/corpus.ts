@@ -94,6 +94,9 @@ export const CASES: readonly HostileCase[] = [
   // ---- item 5: user regular expressions run in linear time ------------------------------
   ...regexCases(),
 
+  // ---- suggesters: bad suggestions are 4xx, hostile ones answer at once -----------------
+  ...suggestCases(),
+
   // ---- item 7: depth and size limits, never "Maximum call stack size exceeded" ----------
   { name: 'a mapping deeper than index.mapping.depth.limit', method: 'PUT', path: '/deep-mapping', body: { mappings: { _doc: nestedMapping(25) } }, status: 400, error: 'mapper_parsing_exception' },
   { name: 'a mapping with more fields than index.mapping.total_fields.limit', method: 'PUT', path: '/wide-mapping', body: { mappings: { _doc: { properties: manyFields(1100) } } }, status: 400, error: 'mapper_parsing_exception' },
@@ -139,6 +142,37 @@ export const CASES: readonly HostileCase[] = [
   { name: 'X-Opaque-Id is echoed', method: 'GET', path: '/', headers: { 'x-opaque-id': 'trace-me' }, status: 200, header: ['x-opaque-id', 'trace-me'] },
   { name: 'X-Opaque-Id is echoed on errors too', method: 'GET', path: '/missing-index/_search', headers: { 'x-opaque-id': 'e1' }, status: 404, error: 'index_not_found_exception', header: ['x-opaque-id', 'e1'] },
 ];
+
+/** Suggestions that are malformed, aimed at prototypes, or meant to make a shard work for minutes. */
+function suggestCases(): HostileCase[] {
+  const search = (name: string, suggest: unknown, status: number, error?: string, maxMs?: number): HostileCase => ({
+    name,
+    method: 'POST',
+    path: '/hostile/_search',
+    body: { size: 0, suggest },
+    status,
+    ...(error === undefined ? {} : { error }),
+    ...(maxMs === undefined ? {} : { maxMs }),
+  });
+  const many = Array.from({ length: 9 }, (_, i) => `x${i}`).join(' ');
+  return [
+    search('a suggestion named __proto__ is a name like any other', JSON.parse('{"__proto__":{"text":"x","term":{"field":"kw"}}}'), 200),
+    search('suggest as an array', [], 400, 'parsing_exception'),
+    search('a suggester type nobody knows', { s: { text: 'x', guess: { field: 'kw' } } }, 400, 'named_object_not_found_exception'),
+    search('a term suggestion without a field', { s: { text: 'x', term: {} } }, 400, 'parse_exception'),
+    search('a term suggestion with size 0', { s: { text: 'x', term: { field: 'kw', size: 0 } } }, 400, 'illegal_argument_exception'),
+    search('a completion suggestion on a keyword field', { s: { prefix: 'x', completion: { field: 'kw' } } }, 400, 'search_phase_execution_exception'),
+    search('a completion regex (a+)+$ answers at once', { s: { regex: '(a+)+$', completion: { field: 'kw' } } }, 400, 'search_phase_execution_exception', 2000),
+    search(
+      'a phrase suggestion with max_errors 9 and 100 candidates a word answers at once (more than 500,000 phrases would be a 400)',
+      { s: { text: many, phrase: { field: 'k', max_errors: 9, shard_size: 100, confidence: 0, direct_generator: [{ field: 'k', size: 100, suggest_mode: 'always', min_word_length: 1 }] } } },
+      200,
+      undefined,
+      5000,
+    ),
+    search('a term suggestion with max_edits 3', { s: { text: 'x', term: { field: 'kw', max_edits: 3 } } }, 400, 'illegal_argument_exception'),
+  ];
+}
 
 /** Patterns that take a backtracking engine exponential time: here they answer at once, or are refused by name. */
 function regexCases(): HostileCase[] {

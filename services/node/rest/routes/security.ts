@@ -2,7 +2,7 @@
  * The security APIs of Elasticsearch 6.8 under `/_xpack/security/...` (and
  * the `/_security/...` names of 7.x): users, roles, `_authenticate`, password
  * changes. Users and roles are cluster metadata: a change is a MetaEvent on
- * the meta log, applied by every node in order (security/security-metadata.ts).
+ * the meta log, applied by every node in order (realm/security-metadata.ts).
  * On a node without `xpack.security.enabled` they answer as 6.8 does on a
  * basic license with security off.
  */

@@ -20,10 +20,6 @@ export function parseSampler(c: Common, body: Json): SamplerSpec {
 const HEURISTICS = ['jlh', 'mutual_information', 'chi_square', 'gnd', 'percentage', 'script_heuristic'];
 
 export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLookup): SignificantTermsSpec {
-  if (c.subs.length > 0) {
-    // Refused rather than answered without them: the buckets of significant_terms carry no sub-aggregations here.
-    throw illegalArgument(`[significant_terms] sub-aggregations are not supported by this engine (aggregation [${c.name}])`);
-  }
   const p = new AggParams('significant_terms', c.name, body);
   const source = readValuesSource(p, { withFormat: true });
   const size = p.int('size') ?? 10;

@@ -100,7 +100,7 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
       return new SamplerAggregator(spec, children(false));
     case 'significant_terms': {
       const src = resolveSource(spec.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
-      return new SignificantTermsAggregator(spec, src, scope);
+      return new SignificantTermsAggregator(spec, src, scope, children(false));
     }
     case 'nested':
       return new NestedAggregator(spec, children(singleOwner), mapping);

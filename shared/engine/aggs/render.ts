@@ -173,7 +173,7 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
         f.doc_count = b.docCount;
         f.score = b.score;
         f.bg_count = b.bgCount;
-        return f;
+        return renderAggs(b.aggs, typedKeys, f);
       });
       return;
     case 'metric':

@@ -13,6 +13,9 @@
  */
 import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
+import { DocOwnerBuffer, flushToChildren } from './aggregator.ts';
+import { EMPTY_OWNER } from './histogram-aggregator.ts';
+import type { LevelReducer } from './reduce-terms.ts';
 import { keywordAcceptor } from './include-exclude.ts';
 import type { ReducedSignificantTerms } from './reduced.ts';
 import type { SignificanceHeuristic, SignificantTermsSpec } from './spec.ts';
@@ -36,6 +39,10 @@ export class SignificantTermsAggregator implements Aggregator {
   readonly name: string;
   /** Per owner: docs aggregated and the frequency of each term among them. */
   private readonly counts = new Map<number, Map<string | number, number>>();
+  /** Per owner and term, the bucket id its docs go to the sub-aggregations under. */
+  private readonly bucketIds = new Map<number, Map<string | number, number>>();
+  private nextBucket = 0;
+  private readonly buf = new DocOwnerBuffer();
   private readonly subsetSizes = new Map<number, number>();
   private sorted: SortedDocValues | null = null;
   private numeric: NumericDocValues | null = null;
@@ -46,6 +53,7 @@ export class SignificantTermsAggregator implements Aggregator {
     private readonly spec: SignificantTermsSpec,
     private readonly source: ResolvedSource,
     private readonly scope: ShardScope,
+    private readonly subs: readonly Aggregator[],
   ) {
     this.name = spec.name;
     this.accept = keywordAcceptor(spec.include, spec.exclude);
@@ -55,6 +63,20 @@ export class SignificantTermsAggregator implements Aggregator {
     const src = this.source;
     this.sorted = src.kind === 'bytes' ? sortedValues(seg.view.segment, src.field) : null;
     this.numeric = src.kind === 'numeric' ? numericValues(seg.view.segment, src.field) : null;
+    for (const s of this.subs) s.setSegment(seg);
+  }
+
+  /** Counts a term of a doc, and hands the doc to the sub-aggregations under the term's bucket. */
+  private count(m: Map<string | number, number>, owner: number, term: string | number, doc: number): void {
+    m.set(term, (m.get(term) ?? 0) + 1);
+    if (this.subs.length === 0) return;
+    let ids = this.bucketIds.get(owner);
+    if (ids === undefined) this.bucketIds.set(owner, (ids = new Map()));
+    let id = ids.get(term);
+    if (id === undefined) ids.set(term, (id = this.nextBucket++));
+    this.buf.ensure(1);
+    this.buf.docs[this.buf.n] = doc;
+    this.buf.owners[this.buf.n++] = id;
   }
 
   collect(docs: Int32Array, owners: Int32Array, n: number): void {
@@ -73,7 +95,7 @@ export class SignificantTermsAggregator implements Aggregator {
           if (ord < 0) continue;
           const term = s.dict.get(ord);
           if (this.accept !== null && !this.accept(term)) continue;
-          m.set(term, (m.get(term) ?? 0) + 1);
+          this.count(m, owner, term, doc);
         }
         continue;
       }
@@ -86,10 +108,11 @@ export class SignificantTermsAggregator implements Aggregator {
           const x = v.values[k]!;
           if (Number.isNaN(x) || x === last) continue;
           last = x;
-          m.set(x, (m.get(x) ?? 0) + 1);
+          this.count(m, owner, x, doc);
         }
       }
     }
+    flushToChildren(this.subs, this.buf);
   }
 
   private supersetSize(): number {
@@ -142,7 +165,7 @@ export class SignificantTermsAggregator implements Aggregator {
     const valueType = src.kind === 'bytes' ? 'string' : src.kind === 'numeric' ? (src.numKind === 'double' ? 'double' : 'long') : 'unmapped';
     const format = src.kind === 'numeric' ? src.format : RAW_FORMAT;
     if (src.kind === 'unmapped') {
-      return { kind: 'significant_terms', valueType, format, subsetSize: 0, supersetSize: 0, keys: [], subsetDfs: [], supersetDfs: [] };
+      return { kind: 'significant_terms', valueType, format, subsetSize: 0, supersetSize: 0, keys: [], subsetDfs: [], supersetDfs: [], subs: null };
     }
     const subsetSize = this.subsetSizes.get(owner) ?? 0;
     const supersetSize = this.supersetSize();
@@ -164,6 +187,7 @@ export class SignificantTermsAggregator implements Aggregator {
       keys: kept.map((k) => k.key),
       subsetDfs: kept.map((k) => k.df),
       supersetDfs: kept.map((k) => k.bg),
+      subs: this.subs.length === 0 ? null : kept.map((k) => this.subs.map((s) => s.build(this.bucketIds.get(owner)?.get(k.key) ?? EMPTY_OWNER))),
     };
     return state;
   }
@@ -173,27 +197,27 @@ export class SignificantTermsAggregator implements Aggregator {
   }
 }
 
-export function reduceSignificantTerms(spec: SignificantTermsSpec, states: readonly SignificantTermsState[]): ReducedSignificantTerms {
+export function reduceSignificantTerms(spec: SignificantTermsSpec, states: readonly SignificantTermsState[], reduceLevel: LevelReducer): ReducedSignificantTerms {
   let subsetSize = 0;
   let supersetSize = 0;
-  const terms = new Map<string | number, { df: number; bg: number }>();
+  const terms = new Map<string | number, { df: number; bg: number; subs: (readonly AggState[])[] }>();
   for (const s of states) {
     subsetSize += s.subsetSize;
     supersetSize += s.supersetSize;
     s.keys.forEach((key, i) => {
-      const t = terms.get(key);
-      if (t === undefined) terms.set(key, { df: s.subsetDfs[i]!, bg: s.supersetDfs[i]! });
-      else {
-        t.df += s.subsetDfs[i]!;
-        t.bg += s.supersetDfs[i]!;
-      }
+      let t = terms.get(key);
+      if (t === undefined) terms.set(key, (t = { df: 0, bg: 0, subs: [] }));
+      t.df += s.subsetDfs[i]!;
+      t.bg += s.supersetDfs[i]!;
+      const subs = s.subs?.[i];
+      if (subs !== undefined) t.subs.push(subs);
     });
   }
   const mapped = states.find((s) => s.valueType !== 'unmapped');
   const numericKeys = mapped !== undefined && mapped.valueType !== 'string';
   const format = mapped?.format ?? RAW_FORMAT;
   const buckets = [...terms]
-    .map(([key, t]) => ({ key, df: t.df, bg: t.bg, score: significanceScore(spec.heuristic, t.df, subsetSize, t.bg, supersetSize) }))
+    .map(([key, t]) => ({ key, df: t.df, bg: t.bg, subs: t.subs, score: significanceScore(spec.heuristic, t.df, subsetSize, t.bg, supersetSize) }))
     .filter((b) => b.score > 0 && b.df >= spec.minDocCount)
     .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, spec.size)
@@ -203,7 +227,7 @@ export function reduceSignificantTerms(spec: SignificantTermsSpec, states: reado
       docCount: b.df,
       score: b.score,
       bgCount: b.bg,
-      aggs: [],
+      aggs: reduceLevel(spec.subs, b.subs),
     }));
   return {
     kind: 'significant_terms',

@@ -174,6 +174,8 @@ export interface SignificantTermsState {
   readonly keys: readonly (string | number)[];
   readonly subsetDfs: readonly number[];
   readonly supersetDfs: readonly number[];
+  /** Sub-aggregation states of each returned bucket; null without sub-aggregations. */
+  readonly subs: readonly (readonly AggState[])[] | null;
 }
 
 export type AggState =

@@ -43,6 +43,7 @@ import { TransportServer } from './transport/transport-server.ts';
 import { TransportClient } from './transport/transport-client.ts';
 import { ShardService } from './transport/shard-service.ts';
 import { ShardWorkers } from './shard-worker/shard-workers.ts';
+import { buildCharacterTables } from '../../shared/engine/analysis/character-tables.ts';
 import { startTracing, type Tracing } from '../../shared/telemetry/tracing.ts';
 import { TaskRegistry } from './tasks/task-registry.ts';
 import { Rebuilds } from './coordinator/rebuild.ts';
@@ -235,10 +236,13 @@ export class Node implements NodeContext {
           membership: null,
         }
       : null;
-    const workers = await ShardWorkers.start({
+    const starting = ShardWorkers.start({
       count: config.processors,
       onExit: (index, why) => logger.error({ worker: index, why }, 'shard worker stopped: its copies no longer index or search'),
     });
+    // While the workers boot: the analyzers' tables, which the first _analyze or text query would build on the HTTP thread.
+    buildCharacterTables();
+    const workers = await starting;
     const ids = new RequestIds(identity.nodeId);
     const meta = new MetaService(log, config.clusterName, ids);
     // The node is built last; the directory only asks for it once the node runs.

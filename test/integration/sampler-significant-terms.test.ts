@@ -92,6 +92,16 @@ describe('significant_terms', () => {
     assert.deepEqual((a['siglterms#num'] as { buckets: { key: number; doc_count: number; bg_count: number }[] }).buckets.map((b) => [b.key, b.doc_count, b.bg_count]), [[7, 4, 4]]);
   });
 
+  test('background_filter: the background is the documents of a query', async () => {
+    const a = await aggs('logs', {
+      size: 0,
+      query: { term: { kind: 'crash' } },
+      aggs: { sig: { significant_terms: { field: 'tag', min_doc_count: 1, background_filter: { term: { kind: 'ok' } } } } },
+    });
+    const jlh = (4 / 6 - 2 / 10) * (4 / 6 / (2 / 10));
+    assert.deepEqual(a.sig, { doc_count: 6, bg_count: 10, buckets: [{ key: 'disk', doc_count: 4, score: jlh, bg_count: 2 }] });
+  });
+
   test('sub-aggregations of each significant term, reduced over the shards', async () => {
     const a = await aggs('logs', {
       size: 0,
@@ -121,10 +131,9 @@ describe('significant_terms', () => {
     assert.deepEqual((a['sampler#s']!['sigsterms#sig'] as { doc_count: number; buckets: unknown[] }).doc_count, 16);
   });
 
-  test('refused with 400: other heuristics, background_filter, an unknown parameter', async () => {
+  test('refused with 400: other heuristics, an unknown parameter', async () => {
     const bad = async (agg: unknown) => (await req('POST', '/logs/_search', { size: 0, aggs: { x: agg } })).status;
     assert.equal(await bad({ significant_terms: { field: 'tag', chi_square: {} } }), 400);
-    assert.equal(await bad({ significant_terms: { field: 'tag', background_filter: { term: { kind: 'ok' } } } }), 400);
     assert.equal(await bad({ significant_terms: { field: 'tag', nope: 1 } }), 400);
   });
 });

@@ -44,10 +44,8 @@ export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLoo
     if (Object.keys(v).length > 0) throw illegalArgument(`[${h}] unknown field [${Object.keys(v)[0]}], parser not found`);
     heuristic = h;
   }
-  if (p.raw('background_filter') !== undefined) {
-    throw illegalArgument('[significant_terms] background_filter is not supported by this engine (the background is the whole index)');
-  }
+  const backgroundFilter = p.object('background_filter');
   p.done();
   checkField(source, mapping, false);
-  return { type: 'significant_terms', ...c, source, size, shardSize, minDocCount, shardMinDocCount, include, exclude, heuristic };
+  return { type: 'significant_terms', ...c, source, size, shardSize, minDocCount, shardMinDocCount, include, exclude, heuristic, backgroundFilter };
 }

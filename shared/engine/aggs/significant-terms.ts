@@ -24,6 +24,12 @@ import { suggestShardSize } from './terms-aggregator.ts';
 import { RAW_FORMAT, formatValue } from './value-format.ts';
 import { numericValues, sortedValues, type ResolvedSource } from './value-source.ts';
 
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 /** SignificanceHeuristic.getScore. */
 export function significanceScore(h: SignificanceHeuristic, subsetFreq: number, subsetSize: number, supersetFreq: number, supersetSize: number): number {
   if (h === 'percentage') return supersetFreq === 0 ? 0 : subsetFreq / supersetFreq;
@@ -47,7 +53,7 @@ export class SignificantTermsAggregator implements Aggregator {
   private sorted: SortedDocValues | null = null;
   private numeric: NumericDocValues | null = null;
   private readonly accept: ((term: string) => boolean) | null;
-  private background: Map<string | number, number> | null = null;
+  private numericBg: Map<string | number, number> | null = null;
 
   constructor(
     private readonly spec: SignificantTermsSpec,
@@ -115,25 +121,59 @@ export class SignificantTermsAggregator implements Aggregator {
     flushToChildren(this.subs, this.buf);
   }
 
+  /** Per view, the live docs of `background_filter` (computed once); null without one. */
+  private backgroundBits: Uint32Array[] | null = null;
+
+  private background(): Uint32Array[] | null {
+    const filter = this.spec.backgroundFilter;
+    if (filter === null || filter === undefined) return null;
+    if (this.backgroundBits === null) {
+      this.backgroundBits = this.scope.views.map((v) => {
+        const bits = Uint32Array.from(this.scope.ctx.filterBits(filter, v));
+        if (v.liveDocs !== null) for (let w = 0; w < bits.length; w++) bits[w]! &= v.liveDocs[w]!;
+        return bits;
+      });
+    }
+    return this.backgroundBits;
+  }
+
   private supersetSize(): number {
-    return this.scope.views.reduce((n, v) => n + v.numDocs, 0);
+    const bg = this.background();
+    if (bg === null) return this.scope.views.reduce((n, v) => n + v.numDocs, 0);
+    let n = 0;
+    for (const bits of bg) for (let w = 0; w < bits.length; w++) n += popcount(bits[w]!);
+    return n;
   }
 
   /** The background frequency of a term in this shard. */
   private supersetDf(term: string | number): number {
     const src = this.source;
     if (src.kind === 'bytes' && src.field !== null) {
+      const bg = this.background();
       let df = 0;
-      for (const v of this.scope.views) {
-        const inv = v.segment.inverted.get(src.field);
-        if (inv === undefined) continue;
+      this.scope.views.forEach((v, i) => {
+        const inv = v.segment.inverted.get(src.field!);
+        if (inv === undefined) return;
         const id = inv.terms.find(String(term));
-        if (id >= 0) df += inv.docFreq(id);
-      }
+        if (id < 0) return;
+        if (bg === null) {
+          df += inv.docFreq(id);
+          return;
+        }
+        // With a background filter: the term's docs in it (TermQuery AND filter, live docs only).
+        const bits = bg[i]!;
+        const cursor = inv.postings(id);
+        while (cursor.nextBlock()) {
+          for (let k = 0; k < cursor.count; k++) {
+            const d = cursor.docs[k]!;
+            if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0) df++;
+          }
+        }
+      });
       return df;
     }
-    if (this.background === null) this.background = this.numericBackground();
-    return this.background.get(term) ?? 0;
+    if (this.numericBg === null) this.numericBg = this.numericBackground();
+    return this.numericBg.get(term) ?? 0;
   }
 
   /** Docs per value of a numeric field over every live doc of the shard. */
@@ -141,11 +181,14 @@ export class SignificantTermsAggregator implements Aggregator {
     const out = new Map<string | number, number>();
     const src = this.source;
     if (src.kind !== 'numeric') return out;
-    for (const view of this.scope.views) {
+    const bg = this.background();
+    for (let i = 0; i < this.scope.views.length; i++) {
+      const view = this.scope.views[i]!;
       const v = numericValues(view.segment, src.field);
       if (v === null) continue;
+      const keep = bg === null ? view.liveDocs : bg[i]!;
       for (let doc = 0; doc < view.segment.maxDoc; doc++) {
-        if (view.liveDocs !== null && (view.liveDocs[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+        if (keep !== null && (keep[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
         const from = v.starts === null ? doc : v.starts[doc]!;
         const to = v.starts === null ? doc + 1 : v.starts[doc + 1]!;
         let last = NaN;

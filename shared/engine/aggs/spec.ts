@@ -160,6 +160,8 @@ export interface SignificantTermsSpec extends SpecBase {
   readonly include: IncludeExclude | null;
   readonly exclude: IncludeExclude | null;
   readonly heuristic: SignificanceHeuristic;
+  /** `background_filter`: the query whose docs are the background (null: every doc of the index). */
+  readonly backgroundFilter: unknown;
 }
 
 export interface GlobalSpec extends SpecBase {

@@ -92,6 +92,23 @@ describe('significant_terms', () => {
     assert.deepEqual((a['siglterms#num'] as { buckets: { key: number; doc_count: number; bg_count: number }[] }).buckets.map((b) => [b.key, b.doc_count, b.bg_count]), [[7, 4, 4]]);
   });
 
+  test('chi_square, mutual_information and gnd rank the subset\'s terms', async () => {
+    const a = await aggs('logs', {
+      size: 0,
+      query: { term: { kind: 'crash' } },
+      aggs: {
+        chi: { significant_terms: { field: 'tag', min_doc_count: 1, chi_square: {} } },
+        mi: { significant_terms: { field: 'tag', min_doc_count: 1, mutual_information: { include_negatives: true } } },
+        gnd: { significant_terms: { field: 'tag', min_doc_count: 1, gnd: {} } },
+      },
+    });
+    // disk: 4 of the 6 crash docs, 6 of 16 docs; net: 2 of 6, 6 of 16.
+    const chi = (16 * (4 * 8 - 2 * 2) ** 2) / (6 * 6 * 10 * 10);
+    assert.deepEqual((a.chi as { buckets: { key: string; score: number }[] }).buckets.map((b) => [b.key, b.score]), [['disk', chi]]);
+    assert.deepEqual((a.mi as { buckets: { key: string }[] }).buckets.map((b) => b.key), ['disk', 'net']);
+    assert.deepEqual((a.gnd as { buckets: { key: string }[] }).buckets.map((b) => b.key), ['disk', 'net']);
+  });
+
   test('background_filter: the background is the documents of a query', async () => {
     const a = await aggs('logs', {
       size: 0,
@@ -133,7 +150,8 @@ describe('significant_terms', () => {
 
   test('refused with 400: other heuristics, an unknown parameter', async () => {
     const bad = async (agg: unknown) => (await req('POST', '/logs/_search', { size: 0, aggs: { x: agg } })).status;
-    assert.equal(await bad({ significant_terms: { field: 'tag', chi_square: {} } }), 400);
+    assert.equal(await bad({ significant_terms: { field: 'tag', script_heuristic: { script: '1' } } }), 400);
+    assert.equal(await bad({ significant_terms: { field: 'tag', chi_square: { nope: true } } }), 400);
     assert.equal(await bad({ significant_terms: { field: 'tag', nope: 1 } }), 400);
   });
 });

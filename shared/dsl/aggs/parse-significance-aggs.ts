@@ -33,16 +33,24 @@ export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLoo
   const include = parseIncludeExclude(p.raw('include'), 'include');
   const exclude = parseIncludeExclude(p.raw('exclude'), 'exclude');
   p.ignore('execution_hint');
-  let heuristic: SignificanceHeuristic = 'jlh';
+  let heuristic: SignificanceHeuristic = { type: 'jlh' };
   for (const h of HEURISTICS) {
     const v = p.object(h);
     if (v === null) continue;
-    if (h !== 'jlh' && h !== 'percentage') {
-      // Refused rather than ignored: another heuristic ranks the terms differently.
-      throw illegalArgument(`[significant_terms] heuristic [${h}] is not supported by this engine (jlh and percentage are)`);
+    if (h === 'script_heuristic') {
+      // Refused rather than ignored: a script ranks the terms its own way.
+      throw illegalArgument('[significant_terms] heuristic [script_heuristic] is not supported by this engine');
     }
-    if (Object.keys(v).length > 0) throw illegalArgument(`[${h}] unknown field [${Object.keys(v)[0]}], parser not found`);
-    heuristic = h;
+    if (h === 'jlh' || h === 'percentage') {
+      if (Object.keys(v).length > 0) throw illegalArgument(`[${h}] unknown field [${Object.keys(v)[0]}], parser not found`);
+      heuristic = { type: h };
+      continue;
+    }
+    const hp = new AggParams(h, c.name, v);
+    const includeNegatives = h === 'gnd' ? true : (hp.boolean('include_negatives') ?? false);
+    const backgroundIsSuperset = hp.boolean('background_is_superset') ?? true;
+    hp.done();
+    heuristic = { type: h as 'mutual_information' | 'chi_square' | 'gnd', includeNegatives, backgroundIsSuperset };
   }
   const backgroundFilter = p.object('background_filter');
   p.done();

@@ -11,6 +11,7 @@
  * scores again, and keeps the `size` best with a positive score and at
  * least `min_doc_count` docs.
  */
+import { illegalArgument } from '../../errors/es-errors.ts';
 import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren } from './aggregator.ts';
@@ -30,9 +31,72 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** SignificanceHeuristic.getScore. */
+const SCORE_ERROR = ', does your background filter not include all documents in the bucket? If so and it is intentional, set "background_is_superset": false';
+
+/** NXYSignificanceHeuristic.computeNxys. */
+function nxys(subsetFreq: number, subsetSize: number, supersetFreq: number, supersetSize: number, superset: boolean) {
+  if (superset) {
+    if (subsetFreq > supersetFreq) throw illegalArgument(`subsetFreq > supersetFreq${SCORE_ERROR}`);
+    if (subsetSize > supersetSize) throw illegalArgument(`subsetSize > supersetSize${SCORE_ERROR}`);
+    if (supersetFreq - subsetFreq > supersetSize - subsetSize) throw illegalArgument(`supersetFreq - subsetFreq > supersetSize - subsetSize${SCORE_ERROR}`);
+    return {
+      N00: supersetSize - supersetFreq - (subsetSize - subsetFreq),
+      N01: subsetSize - subsetFreq,
+      N10: supersetFreq - subsetFreq,
+      N11: subsetFreq,
+      N0_: supersetSize - supersetFreq,
+      N1_: supersetFreq,
+      N_0: supersetSize - subsetSize,
+      N_1: subsetSize,
+      N: supersetSize,
+    };
+  }
+  return {
+    N00: supersetSize - supersetFreq,
+    N01: subsetSize - subsetFreq,
+    N10: supersetFreq,
+    N11: subsetFreq,
+    N0_: supersetSize - supersetFreq + subsetSize - subsetFreq,
+    N1_: supersetFreq + subsetFreq,
+    N_0: supersetSize,
+    N_1: subsetSize,
+    N: supersetSize + subsetSize,
+  };
+}
+
+/** MutualInformation.getMITerm: 0 · log(0) counts 0. */
+function miTerm(nxy: number, nx: number, ny: number, n: number): number {
+  const numerator = Math.abs(n * nxy);
+  const denominator = Math.abs(nx * ny);
+  const factor = Math.abs(nxy / n);
+  if (numerator < 1e-7 && factor < 1e-7) return 0;
+  return factor * Math.log(numerator / denominator);
+}
+
+/** SignificanceHeuristic.getScore (JLH, percentage, and the NXY ones: mutual_information, chi_square, gnd). */
 export function significanceScore(h: SignificanceHeuristic, subsetFreq: number, subsetSize: number, supersetFreq: number, supersetSize: number): number {
-  if (h === 'percentage') return supersetFreq === 0 ? 0 : subsetFreq / supersetFreq;
+  if (h.type === 'percentage') return supersetFreq === 0 ? 0 : subsetFreq / supersetFreq;
+  if ('backgroundIsSuperset' in h) {
+    const f = nxys(subsetFreq, subsetSize, supersetFreq, supersetSize, h.backgroundIsSuperset);
+    const negative = !h.includeNegatives && f.N11 / f.N_1 < f.N10 / f.N_0;
+    if (h.type === 'chi_square') {
+      if (negative) return -Infinity;
+      return (f.N * Math.pow(f.N11 * f.N00 - f.N01 * f.N10, 2)) / (f.N_1 * f.N1_ * f.N0_ * f.N_0);
+    }
+    if (h.type === 'mutual_information') {
+      let score = (miTerm(f.N00, f.N0_, f.N_0, f.N) + miTerm(f.N01, f.N0_, f.N_1, f.N) + miTerm(f.N10, f.N1_, f.N_0, f.N) + miTerm(f.N11, f.N1_, f.N_1, f.N)) / Math.log(2);
+      if (Number.isNaN(score)) score = -Infinity;
+      return negative ? -Infinity : score;
+    }
+    // gnd
+    const fx = f.N1_;
+    const fy = f.N_1;
+    const fxy = f.N11;
+    if (fxy === 0) return 0;
+    if (fx === fy && fx === fxy) return 1;
+    const d = (Math.max(Math.log(fx), Math.log(fy)) - Math.log(fxy)) / (Math.log(f.N) - Math.min(Math.log(fx), Math.log(fy)));
+    return Math.exp(-d);
+  }
   if (subsetSize === 0 || supersetSize === 0 || subsetFreq === 0 || supersetFreq === 0) return 0;
   const subsetProbability = subsetFreq / subsetSize;
   const supersetProbability = supersetFreq / supersetSize;

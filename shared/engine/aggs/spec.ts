@@ -146,7 +146,10 @@ export interface SamplerSpec extends SpecBase {
   readonly shardSize: number;
 }
 
-export type SignificanceHeuristic = 'jlh' | 'percentage';
+export type SignificanceHeuristic =
+  | { readonly type: 'jlh' | 'percentage' }
+  /** NXYSignificanceHeuristic's options (gnd has no include_negatives: always true). */
+  | { readonly type: 'mutual_information' | 'chi_square' | 'gnd'; readonly includeNegatives: boolean; readonly backgroundIsSuperset: boolean };
 
 /** `significant_terms`: the terms of a field more frequent in the docs aggregated than in the whole index. */
 export interface SignificantTermsSpec extends SpecBase {

@@ -57,10 +57,23 @@ test('keys: tokens joined by 0x1F, a removed word leaves a 0x1E hole unless posi
 });
 
 test('significance heuristics: JLH rewards a term more probable in the subset, zero when it is not; percentage is the share', () => {
-  assert.equal(significanceScore('jlh', 3, 4, 3, 12), (3 / 4 - 3 / 12) * (3 / 4 / (3 / 12)));
-  assert.equal(significanceScore('jlh', 1, 4, 5, 12), 0);
-  assert.equal(significanceScore('jlh', 0, 4, 5, 12), 0);
-  assert.equal(significanceScore('jlh', 1, 0, 5, 12), 0);
-  assert.equal(significanceScore('percentage', 4, 6, 6, 16), 4 / 6);
-  assert.equal(significanceScore('percentage', 4, 6, 0, 16), 0);
+  const jlh = { type: 'jlh' } as const;
+  const pct = { type: 'percentage' } as const;
+  assert.equal(significanceScore(jlh, 3, 4, 3, 12), (3 / 4 - 3 / 12) * (3 / 4 / (3 / 12)));
+  assert.equal(significanceScore(jlh, 1, 4, 5, 12), 0);
+  assert.equal(significanceScore(jlh, 0, 4, 5, 12), 0);
+  assert.equal(significanceScore(jlh, 1, 0, 5, 12), 0);
+  assert.equal(significanceScore(pct, 4, 6, 6, 16), 4 / 6);
+  assert.equal(significanceScore(pct, 4, 6, 0, 16), 0);
+});
+
+test('chi_square, mutual_information and gnd (Manning et al.; Cilibrasi and Vitanyi) from the 2x2 table of the term and the subset', () => {
+  const nxy = { includeNegatives: false, backgroundIsSuperset: true };
+  // 3 of 4 subset docs and 3 of 12 docs have the term: N11 3, N01 1, N10 0, N00 8.
+  assert.equal(significanceScore({ type: 'chi_square', ...nxy }, 3, 4, 3, 12), (12 * (3 * 8 - 1 * 0) ** 2) / (4 * 3 * 9 * 8));
+  const mi = (3 / 12) * Math.log((12 * 3) / (3 * 4)) + (1 / 12) * Math.log((12 * 1) / (9 * 4)) + (8 / 12) * Math.log((12 * 8) / (9 * 8));
+  assert.ok(Math.abs(significanceScore({ type: 'mutual_information', ...nxy }, 3, 4, 3, 12) - mi / Math.log(2)) < 1e-12);
+  assert.equal(significanceScore({ type: 'chi_square', ...nxy }, 1, 4, 5, 12), -Infinity, 'rarer in the subset than outside: excluded');
+  assert.equal(significanceScore({ type: 'gnd', includeNegatives: true, backgroundIsSuperset: true }, 3, 3, 3, 12), 1, 'perfect co-occurrence');
+  assert.throws(() => significanceScore({ type: 'chi_square', ...nxy }, 5, 6, 2, 12), /subsetFreq > supersetFreq, does your background filter not include all documents in the bucket/);
 });

@@ -55,7 +55,11 @@ function checkBytes(v: unknown, what: string): Uint8Array {
  */
 export function prepareBatch(records: readonly AppendRecord[]): PreparedBatch {
   let bodyBytes = BODY_FIXED_BYTES;
-  let headerBytes: number[] | null = null;
+  // Per record, its headers as they are written (count, then the names and values); null without.
+  let encoded: (EncodedHeaders | null)[] | null = null;
+  // The records of one append usually share one headers object (a write's trace context): encoded once.
+  let lastHeaders: Readonly<Record<string, string>> | undefined;
+  let lastEncoded: EncodedHeaders | null = null;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     const value = checkBytes(r.value, `record ${i} value`);
@@ -63,18 +67,14 @@ export function prepareBatch(records: readonly AppendRecord[]): PreparedBatch {
     if (r.key != null) bodyBytes += checkBytes(r.key, `record ${i} key`).length;
     const headers = r.headers;
     if (headers !== undefined) {
-      let n = 0;
-      for (const name of Object.keys(headers)) {
-        const v: unknown = headers[name];
-        if (typeof v !== 'string') throw new TypeError(`record ${i} header [${name}] must be a string`);
-        const nameLen = Buffer.byteLength(name);
-        if (nameLen > 0xffff) throw new RangeError(`record ${i} header name is longer than 65535 bytes`);
-        n += 6 + nameLen + Buffer.byteLength(v);
+      if (headers !== lastHeaders) {
+        lastHeaders = headers;
+        lastEncoded = encodeHeaders(headers, i);
       }
-      if (n > 0) {
-        headerBytes ??= new Array<number>(records.length).fill(0);
-        headerBytes[i] = n;
-        bodyBytes += n;
+      if (lastEncoded !== null) {
+        encoded ??= new Array<EncodedHeaders | null>(records.length).fill(null);
+        encoded[i] = lastEncoded;
+        bodyBytes += lastEncoded.bytes.length;
       }
     }
   }
@@ -91,29 +91,54 @@ export function prepareBatch(records: readonly AppendRecord[]): PreparedBatch {
     const r = records[i]!;
     const value = r.value;
     const key = r.key ?? null;
+    const headers = encoded === null ? null : encoded[i]!;
     frame.writeUInt32LE(value.length, pos);
     frame.writeInt32LE(key === null ? -1 : key.length, pos + 4);
-    const hasHeaders = headerBytes !== null && headerBytes[i]! > 0;
-    const headers = hasHeaders ? r.headers! : EMPTY_HEADERS;
-    const headerNames = hasHeaders ? Object.keys(headers) : [];
-    frame.writeUInt16LE(headerNames.length, pos + 8);
+    frame.writeUInt16LE(headers === null ? 0 : headers.count, pos + 8);
     pos += RECORD_FIXED_BYTES;
     if (key !== null) {
       frame.set(key, pos);
       pos += key.length;
     }
-    for (const name of headerNames) {
-      const nameLen = frame.write(name, pos + 2, 'utf8');
-      frame.writeUInt16LE(nameLen, pos);
-      pos += 2 + nameLen;
-      const valueLen = frame.write(headers[name]!, pos + 4, 'utf8');
-      frame.writeUInt32LE(valueLen, pos);
-      pos += 4 + valueLen;
+    if (headers !== null) {
+      frame.set(headers.bytes, pos);
+      pos += headers.bytes.length;
     }
     frame.set(value, pos);
     pos += value.length;
   }
   return { frame: bodyBytes - BODY_FIXED_BYTES >= COMPRESS_MIN_BYTES ? compressFrame(frame) : frame, count: records.length };
+}
+
+/** A record's headers as written: per header a u16 name length, the name, a u32 value length, the value (UTF-8). */
+interface EncodedHeaders {
+  readonly count: number;
+  readonly bytes: Buffer;
+}
+
+/** null for no headers. `i` names the record in errors. */
+function encodeHeaders(headers: Readonly<Record<string, string>>, i: number): EncodedHeaders | null {
+  const names = Object.keys(headers);
+  if (names.length === 0) return null;
+  let n = 0;
+  for (const name of names) {
+    const v: unknown = headers[name];
+    if (typeof v !== 'string') throw new TypeError(`record ${i} header [${name}] must be a string`);
+    const nameLen = Buffer.byteLength(name);
+    if (nameLen > 0xffff) throw new RangeError(`record ${i} header name is longer than 65535 bytes`);
+    n += 6 + nameLen + Buffer.byteLength(v);
+  }
+  const bytes = Buffer.allocUnsafe(n);
+  let pos = 0;
+  for (const name of names) {
+    const nameLen = bytes.write(name, pos + 2, 'utf8');
+    bytes.writeUInt16LE(nameLen, pos);
+    pos += 2 + nameLen;
+    const valueLen = bytes.write(headers[name]!, pos + 4, 'utf8');
+    bytes.writeUInt32LE(valueLen, pos);
+    pos += 4 + valueLen;
+  }
+  return { count: names.length, bytes };
 }
 
 /** The same frame with its records compressed (version 2), unless that would not make it smaller. */
@@ -193,6 +218,9 @@ export function decodeFrame(frameBuf: Buffer, pos: number, fromOffset: number, m
     end = raw.length;
   }
   let added = 0;
+  let prevHeaders: Readonly<Record<string, string>> | null = null;
+  let prevStart = 0;
+  let prevEnd = 0;
   for (let i = 0; i < count && added < max; i++) {
     if (p + RECORD_FIXED_BYTES > end) throw new Error(`record ${baseOffset + i} runs past the end of its batch`);
     const valueLength = buf.readUInt32LE(p);
@@ -206,16 +234,20 @@ export function decodeFrame(frameBuf: Buffer, pos: number, fromOffset: number, m
     }
     let headers = EMPTY_HEADERS;
     if (headerCount > 0) {
-      const h: Record<string, string> = {};
+      const start = p;
       for (let j = 0; j < headerCount; j++) {
-        const nameLength = buf.readUInt16LE(p);
-        const name = buf.toString('utf8', p + 2, p + 2 + nameLength);
-        p += 2 + nameLength;
-        const valueLen = buf.readUInt32LE(p);
-        h[name] = buf.toString('utf8', p + 4, p + 4 + valueLen);
-        p += 4 + valueLen;
+        p += 2 + buf.readUInt16LE(p);
+        p += 4 + buf.readUInt32LE(p);
       }
-      headers = Object.freeze(h);
+      // Records of one append carry the same headers (a write's trace context): decoded once, shared.
+      if (prevHeaders !== null && p - start === prevEnd - prevStart && buf.compare(buf, prevStart, prevEnd, start, p) === 0) {
+        headers = prevHeaders;
+      } else {
+        headers = decodeHeaders(buf, start, headerCount);
+        prevHeaders = headers;
+      }
+      prevStart = start;
+      prevEnd = p;
     }
     const valueEnd = p + valueLength;
     if (valueEnd > end) throw new Error(`record ${baseOffset + i} runs past the end of its batch`);
@@ -227,4 +259,18 @@ export function decodeFrame(frameBuf: Buffer, pos: number, fromOffset: number, m
     p = valueEnd;
   }
   return added;
+}
+
+function decodeHeaders(buf: Buffer, start: number, count: number): Readonly<Record<string, string>> {
+  const h: Record<string, string> = {};
+  let p = start;
+  for (let j = 0; j < count; j++) {
+    const nameLength = buf.readUInt16LE(p);
+    const name = buf.toString('utf8', p + 2, p + 2 + nameLength);
+    p += 2 + nameLength;
+    const valueLen = buf.readUInt32LE(p);
+    h[name] = buf.toString('utf8', p + 4, p + 4 + valueLen);
+    p += 4 + valueLen;
+  }
+  return Object.freeze(h);
 }

@@ -537,3 +537,25 @@ test('batches of pass records are compressed on disk and read back byte for byte
     await fs.rm(dir, { recursive: true, force: true });
   }
 });
+
+test('records of one batch that share headers, and those that do not, read back each with its own', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'log-headers-'));
+  try {
+    const log = await EmbeddedLog.open(dir);
+    await log.ensureTopic('t', 1);
+    const a = { traceparent: '00-aaa-01-01' };
+    const b = { traceparent: '00-bbb-01-01', tracestate: 'x=1' };
+    const same = { traceparent: '00-aaa-01-01' };
+    const heads = [a, a, b, undefined, a, same, {}, b];
+    await log.append('t', 0, heads.map((headers, i) => ({ value: Buffer.from(`r${i}`), headers })));
+    const read = await log.read('t', 0, 0, 100);
+    assert.deepEqual(
+      read.map((r) => ({ ...r.headers })),
+      heads.map((h) => ({ ...(h ?? {}) })),
+    );
+    assert.deepEqual(read.map((r) => r.value.toString()), heads.map((_, i) => `r${i}`));
+    await log.close();
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});

@@ -143,9 +143,9 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'telemetry.otlp.endpoint', default: '', kind: STRING, help: 'OTLP/HTTP base URL to export traces to; empty: no tracing' },
   {
     name: 'telemetry.traces.buffer_size',
-    default: '0',
+    default: '10000',
     kind: { type: 'int', min: 0 },
-    help: "spans the node keeps in memory for the console's traces page (about 1 kB each); 0: none",
+    help: "spans the node keeps in memory for the console's traces page (about 1 kB each); 0: none, and no tracing without an OTLP endpoint",
   },
   {
     name: 'telemetry.jaeger.ui_url',

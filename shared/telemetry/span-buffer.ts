@@ -1,15 +1,34 @@
 /**
  * The node's most recent spans, kept in memory for the console's traces
- * page (services/node/rest/routes/console-traces.ts): a span processor that
- * puts each ended span in a ring of fixed size, the oldest overwritten. It
- * keeps the SDK's span object as it is (no copy, no conversion while the
- * request runs); the page's queries walk the ring when someone asks.
+ * page (services/node/rest/routes/console-traces.ts): a ring of fixed size
+ * the ended spans go into, the oldest overwritten, fed as a span processor
+ * of the SDK (spans also exported) or by light-tracer.ts (spans only kept
+ * here, the default). It keeps the span object as it is (no copy, no
+ * conversion while the request runs); the page's queries walk the ring when
+ * someone asks.
  *
  * Bounded: `telemetry.traces.buffer_size` spans at most (a span is about a
  * kilobyte with its attributes, so the default 10,000 is some 10 MB).
  */
-import type { Context } from '@opentelemetry/api';
+import type { Attributes, Context, HrTime, Link, SpanContext, SpanStatus } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+/**
+ * What the ring keeps of a span: the SDK's ReadableSpan (when spans are also
+ * exported) or a light-tracer.ts span (when they only come here) have it.
+ */
+export interface BufferedSpan {
+  spanContext(): SpanContext;
+  readonly parentSpanContext?: SpanContext;
+  readonly name: string;
+  readonly kind: number;
+  readonly startTime: HrTime;
+  readonly duration: HrTime;
+  readonly status: SpanStatus;
+  readonly attributes: Attributes;
+  readonly links: readonly Link[];
+  readonly resource: { readonly attributes: Attributes };
+}
 
 /** A span as the console shows it: times in ms since the epoch, attributes as JSON values. */
 export interface SpanRecord {
@@ -55,7 +74,7 @@ export interface TraceFilter {
 
 const toMs = (t: readonly [number, number]): number => t[0] * 1000 + t[1] / 1e6;
 
-function record(s: ReadableSpan): SpanRecord {
+function record(s: BufferedSpan): SpanRecord {
   const ctx = s.spanContext();
   const res = s.resource.attributes;
   return {
@@ -76,18 +95,23 @@ function record(s: ReadableSpan): SpanRecord {
 }
 
 export class SpanBuffer implements SpanProcessor {
-  private readonly ring: (ReadableSpan | undefined)[];
+  private readonly ring: (BufferedSpan | undefined)[];
   private next = 0;
   /** Spans ever put in the ring (so `dropped` = total - capacity once it turned over). */
   total = 0;
 
   constructor(readonly capacity: number) {
-    this.ring = new Array<ReadableSpan | undefined>(capacity);
+    this.ring = new Array<BufferedSpan | undefined>(capacity);
   }
 
   onStart(_span: Span, _parentContext: Context): void {}
 
   onEnd(span: ReadableSpan): void {
+    this.keep(span);
+  }
+
+  /** Puts an ended span in the ring, over the oldest once it is full. */
+  keep(span: BufferedSpan): void {
     this.ring[this.next] = span;
     this.next = this.next + 1 === this.capacity ? 0 : this.next + 1;
     this.total++;
@@ -103,7 +127,7 @@ export class SpanBuffer implements SpanProcessor {
   }
 
   /** The spans held, oldest first. */
-  private *spans(): Generator<ReadableSpan> {
+  private *spans(): Generator<BufferedSpan> {
     for (let i = 0; i < this.capacity; i++) {
       const s = this.ring[(this.next + i) % this.capacity];
       if (s !== undefined) yield s;
@@ -119,7 +143,7 @@ export class SpanBuffer implements SpanProcessor {
 
   /** The traces held that pass the filter, newest first. */
   traces(filter: TraceFilter = {}): TraceSummary[] {
-    const byTrace = new Map<string, ReadableSpan[]>();
+    const byTrace = new Map<string, BufferedSpan[]>();
     for (const s of this.spans()) {
       const id = s.spanContext().traceId;
       const list = byTrace.get(id);

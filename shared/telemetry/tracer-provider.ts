@@ -11,6 +11,7 @@ import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type Span
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { useTracer } from './spans.ts';
 import { SpanBuffer, useSpanBuffer } from './span-buffer.ts';
+import { LightTracer } from './light-tracer.ts';
 import type { Tracing, TracingOptions } from './tracing.ts';
 
 /** Name of the instrumentation scope every span of ours is made by. */
@@ -25,6 +26,7 @@ const SHUTDOWN_TIMEOUT_MS = 5000;
  * and propagator (W3C trace context) it needs, and points spans.ts at it.
  */
 export function registerTracerProvider(opts: TracingOptions): Tracing {
+  if (!opts.exporter && !opts.endpoint && opts.bufferSize && opts.bufferSize > 0) return registerLightTracer(opts, new SpanBuffer(opts.bufferSize));
   const processors: SpanProcessor[] = [];
   if (opts.exporter || opts.endpoint) {
     const exporter = opts.exporter ?? new OTLPTraceExporter({ url: opts.endpoint });
@@ -67,6 +69,34 @@ export function registerTracerProvider(opts: TracingOptions): Tracing {
           context.disable();
           if (report) diag.disable();
         }
+      })();
+      return stopped;
+    },
+  };
+}
+
+/**
+ * Spans that only go to the console's buffer: the light tracer
+ * (light-tracer.ts) instead of the SDK's, with the same context manager and
+ * propagator, registered as the global tracer provider too.
+ */
+function registerLightTracer(opts: TracingOptions, buffer: SpanBuffer): Tracing {
+  const tracer = new LightTracer(buffer, { [ATTR_SERVICE_NAME]: opts.serviceName, 'node.name': opts.nodeName, 'cluster.name': opts.clusterName });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider({ getTracer: () => tracer });
+  useTracer(tracer);
+  useSpanBuffer(buffer);
+  let stopped: Promise<void> | null = null;
+  return {
+    forceFlush: () => Promise.resolve(),
+    shutdown() {
+      stopped ??= (async () => {
+        useTracer(null);
+        useSpanBuffer(null);
+        trace.disable();
+        propagation.disable();
+        context.disable();
       })();
       return stopped;
     },

@@ -1,7 +1,8 @@
 /**
- * When a node traces: only with an OTLP endpoint configured (setting or the
- * standard OTEL_* variables). Without one nothing is registered; with one,
- * the node's spans reach the collector over OTLP/HTTP, flushed when it stops.
+ * When a node traces: by default into its span buffer for the console, and
+ * to an OTLP endpoint when one is configured (setting or the standard OTEL_*
+ * variables). With neither nothing is registered; with an endpoint, the
+ * node's spans reach the collector over OTLP/HTTP, flushed when it stops.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,8 +57,24 @@ test('node settings: telemetry.otlp.endpoint, the OTEL_* variables and OTEL_SERV
   assert.equal(fromOtel.serviceName, 'search-a');
 });
 
-test('without an endpoint a node registers no tracer provider and makes no spans', async () => {
+test('by default a node traces into its span buffer for the console, with no endpoint', async () => {
+  assert.equal(loadConfig([], {}).traceBufferSize, 10_000);
   const server = await startServer();
+  try {
+    assert.equal(tracingEnabled(), true);
+    assert.equal((await http(server.url, 'GET', '/')).status, 200);
+    const traces = (await http(server.url, 'GET', '/_console/api/traces?path=/')).body as { enabled: boolean; capacity: number; traces: { name: string }[] };
+    assert.equal(traces.enabled, true);
+    assert.equal(traces.capacity, 10_000);
+    assert.ok(traces.traces.some((t) => t.name === 'GET /'), JSON.stringify(traces.traces));
+  } finally {
+    await server.stop();
+  }
+  assert.equal(tracingEnabled(), false, 'stopping the node stops its tracing');
+});
+
+test('without an endpoint and with no span buffer a node registers no tracer provider and makes no spans', async () => {
+  const server = await startServer(['--telemetry.traces.buffer_size', '0']);
   try {
     assert.equal(tracingEnabled(), false);
     assert.equal(providerRegistered(), false);

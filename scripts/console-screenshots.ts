@@ -15,7 +15,7 @@ const images = new URL('../docs/images/', import.meta.url).pathname;
 
 async function main(): Promise<void> {
   buildConsole();
-  const c = await startCluster({ nodes: 3, sessionTimeout: '30s', nodeFlags: () => ['--telemetry.traces.buffer_size', '10000'] });
+  const c = await startCluster({ nodes: 3, clusterName: 'logsearch-demo', sessionTimeout: '30s', nodeFlags: () => ['--telemetry.traces.buffer_size', '10000'] });
   const browser = await launch();
   try {
     await c.waitForHealth('green', { nodes: 3, timeoutMs: 90_000, via: 'every' });

@@ -134,7 +134,7 @@ function waterfall(spans: SpanRecord[]): HTMLElement {
     const bar = h('div', { class: `bar${span.status === 2 ? ' error' : ''}` });
     bar.style.left = `${((span.startMs - start) / total) * 100}%`;
     bar.style.width = `${Math.max((span.durationMs / total) * 100, 0.3)}%`;
-    const label = h('span', { class: 'span-name' }, span.name);
+    const label = h('span', { class: 'span-name', title: span.name }, span.name);
     label.style.paddingLeft = `${depth * 1.1}em`;
     const attrs = Object.entries(span.attributes).map(([k, v]) => h('div', {}, h('code', {}, k), ' ', String(v)));
     const a = span.attributes;

@@ -28,16 +28,35 @@ export interface FuzzyTerm {
 
 /** Edit distance of `a` and `b` (code point arrays), or maxEdits + 1 once it is known to exceed it. */
 export function boundedEditDistance(a: readonly number[], b: readonly number[], maxEdits: number, transpositions: boolean): number {
+  if (Math.abs(a.length - b.length) > maxEdits) return maxEdits + 1;
+  const row = lastEditRow(a, b, b.length, maxEdits, transpositions);
+  return row === null ? maxEdits + 1 : row[b.length]!;
+}
+
+/** The fewest edits turning `prefix` into some start of `key` (a completion's fuzzy prefix), or maxEdits + 1 once it exceeds it. */
+export function boundedPrefixEditDistance(prefix: readonly number[], key: readonly number[], maxEdits: number, transpositions: boolean): number {
+  const m = Math.min(key.length, prefix.length + maxEdits);
+  const row = lastEditRow(prefix, key, m, maxEdits, transpositions);
+  if (row === null) return maxEdits + 1;
+  let best = maxEdits + 1;
+  for (let j = 0; j <= m; j++) if (row[j]! < best) best = row[j]!;
+  return best;
+}
+
+/**
+ * The last row of the (Damerau-)Levenshtein table of `a` against the first
+ * `m` code points of `b`: row[j] is the distance of `a` and b[0, j). Null
+ * once a whole row exceeds maxEdits (no cell can come back under it).
+ */
+function lastEditRow(a: readonly number[], b: readonly number[], m: number, maxEdits: number, transpositions: boolean): Int32Array | null {
   const n = a.length;
-  const m = b.length;
-  if (Math.abs(n - m) > maxEdits) return maxEdits + 1;
   let prevPrev = new Int32Array(m + 1);
   let prev = new Int32Array(m + 1);
   let cur = new Int32Array(m + 1);
   for (let j = 0; j <= m; j++) prev[j] = j;
   for (let i = 1; i <= n; i++) {
     cur[0] = i;
-    let rowMin = cur[0]!;
+    let rowMin = i;
     for (let j = 1; j <= m; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
@@ -45,13 +64,13 @@ export function boundedEditDistance(a: readonly number[], b: readonly number[], 
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
-    if (rowMin > maxEdits) return maxEdits + 1;
+    if (rowMin > maxEdits) return null;
     const t = prevPrev;
     prevPrev = prev;
     prev = cur;
     cur = t;
   }
-  return prev[m]!;
+  return prev;
 }
 
 function codePoints(s: string): number[] {

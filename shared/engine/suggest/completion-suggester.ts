@@ -16,6 +16,7 @@ import { illegalArgument } from '../../errors/es-errors.ts';
 import { luceneRegex } from '../regex/lucene-regex.ts';
 import type { LinearRegex } from '../regex/linear-regex.ts';
 import { filterSource } from '../search/source-filter.ts';
+import { boundedPrefixEditDistance } from '../search/fuzzy-terms.ts';
 import { idOf } from '../segment/types.ts';
 import { completionKey, parseCompletionTerm } from './completion-terms.ts';
 import type { SuggestShardContext } from './run-suggest.ts';
@@ -42,35 +43,6 @@ function maxEditsOf(f: CompletionFuzzySpec): number {
     return 5 < low ? 0 : 5 < high ? 1 : 2;
   }
   return Math.min(2, Math.trunc(Number(f.fuzziness)));
-}
-
-/** The fewest edits turning `prefix` into some start of `key`, or max + 1 once it exceeds `max`. */
-function prefixEditDistance(prefix: readonly number[], key: readonly number[], max: number, transpositions: boolean): number {
-  const n = prefix.length;
-  const m = Math.min(key.length, n + max);
-  let prevPrev = new Int32Array(m + 1);
-  let prev = new Int32Array(m + 1);
-  let cur = new Int32Array(m + 1);
-  for (let j = 0; j <= m; j++) prev[j] = j;
-  for (let i = 1; i <= n; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= m; j++) {
-      const cost = prefix[i - 1] === key[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (transpositions && i > 1 && j > 1 && prefix[i - 1] === key[j - 2] && prefix[i - 2] === key[j - 1]) v = Math.min(v, prevPrev[j - 2]! + 1);
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    const t = prevPrev;
-    prevPrev = prev;
-    prev = cur;
-    cur = t;
-  }
-  let best = max + 1;
-  for (let j = 0; j <= m; j++) if (prev[j]! < best) best = prev[j]!;
-  return best;
 }
 
 function commonPrefix(a: string, b: string): number {
@@ -120,7 +92,7 @@ export function runCompletionSuggester(spec: CompletionSuggestSpec, text: string
         if (!regex.matches(entry.key)) continue;
         score = entry.weight;
       } else if (useFuzzy) {
-        const ed = prefixEditDistance(prefixCps, codePoints(entry.key), maxEdits, fuzzy!.transpositions);
+        const ed = boundedPrefixEditDistance(prefixCps, codePoints(entry.key), maxEdits, fuzzy!.transpositions);
         if (ed > maxEdits) continue;
         score = boosted(entry.weight, Math.min(commonPrefix(prefix, entry.key), prefix.length));
       } else {

@@ -20,7 +20,7 @@ import {
 import { docOpCodec, type DocOp, type OpType, type UpdateBody, type VersionType } from '../../../shared/records/doc-op.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
-import { DocumentChecker, parseSourceObject } from './document-check.ts';
+import { DocumentChecker, parseSourceObject, type CheckItem } from './document-check.ts';
 import type { CommitLog } from '../../../shared/log/commit-log.ts';
 import type { MetaService } from '../cluster/meta-service.ts';
 import { mappingLimits, type IndexMetadata } from '../cluster/index-metadata.ts';
@@ -266,20 +266,22 @@ export class WriteCoordinator {
     results: (WriteItemResult | undefined)[],
   ): Promise<void> {
     // Items in request order, by index: each index's documents extend its mapping in turn.
-    const byIndex = new Map<string, { type: string; items: number[] }>();
+    const byIndex = new Map<string, { type: string; items: number[]; checks: CheckItem[] }>();
     for (let i = 0; i < reqs.length; i++) {
       const t = targets[i];
-      if (!t || results[i] || documentsToValidate(reqs[i]).length === 0) continue;
+      if (!t || results[i]) continue;
+      const docs = documentsToValidate(reqs[i]);
+      if (docs.length === 0) continue;
       let g = byIndex.get(t.uuid);
-      if (!g) byIndex.set(t.uuid, (g = { type: reqs[i].type, items: [] }));
+      if (!g) byIndex.set(t.uuid, (g = { type: reqs[i].type, items: [], checks: [] }));
       g.items.push(i);
+      g.checks.push({ docs, parsed: reqs[i].parsedSource });
+      reqs[i].parsedSource = undefined;
     }
     for (const [uuid, g] of byIndex) {
       const meta = this.meta.state.indexByUuid(uuid);
       if (!meta) continue;
-      const items = g.items.map((i) => ({ docs: documentsToValidate(reqs[i]), parsed: reqs[i].parsedSource }));
-      for (const i of g.items) reqs[i].parsedSource = undefined;
-      const outcome = await this.checker.check(meta.mapping ?? Mapping.empty(g.type), meta.mapping === null, items, {
+      const outcome = await this.checker.check(meta.mapping ?? Mapping.empty(g.type), meta.mapping === null, g.checks, {
         type: g.type,
         index: meta.name,
         nestedObjectsLimit: meta.settings.nestedObjectsLimit,

@@ -11,7 +11,8 @@
  * back every SLICE_MS. The outcome is the same either way: documents are
  * checked in order, each against the mapping its predecessors extended.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { newThread } from '../shard-worker/new-thread.ts';
 import { EsError, isEsError, javaCause, mapperParsing } from '../../../shared/errors/es-errors.ts';
 import { parseStrictJson } from '../../../shared/json/strict-json.ts';
 import { errorFromWire, errorToWire, type RemoteError } from '../../../shared/errors/transport-errors.ts';
@@ -162,9 +163,6 @@ export function runCheckJob(job: CheckJob): CheckJobResult {
   return { job: job.job, updatedJson: mapping === start ? null : JSON.stringify(mapping.toJSON()), errors, failure: null };
 }
 
-/** Compiled (dist/), the thread runs document-check-thread.js as it is; from the sources, boot.mjs registers tsx first. */
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const THREAD_ENTRY = new URL(FROM_SOURCES ? '../shard-worker/boot.mjs' : './document-check-thread.js', import.meta.url);
 
 interface Pending {
   readonly resolve: (r: CheckJobResult) => void;
@@ -270,10 +268,7 @@ export class DocumentChecker {
 
   private threadNow(): Worker {
     if (this.thread !== null) return this.thread;
-    const thread = new Worker(THREAD_ENTRY, {
-      name: 'document-check',
-      workerData: FROM_SOURCES ? { entry: '../coordinator/document-check-thread.ts' } : undefined,
-    });
+    const thread = newThread(import.meta.url, './document-check-thread', { name: 'document-check' });
     thread.on('message', (r: CheckJobResult) => {
       const p = this.pending.get(r.job);
       this.pending.delete(r.job);

@@ -5,7 +5,8 @@
  * runs max(1, min(4, cores / 2)) merge threads. The thread starts with the
  * first merge and is replaced if it dies.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { newThread } from './new-thread.ts';
 import type { MergePlan, WrittenMerge } from '../../../shared/engine/segment/shard-index.ts';
 
 /** One merge for the thread: write segment `id` of `dir` from `sources`. */
@@ -43,9 +44,6 @@ interface Queued {
   readonly reject: (err: Error) => void;
 }
 
-/** Compiled (dist/), the thread runs merge-thread.js as it is; from the sources, boot.mjs registers tsx first. */
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const THREAD_ENTRY = new URL(FROM_SOURCES ? './boot.mjs' : './merge-thread.js', import.meta.url);
 
 export class MergeRunner {
   private thread: Worker | null = null;
@@ -93,7 +91,7 @@ export class MergeRunner {
 
   private threadNow(): Worker {
     if (this.thread !== null) return this.thread;
-    const thread = new Worker(THREAD_ENTRY, { name: 'merge', workerData: FROM_SOURCES ? { entry: './merge-thread.ts' } : undefined });
+    const thread = newThread(import.meta.url, './merge-thread', { name: 'merge' });
     // The worker's port keeps it alive; a thread waiting for merges does not.
     thread.unref();
     thread.on('message', (result: MergeJobResult) => this.finished(thread, result));

@@ -8,7 +8,8 @@
  * held is told to rebuild its segments in the new one from its doc store,
  * which the main thread keeps: nothing acknowledged lives only in a worker.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { newThread } from './new-thread.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { ContextOwner } from '../search/search-contexts.ts';
@@ -134,11 +135,8 @@ export interface ShardWorkersOptions {
   readonly onExit?: (index: number, why: string) => void;
 }
 
-/** Compiled (dist/), a worker runs worker-main.js as it is; from the sources, boot.mjs registers tsx first. */
-const WORKER_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './boot.mjs' : './worker-main.js', import.meta.url);
-
 function startWorker(index: number): Worker {
-  return new Worker(WORKER_ENTRY, { name: `shard-worker-${index}` });
+  return newThread(import.meta.url, './worker-main', { name: `shard-worker-${index}` });
 }
 
 export class ShardWorkers {

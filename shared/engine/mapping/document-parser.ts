@@ -44,6 +44,7 @@ import {
   T_SCALED_FLOAT,
   T_SHORT,
   T_TEXT,
+  T_TOKEN_COUNT,
   defaultLeafOptions,
   newObjectNode,
   type Dynamic,
@@ -507,6 +508,9 @@ export class DocumentParser {
         return toIp(raw);
       case T_BINARY:
         return binaryValue(raw);
+      case T_TOKEN_COUNT:
+        // the text itself: the segment builder counts its tokens with the field's analyzer
+        return toText(raw);
       default:
         throw new Error(`unknown field type code ${leaf.code}`);
     }

@@ -12,7 +12,7 @@ export const DEFAULT_ANALYZER = 'default';
 export const COMPLETION_ANALYZER = 'simple';
 
 function engineType(type: LeafType): FieldType {
-  return type === 'ip' ? 'keyword' : type;
+  return type === 'ip' ? 'keyword' : type === 'token_count' ? 'integer' : type;
 }
 
 function typedNullValue(type: LeafType, opts: LeafOptions, formatter: JodaDateFormatter | null): string | number | boolean | null {
@@ -34,13 +34,14 @@ export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafO
   const formatter = type === 'date' || type === 'date_range' ? dateFormatter(opts.format ?? DEFAULT_DATE_FORMAT) : null;
   const text = type === 'text';
   const completion = type === 'completion';
+  const tokenCount = type === 'token_count';
   const nullTyped = typedNullValue(type, opts, formatter);
   const mapping: FieldMapping = Object.freeze({
     path,
     type: engineType(type),
     index: opts.index,
     docValues: text ? false : opts.docValues,
-    analyzer: text ? (opts.analyzer ?? DEFAULT_ANALYZER) : completion ? (opts.analyzer ?? COMPLETION_ANALYZER) : null,
+    analyzer: text ? (opts.analyzer ?? DEFAULT_ANALYZER) : completion ? (opts.analyzer ?? COMPLETION_ANALYZER) : tokenCount ? opts.analyzer : null,
     searchAnalyzer: text || completion ? (opts.searchAnalyzer ?? opts.analyzer ?? (completion ? COMPLETION_ANALYZER : DEFAULT_ANALYZER)) : null,
     ignoreAbove: type === 'keyword' ? opts.ignoreAbove : null,
     dateFormat: formatter,
@@ -59,6 +60,7 @@ export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafO
     ...(completion
       ? { completion: { preserveSeparators: opts.preserveSeparators, preservePositionIncrements: opts.preservePositionIncrements, maxInputLength: opts.maxInputLength } }
       : {}),
+    ...(tokenCount ? { tokenCount: { enablePositionIncrements: opts.enablePositionIncrements } } : {}),
   });
   return {
     kind: 'leaf',

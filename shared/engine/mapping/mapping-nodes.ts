@@ -29,9 +29,11 @@ export const T_GEO_POINT = 14;
 export const T_RANGE = 15;
 /** `completion`: inputs with weights (document-parser.ts reads its strings, arrays and objects). */
 export const T_COMPLETION = 16;
+/** `token_count`: the text's token count under the field's analyzer, indexed as an integer (segment-builder.ts counts). */
+export const T_TOKEN_COUNT = 17;
 
 /** Field types a leaf can have: the contract's types plus `ip` (indexed as a keyword of canonical addresses). */
-export type LeafType = Exclude<FieldType, 'object'> | 'ip';
+export type LeafType = Exclude<FieldType, 'object'> | 'ip' | 'token_count';
 
 export const TYPE_CODES: Readonly<Record<LeafType, number>> = {
   text: T_TEXT,
@@ -56,6 +58,7 @@ export const TYPE_CODES: Readonly<Record<LeafType, number>> = {
   date_range: T_RANGE,
   ip_range: T_RANGE,
   completion: T_COMPLETION,
+  token_count: T_TOKEN_COUNT,
 };
 
 /** Every parameter of a leaf field, normalised; null means "not given" where Elasticsearch prints only given values. */
@@ -101,6 +104,8 @@ export interface LeafOptions {
   preserveSeparators: boolean;
   preservePositionIncrements: boolean;
   maxInputLength: number;
+  // token_count
+  enablePositionIncrements: boolean;
 }
 
 export interface LeafNode {
@@ -230,5 +235,6 @@ export function defaultLeafOptions(type: LeafType): LeafOptions {
     preserveSeparators: true,
     preservePositionIncrements: true,
     maxInputLength: 50,
+    enablePositionIncrements: true,
   };
 }

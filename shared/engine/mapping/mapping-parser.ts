@@ -106,7 +106,7 @@ const TERM_VECTORS: ReadonlySet<string> = new Set([
 const SIMILARITIES: ReadonlySet<string> = new Set(['BM25', 'classic', 'boolean']);
 
 const NUMERIC: ReadonlySet<string> = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float']);
-const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point', ...RANGE_TYPES, 'completion']);
+const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point', ...RANGE_TYPES, 'completion', 'token_count']);
 
 interface Ctx {
   readonly opts: MappingParseOptions;
@@ -401,6 +401,27 @@ function parseRangeParams(type: LeafType, key: string, value: unknown, o: LeafOp
   }
 }
 
+/** TokenCountFieldMapper.TypeParser's own parameters (the rest are FieldMapper's: parseCommon). */
+function parseTokenCountParams(key: string, value: unknown, o: LeafOptions, name: string, ctx: Ctx): boolean {
+  switch (key) {
+    case 'null_value':
+      if (value === null) throw mapperParsing('Property [null_value] cannot be null.');
+      o.nullValue = int(value);
+      return true;
+    case 'analyzer': {
+      const s = String(value);
+      if (!analyzerExists(ctx, s)) throw mapperParsing(`Analyzer [${s}] not found for field [${name}]`);
+      o.analyzer = s;
+      return true;
+    }
+    case 'enable_position_increments':
+      o.enablePositionIncrements = bool(value, `${name}.enable_position_increments`);
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** 5.x's automatic upgrade of `string` fields. */
 const STRING_TO_KEYWORD: ReadonlySet<string> = new Set([
   'type',
@@ -492,10 +513,13 @@ function parseLeaf(name: string, path: string, type: LeafType, node: Json, ctx: 
       continue;
     }
     else if (RANGE_TYPES.has(type)) handled = parseRangeParams(type, key, value, o, name);
+    else if (type === 'token_count') handled = parseTokenCountParams(key, value, o, name, ctx);
     else handled = parseValueTypeParams(type, key, value, o, name);
     if (!handled) handled = parseCommon(key, value, o, name, ctx, fields, path);
     if (!handled) rest.set(key, value);
   }
+  // TokenCountFieldMapper.TypeParser checks this before the leftover parameters are reported
+  if (type === 'token_count' && o.analyzer === null) throw mapperParsing(`Analyzer must be set for field [${name}] but wasn't.`);
   checkNoRemaining(rest, `Mapping definition for [${name}] has unsupported parameters: `);
   if (type === 'text') {
     if (o.docValues) throw iae('[text] fields do not support doc values');

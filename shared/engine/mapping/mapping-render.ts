@@ -85,6 +85,13 @@ export function renderLeaf(leaf: LeafNode): Json {
       break;
     case 'binary':
       break;
+    case 'token_count':
+      // TokenCountFieldMapper.doXContentBody
+      out.analyzer = o.analyzer;
+      if (!o.enablePositionIncrements) out.enable_position_increments = false;
+      // 6.8 does not print it (and so loses it when the mapping is read back); kept here so it survives
+      if (o.nullValue !== null) out.null_value = o.nullValue;
+      break;
     case 'integer_range':
     case 'long_range':
     case 'float_range':

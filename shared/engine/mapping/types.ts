@@ -76,7 +76,7 @@ export interface FieldMapping {
   /**
    * The Elasticsearch type as GET _mapping prints it. Differs from `type` only
    * for `ip`, which the engine indexes as a `keyword` of canonical addresses
-   * (`127.0.0.1`, `::1`).
+   * (`127.0.0.1`, `::1`), and `token_count`, which is an `integer` of counts.
    */
   readonly mappedType?: string;
   /** Keyword: the `normalizer` to apply to values and query terms, or null. */
@@ -95,6 +95,18 @@ export interface FieldMapping {
   readonly termVector?: string;
   /** Completion fields: how inputs become keys (`analyzer`/`searchAnalyzer` name the analyzers). */
   readonly completion?: CompletionOptions;
+  /**
+   * token_count fields (type `integer`, mappedType `token_count`): the
+   * parsed values are the texts, which the segment builder replaces by their
+   * token count under `analyzer` before indexing them as integers.
+   */
+  readonly tokenCount?: TokenCountOptions;
+}
+
+/** TokenCountFieldMapper's options. */
+export interface TokenCountOptions {
+  /** Count every position increment (a removed stop word counts) rather than each token once. */
+  readonly enablePositionIncrements: boolean;
 }
 
 /** CompletionFieldMapper's options. */

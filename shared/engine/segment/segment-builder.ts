@@ -18,6 +18,7 @@ import { PointFieldWriter } from './point-field-writer.ts';
 import { RangeFieldWriter } from './range-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
 import { completionTerm } from '../suggest/completion-terms.ts';
+import { tokenCounts } from './token-count.ts';
 import { ID_FIELD, type DocValues, type InvertedField, type PointValues, type Segment, type StoredDocument, type StoredFields } from './types.ts';
 
 /** One applied index operation waiting for the next refresh. */
@@ -138,7 +139,8 @@ export class SegmentBuilder {
       const mapping = fields[k].mapping;
       if (fields[k].values.length === 0 || mapping.type === 'object' || this.recentMappings[k] === mapping) continue;
       const state = this.fieldState(mapping);
-      const analyzer = (mapping.type === 'text' && mapping.index) || mapping.type === 'completion' ? this.analyzerFor(mapping) : null;
+      const analyzer =
+        (mapping.type === 'text' && mapping.index) || mapping.type === 'completion' || mapping.tokenCount !== undefined ? this.analyzerFor(mapping) : null;
       this.recentMappings[k] = mapping;
       this.recentStates[k] = state;
       this.recentAnalyzers[k] = analyzer;
@@ -252,7 +254,9 @@ export class SegmentBuilder {
         return;
       }
       case 'numeric':
-        column.writer.addValues(field.mapping, field.values);
+        if (field.mapping.tokenCount !== undefined) {
+          column.writer.addValues(field.mapping, tokenCounts(field.values, analyzer ?? this.analyzerFor(field.mapping), field.mapping.tokenCount));
+        } else column.writer.addValues(field.mapping, field.values);
         return;
       case 'points':
         column.writer.addValues(field.values);

@@ -1,10 +1,11 @@
 /**
  * Collects one geo_point field of the docs of a segment being built: each
  * point quantised as Lucene's LatLonPoint does (two 32-bit integers), in the
- * order the document gave them.
+ * order the document gave them, and the point index over them (point-tree.ts).
  */
 import { encodeLatitude, encodeLongitude } from '../mapping/geo-point.ts';
 import { Int32List } from './growable-arrays.ts';
+import { buildPointTree } from './point-tree.ts';
 import type { PointValues } from './types.ts';
 
 export class PointFieldWriter {
@@ -45,6 +46,9 @@ export class PointFieldWriter {
     const docs = this.pointDocs.array;
     for (let i = 0; i < this.pointDocs.length; i++) starts[docs[i]! + 1]!++;
     for (let d = 0; d < maxDoc; d++) starts[d + 1]! += starts[d]!;
-    return { dims: 2, values: this.coords.toArray(), starts };
+    const values = this.coords.toArray();
+    // The tree reorders its own copies; `values` stays in doc order for per-doc readers.
+    const tree = buildPointTree(this.pointDocs.toArray(), values.slice());
+    return { dims: 2, values, starts, tree };
   }
 }

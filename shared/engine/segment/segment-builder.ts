@@ -15,6 +15,7 @@ import type { HeapInvertedField } from './heap-inverted-field.ts';
 import { NESTED_PATH_MAPPING } from './nested-blocks.ts';
 import { NumericFieldWriter } from './numeric-field-writer.ts';
 import { PointFieldWriter } from './point-field-writer.ts';
+import { pointTreeBytes } from './point-tree.ts';
 import { RangeFieldWriter } from './range-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
 import { completionTerm } from '../suggest/completion-terms.ts';
@@ -355,7 +356,7 @@ class HeapStoredFields implements StoredFields {
 
 function pointBytes(points: ReadonlyMap<string, PointValues>): number {
   let n = 0;
-  for (const p of points.values()) n += p.values.byteLength + p.starts.byteLength;
+  for (const p of points.values()) n += p.values.byteLength + p.starts.byteLength + (p.tree === undefined ? 0 : pointTreeBytes(p.tree));
   return n;
 }
 

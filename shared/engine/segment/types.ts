@@ -10,6 +10,7 @@
  * Local doc ids run 0..maxDoc-1 within a segment. A searcher (a point-in-time
  * set of segments) numbers docs globally as `docBase + localDoc`.
  */
+import type { PointTree } from './point-tree.ts';
 
 /** A sorted list of distinct strings (JS `<` order: UTF-16 code units), read by index. */
 export interface TermDictionary {
@@ -136,6 +137,8 @@ export interface PointValues {
   readonly values: Int32Array | Float64Array;
   /** Length maxDoc+1. */
   readonly starts: Uint32Array;
+  /** Geo points' index (point-tree.ts); absent on ranges and on segments written before it. */
+  readonly tree?: PointTree;
 }
 
 /** What a segment stores of a document beside its indexed fields. */

@@ -161,7 +161,7 @@ export function parseTimeValue(value: string, setting: string): number {
   return Math.round(Number(m[1]) * TIME_UNITS[m[2]!]!);
 }
 
-function parseInterval(p: AggParams, aggName: string): DateInterval {
+export function parseInterval(p: AggParams, aggName: string): DateInterval {
   const calendar = p.string('calendar_interval');
   const fixed = p.string('fixed_interval');
   const legacy = p.raw('interval');

@@ -25,6 +25,7 @@ import {
 } from './parse-bucket-aggs.ts';
 import { parseGeoBounds, parseGeoCentroid, parseGeoDistanceAgg, parseGeoHashGrid } from './parse-geo-aggs.ts';
 import { parseIpRange } from './parse-ip-range.ts';
+import { parseComposite } from './parse-composite.ts';
 import { parseSampler, parseSignificantTerms } from './parse-significance-aggs.ts';
 import { parseCardinality, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
 import {
@@ -72,6 +73,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   geohash_grid: parseGeoHashGrid,
   geo_distance: parseGeoDistanceAgg,
   ip_range: parseIpRange,
+  composite: (c, b, m) => parseComposite(c, b, m),
   bucket_selector: (c, b) => parseBucketSelector(c, b),
   bucket_script: (c, b) => parseBucketScript(c, b),
   bucket_sort: (c, b) => parseBucketSort(c, b),
@@ -84,7 +86,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
+const BUCKET_TYPES = new Set(['composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
 
 /** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
 interface NestedScope {
@@ -94,7 +96,18 @@ interface NestedScope {
 
 const ROOT_SCOPE: NestedScope = { path: null, underNested: false };
 
-function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly name: string } | null, warn: Warn, scope: NestedScope = ROOT_SCOPE): AggSpec[] {
+/** The enclosing aggregation of a level; `outer` is the closest enclosing type other than `nested` (composite may sit only under nested ones). */
+interface Parent {
+  readonly name: string;
+  readonly outer: string | null;
+}
+
+/** The Java class Elasticsearch names in "cannot be used with a parent aggregation of type" (`date_histogram` → DateHistogramAggregatorFactory). */
+function factoryClassName(type: string): string {
+  return `${type.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}AggregatorFactory`;
+}
+
+function parseLevel(json: unknown, mapping: MappingLookup, parent: Parent | null, warn: Warn, scope: NestedScope = ROOT_SCOPE): AggSpec[] {
   if (!isObject(json)) {
     throw parsingException(`Unexpected token ${tokenName(json)} in [aggs]: aggregations definitions must start with the name of the aggregation.`);
   }
@@ -136,7 +149,11 @@ function parseLevel(json: unknown, mapping: MappingLookup, parent: { readonly na
         : type === 'reverse_nested'
           ? { path: typeof path === 'string' ? path : null, underNested: true }
           : scope;
-    const subs = subsJson === undefined ? [] : parseLevel(subsJson, mapping, { name }, warn, subScope);
+    if (type === 'composite' && parent !== null && parent.outer !== null) {
+      throw illegalArgument(`[composite] aggregation cannot be used with a parent aggregation of type: [${factoryClassName(parent.outer)}]`);
+    }
+    const outer = type === 'nested' ? (parent?.outer ?? null) : type;
+    const subs = subsJson === undefined ? [] : parseLevel(subsJson, mapping, { name, outer }, warn, subScope);
     if (subs.length > 0 && !BUCKET_TYPES.has(type)) {
       throw aggregationInitialization(`Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
     }

@@ -23,6 +23,7 @@ import { resolveSource, type ResolvedSource } from './value-source.ts';
 import { DEFAULT_DATE_FORMAT } from './date-formats.ts';
 import { RAW_FORMAT } from './value-format.ts';
 import { IpRangeAggregator } from './ip-range-aggregator.ts';
+import { CompositeAggregator } from './composite-aggregator.ts';
 import { GeoBoundsAggregator, GeoCentroidAggregator, GeoDistanceAggregator, GeoHashGridAggregator, geoField } from './geo-aggregators.ts';
 
 /** An aggregation on a field this shard does not map: a fixed empty state. */
@@ -141,6 +142,8 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
       }
       return new IpRangeAggregator(spec, children(false), scope, fm === undefined ? null : spec.field);
     }
+    case 'composite':
+      return new CompositeAggregator(spec, children(false), scope);
     case 'geo_distance':
       return new GeoDistanceAggregator(spec, children(false), scope, geoField(mapping, spec.field));
     default: {

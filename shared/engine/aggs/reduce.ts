@@ -17,6 +17,7 @@ import { reduceCardinality, reduceNumericMetric, reducePercentiles, reduceTopHit
 import { reduceTerms } from './reduce-terms.ts';
 import { reduceSignificantTerms } from './significant-terms.ts';
 import { reduceIpRange } from './ip-range-aggregator.ts';
+import { reduceComposite } from './reduce-composite.ts';
 import { reduceGeoBounds, reduceGeoCentroid, reduceGeoDistance, reduceGeoHashGrid } from './reduce-geo.ts';
 import { renderAggs } from './render.ts';
 import { applyCumulativeSum, applyMovingAvg } from './series-pipelines.ts';
@@ -84,6 +85,9 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       break;
     case 'ip_range':
       agg = reduceIpRange(spec, ofKind(states, 'range') as RangeState[], reduceLevel);
+      break;
+    case 'composite':
+      agg = reduceComposite(spec, ofKind(states, 'composite'), reduceLevel);
       break;
     case 'geo_distance':
       agg = reduceGeoDistance(spec, ofKind(states, 'range') as RangeState[], reduceLevel);

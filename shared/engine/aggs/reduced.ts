@@ -22,6 +22,8 @@ export interface ReducedBucket {
   /** ip_range buckets: the bounds as addresses (null for an open end). */
   readonly fromText?: string | null;
   readonly toText?: string | null;
+  /** composite buckets: the key as printed, source name → value. */
+  readonly compositeKey?: Readonly<Record<string, unknown>>;
 }
 
 interface Named {
@@ -137,7 +139,15 @@ export interface ReducedGeoCentroid extends Named {
   readonly count: number;
 }
 
-export type ReducedMultiBucket = ReducedTerms | ReducedHistogram | ReducedRange | ReducedFilters;
+/** composite: a page of buckets in key order, and the key to ask the next page after. */
+export interface ReducedComposite extends Named {
+  readonly kind: 'composite';
+  buckets: ReducedBucket[];
+  /** The last bucket's key as printed; null without buckets. */
+  readonly afterKey: Readonly<Record<string, unknown>> | null;
+}
+
+export type ReducedMultiBucket = ReducedTerms | ReducedHistogram | ReducedRange | ReducedFilters | ReducedComposite;
 
 /** significant_terms, reduced: `doc_count` and `bg_count` of the whole, buckets with their score. */
 export interface ReducedSignificantTerms extends Named {
@@ -164,7 +174,7 @@ export type ReducedAgg =
   | ReducedGeoCentroid;
 
 export function isMultiBucket(a: ReducedAgg): a is ReducedMultiBucket {
-  return a.kind === 'terms' || a.kind === 'histogram' || a.kind === 'range' || a.kind === 'filters';
+  return a.kind === 'terms' || a.kind === 'histogram' || a.kind === 'range' || a.kind === 'filters' || a.kind === 'composite';
 }
 
 /** A bucket's key as text (`getKeyAsString()`): what max_bucket lists and keyed output uses. */

@@ -26,6 +26,8 @@ function typeName(agg: ReducedAgg): string {
       return agg.typeName;
     case 'filters':
       return 'filters';
+    case 'composite':
+      return 'composite';
     case 'cardinality':
       return 'cardinality';
     case 'top_hits':
@@ -159,6 +161,11 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
       }
       return;
     }
+    case 'composite':
+      // InternalComposite.doXContentBody: after_key first, then the buckets.
+      if (agg.afterKey !== null) body.after_key = agg.afterKey;
+      body.buckets = agg.buckets.map((b) => renderBucket(b, typedKeys, { key: b.compositeKey ?? {} }));
+      return;
     case 'single':
       body.doc_count = agg.docCount;
       renderAggs(agg.aggs, typedKeys, body);

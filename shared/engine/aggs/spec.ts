@@ -320,7 +320,32 @@ export interface IpRangeAggSpec extends SpecBase {
   readonly keyed: boolean;
 }
 
+/** One source of a `composite` aggregation: a terms, histogram or date_histogram value per doc. */
+export interface CompositeSourceSpec {
+  readonly name: string;
+  readonly kind: 'terms' | 'histogram' | 'date_histogram';
+  readonly source: ValuesSourceSpec;
+  readonly asc: boolean;
+  /** `missing_bucket`: docs without a value get a null key instead of being left out. */
+  readonly missingBucket: boolean;
+  /** histogram only. */
+  readonly interval: number;
+  /** date_histogram only. */
+  readonly dateInterval: DateInterval | null;
+  readonly timeZone: string | null;
+}
+
+/** `composite`: every combination of the sources' values, in key order, a page of `size` after `after`. */
+export interface CompositeSpec extends SpecBase {
+  readonly type: 'composite';
+  readonly sources: readonly CompositeSourceSpec[];
+  readonly size: number;
+  /** The `after` values in source order, as the request gave them (parsed per shard against the mapping). */
+  readonly after: readonly (string | number | boolean | null)[] | null;
+}
+
 export type BucketAggSpec =
+  | CompositeSpec
   | IpRangeAggSpec
   | GeoHashGridSpec
   | GeoDistanceAggSpec

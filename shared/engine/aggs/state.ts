@@ -178,7 +178,22 @@ export interface SignificantTermsState {
   readonly subs: readonly (readonly AggState[])[] | null;
 }
 
+/** A composite key value: a term, a number (rounded for histograms), or null (missing_bucket). */
+export type CompositeValue = string | number | null;
+
+/** One shard's page of composite buckets: its first `size` keys after `after`, in the aggregation's key order. */
+export interface CompositeState {
+  readonly kind: 'composite';
+  /** How each source's values print (raw numbers, boolean, a date format). */
+  readonly formats: readonly ValueFormat[];
+  readonly keys: readonly (readonly CompositeValue[])[];
+  readonly docCounts: Int32Array;
+  /** Sub-aggregation states of each bucket; null without sub-aggregations. */
+  readonly subs: readonly (readonly AggState[])[] | null;
+}
+
 export type AggState =
+  | CompositeState
   | SignificantTermsState
   | GeoBoundsState
   | GeoCentroidState

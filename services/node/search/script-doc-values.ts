@@ -32,7 +32,7 @@ export function docLookupFor(seg: Segment, d: number, mapping: MappingLookup, ty
       if (fm === undefined) throw new PainlessRuntimeError('illegal_argument_exception', `No field found for [${field}] in mapping with types [${typeName}]`);
       if (fm.type === 'text' && fm.fielddata !== true) throw new PainlessRuntimeError('illegal_argument_exception', fielddataMessage(field));
       values = [];
-      const dv = seg.docValues.get(field);
+      const dv = seg.docValues.get(fm.path); // a field alias reads its target
       if (dv !== undefined && dv.kind === 'numeric') {
         const push = (v: number) => {
           if (Number.isNaN(v)) return;

@@ -23,7 +23,7 @@ import {
 import { calculateMinShouldMatch } from './minimum-should-match.ts';
 import type { MultiMatchBuilder, QueryBuilder } from './query-builders.ts';
 import { buildQueryString } from './query-string.ts';
-import { resolveFields } from './resolve-fields.ts';
+import { existsFields, resolveFields } from './resolve-fields.ts';
 import { renderQuery } from './render-query.ts';
 import { buildGeoQuery } from './geo-queries.ts';
 
@@ -92,9 +92,9 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
     case 'geo_polygon':
       return buildGeoQuery(q, ctx);
     case 'exists': {
-      const fields = new Set([...ctx.mapping.matchingFields(q.field), ...ctx.mapping.matchingFields(`${q.field}.*`)]);
-      if (fields.size === 0) return MATCH_NONE;
-      return { kind: 'exists', fields: [...fields], boost: q.boost };
+      const fields = existsFields(ctx, q.field);
+      if (fields.length === 0) return MATCH_NONE;
+      return { kind: 'exists', fields, boost: q.boost };
     }
     case 'ids': {
       const types = q.types;

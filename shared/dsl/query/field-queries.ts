@@ -103,6 +103,7 @@ function fuzzyTermQuery(field: string, term: string, o: FuzzyOptions, boost: num
 export function fuzzyQueryFor(ctx: ShardSearchContext, field: string, value: string, o: FuzzyOptions, boost: number): Query {
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  field = fm.path; // a field alias queries its target, as Elasticsearch resolves it to the target's field type
   if (fm.type !== 'text' && fm.type !== 'keyword') {
     throw illegalArgumentCause(`Can only use fuzzy queries on keyword and text fields - not on [${field}] which is of type [${fm.mappedType ?? fm.type}]`);
   }
@@ -116,6 +117,7 @@ export function termQueryFor(ctx: ShardSearchContext, field: string, value: DslV
   if (meta !== null) return meta;
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  field = fm.path; // a field alias queries its target, as Elasticsearch resolves it to the target's field type
   refuseTermQuery(fm);
   failIfNotIndexed(fm);
   if (fm.mappedType === 'ip') return ipTermQuery(field, value, boost);
@@ -146,6 +148,7 @@ export function termsQueryFor(ctx: ShardSearchContext, field: string, values: re
   if (meta !== null) return meta;
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object' || values.length === 0) return MATCH_NONE;
+  field = fm.path;
   refuseTermQuery(fm);
   failIfNotIndexed(fm);
   if (fm.mappedType === 'ip') return ipTermsQuery(field, values, boost);
@@ -191,6 +194,7 @@ export interface RangeSpec {
 export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSpec, boost: number): Query {
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  field = fm.path; // a field alias queries its target, as Elasticsearch resolves it to the target's field type
   if (fm.type === 'binary' || fm.type === 'geo_point') {
     throw illegalArgumentCause(`Field [${field}] of type [${fm.type}] does not support range queries`);
   }
@@ -248,6 +252,7 @@ export function prefixQueryFor(ctx: ShardSearchContext, field: string, prefix: s
   if (field === '_id') return MATCH_NONE;
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  field = fm.path; // a field alias queries its target, as Elasticsearch resolves it to the target's field type
   requireStringField(fm, 'prefix');
   failIfNotIndexed(fm);
   return { kind: 'prefix', field, prefix, boost };
@@ -256,6 +261,7 @@ export function prefixQueryFor(ctx: ShardSearchContext, field: string, prefix: s
 export function wildcardQueryFor(ctx: ShardSearchContext, field: string, pattern: string, boost: number): Query {
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  field = fm.path; // a field alias queries its target, as Elasticsearch resolves it to the target's field type
   requireStringField(fm, 'wildcard');
   failIfNotIndexed(fm);
   // A lone trailing `*` is a prefix query (as Lucene's query parser builds it).
@@ -268,6 +274,7 @@ export function wildcardQueryFor(ctx: ShardSearchContext, field: string, pattern
 export function regexpQueryFor(ctx: ShardSearchContext, field: string, pattern: string, boost: number): Query {
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  field = fm.path; // a field alias queries its target, as Elasticsearch resolves it to the target's field type
   requireStringField(fm, 'regexp');
   failIfNotIndexed(fm);
   return { kind: 'regexp', field, pattern, boost };
@@ -304,6 +311,7 @@ export function analyzedQueryFor(ctx: ShardSearchContext, field: string, value: 
   if (meta !== null) return meta;
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
+  field = fm.path; // a field alias queries its target, as Elasticsearch resolves it to the target's field type
   if (fm.type !== 'text') {
     try {
       if (opts.fuzzy) return fuzzyQueryFor(ctx, field, valueText(value), opts.fuzzy, boost);

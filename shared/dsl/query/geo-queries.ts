@@ -300,7 +300,7 @@ export function buildGeoQuery(q: GeoQueryBuilder, ctx: ShardSearchContext): Quer
   }
   if (fm.type !== 'geo_point') throw queryShardException(`field [${q.field}] is not a geo_point field`);
   if (!fm.index && !fm.docValues) throw illegalArgumentCause(`Cannot search on field [${fm.path}] since it is not indexed.`);
-  return { kind: 'geo', field: q.field, filter: validated(q), boost: q.boost };
+  return { kind: 'geo', field: fm.path, filter: validated(q), boost: q.boost };
 }
 
 /** How GeoDistanceQueryBuilder and its siblings print themselves (as `failed to create query` shows them). */

@@ -14,7 +14,7 @@ import { analyzedQueryFor, prefixQueryFor, rangeQueryFor, regexpQueryFor, wildca
 import { luceneRegex } from '../../engine/regex/lucene-regex.ts';
 import { calculateMinShouldMatch } from './minimum-should-match.ts';
 import type { Operator, QueryStringBuilder } from './query-builders.ts';
-import { resolveFields } from './resolve-fields.ts';
+import { existsFields, resolveFields } from './resolve-fields.ts';
 
 type Tok =
   | { t: 'term'; text: string; wildcard: boolean }
@@ -388,9 +388,9 @@ class QueryStringParser {
   }
 
   private exists(field: string): Query {
-    const fields = new Set([...this.ctx.mapping.matchingFields(field), ...this.ctx.mapping.matchingFields(`${field}.*`)]);
-    if (fields.size === 0) return MATCH_NONE;
-    return { kind: 'exists', fields: [...fields], boost: 1 };
+    const fields = existsFields(this.ctx, field);
+    if (fields.length === 0) return MATCH_NONE;
+    return { kind: 'exists', fields, boost: 1 };
   }
 }
 

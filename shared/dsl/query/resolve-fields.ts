@@ -23,8 +23,19 @@ export function resolveFields(
       const fm = ctx.mapping.field(name);
       if (fm === undefined || fm.type === 'object') continue;
       if (name.startsWith('_')) continue;
-      out.set(name, Math.fround((out.get(name) ?? 1) * boost));
+      // a field alias stands for its target (a pattern matching both gives the target once)
+      out.set(fm.path, Math.fround((out.get(fm.path) ?? 1) * boost));
     }
   }
   return { fields: [...out], allFields };
+}
+
+/**
+ * The fields an `exists` query on `field` looks at (ExistsQueryBuilder):
+ * the fields the name or pattern matches and every field under it, field
+ * aliases replaced by their targets.
+ */
+export function existsFields(ctx: ShardSearchContext, field: string): string[] {
+  const names = [...ctx.mapping.matchingFields(field), ...ctx.mapping.matchingFields(`${field}.*`)];
+  return [...new Set(names.map((n) => ctx.mapping.field(n)?.path ?? n))];
 }

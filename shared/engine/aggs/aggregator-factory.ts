@@ -140,7 +140,7 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
       if (fm !== undefined && fm.mappedType !== 'ip') {
         throw illegalArgument(`Field [${spec.field}] of type [${fm.mappedType ?? fm.type}] is not supported for aggregation [ip_range]`);
       }
-      return new IpRangeAggregator(spec, children(false), scope, fm === undefined ? null : spec.field);
+      return new IpRangeAggregator(spec, children(false), scope, fm === undefined ? null : fm.path);
     }
     case 'composite':
       return new CompositeAggregator(spec, children(false), scope);

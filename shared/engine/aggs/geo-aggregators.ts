@@ -24,7 +24,7 @@ export function geoField(mapping: MappingLookup, field: string): string | null {
   const fm = mapping.field(field);
   if (fm === undefined) return null;
   if (fm.type !== 'geo_point') throw illegalArgument(`Expected geo_point type on field [${field}], but got [${fm.mappedType ?? fm.type}]`);
-  return field;
+  return fm.path;
 }
 
 function pointsOf(segment: Segment, field: string | null): PointValues | null {

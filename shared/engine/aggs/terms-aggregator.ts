@@ -285,9 +285,12 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private readonly accept: Uint8Array | null;
   private dv: SortedDocValues | null = null;
   private map: Int32Array | null = null;
+  /** The resolved field (a field alias's target), whose doc values are read. */
+  private readonly field: string | null;
 
   constructor(spec: TermsSpec, subs: readonly Aggregator[], singleOwner: boolean, scope: ShardScope, source: ResolvedSource & { kind: 'bytes' }) {
     super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5, scope.budget);
+    this.field = source.field;
     this.globals = globalOrdinals(scope.views, source.field, source.missing);
     const acceptor = keywordAcceptor(spec.include, spec.exclude);
     if (acceptor === null) {
@@ -301,7 +304,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   }
 
   setSegment(seg: SegmentContext): void {
-    this.dv = sortedValues(seg.view.segment, this.spec.source.field === null ? null : this.spec.source.field);
+    this.dv = sortedValues(seg.view.segment, this.field);
     this.map = this.globals.segmentToGlobal[seg.viewIndex] ?? null;
     for (const s of this.subs) s.setSegment(seg);
   }

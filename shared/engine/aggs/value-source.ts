@@ -112,7 +112,8 @@ export function resolveSource(spec: ValuesSourceSpec, mapping: MappingLookup, op
   }
   if (fm.type === 'keyword') {
     if (opts.numericOnly) throw illegalArgument(`Expected numeric type on field [${field}], but got [keyword]`);
-    return { kind: 'bytes', field, missing: spec.missing === null ? null : String(spec.missing) };
+    // fm.path: a field alias reads its target's values
+    return { kind: 'bytes', field: fm.path, missing: spec.missing === null ? null : String(spec.missing) };
   }
   let numKind: NumericKind;
   if (LONG_TYPES.has(fm.type)) numKind = 'long';
@@ -122,7 +123,7 @@ export function resolveSource(spec: ValuesSourceSpec, mapping: MappingLookup, op
   const pattern = numKind === 'date' ? (spec.format ?? fm.dateFormat?.pattern ?? DEFAULT_DATE_FORMAT) : '';
   return {
     kind: 'numeric',
-    field,
+    field: fm.path,
     numKind,
     missing: spec.missing === null ? null : missingNumber(numKind, spec.missing, pattern),
     format: formatFor(numKind, numKind === 'date' ? pattern : null, opts.timeZone),

@@ -164,6 +164,11 @@ function splitPath(key: string): string[] {
   return parts;
 }
 
+/** DocumentParser's refusal of a value for a field alias (wrapped in `failed to parse`). */
+function aliasWrite(path: string): EsError {
+  return iae(`Cannot write to a field alias [${path}].`);
+}
+
 /** 2^63: just past Java's Long.MAX_VALUE (doubles cannot hold it exactly). */
 const TWO_POW_63 = 2 ** 63;
 
@@ -338,6 +343,8 @@ export class DocumentParser {
         throw mapperParsing(
           `Could not dynamically add mapping for field [${key}]. Existing mapping for [${next.path}] must be of type object but found [${next.type}].`,
         );
+      } else if (next.kind === 'alias') {
+        throw aliasWrite(next.path);
       }
       parent = next as ObjectNode;
       dyn = parent.dynamic ?? dyn;
@@ -348,6 +355,7 @@ export class DocumentParser {
 
   private parseField(parent: ObjectNode, name: string, value: unknown, dynamic: Dynamic): void {
     let node = this.child(parent, name);
+    if (node !== undefined && node.kind === 'alias') throw aliasWrite(node.path);
     if (value === null) {
       if (node !== undefined) {
         if (node.kind === 'leaf') this.addNull(node, true);
@@ -371,6 +379,7 @@ export class DocumentParser {
       if (dynamic === 'strict') throw strictDynamicMapping(this.fullPath(parent), name);
       if (dynamic === 'false') return;
       node = this.addDynamic(parent, this.dynamicNode(parent, name, value));
+      if (node.kind === 'alias') throw aliasWrite(node.path);
     }
     if (node.kind === 'leaf') {
       this.addValue(node, value, true);
@@ -536,6 +545,8 @@ export class DocumentParser {
         next = this.addDynamic(parent, newObjectNode(parts[i], this.pathOf(parent, parts[i])));
       } else if (next.kind === 'leaf') {
         throw mapperParsing(`Cannot copy to field [${target}] since it is mapped as [${next.type}] at [${next.path}]`);
+      } else if (next.kind === 'alias') {
+        throw iae(`Cannot copy to a field alias [${next.path}].`);
       }
       parent = next as ObjectNode;
       dyn = parent.dynamic ?? dyn;
@@ -544,6 +555,7 @@ export class DocumentParser {
     const existing = this.child(parent, name);
     if (existing !== undefined) {
       if (existing.kind === 'object') throw iae(`Cannot copy to field [${target}] since it is mapped as an object`);
+      if (existing.kind === 'alias') throw iae(`Cannot copy to a field alias [${target}].`);
       this.addValue(existing, raw, false);
       return;
     }
@@ -556,6 +568,7 @@ export class DocumentParser {
   private findDynamicLeaf(path: string): LeafNode | undefined {
     if (this.overlay === null) return undefined;
     const find = (node: MappingNode): LeafNode | undefined => {
+      if (node.kind === 'alias') return undefined;
       if (node.kind === 'leaf') {
         if (node.path === path) return node;
         for (const f of node.fields) if (f.path === path) return f;
@@ -604,12 +617,13 @@ export class DocumentParser {
   }
 
   private markCreated(node: MappingNode): void {
-    if (node.kind === 'leaf') return;
+    if (node.kind !== 'object') return;
     this.created.add(node);
     for (const c of node.children.values()) this.markCreated(c);
   }
 
   private assignSlots(node: MappingNode): void {
+    if (node.kind === 'alias') return;
     if (node.kind === 'object') {
       for (const c of node.children.values()) this.assignSlots(c);
       return;

@@ -20,6 +20,7 @@ export function cloneNode<T extends MappingNode>(node: T): T {
   if (node.kind === 'leaf') {
     return makeLeaf(node.name, node.path, node.type, { ...node.opts, copyTo: [...node.opts.copyTo] }, node.fields.map(cloneNode), node.parent) as T;
   }
+  if (node.kind === 'alias') return { ...node };
   const o = newObjectNode(node.name, node.path);
   o.nested = node.nested;
   o.includeInParent = node.includeInParent;
@@ -113,6 +114,15 @@ function mergeObject(a: ObjectNode, b: ObjectNode, pairs: Pairs): ObjectNode {
 }
 
 function mergeAny(a: MappingNode, b: MappingNode, pairs: Pairs): MappingNode {
+  // FieldAliasMapper.merge: an alias may change its path (checked against the merged mapping), nothing else
+  if (a.kind === 'alias') {
+    if (b.kind !== 'alias') throw iae(`Cannot merge a field alias mapping [${a.path}] with a mapping that is not for a field alias.`);
+    return { ...b };
+  }
+  if (b.kind === 'alias') {
+    if (a.kind === 'object') throw iae(`Can't merge a non object mapping [${b.path}] with an object mapping [${a.path}]`);
+    throw iae(`mapper [${a.path}] of different type, current_type [${a.type}], merged_type [FieldAliasMapper]`);
+  }
   if (a.kind === 'leaf') {
     if (b.kind === 'object') throw iae(`mapper [${a.path}] of different type, current_type [${a.type}], merged_type [ObjectMapper]`);
     return mergeLeaf(a, b, pairs);

@@ -143,7 +143,16 @@ export interface ObjectNode {
   readonly children: Map<string, MappingNode>;
 }
 
-export type MappingNode = LeafNode | ObjectNode;
+/** A field alias (FieldAliasMapper): another name for the concrete field at `target`, holding no values of its own. */
+export interface AliasNode {
+  readonly kind: 'alias';
+  readonly name: string;
+  readonly path: string;
+  /** The full path of the field it stands for (`path` in the mapping JSON). */
+  readonly target: string;
+}
+
+export type MappingNode = LeafNode | ObjectNode | AliasNode;
 
 export interface DynamicTemplateDef {
   readonly name: string;

@@ -15,6 +15,7 @@ import {
   defaultLeafOptions,
   emptyRootOptions,
   newObjectNode,
+  type AliasNode,
   type Dynamic,
   type DynamicTemplateDef,
   type LeafNode,
@@ -578,12 +579,24 @@ export function parseProperty(name: string, path: string, def: Json, opts: Mappi
   else if (Object.keys(def).length === 1 && def.enabled !== undefined) typeName = 'object';
   else throw mapperParsing(`No type specified for field [${name}]`);
   if (typeName === 'object' || typeName === 'nested') return parseObject(name, path, def, opts);
+  if (typeName === 'alias') return parseAlias(name, path, def);
   if (typeName === 'string') {
     const up = upgradeString(name, def);
     return parseLeaf(name, path, up.type, up.node, ctx, null);
   }
   if (!LEAF_TYPES.has(typeName)) throw mapperParsing(`No handler for type [${typeName}] declared on field [${name}]`);
   return parseLeaf(name, path, typeName as LeafType, def, ctx, null);
+}
+
+/** FieldAliasMapper.TypeParser: `path` and nothing else; the target is checked once the whole mapping is known (mapping.ts). */
+function parseAlias(name: string, path: string, def: Json): AliasNode {
+  if (name.length === 0) throw iae('name cannot be empty string');
+  const target = def.path;
+  if (target === undefined || target === null) throw mapperParsing(`The [path] property must be specified for field [${name}].`);
+  const rest = new Map<string, unknown>();
+  for (const key of Object.keys(def)) if (key !== 'type' && key !== 'path') rest.set(key, def[key]);
+  checkNoRemaining(rest, `Mapping definition for [${name}] has unsupported parameters: `);
+  return { kind: 'alias', name, path, target: typeof target === 'string' ? target : javaToString(target) };
 }
 
 /** ObjectMapper.TypeParser.parseProperties: dotted names become intermediate objects. */
@@ -817,7 +830,7 @@ export function validateCopyTo(root: ObjectNode): void {
       if (child.kind === 'object') {
         objects.add(child.path);
         walk(child);
-      } else leaves.push(child);
+      } else if (child.kind === 'leaf') leaves.push(child);
     }
   };
   walk(root);

@@ -167,6 +167,7 @@ export function renderObject(obj: ObjectNode): Json {
 }
 
 export function renderNode(node: MappingNode): Json {
+  if (node.kind === 'alias') return { type: 'alias', path: node.target }; // FieldAliasMapper.toXContent
   return node.kind === 'leaf' ? renderLeaf(node) : renderObject(node);
 }
 

@@ -12,7 +12,7 @@ import { DocumentParser } from './document-parser.ts';
 import { simpleMatch } from './dynamic-templates.ts';
 import { javaHashSetOrder } from './java-hash-order.ts';
 import { mergeRoot } from './mapping-merge.ts';
-import { emptyRootOptions, newObjectNode, type Dynamic, type LeafNode, type ObjectNode, type RootOptions } from './mapping-nodes.ts';
+import { emptyRootOptions, newObjectNode, type AliasNode, type Dynamic, type LeafNode, type ObjectNode, type RootOptions } from './mapping-nodes.ts';
 import { parseRootMapping, validateCopyTo, type MappingParseOptions } from './mapping-parser.ts';
 import { renderRoot } from './mapping-render.ts';
 import type { FieldMapping, MappingLookup, ParsedDocument } from './types.ts';
@@ -50,6 +50,8 @@ export class Mapping implements MappingLookup {
   private readonly nestedObjects = new Map<string, { readonly parent: string | null }>();
   /** Leaves under a nested object: their innermost nested object. */
   private readonly leafNested = new Map<string, string>();
+  /** Field aliases by their full path, in mapping order. */
+  private readonly aliasNodes = new Map<string, AliasNode>();
   private parser: DocumentParser | null = null;
 
   private constructor(
@@ -67,7 +69,8 @@ export class Mapping implements MappingLookup {
           walk(child, child.nested ? child.path : nested);
           continue;
         }
-        this.addLeaf(child, nested);
+        if (child.kind === 'alias') this.aliasNodes.set(child.path, child);
+        else this.addLeaf(child, nested);
       }
     };
     walk(root, null);
@@ -98,6 +101,7 @@ export class Mapping implements MappingLookup {
   static fromJSON(typeName: string, body: unknown, opts: MappingOptions = {}): Mapping {
     const { root, rootOptions } = parseRootMapping(typeName, body, opts);
     const m = new Mapping(typeName, root, rootOptions, parserOptions(opts));
+    m.checkAliases();
     m.checkLimits(opts);
     return m;
   }
@@ -120,14 +124,53 @@ export class Mapping implements MappingLookup {
     const merged = mergeRoot(base as ObjectNode, this.rootOptions, update.root, update.rootOptions);
     validateCopyTo(merged.root);
     const m = new Mapping(typeName, merged.root, merged.rootOptions, parserOptions({ ...this.parseOptions, ...opts }));
+    m.checkAliases();
     m.checkLimits(opts);
     return m;
+  }
+
+  /**
+   * FieldTypeLookup.validateAlias and MapperMergeValidator's nested-scope
+   * check: an alias names an existing concrete field (not itself, an object
+   * or another alias) in the same nested object as the alias.
+   */
+  private checkAliases(): void {
+    for (const alias of this.aliasNodes.values()) {
+      const name = alias.path;
+      const target = alias.target;
+      const invalid = (why: string) => javaCause('illegal_argument_exception', `Invalid [path] value [${target}] for field alias [${name}]: ${why}`);
+      if (this.leaves.has(name)) {
+        throw javaCause('illegal_argument_exception', `The name for field alias [${name}] has already been used to define a concrete field.`);
+      }
+      if (target === name) throw invalid('an alias cannot refer to itself.');
+      if (this.aliasNodes.has(target)) throw invalid('an alias cannot refer to another alias.');
+      if (!this.leaves.has(target)) throw invalid('an alias must refer to an existing field in the mappings.');
+      const aliasScope = this.nestedScope(name);
+      const targetScope = this.nestedScope(target);
+      if (aliasScope !== targetScope) {
+        throw invalid(
+          'an alias must have the same nested scope as its target. ' +
+            (aliasScope === null ? 'The alias is not nested' : `The alias's nested scope is [${aliasScope}]`) +
+            ', but ' +
+            (targetScope === null ? 'the target is not nested.' : `the target's nested scope is [${targetScope}].`),
+        );
+      }
+    }
+  }
+
+  /** The innermost `nested` object above `path`, or null (MapperMergeValidator.getNestedScope). */
+  private nestedScope(path: string): string | null {
+    for (let dot = path.lastIndexOf('.'); dot > 0; dot = path.lastIndexOf('.', dot - 1)) {
+      const parent = path.slice(0, dot);
+      if (this.nestedObjects.has(parent)) return parent;
+    }
+    return null;
   }
 
   /** MapperService's total-fields and depth limits. */
   private checkLimits(opts: MappingOptions): void {
     const index = opts.index ?? '_na_';
-    const total = this.objects.size + this.leafList.length + METADATA_MAPPER_COUNT;
+    const total = this.objects.size + this.leafList.length + this.aliasNodes.size + METADATA_MAPPER_COUNT;
     const limit = opts.totalFieldsLimit ?? DEFAULT_TOTAL_FIELDS_LIMIT;
     if (total > limit) throw javaCause('illegal_argument_exception', `Limit of total fields [${limit}] in index [${index}] has been exceeded`);
     const nestedLimit = opts.nestedFieldsLimit ?? DEFAULT_NESTED_FIELDS_LIMIT;
@@ -151,15 +194,36 @@ export class Mapping implements MappingLookup {
     return renderRoot(this.root, this.rootOptions);
   }
 
+  /** The field at `path`; for a field alias, its target's (whose `path` is the target's: what to read values from). */
   field(path: string): FieldMapping | undefined {
-    return this.leaves.get(path)?.mapping;
+    const leaf = this.leaves.get(path);
+    if (leaf !== undefined) return leaf.mapping;
+    const alias = this.aliasNodes.get(path);
+    return alias === undefined ? undefined : this.leaves.get(alias.target)?.mapping;
   }
 
+  /** Field and field alias names matching the pattern (MapperService.simpleMatchToFullName). */
   matchingFields(pattern: string): string[] {
-    if (!pattern.includes('*')) return this.leaves.has(pattern) ? [pattern] : [];
+    if (!pattern.includes('*')) return this.leaves.has(pattern) || this.aliasNodes.has(pattern) ? [pattern] : [];
     const out: string[] = [];
     for (const leaf of this.leafList) if (simpleMatch(pattern, leaf.path)) out.push(leaf.path);
+    for (const name of this.aliasNodes.keys()) if (simpleMatch(pattern, name)) out.push(name);
     return out.sort();
+  }
+
+  /** Full paths of the field aliases. */
+  aliasNames(): string[] {
+    return [...this.aliasNodes.keys()];
+  }
+
+  /** Each field alias with its target's mapping. */
+  aliases(): [string, FieldMapping][] {
+    const out: [string, FieldMapping][] = [];
+    for (const alias of this.aliasNodes.values()) {
+      const target = this.leaves.get(alias.target);
+      if (target !== undefined) out.push([alias.path, target.mapping]);
+    }
+    return out;
   }
 
   /** Every leaf field, sub-fields included, sub-fields right after their parent. */

@@ -125,9 +125,10 @@ function highlightHooks(c: FetchHookContext, spec: HighlightSpec): HitHooks {
       const out: Record<string, string[]> = {};
       let any = false;
       for (const { path, field, opts } of fields) {
-        const values = parsed.fields.filter((p) => p.mapping.path === path).flatMap((p) => p.values.map(String));
+        // a field alias is highlighted under its own name from its target's values and query terms
+        const values = parsed.fields.filter((p) => p.mapping.path === field.path).flatMap((p) => p.values.map(String));
         if (values.length === 0) continue;
-        const terms = termsForField(queryOf(opts), path, !opts.requireFieldMatch);
+        const terms = termsForField(queryOf(opts), field.path, !opts.requireFieldMatch);
         if (!hasTerms(terms) && opts.noMatchSize <= 0) continue;
         const tokens = fieldTokens(values, indexAnalyzer(field, c.analyzers));
         const fragments = highlightField(values, tokens, terms, opts);

@@ -64,11 +64,13 @@ export interface RenderHitOptions {
 function docValueFields(seg: Segment, d: number, fields: readonly string[], mapping: MappingLookup | undefined): string[] {
   const out: string[] = [];
   for (const name of fields) {
-    const dv = seg.docValues.get(name);
+    const fm = mapping?.field(name);
+    // a field alias prints its target's values under its own name
+    const dv = seg.docValues.get(fm?.path ?? name);
     if (dv === undefined) continue;
     const values: string[] = [];
     if (dv.kind === 'numeric') {
-      const isBool = mapping?.field(name)?.type === 'boolean';
+      const isBool = fm?.type === 'boolean';
       const push = (v: number): void => {
         if (!Number.isNaN(v)) values.push(isBool ? String(v === 1) : String(v));
       };

@@ -122,7 +122,8 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
       else missingKey = parseMissingNumber(mapped ?? null, type, spec.missing);
       return {
         kind: 'numeric',
-        field: spec.field,
+        // a field alias sorts on its target
+        field: mapped?.path ?? spec.field,
         reverse,
         mode: spec.mode ?? (reverse ? 'max' : 'min'),
         missingKey,
@@ -136,7 +137,7 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
       throw illegalArgument(`Sort mode [${mode}] is not supported on string fields`);
     }
     const missingValue = spec.missing === '_last' || spec.missing === '_first' ? null : String(spec.missing);
-    return { kind: 'string', field: spec.field, reverse, mode, missingValue, missingFirst, nestedPath };
+    return { kind: 'string', field: mapped?.path ?? spec.field, reverse, mode, missingValue, missingFirst, nestedPath };
   });
 }
 
@@ -150,7 +151,7 @@ function resolveGeoSort(spec: Extract<SortSpec, { kind: 'geo_distance' }>, rever
   }
   return {
     kind: 'numeric',
-    field: spec.field,
+    field: mapped?.path ?? spec.field,
     reverse,
     mode: spec.mode ?? (reverse ? 'max' : 'min'),
     // a doc without a point sorts last either way (Double.POSITIVE_INFINITY, as Elasticsearch reports it)

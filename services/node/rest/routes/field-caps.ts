@@ -75,6 +75,8 @@ export function fieldCapsHandlers(node: NodeContext) {
       const leaves = meta.mapping?.fields() ?? [];
       for (const pattern of fields) {
         for (const f of leaves) if (simpleMatch(pattern, f.path)) note(f.path, meta.name, capabilityOf(f));
+        // a field alias reports its target's type and capabilities under its own name
+        for (const [name, target] of meta.mapping?.aliases() ?? []) if (simpleMatch(pattern, name)) note(name, meta.name, capabilityOf(target));
         for (const [name, cap] of META_FIELDS) if (simpleMatch(pattern, name)) note(name, meta.name, cap);
       }
     }

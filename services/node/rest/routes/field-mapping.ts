@@ -77,7 +77,7 @@ function selectFields(meta: IndexMetadata, patterns: readonly string[], includeD
   const mapping = meta.mapping;
   if (mapping === null || mapping.typeName === null) return null;
   const typeJson = mapping.toJSON();
-  const paths = mapping.fields().map((f) => f.path);
+  const paths = [...mapping.fields().map((f) => f.path), ...mapping.aliasNames()];
   const out: Json = {};
   const add = (full: string) => {
     if (METADATA_FIELDS.includes(full)) {

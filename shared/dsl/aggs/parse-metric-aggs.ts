@@ -1,5 +1,5 @@
 /** Parsers of the metric aggregations: avg, sum, min, max, stats, extended_stats, value_count, cardinality, percentiles, percentile_ranks, top_hits. */
-import { illegalArgument, parsingException } from '../../errors/es-errors.ts';
+import { illegalArgument, parsingException, xContentParse } from '../../errors/es-errors.ts';
 import type { MappingLookup } from '../../engine/mapping/types.ts';
 import { DEFAULT_PRECISION_THRESHOLD } from '../../engine/aggs/cardinality-hll.ts';
 import type {
@@ -20,6 +20,8 @@ import { checkField, readValuesSource } from './parse-values-source.ts';
 const DEFAULT_SIGMA = 2;
 /** PercentilesAggregationBuilder.DEFAULT_PERCENTS. */
 const DEFAULT_PERCENTS = [1, 5, 25, 50, 75, 95, 99];
+/** PercentilesAggregationBuilder: HDR's default number_of_significant_value_digits. */
+const DEFAULT_HDR_DIGITS = 3;
 /** TopHitsAggregationBuilder defaults. */
 const DEFAULT_TOP_HITS_SIZE = 3;
 
@@ -54,10 +56,11 @@ export function parsePercentiles(c: Common, body: Json, mapping: MappingLookup, 
   const raw = p.raw(key);
   let points: number[];
   if (raw === undefined || raw === null) {
-    if (type === 'percentile_ranks') throw illegalArgument(`[values] must not be null: [${c.name}]`);
+    if (type === 'percentile_ranks' || raw === null) throw illegalArgument(`[${key}] must not be null: [${c.name}]`);
     points = DEFAULT_PERCENTS;
   } else if (Array.isArray(raw) && raw.every((x) => typeof x === 'number')) {
     points = raw as number[];
+    if (points.length === 0) throw illegalArgument(`[${key}] must not be empty: [${c.name}]`);
     if (type === 'percentiles') {
       for (const x of points) if (x < 0 || x > 100) throw illegalArgument(`percent must be in [0,100], got [${x}]: [${c.name}]`);
     }
@@ -66,15 +69,28 @@ export function parsePercentiles(c: Common, body: Json, mapping: MappingLookup, 
   }
   const keyed = p.boolean('keyed') ?? true;
   const tdigest = p.object('tdigest');
-  const compression = typeof tdigest?.compression === 'number' ? tdigest.compression : DEFAULT_COMPRESSION;
-  if (p.has('hdr')) {
-    p.raw('hdr');
-    throw illegalArgument(`[hdr] percentiles are not supported [${c.name}]`);
+  const hdr = p.object('hdr');
+  if (tdigest !== null && hdr !== null) throw parsingException(`Only one percentiles method should be declared.`);
+  let compression = DEFAULT_COMPRESSION;
+  if (tdigest !== null) {
+    const tp = new AggParams('tdigest', c.name, tdigest);
+    compression = tp.number('compression') ?? DEFAULT_COMPRESSION;
+    tp.done();
+  }
+  let digits = DEFAULT_HDR_DIGITS;
+  if (hdr !== null) {
+    const hp = new AggParams('hdr', c.name, hdr);
+    if (hp.has('number_of_significant_value_digits') && hp.raw('number_of_significant_value_digits') === null) {
+      throw xContentParse(`[hdr] number_of_significant_value_digits doesn't support values of type: VALUE_NULL`);
+    }
+    digits = hp.int('number_of_significant_value_digits') ?? DEFAULT_HDR_DIGITS;
+    hp.done();
+    if (digits < 0 || digits > 5) throw illegalArgument(`[numberOfSignificantValueDigits] must be between 0 and 5: [${c.name}]`);
   }
   p.ignore('method');
   p.done();
   checkField(source, mapping, true);
-  return { type, ...c, source, points, keyed, compression };
+  return { type, ...c, source, points, keyed, method: hdr !== null ? 'hdr' : 'tdigest', compression, digits };
 }
 
 function parseSortEntry(v: unknown): TopHitsSortSpec {

@@ -7,7 +7,7 @@
 import { EsError } from '../../errors/es-errors.ts';
 import { numericMetricValue } from './numeric-metrics-aggregator.ts';
 import type { ReducedAgg, ReducedBucket, ReducedMultiBucket } from './reduced.ts';
-import { bucketKeyString, isMultiBucket } from './reduced.ts';
+import { bucketKeyString, isMultiBucket, percentileValue } from './reduced.ts';
 import type { AggPath, AggPathElement, GapPolicy } from './spec.ts';
 
 function invalidPath(element: string, path: string): EsError {
@@ -80,7 +80,7 @@ export function aggValue(agg: ReducedAgg, metric: string | null): number {
     case 'percentiles': {
       if (metric === null) throw bucketsPathNotNumeric();
       const p = Number(metric);
-      return agg.typeName === 'tdigest_percentiles' ? agg.digest.quantile(p / 100) : agg.digest.cdf(p) * 100;
+      return percentileValue(agg, p);
     }
     case 'single':
       if (metric === null || metric === '_count' || metric === 'doc_count') return agg.docCount;

@@ -1,6 +1,7 @@
-/** The shard side of `percentiles` and `percentile_ranks`: one t-digest per bucket. */
+/** The shard side of `percentiles` and `percentile_ranks`: one t-digest (or, with `hdr`, one HdrHistogram) per bucket. */
 import type { NumericDocValues } from '../segment/types.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
+import { HdrHistogram } from './hdr-histogram.ts';
 import type { AggPathElement, PercentilesSpec } from './spec.ts';
 import type { AggState, ValueFormat } from './state.ts';
 import { TDigest } from './tdigest.ts';
@@ -11,22 +12,34 @@ import { RAW_FORMAT } from './value-format.ts';
 export class PercentilesAggregator implements Aggregator {
   readonly name: string;
   private digests: (TDigest | undefined)[] = [];
+  private histograms: (HdrHistogram | undefined)[] = [];
   private dv: NumericDocValues | null = null;
+  private readonly hdr: boolean;
 
   constructor(
     private readonly spec: PercentilesSpec,
     private readonly source: ResolvedSource,
   ) {
     this.name = spec.name;
+    this.hdr = spec.method === 'hdr';
   }
 
-  private digest(b: number): TDigest {
+  private add(b: number, v: number): void {
+    if (this.hdr) {
+      let h = this.histograms[b];
+      if (h === undefined) {
+        h = new HdrHistogram(this.spec.digits);
+        this.histograms[b] = h;
+      }
+      h.recordValue(v);
+      return;
+    }
     let d = this.digests[b];
     if (d === undefined) {
       d = new TDigest(this.spec.compression);
       this.digests[b] = d;
     }
-    return d;
+    d.add(v);
   }
 
   setSegment(seg: SegmentContext): void {
@@ -42,23 +55,27 @@ export class PercentilesAggregator implements Aggregator {
       const doc = docs[i]!;
       const b = owners[i]!;
       if (dv === null) {
-        if (missing !== null) this.digest(b).add(missing);
+        if (missing !== null) this.add(b, missing);
       } else if (dv.starts === null) {
         const v = dv.values[doc]!;
-        if (v === v) this.digest(b).add(v);
-        else if (missing !== null) this.digest(b).add(missing);
+        if (v === v) this.add(b, v);
+        else if (missing !== null) this.add(b, missing);
       } else {
         const from = dv.starts[doc]!;
         const to = dv.starts[doc + 1]!;
-        if (from === to && missing !== null) this.digest(b).add(missing);
-        for (let j = from; j < to; j++) this.digest(b).add(dv.values[j]!);
+        if (from === to && missing !== null) this.add(b, missing);
+        for (let j = from; j < to; j++) this.add(b, dv.values[j]!);
       }
     }
   }
 
   build(owner: number): AggState {
-    const d = this.digests[owner];
     const format: ValueFormat = this.source.kind === 'numeric' ? this.source.format : RAW_FORMAT;
+    if (this.hdr) {
+      const h = this.histograms[owner] ?? new HdrHistogram(this.spec.digits);
+      return { kind: 'hdr', format, ...h.snapshot() };
+    }
+    const d = this.digests[owner];
     if (d === undefined) {
       return { kind: 'tdigest', format, compression: this.spec.compression, means: new Float64Array(0), counts: new Float64Array(0) };
     }
@@ -68,6 +85,11 @@ export class PercentilesAggregator implements Aggregator {
 
   sortValue(owner: number, path: readonly AggPathElement[], at: number, metric: string | null): number {
     if (at !== path.length - 1 || metric === null) return NaN;
+    if (this.hdr) {
+      const h = this.histograms[owner];
+      if (h === undefined) return NaN;
+      return this.spec.type === 'percentiles' ? h.valueAtPercentile(Number(metric)) : h.percentileAtOrBelow(Number(metric));
+    }
     const d = this.digests[owner];
     if (d === undefined) return NaN;
     const p = Number(metric);

@@ -2,7 +2,8 @@
 import { HyperLogLog } from './cardinality-hll.ts';
 import type { ReducedCardinality, ReducedNumericMetric, ReducedPercentiles, ReducedTopHits } from './reduced.ts';
 import type { CardinalitySpec, NumericMetricSpec, PercentilesSpec, TopHitsSpec } from './spec.ts';
-import type { CardinalityState, NumericStatsState, TDigestState, TopHitState, TopHitsState } from './state.ts';
+import type { CardinalityState, HdrState, NumericStatsState, TDigestState, TopHitState, TopHitsState } from './state.ts';
+import { HdrHistogram } from './hdr-histogram.ts';
 import { TDigest } from './tdigest.ts';
 import { RAW_FORMAT } from './value-format.ts';
 
@@ -53,6 +54,25 @@ export function reduceCardinality(spec: CardinalitySpec, states: readonly Cardin
   return { kind: 'cardinality', name: spec.name, meta: spec.meta, value: states.length === 0 ? 0 : hll.cardinality() };
 }
 
+/** AbstractInternalHDRPercentiles.doReduce: a histogram shaped like the first shard's, every shard's buckets added to it. */
+export function reduceHdrPercentiles(spec: PercentilesSpec, states: readonly HdrState[]): ReducedPercentiles {
+  const first = states[0];
+  const hdr = first === undefined ? new HdrHistogram(spec.digits) : new HdrHistogram(first.digits, first);
+  for (const s of states) hdr.add(s);
+  const format = states.find((s) => s.format.kind !== 'raw')?.format ?? RAW_FORMAT;
+  return {
+    kind: 'percentiles',
+    typeName: spec.type === 'percentiles' ? 'hdr_percentiles' : 'hdr_percentile_ranks',
+    name: spec.name,
+    meta: spec.meta,
+    digest: null,
+    hdr,
+    points: spec.points,
+    keyed: spec.keyed,
+    format,
+  };
+}
+
 export function reducePercentiles(spec: PercentilesSpec, states: readonly TDigestState[]): ReducedPercentiles {
   const digest = new TDigest(spec.compression);
   for (const s of states) if (s.means.length > 0) digest.addCentroids(s.means, s.counts);
@@ -63,6 +83,7 @@ export function reducePercentiles(spec: PercentilesSpec, states: readonly TDiges
     name: spec.name,
     meta: spec.meta,
     digest,
+    hdr: null,
     points: spec.points,
     keyed: spec.keyed,
     format,

@@ -13,7 +13,7 @@ import type { LevelReducer } from './reduce-terms.ts';
 import { isMultiBucket } from './reduced.ts';
 import { reduceFilters, reduceRange, reduceSingle } from './reduce-fixed-buckets.ts';
 import { reduceHistogram } from './reduce-histogram.ts';
-import { reduceCardinality, reduceNumericMetric, reducePercentiles, reduceTopHits } from './reduce-metrics.ts';
+import { reduceCardinality, reduceHdrPercentiles, reduceNumericMetric, reducePercentiles, reduceTopHits } from './reduce-metrics.ts';
 import { reduceTerms } from './reduce-terms.ts';
 import { reduceSignificantTerms } from './significant-terms.ts';
 import { reduceIpRange } from './ip-range-aggregator.ts';
@@ -73,6 +73,7 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       return reduceCardinality(spec, ofKind(states, 'cardinality') as CardinalityState[]);
     case 'percentiles':
     case 'percentile_ranks':
+      if (spec.method === 'hdr') return reduceHdrPercentiles(spec, ofKind(states, 'hdr'));
       return reducePercentiles(spec, ofKind(states, 'tdigest') as TDigestState[]);
     case 'top_hits':
       return reduceTopHits(spec, ofKind(states, 'top_hits') as TopHitsState[]);

@@ -5,6 +5,7 @@
 import type { NumericMetricType } from './spec.ts';
 import type { TopHitState, ValueFormat } from './state.ts';
 import type { TDigest } from './tdigest.ts';
+import type { HdrHistogram } from './hdr-histogram.ts';
 
 export interface ReducedBucket {
   readonly key: string | number;
@@ -88,8 +89,10 @@ export interface ReducedCardinality extends Named {
 
 export interface ReducedPercentiles extends Named {
   readonly kind: 'percentiles';
-  readonly typeName: 'tdigest_percentiles' | 'tdigest_percentile_ranks';
-  readonly digest: TDigest;
+  readonly typeName: 'tdigest_percentiles' | 'tdigest_percentile_ranks' | 'hdr_percentiles' | 'hdr_percentile_ranks';
+  /** The merged sketch: a t-digest, or an HdrHistogram for `hdr`. */
+  readonly digest: TDigest | null;
+  readonly hdr: HdrHistogram | null;
   readonly points: readonly number[];
   readonly keyed: boolean;
   readonly format: ValueFormat;
@@ -180,4 +183,18 @@ export function isMultiBucket(a: ReducedAgg): a is ReducedMultiBucket {
 /** A bucket's key as text (`getKeyAsString()`): what max_bucket lists and keyed output uses. */
 export function bucketKeyString(b: ReducedBucket): string {
   return b.keyAsString ?? b.keyText ?? String(b.key);
+}
+
+/** No value was recorded (every percentile prints null). */
+export function percentilesEmpty(agg: ReducedPercentiles): boolean {
+  if (agg.hdr !== null) return agg.hdr.totalCount === 0;
+  return agg.digest === null || (agg.digest.size === 0 && agg.digest.total === 0);
+}
+
+/** A percentile's value (percentiles) or a value's percent rank (percentile_ranks). */
+export function percentileValue(agg: ReducedPercentiles, point: number): number {
+  const ranks = agg.typeName === 'tdigest_percentile_ranks' || agg.typeName === 'hdr_percentile_ranks';
+  if (agg.hdr !== null) return ranks ? agg.hdr.percentileAtOrBelow(point) : agg.hdr.valueAtPercentile(point);
+  if (agg.digest === null) return NaN;
+  return ranks ? agg.digest.cdf(point) * 100 : agg.digest.quantile(point / 100);
 }

@@ -5,7 +5,7 @@
  */
 import { javaDoubleToString } from './java-double.ts';
 import type { ReducedAgg, ReducedBucket } from './reduced.ts';
-import { bucketKeyString } from './reduced.ts';
+import { bucketKeyString, percentilesEmpty, percentileValue } from './reduced.ts';
 import type { TopHitState, ValueFormat } from './state.ts';
 import { formatValue } from './value-format.ts';
 import { setOwn } from '../../json/own-keys.ts';
@@ -190,9 +190,8 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
       body.value = agg.value;
       return;
     case 'percentiles': {
-      const empty = agg.digest.size === 0 && agg.digest.total === 0;
-      const valueOf = (p: number): number =>
-        agg.typeName === 'tdigest_percentiles' ? agg.digest.quantile(p / 100) : agg.digest.cdf(p) * 100;
+      const empty = percentilesEmpty(agg);
+      const valueOf = (p: number): number => percentileValue(agg, p);
       if (agg.keyed) {
         const out: Json = {};
         for (const p of agg.points) {

@@ -206,7 +206,10 @@ export interface PercentilesSpec extends SpecBase {
   /** Percents (percentiles) or values (percentile_ranks), in request order. */
   readonly points: readonly number[];
   readonly keyed: boolean;
+  readonly method: 'tdigest' | 'hdr';
   readonly compression: number;
+  /** hdr `number_of_significant_value_digits`. */
+  readonly digits: number;
 }
 
 export type TopHitsSortSpec =

@@ -1,3 +1,5 @@
+import type { HdrSnapshot } from './hdr-histogram.ts';
+
 /**
  * Partial aggregation states one shard returns to the coordinator. Plain data
  * only (numbers, strings, arrays, typed arrays, nested objects; no Infinity or
@@ -122,6 +124,12 @@ export interface TDigestState {
   readonly counts: Float64Array;
 }
 
+/** One bucket's HdrHistogram (hdr-histogram.ts). */
+export interface HdrState extends HdrSnapshot {
+  readonly kind: 'hdr';
+  readonly format: ValueFormat;
+}
+
 export interface TopHitState {
   readonly index: string;
   readonly type: string;
@@ -193,6 +201,7 @@ export interface CompositeState {
 }
 
 export type AggState =
+  | HdrState
   | CompositeState
   | SignificantTermsState
   | GeoBoundsState

@@ -5,6 +5,8 @@
  * writing to an alias and the invalid alias mappings answer
  * Elasticsearch 6.8's errors; the alias still works after a flush and a
  * restart. Expected results are worked out by hand from the documents.
+ * Also: `join` fields and the parent-child queries are refused as a node
+ * without the parent-join module refuses them.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -181,5 +183,21 @@ describe('field aliases', () => {
     await req('GET', '/_cluster/health?wait_for_status=yellow&timeout=30s');
     assert.deepEqual(await ids({ range: { route_length_miles: { lt: 80 } } }), ['2', '3']);
     assert.deepEqual(await ids({ term: { remarks: 'bus' } }), ['2']);
+  });
+});
+
+describe('join (not built)', () => {
+  test('a join field is refused at index creation; parent-child queries are unknown', async () => {
+    const r = await req('PUT', '/qa', { mappings: { _doc: { properties: { my_join: { type: 'join', relations: { question: 'answer' } } } } } });
+    assert.equal(r.status, 400);
+    const err = (r.body as Body).error;
+    assert.equal(err.type, 'mapper_parsing_exception');
+    assert.equal(err.caused_by.reason, 'No handler for type [join] declared on field [my_join]');
+    assert.equal((await req('HEAD', '/qa')).status, 404);
+    for (const query of [{ has_child: { type: 'answer', query: { match_all: {} } } }, { parent_id: { type: 'answer', id: '1' } }]) {
+      const q = await req('POST', '/trips/_search', { query });
+      assert.equal(q.status, 400);
+      assert.match((q.body as Body).error.reason, /^no \[query\] registered for \[(has_child|parent_id)\]$/);
+    }
   });
 });

@@ -486,3 +486,10 @@ export function securityNotEnabled(): EsError {
     500,
   );
 }
+
+// ---- geo shapes --------------------------------------------------------------------
+
+/** Spatial4j's InvalidShapeException: a shape whose coordinates cannot stand (`Bad X value 200.0 is not in boundary ...`). */
+export function invalidShape(reason: string): EsError {
+  return javaCause('invalid_shape_exception', reason);
+}

@@ -26,6 +26,7 @@ import { buildQueryString } from './query-string.ts';
 import { existsFields, resolveFields } from './resolve-fields.ts';
 import { renderQuery } from './render-query.ts';
 import { buildGeoQuery } from './geo-queries.ts';
+import { buildGeoShapeQuery } from './geo-shape-query.ts';
 
 function multiMatch(q: MultiMatchBuilder, ctx: ShardSearchContext): Query {
   const { fields, allFields } = resolveFields(ctx, q.fields);
@@ -91,6 +92,8 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
     case 'geo_bounding_box':
     case 'geo_polygon':
       return buildGeoQuery(q, ctx);
+    case 'geo_shape':
+      return buildGeoShapeQuery(q, ctx);
     case 'exists': {
       const fields = existsFields(ctx, q.field);
       if (fields.length === 0) return MATCH_NONE;

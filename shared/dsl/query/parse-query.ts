@@ -24,6 +24,7 @@ import type { NestedScoreMode } from '../../engine/search/query.ts';
 import { DEFAULT_BOOST } from './query-builders.ts';
 import { getOwn } from '../../json/own-keys.ts';
 import { parseGeoBoundingBox, parseGeoDistance, parseGeoPolygon } from './geo-queries.ts';
+import { parseGeoShape } from './geo-shape-query.ts';
 
 type QueryParser = (r: DslReader, body: JsonMap) => QueryBuilder;
 
@@ -50,6 +51,7 @@ const PARSERS: Readonly<Record<string, QueryParser>> = {
   geo_bounding_box: parseGeoBoundingBox,
   geo_bbox: parseGeoBoundingBox,
   geo_polygon: parseGeoPolygon,
+  geo_shape: parseGeoShape,
   nested: parseNested,
 };
 

@@ -171,6 +171,8 @@ export interface QueryStringBuilder extends Common {
 
 export type { GeoQueryBuilder } from './geo-queries.ts';
 import type { GeoQueryBuilder } from './geo-queries.ts';
+export type { GeoShapeQueryBuilder } from './geo-shape-query.ts';
+import type { GeoShapeQueryBuilder } from './geo-shape-query.ts';
 
 /** `nested` (NestedQueryBuilder). */
 export interface NestedBuilder extends Common {
@@ -210,5 +212,6 @@ export type QueryBuilder =
   | ConstantScoreBuilder
   | DisMaxBuilder
   | GeoQueryBuilder
+  | GeoShapeQueryBuilder
   | QueryStringBuilder
   | NestedBuilder;

@@ -6,6 +6,7 @@
 import { formatFloat } from '../../engine/search/render-hit.ts';
 import type { DslValue, QueryBuilder } from './query-builders.ts';
 import { geoQueryToJson } from './geo-queries.ts';
+import { geoShapeQueryToJson } from './geo-shape-query.ts';
 
 type XValue = string | number | bigint | boolean | null | XFloat | XObject | XValue[];
 class XFloat {
@@ -163,6 +164,19 @@ export function queryToX(q: QueryBuilder): XObject {
       const toX = (v: unknown): XValue =>
         typeof v === 'number' ? fl(v) : Array.isArray(v) ? v.map(toX) : v instanceof Map ? obj([...v.entries()].map(([k, x]) => [k as string, toX(x)])) : (v as XValue);
       return obj([[name, obj([...[...body.entries()].map(([k, v]) => [k, toX(v)] as const), ...common(q)])]]);
+    }
+    case 'geo_shape': {
+      const toX = (v: unknown): XValue =>
+        typeof v === 'number'
+          ? Number.isInteger(v) ? v : fl(v)
+          : Array.isArray(v)
+            ? v.map(toX)
+            : v instanceof Map
+              ? obj([...v.entries()].map(([k, x]) => [k as string, toX(x)]))
+              : v !== null && typeof v === 'object'
+                ? obj(Object.entries(v).map(([k, x]) => [k, toX(x)]))
+                : (v as XValue);
+      return obj([['geo_shape', obj([...[...geoShapeQueryToJson(q).entries()].map(([k, v]) => [k, toX(v)] as const), ...common(q)])]]);
     }
     case 'exists':
       return obj([['exists', obj([['field', q.field], ...common(q)])]]);

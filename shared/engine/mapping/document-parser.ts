@@ -21,6 +21,7 @@ import { DEFAULT_DATE_FORMAT, JodaDateFormatter, dateFormatter } from './date-fo
 import { F_DAY, F_HOUR, F_MINUTE, F_MONTH, F_SECOND, F_YEAR, alternatives, epoch, fixed, lit } from './date-steps.ts';
 import { templateMapping, type DetectedType } from './dynamic-templates.ts';
 import { binaryValue, geoPointValues, rangeValues } from './typed-values.ts';
+import { geoShapeValues } from '../geo-shape/shape-values.ts';
 import { completionValues } from './completion-values.ts';
 import { makeLeaf } from './leaf-field.ts';
 import { getOwn, setOwn } from '../../json/own-keys.ts';
@@ -35,6 +36,7 @@ import {
   T_DOUBLE,
   T_FLOAT,
   T_GEO_POINT,
+  T_GEO_SHAPE,
   T_HALF_FLOAT,
   T_RANGE,
   T_INTEGER,
@@ -364,7 +366,7 @@ export class DocumentParser {
       }
       return;
     }
-    if (node !== undefined && node.kind === 'leaf' && (node.code === T_GEO_POINT || node.code === T_RANGE || node.code === T_COMPLETION)) {
+    if (node !== undefined && node.kind === 'leaf' && (node.code === T_GEO_POINT || node.code === T_RANGE || node.code === T_COMPLETION || node.code === T_GEO_SHAPE)) {
       // `[lon, lat]` and `{lat, lon}` are one point, not an array or an object; a completion reads its arrays and objects itself
       this.addValue(node, value, true);
       return;
@@ -420,6 +422,11 @@ export class DocumentParser {
     }
     if (leaf.code === T_RANGE) {
       this.addRanges(leaf, raw, withCopies);
+      return;
+    }
+    if (leaf.code === T_GEO_SHAPE) {
+      const encoded = geoShapeValues(leaf.mapping, raw);
+      if (encoded.length > 0) this.fieldFor(leaf).values.push(...encoded);
       return;
     }
     if (leaf.code === T_COMPLETION) {

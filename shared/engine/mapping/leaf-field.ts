@@ -4,7 +4,20 @@
  */
 import { DEFAULT_DATE_FORMAT, dateFormatter, type JodaDateFormatter } from './date-format.ts';
 import { TYPE_CODES, type LeafNode, type LeafOptions, type LeafType } from './mapping-nodes.ts';
-import type { FieldMapping, FieldType } from './types.ts';
+import type { FieldMapping, FieldType, GeoShapeOptions } from './types.ts';
+import { defaultGeoShapeParams, pointsOnly } from './geo-shape-params.ts';
+
+function geoShapeOptions(opts: LeafOptions): GeoShapeOptions {
+  const g = opts.geoShape ?? defaultGeoShapeParams();
+  return {
+    right: g.right,
+    coerce: opts.coerce ?? false,
+    ignoreZValue: opts.ignoreZValue ?? true,
+    ignoreMalformed: opts.ignoreMalformed ?? false,
+    pointsOnly: pointsOnly(g),
+    strategy: g.strategy,
+  };
+}
 
 /** The name the analysis registry resolves to the index's default analyzer (standard unless the index defines `default`). */
 export const DEFAULT_ANALYZER = 'default';
@@ -61,6 +74,7 @@ export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafO
       ? { completion: { preserveSeparators: opts.preserveSeparators, preservePositionIncrements: opts.preservePositionIncrements, maxInputLength: opts.maxInputLength } }
       : {}),
     ...(tokenCount ? { tokenCount: { enablePositionIncrements: opts.enablePositionIncrements } } : {}),
+    ...(type === 'geo_shape' ? { geoShape: geoShapeOptions(opts) } : {}),
   });
   return {
     kind: 'leaf',

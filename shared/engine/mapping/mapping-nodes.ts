@@ -6,6 +6,7 @@
  * so per-mapping bookkeeping like `slot` can live on the nodes.
  */
 import type { DateFormatter, FieldMapping, FieldType } from './types.ts';
+import type { GeoShapeParams } from './geo-shape-params.ts';
 
 export type Dynamic = 'true' | 'false' | 'strict';
 
@@ -31,6 +32,8 @@ export const T_RANGE = 15;
 export const T_COMPLETION = 16;
 /** `token_count`: the text's token count under the field's analyzer, indexed as an integer (segment-builder.ts counts). */
 export const T_TOKEN_COUNT = 17;
+/** `geo_shape`: GeoJSON objects or WKT strings (geo-shape/shape-parser.ts), each encoded as shape-codec.ts keeps it. */
+export const T_GEO_SHAPE = 18;
 
 /** Field types a leaf can have: the contract's types plus `ip` (indexed as a keyword of canonical addresses). */
 export type LeafType = Exclude<FieldType, 'object'> | 'ip' | 'token_count';
@@ -59,6 +62,7 @@ export const TYPE_CODES: Readonly<Record<LeafType, number>> = {
   ip_range: T_RANGE,
   completion: T_COMPLETION,
   token_count: T_TOKEN_COUNT,
+  geo_shape: T_GEO_SHAPE,
 };
 
 /** Every parameter of a leaf field, normalised; null means "not given" where Elasticsearch prints only given values. */
@@ -106,6 +110,8 @@ export interface LeafOptions {
   maxInputLength: number;
   // token_count
   enablePositionIncrements: boolean;
+  /** geo_shape: its own parameters (geo-shape-params.ts); null for other types. */
+  geoShape: GeoShapeParams | null;
 }
 
 export interface LeafNode {
@@ -215,7 +221,7 @@ export function defaultLeafOptions(type: LeafType): LeafOptions {
   return {
     index: true,
     store: false,
-    docValues: type !== 'text' && type !== 'binary' && type !== 'completion',
+    docValues: type !== 'text' && type !== 'binary' && type !== 'completion' && type !== 'geo_shape',
     boost: 1,
     indexOptions: null,
     termVector: 'no',
@@ -245,5 +251,6 @@ export function defaultLeafOptions(type: LeafType): LeafOptions {
     preservePositionIncrements: true,
     maxInputLength: 50,
     enablePositionIncrements: true,
+    geoShape: null,
   };
 }

@@ -26,6 +26,7 @@ import {
   type RootOptions,
 } from './mapping-nodes.ts';
 import { parseGeoPoints } from './geo-point.ts';
+import { checkGeoShapeParams, parseGeoShapeParam } from './geo-shape-params.ts';
 import { RANGE_TYPES } from './range-values.ts';
 import { toByte, toDouble, toFloat, toHalfFloat, toInteger, toIp, toLong, toShort } from './value-coercion.ts';
 
@@ -107,7 +108,7 @@ const TERM_VECTORS: ReadonlySet<string> = new Set([
 const SIMILARITIES: ReadonlySet<string> = new Set(['BM25', 'classic', 'boolean']);
 
 const NUMERIC: ReadonlySet<string> = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float']);
-const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point', ...RANGE_TYPES, 'completion', 'token_count']);
+const LEAF_TYPES: ReadonlySet<string> = new Set([...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'ip', 'binary', 'geo_point', ...RANGE_TYPES, 'completion', 'token_count', 'geo_shape']);
 
 interface Ctx {
   readonly opts: MappingParseOptions;
@@ -506,6 +507,11 @@ function parseLeaf(name: string, path: string, type: LeafType, node: Json, ctx: 
     else if (type === 'keyword') handled = parseKeywordParams(key, value, o, name, ctx);
     else if (type === 'geo_point') handled = parseGeoPointParams(key, value, o, name);
     else if (type === 'binary') handled = false;
+    else if (type === 'geo_shape') {
+      // GeoShapeFieldMapper.TypeParser reads only its own parameters
+      if (!parseGeoShapeParam(key, value, o, name)) rest.set(key, value);
+      continue;
+    }
     else if (type === 'completion') {
       handled = parseCompletionParams(key, value, o, name, ctx);
       // CompletionFieldMapper.TypeParser reads its own options and multi-fields, none of FieldMapper's.
@@ -522,6 +528,7 @@ function parseLeaf(name: string, path: string, type: LeafType, node: Json, ctx: 
   // TokenCountFieldMapper.TypeParser checks this before the leftover parameters are reported
   if (type === 'token_count' && o.analyzer === null) throw mapperParsing(`Analyzer must be set for field [${name}] but wasn't.`);
   checkNoRemaining(rest, `Mapping definition for [${name}] has unsupported parameters: `);
+  if (type === 'geo_shape') checkGeoShapeParams(o);
   if (type === 'text') {
     if (o.docValues) throw iae('[text] fields do not support doc values');
     if (o.analyzer === null && o.searchAnalyzer !== null) throw mapperParsing(`analyzer on field [${name}] must be set when search_analyzer is set`);

@@ -7,6 +7,7 @@
 import { DEFAULT_DATE_FORMAT } from './date-format.ts';
 import type { DynamicTemplateDef, LeafNode, MappingNode, ObjectNode, RootOptions } from './mapping-nodes.ts';
 import { setOwn } from '../../json/own-keys.ts';
+import { renderGeoShape } from './geo-shape-params.ts';
 
 type Json = Record<string, unknown>;
 
@@ -39,6 +40,7 @@ function renderAnalyzers(leaf: LeafNode, out: Json): void {
 export function renderLeaf(leaf: LeafNode): Json {
   const o = leaf.opts;
   if (leaf.type === 'completion') return renderCompletion(leaf);
+  if (leaf.type === 'geo_shape') return renderGeoShape(leaf.opts);
   const out: Json = { type: leaf.type };
   // FieldMapper.doXContentBody
   if (o.boost !== 1) out.boost = o.boost;

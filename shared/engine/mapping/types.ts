@@ -30,6 +30,8 @@ export type FieldType =
   | 'ip_range'
   /** Inputs of the completion suggester: each input's analyzed form, text and weight as one term of the field's dictionary. */
   | 'completion'
+  /** Shapes (GeoJSON or WKT), each kept exactly as shape-codec.ts encodes it in the points column. */
+  | 'geo_shape'
   | 'object';
 
 export type NumericFieldType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float' | 'half_float' | 'scaled_float';
@@ -101,12 +103,26 @@ export interface FieldMapping {
    * token count under `analyzer` before indexing them as integers.
    */
   readonly tokenCount?: TokenCountOptions;
+  /** geo_shape: how values are read and which relations queries may ask. */
+  readonly geoShape?: GeoShapeOptions;
 }
 
 /** TokenCountFieldMapper's options. */
 export interface TokenCountOptions {
   /** Count every position increment (a removed stop word counts) rather than each token once. */
   readonly enablePositionIncrements: boolean;
+}
+
+/** GeoShapeFieldMapper's options that parsing and querying need. */
+export interface GeoShapeOptions {
+  /** Right-hand rule (counterclockwise shells). */
+  readonly right: boolean;
+  readonly coerce: boolean;
+  readonly ignoreZValue: boolean;
+  readonly ignoreMalformed: boolean;
+  readonly pointsOnly: boolean;
+  /** `recursive` or `term` (term answers `intersects` only). */
+  readonly strategy: string;
 }
 
 /** CompletionFieldMapper's options. */

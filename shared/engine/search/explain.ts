@@ -66,6 +66,8 @@ export function queryString(q: Query): string {
       return `${q.field}:[${ipTextOfHex(q.lower)} TO ${ipTextOfHex(q.upper)}]`;
     case 'range_field':
       return `${q.field}:${q.relation.toUpperCase()}([${q.lower.join(',')}] TO [${q.upper.join(',')}])`;
+    case 'geo_shape':
+      return `ConstantScore(${q.field}:${q.relation.toUpperCase()}(${q.shape.kind}))`;
     case 'ids':
       return `_id:(${q.ids.join(' ')})`;
     case 'constant_score':

@@ -16,6 +16,7 @@ import { phraseSet } from './phrase-leaf.ts';
 import { geoBits } from './geo-leaves.ts';
 import { ipRangeBits } from './ip-leaves.ts';
 import { rangeFieldBits } from './range-field-leaves.ts';
+import { geoShapeBits } from './geo-shape-leaves.ts';
 import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
 import type { BoolQuery, DisMaxQuery, FuzzyQuery, NestedQuery, Query, TermQuery } from './query.ts';
@@ -122,6 +123,8 @@ function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean
       return constantSet(ipRangeBits(q, seg), needScores, f(boost * q.boost));
     case 'range_field':
       return constantSet(rangeFieldBits(q, seg), needScores, f(boost * q.boost));
+    case 'geo_shape':
+      return constantSet(geoShapeBits(q, seg), needScores, f(boost * q.boost));
     case 'ids':
       return constantSet(idsBits(q, seg), needScores, f(boost * q.boost));
     case 'constant_score': {

@@ -8,6 +8,7 @@
  * score with BM25; the multi-term and doc-values queries are constant score
  * (`boost`); `bool` sums its scoring clauses.
  */
+import type { PreparedShape } from '../geo-shape/prepared-shape.ts';
 
 /** Matches every live doc, score `boost`. */
 export interface MatchAllQuery {
@@ -163,6 +164,15 @@ export interface GeoQuery {
   readonly boost: number;
 }
 
+/** Docs of a geo_shape field whose shapes stand in `relation` to the query's shape (geo-shape-leaves.ts), constant score. */
+export interface GeoShapeQuery {
+  readonly kind: 'geo_shape';
+  readonly field: string;
+  readonly relation: 'intersects' | 'disjoint' | 'within' | 'contains';
+  readonly shape: PreparedShape;
+  readonly boost: number;
+}
+
 /** Docs with any value in any of these fields, constant score. */
 export interface ExistsQuery {
   readonly kind: 'exists';
@@ -249,6 +259,7 @@ export type Query =
   | PhraseQuery
   | ExistsQuery
   | GeoQuery
+  | GeoShapeQuery
   | IpRangeQuery
   | RangeFieldQuery
   | IdsQuery
@@ -278,6 +289,7 @@ export function isCacheableFilter(q: Query): boolean {
     case 'geo':
     case 'ip_range':
     case 'range_field':
+    case 'geo_shape':
       return true;
     default:
       return false;
@@ -303,6 +315,8 @@ export function filterKey(q: Query): string {
       return `w|${q.field}|${q.pattern}`;
     case 'regexp':
       return `r|${q.field}|${q.pattern}`;
+    case 'geo_shape':
+      return `gs|${q.field}|${q.relation}|${q.shape.key}`;
     default:
       return JSON.stringify(q);
   }

@@ -17,6 +17,7 @@ import { NumericFieldWriter } from './numeric-field-writer.ts';
 import { PointFieldWriter } from './point-field-writer.ts';
 import { pointTreeBytes } from './point-tree.ts';
 import { RangeFieldWriter } from './range-field-writer.ts';
+import { ShapeFieldWriter } from './shape-field-writer.ts';
 import { TextFieldWriter } from './text-field-writer.ts';
 import { completionTerm } from '../suggest/completion-terms.ts';
 import { tokenCounts } from './token-count.ts';
@@ -45,7 +46,7 @@ type FieldWriter =
   /** A completion field: a keyword-like dictionary of its inputs' terms (suggest/completion-terms.ts). */
   | { readonly kind: 'completion'; readonly writer: KeywordFieldWriter }
   | { readonly kind: 'numeric'; readonly writer: NumericFieldWriter }
-  | { readonly kind: 'points'; readonly writer: PointFieldWriter | RangeFieldWriter }
+  | { readonly kind: 'points'; readonly writer: PointFieldWriter | RangeFieldWriter | ShapeFieldWriter }
   /** Neither indexed nor with doc values: only recorded as present. */
   | { readonly kind: 'stored-only'; readonly writer: null };
 
@@ -321,6 +322,8 @@ function newFieldWriter(mapping: FieldMapping): FieldWriter {
       return mapping.index ? { kind: 'points', writer: new RangeFieldWriter(2) } : { kind: 'stored-only', writer: null };
     case 'ip_range':
       return mapping.index ? { kind: 'points', writer: new RangeFieldWriter(8) } : { kind: 'stored-only', writer: null };
+    case 'geo_shape':
+      return { kind: 'points', writer: new ShapeFieldWriter() };
     default:
       // Numbers are searched through their doc values, so an indexed number keeps them even with `doc_values: false`.
       return mapping.index || mapping.docValues

@@ -70,7 +70,7 @@ function segmentOf(rows: readonly Row[], id: number): Segment {
     maxDoc: n,
     versions: new Float64Array(n).fill(1),
     seqNos: new Float64Array(n),
-    stored: { document: () => ({ source: new Uint8Array(0), routing: null }), sourceLength: () => 0 },
+    stored: { document: () => ({ source: new Uint8Array(0), routing: null }), sourceLength: () => 0, mayHaveRouting: () => false },
     sizeInBytes: 0,
     inverted: new Map(),
     docValues,

@@ -5,7 +5,7 @@
  * the request filters them.
  */
 import type { MappingLookup } from '../mapping/types.ts';
-import { idOf, type Segment, type SearcherSnapshot, type SegmentView } from '../segment/types.ts';
+import { idOf, type Segment, type SearcherSnapshot, type SegmentView, type StoredDocument } from '../segment/types.ts';
 import { releaseOnce, responseBuffers } from './buffer-pool.ts';
 import { filterSource } from './source-filter.ts';
 import type { ParsedSearch, RenderedHits, SortValue } from './types.ts';
@@ -145,6 +145,7 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   const src = search.source;
   const filtered = src.includes.length > 0 || src.excludes.length > 0;
   const specs = search.sort;
+  const needsSource = src.fetch || hooks?.fields !== undefined || hooks?.beforeSort !== undefined;
   for (let i = 0; i < n; i++) {
     starts[i] = out.length;
     const view = views[i]!;
@@ -161,7 +162,8 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
     const score = hits.scores[i]!;
     if (Number.isNaN(score)) out.raw(SCORE_NULL);
     else out.ascii(`,"_score":${formatFloat(score)}`);
-    const stored = seg.stored.document(d);
+    // Without `_source` and hooks that read it, the stored block is read only for a `_routing` the segment may hold.
+    const stored = needsSource || seg.stored.mayHaveRouting() ? seg.stored.document(d) : NO_STORED;
     const routing = stored.routing;
     if (routing !== null) out.text(`,"_routing":${JSON.stringify(routing)}`);
     if (src.fetch && stored.source.length > 0) {
@@ -203,6 +205,7 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
 }
 
 const SCORE_NULL = Buffer.from(',"_score":null');
+const NO_STORED: StoredDocument = { source: new Uint8Array(0), routing: null };
 const SOURCE_KEY = Buffer.from(',"_source":');
 const SORT_KEY = Buffer.from(',"sort":[');
 const COMMA = Buffer.from(',');

@@ -346,7 +346,15 @@ class HeapStoredFields implements StoredFields {
     /** Source of doc d is bytes[offsets[d]..offsets[d+1]). */
     private readonly offsets: Uint32Array,
     private readonly routings: readonly (string | null)[],
-  ) {}
+  ) {
+    this.routed = routings.some((r) => r !== null && r !== undefined);
+  }
+
+  private readonly routed: boolean;
+
+  mayHaveRouting(): boolean {
+    return this.routed;
+  }
 
   document(doc: number): StoredDocument {
     return { source: this.bytes.subarray(this.offsets[doc]!, this.offsets[doc + 1]!), routing: this.routings[doc] ?? null };

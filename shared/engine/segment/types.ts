@@ -153,6 +153,8 @@ export interface StoredFields {
   document(doc: number): StoredDocument;
   /** Source length of a doc, for sizing a response. */
   sourceLength(doc: number): number;
+  /** False when no doc has a `_routing`: a hit without `_source` then needs no stored read. */
+  mayHaveRouting(): boolean;
 }
 
 /** The internal fields every segment indexes beside the mapped ones. */

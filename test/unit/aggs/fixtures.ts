@@ -111,7 +111,7 @@ export function buildSegment(docs: readonly Doc[], mapping: MappingLookup, idPre
     maxDoc: docs.length,
     versions: new Float64Array(docs.length).fill(1),
     seqNos: new Float64Array(docs.length),
-    stored: { document: (d) => ({ source: sources[d]!, routing: null }), sourceLength: (d) => sources[d]!.length },
+    stored: { document: (d) => ({ source: sources[d]!, routing: null }), sourceLength: (d) => sources[d]!.length, mayHaveRouting: () => false },
     sizeInBytes: 0,
     inverted: new Map(),
     docValues,

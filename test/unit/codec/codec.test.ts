@@ -150,6 +150,41 @@ test('stored fields read back each document, routing included, across blocks', (
   }
 });
 
+test('stored fields read every doc right in any order, a large doc growing the reused block buffer', () => {
+  const sink = new MemorySink();
+  const w = new StoredFieldsWriter(sink);
+  // A 40 KB doc amid small ones: its block is larger than any before it.
+  const docs = Array.from({ length: 300 }, (_, i) => JSON.stringify({ i, text: (i === 150 ? 'y' : 'x').repeat(i === 150 ? 40_000 : i) }));
+  for (const d of docs) w.add(Buffer.from(d), null);
+  const layout = w.finish();
+  assert.ok(layout.blocks > 3);
+  const stored = new MappedStoredFields(sink.buffer.view(), layout);
+  const r = prng(9);
+  for (let k = 0; k < 600; k++) {
+    const i = k === 1 ? 150 : Math.floor(r() * docs.length);
+    assert.equal(Buffer.from(stored.document(i).source).toString('utf8'), docs[i], `doc ${i}`);
+  }
+  assert.equal(Buffer.from(stored.document(299).source).toString('utf8'), docs[299]);
+});
+
+test('stored fields know when no doc has a routing; a layout without the count may have some', () => {
+  const write = (routings: (string | null)[]) => {
+    const sink = new MemorySink();
+    const w = new StoredFieldsWriter(sink);
+    routings.forEach((r, i) => w.add(Buffer.from(`{"i":${i}}`), r));
+    return { bytes: sink.buffer.view(), layout: w.finish() };
+  };
+  const none = write([null, null, null]);
+  assert.equal(none.layout.routed, 0);
+  assert.equal(new MappedStoredFields(none.bytes, none.layout).mayHaveRouting(), false);
+  const some = write([null, 'r1', null]);
+  assert.equal(some.layout.routed, 1);
+  assert.equal(new MappedStoredFields(some.bytes, some.layout).mayHaveRouting(), true);
+  const { routed, ...older } = none.layout;
+  void routed;
+  assert.equal(new MappedStoredFields(none.bytes, older).mayHaveRouting(), true);
+});
+
 test('doc-value columns take the narrowest type that holds every value exactly', () => {
   assert.equal(narrowestKind([20, 120, 0], 3), 'u8');
   assert.equal(narrowestKind([-1, 100], 2), 'i8');

@@ -8,7 +8,7 @@ import { renderHit } from '../../../shared/engine/search/render-hit.ts';
 import type { ShardCursor } from '../../../shared/engine/search/types.ts';
 import { LIVE_DOCS, SNAPSHOT, ctx, tagsOf } from './corpus.ts';
 import { buildSegment, contextOf, field, idOf, run, snapshotOf } from './fixtures.ts';
-import { idOf as segmentDocId } from '../../../shared/engine/segment/types.ts';
+import { idOf as segmentDocId, type Segment } from '../../../shared/engine/segment/types.ts';
 
 type Src = Record<string, unknown>;
 
@@ -238,6 +238,20 @@ describe('merging shards and rendering hits', () => {
     assert.equal(plain, '{"_index":"idx","_type":"doc","_id":"a2","_score":1.0}');
     const filtered = renderHit(shardA, 0, { index: 'idx', type: 'doc', score: 0.2876821, sortValues: null, search: parseSearchBody({ _source: ['k'] }, {}) });
     assert.equal(filtered, '{"_index":"idx","_type":"doc","_id":"a1","_score":0.2876821,"_source":{"k":"x"}}');
+  });
+
+  it('renders _routing without _source, and reads no stored block for a hit of a segment without routings', () => {
+    const search = parseSearchBody({ _source: false }, {});
+    assert.equal(renderHit(shardB, 0, { index: 'idx', type: 'doc', score: null, sortValues: null, search }), '{"_index":"idx","_type":"doc","_id":"b1","_score":null,"_routing":"r1"}');
+    const unrouted = buildSegment(1, [{ id: 'u1', source: { n: 1 } }], mapping);
+    assert.equal(unrouted.stored.mayHaveRouting(), false);
+    const reads = { n: 0 };
+    const counting: Segment = { ...unrouted, stored: { ...unrouted.stored, mayHaveRouting: () => false, sourceLength: (d) => unrouted.stored.sourceLength(d), document: (d) => (reads.n++, unrouted.stored.document(d)) } };
+    const snap = snapshotOf([counting]);
+    assert.equal(renderHit(snap, 0, { index: 'idx', type: 'doc', score: null, sortValues: null, search }), '{"_index":"idx","_type":"doc","_id":"u1","_score":null}');
+    assert.equal(reads.n, 0);
+    assert.equal(renderHit(snap, 0, { index: 'idx', type: 'doc', score: null, sortValues: null, search: parseSearchBody({}, {}) }), '{"_index":"idx","_type":"doc","_id":"u1","_score":null,"_source":{"n":1}}');
+    assert.equal(reads.n, 1);
   });
 
   it('renders any _id as the JSON string Elasticsearch prints: quotes, backslashes, control characters, CJK and emoji', () => {

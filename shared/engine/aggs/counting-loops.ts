@@ -29,6 +29,29 @@ export function countOrdinals(
   }
 }
 
+/**
+ * Sparse counting: appends the global ordinal of each doc (missingOrd for a
+ * doc without a value, when ≥ 0) to `out` from `at`, which has room for n
+ * more; returns the new end. The caller counts them by sorting at the end.
+ */
+export function appendGlobalOrdinals(
+  docs: Int32Array,
+  n: number,
+  segOrds: OrdArray,
+  toGlobal: Int32Array,
+  missingOrd: number,
+  out: Int32Array,
+  at: number,
+): number {
+  let k = at;
+  for (let i = 0; i < n; i++) {
+    const o = segOrds[docs[i]!]!;
+    if (o >= 0) out[k++] = toGlobal[o]!;
+    else if (missingOrd >= 0) out[k++] = missingOrd;
+  }
+  return k;
+}
+
 /** Per segment ordinal counts, zero between calls; the last slot counts docs without a value. */
 let segmentCounts = new Int32Array(1024);
 

@@ -10,7 +10,7 @@ import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
 import { codesOf, dictionaryKeyCodes } from './key-merge.ts';
-import { countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
+import { appendGlobalOrdinals, countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
@@ -110,7 +110,7 @@ abstract class TermsAggregatorBase implements Aggregator {
   }
 
   /** The shard state of the best buckets (in key order); `docs` counts every bucket's docs, returned or not. */
-  private state(best: Int32Array, docs: number): TermsState {
+  protected state(best: Int32Array, docs: number): TermsState {
     // The reduce keeps at most `size` of them: the shard_size extra is not counted (Elasticsearch 7 counts what a response can hold).
     this.budget?.consume(Math.min(best.length, this.spec.size));
     let otherDocCount = docs;
@@ -143,7 +143,7 @@ abstract class TermsAggregatorBase implements Aggregator {
   }
 
   /** Count descending, then key ascending, with key ids in key order: the top can be cut by count alone. */
-  private countDescKeyOrdered(): boolean {
+  protected countDescKeyOrdered(): boolean {
     const o = this.order;
     return this.keyIdsInKeyOrder() && o.length === 2 && o[0]!.kind === 'count' && !o[0]!.asc && o[1]!.kind === 'key' && o[1]!.asc;
   }
@@ -279,7 +279,15 @@ function topKeyIdsByCount(counts: Int32Array, n: number, size: number, minCount:
 /** Sort codes of every global ordinal's term, computed once per set of segments (global ordinals are cached). */
 const globalKeyCodes = new WeakMap<GlobalOrdinals, KeyCodes>();
 
-/** Terms over keyword doc values (global ordinals). */
+/**
+ * Terms over keyword doc values (global ordinals). At the top level (one
+ * owner) it starts sparse, as Elasticsearch's `map` execution hint: the
+ * global ordinal of each matching doc is listed, and the list is sorted and
+ * counted at the end, so a query matching 50 docs of a field with 76,000
+ * distinct values neither allocates nor scans a count per value. Past
+ * 1/16 of the values (or for sub-aggregations, include/exclude, several
+ * values per doc) it turns dense: one count per global ordinal.
+ */
 export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private readonly globals: GlobalOrdinals;
   private readonly accept: Uint8Array | null;
@@ -287,6 +295,13 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private map: Int32Array | null = null;
   /** The resolved field (a field alias's target), whose doc values are read. */
   private readonly field: string | null;
+  /** The global ordinals collected while sparse (first `sparseN`); null once counting is dense. */
+  private sparse: Int32Array | null = null;
+  private sparseN = 0;
+  private readonly sparseLimit: number;
+  /** After a sparse build: the distinct ordinals collected, ascending, and their counts. */
+  private sparseKeys: Int32Array | null = null;
+  private sparseCounts: Int32Array | null = null;
 
   constructor(spec: TermsSpec, subs: readonly Aggregator[], singleOwner: boolean, scope: ShardScope, source: ResolvedSource & { kind: 'bytes' }) {
     super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5, scope.budget);
@@ -300,7 +315,65 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
       this.accept = new Uint8Array(terms.length);
       for (let g = 0; g < terms.length; g++) this.accept[g] = acceptor(terms.get(g)) ? 1 : 0;
     }
-    if (singleOwner) this.counts = new Int32Array(Math.max(16, this.globals.terms.length));
+    this.sparseLimit = Math.max(256, this.globals.terms.length >>> 4);
+    if (singleOwner) this.sparse = new Int32Array(64);
+  }
+
+  /** From sparse to dense counting: one count per global ordinal. */
+  private densify(): void {
+    const list = this.sparse;
+    if (list === null) return;
+    const counts = new Int32Array(Math.max(16, this.globals.terms.length));
+    for (let i = 0; i < this.sparseN; i++) counts[list[i]!]!++;
+    this.counts = counts;
+    this.sparse = null;
+    this.sparseN = 0;
+  }
+
+  override build(owner: number): AggState {
+    if (this.sparse !== null) {
+      if (this.countDescKeyOrdered() && this.spec.minDocCount > 0) return this.sparseBuild();
+      this.densify();
+    }
+    return super.build(owner);
+  }
+
+  /** The best buckets of a sparse count: the listed ordinals sorted, counted by runs, the top picked by count. */
+  private sparseBuild(): AggState {
+    const list = this.sparse!.subarray(0, this.sparseN).sort();
+    const keys = new Int32Array(list.length);
+    const counts = new Int32Array(list.length);
+    let k = 0;
+    for (let i = 0; i < list.length; i++) {
+      const g = list[i]!;
+      if (k > 0 && keys[k - 1] === g) counts[k - 1]!++;
+      else {
+        keys[k] = g;
+        counts[k++] = 1;
+      }
+    }
+    this.sparseKeys = keys.subarray(0, k);
+    this.sparseCounts = counts.subarray(0, k);
+    // counts are at most the list's length, far below the histogram's limit
+    const top = topKeyIdsByCount(this.sparseCounts, k, this.shardSize, this.shardMinDocCount)!;
+    const ids = new Int32Array(top.ids.length);
+    for (let i = 0; i < ids.length; i++) ids[i] = keys[top.ids[i]!]!;
+    return this.state(ids, top.docs);
+  }
+
+  protected override docCount(bucket: number): number {
+    const keys = this.sparseKeys;
+    if (keys === null) return super.docCount(bucket);
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const g = keys[mid]!;
+      if (g === bucket) return this.sparseCounts![mid]!;
+      if (g < bucket) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
   }
 
   setSegment(seg: SegmentContext): void {
@@ -321,6 +394,17 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     if (dv !== null && dv.starts === null && map !== null && ords.singleOwner && accept === null) {
       // Hot path: top-level counting on single-valued ordinals (bucket id = global ordinal).
       const segOrds = dv.ords;
+      if (!hasSubs && this.sparse !== null && this.sparseN + n <= this.sparseLimit) {
+        if (this.sparseN + n > this.sparse.length) {
+          const grown = new Int32Array(Math.min(this.sparseLimit, Math.max(2 * this.sparse.length, this.sparseN + n)));
+          grown.set(this.sparse.subarray(0, this.sparseN));
+          this.sparse = grown;
+        }
+        this.sparseN = appendGlobalOrdinals(docs, n, segOrds, map, missingOrd, this.sparse, this.sparseN);
+        ords.add(0, this.globals.terms.length - 1);
+        return;
+      }
+      this.densify();
       const counts = this.counts;
       if (!hasSubs && n * 4 >= dv.dict.length) countOrdinalsBySegment(docs, n, segOrds, dv.dict.length, map, missingOrd, counts);
       else if (!hasSubs) countOrdinals(docs, n, segOrds, map, missingOrd, counts);
@@ -329,6 +413,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
       flushToChildren(this.subs, buf);
       return;
     }
+    this.densify();
     for (let i = 0; i < n; i++) {
       const doc = docs[i]!;
       const owner = owners[i]!;

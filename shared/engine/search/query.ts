@@ -10,6 +10,8 @@
  */
 import type { PreparedShape } from '../geo-shape/prepared-shape.ts';
 
+import { createHash } from 'node:crypto';
+
 /** Matches every live doc, score `boost`. */
 export interface MatchAllQuery {
   readonly kind: 'match_all';
@@ -296,8 +298,27 @@ export function isCacheableFilter(q: Query): boolean {
   }
 }
 
-/** A stable key for a filter (boost excluded: a filter's bits do not depend on it). */
+/** Keys longer than this are kept as a digest (a `terms` filter of thousands of plates would be hashed again at every lookup). */
+const MAX_PLAIN_KEY = 256;
+const keysOf = new WeakMap<Query, string>();
+
+/**
+ * A stable key for a filter (boost excluded: a filter's bits do not depend
+ * on it), computed once per query object: the shard's query tree is built
+ * once per request and looked up in the filter cache for every segment. A
+ * long key becomes its SHA-256, short enough to hash per lookup.
+ */
 export function filterKey(q: Query): string {
+  let key = keysOf.get(q);
+  if (key === undefined) {
+    key = plainFilterKey(q);
+    if (key.length > MAX_PLAIN_KEY) key = `#${createHash('sha256').update(key).digest('base64')}`;
+    keysOf.set(q, key);
+  }
+  return key;
+}
+
+function plainFilterKey(q: Query): string {
   switch (q.kind) {
     case 'term':
       return `t|${q.field}|${q.term}`;

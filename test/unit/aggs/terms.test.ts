@@ -21,6 +21,44 @@ describe('terms', () => {
     assert.equal(out.buckets[0]!.key_as_string, undefined);
   });
 
+  it('counts the same whether few docs match among many values (sparse), many do (dense) or the count turns dense midway', () => {
+    const docs: Doc[] = [];
+    const r = rng(7);
+    // 3,000 distinct plates, some frequent; a tenth of the docs without one. One shard of four segments: no shard_size approximation
+    for (let i = 0; i < 9000; i++) docs.push(r() < 0.1 ? { n: i } : { str: `p${Math.floor(r() * r() * 3000)}`, n: i });
+    const brute = (from: number, to: number, size: number, missing?: string) => {
+      const counts = new Map<string, number>();
+      for (const d of docs) {
+        const n = d.n as number;
+        if (n < from || n >= to) continue;
+        const key = (d.str as string | undefined) ?? missing;
+        if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      const all = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      const top = all.slice(0, size);
+      return { buckets: top, other: all.reduce((a, [, c]) => a + c, 0) - top.reduce((a, [, c]) => a + c, 0) };
+    };
+    // 60 docs (sparse throughout), ~600 (turns dense after the first segments), everything (dense)
+    for (const [from, to, size, missing] of [
+      [100, 160, 5, undefined],
+      [100, 160, 1000, undefined],
+      [2000, 2600, 7, undefined],
+      [0, 9000, 10, undefined],
+      [100, 160, 5, 'zz-missing'],
+      [2000, 2600, 50, 'zz-missing'],
+    ] as const) {
+      const terms = { field: 'str', size, ...(missing === undefined ? {} : { missing }) };
+      const out = runAggs({ t: { terms } }, split(docs, 1, 4), mapping, { query: { range: { n: { gte: from, lt: to } } } }).t as Terms;
+      const want = brute(from, to, size, missing);
+      assert.deepEqual(
+        out.buckets.map((b) => [b.key, b.doc_count]),
+        want.buckets,
+        `docs ${from}-${to} size ${size} missing ${missing}`,
+      );
+      assert.equal(out.sum_other_doc_count, want.other, `other of docs ${from}-${to} size ${size}`);
+    }
+  });
+
   it('YAML basic: two buckets, no key_as_string on keywords', () => {
     const out = runAggs({ str_terms: { terms: { field: 'str' } } }, [[[{ str: 'abc' }, { str: 'abc' }, { str: 'bcd' }]]], mapping).str_terms as Terms;
     assert.deepEqual(out, {

@@ -100,6 +100,14 @@ describe('field aliases', () => {
     assert.equal(body.aggregations.total.value, 225);
   });
 
+  test('collapse on an alias groups by the target and shows the value under the alias name', async () => {
+    const body = await search({ collapse: { field: 'mode' }, sort: [{ distance: { order: 'desc' } }] });
+    assert.deepEqual(
+      body.hits.hits.map((h: { _id: string; fields: unknown }) => [h._id, h.fields]),
+      [['1', { mode: ['train'] }], ['2', { mode: ['bus'] }], ['4', { mode: ['bike'] }]],
+    );
+  });
+
   test('highlighting a query on the alias is reported under the alias name', async () => {
     const body = await search({ query: { match: { remarks: 'quiet' } }, highlight: { fields: { remarks: {} } } });
     assert.equal(body.hits.total, 1);

@@ -53,10 +53,11 @@ export function fetchHooks(c: FetchHookContext, extra: readonly HitHooks[] = [])
   }
   const collapse = c.search.collapse;
   if (collapse !== null) {
-    // A collapsed hit shows its group's value in `fields`, as Elasticsearch's does.
+    // A collapsed hit shows its group's value in `fields` (under the name asked, a field alias's target's value), as Elasticsearch's does.
+    const target = c.shardCtx.mapping.field(collapse.field)?.path ?? collapse.field;
     parts.push({
       fields: (view, doc) => {
-        const v = collapseValue(view.segment, collapse.field, doc);
+        const v = collapseValue(view.segment, target, doc);
         return `${JSON.stringify(collapse.field)}:[${JSON.stringify(v)}]`;
       },
     });

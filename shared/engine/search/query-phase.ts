@@ -70,7 +70,9 @@ export function executeQueryPhase(
   const needScores = sortNeedsScores(fields) || search.trackScores || search.minScore !== null;
   if (search.collapse !== null) {
     checkCollapseField(ctx.mapping, search.collapse.field);
-    const hits = collapsedQueryPhase(snapshot, query, postFilter, fields, needScores, search.collapse.field, opts.size, ctx);
+    // a field alias collapses on its target
+    const collapseField = ctx.mapping.field(search.collapse.field)?.path ?? search.collapse.field;
+    const hits = collapsedQueryPhase(snapshot, query, postFilter, fields, needScores, collapseField, opts.size, ctx);
     if (opts.collectMatches !== true) return hits;
     // Aggregations see every match, not one per group.
     const all = executeQueryPhase(snapshot, { ...search, collapse: null }, ctx, { size: 0, collectMatches: true });

@@ -22,7 +22,7 @@ import { runSuggest } from '../../../shared/engine/suggest/run-suggest.ts';
 import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts';
 
 /** What a search needs of the index: its name, mapping, analyzers and shard count. */
-export type SearchMeta = Pick<IndexMetadata, 'name' | 'mapping' | 'analyzers'> & { readonly settings: Pick<IndexMetadata['settings'], 'numberOfShards'> };
+export type SearchMeta = Pick<IndexMetadata, 'name' | 'mapping' | 'analyzers'> & { readonly settings: Pick<IndexMetadata['settings'], 'numberOfShards' | 'flat'> };
 
 /** The segments of one copy, as searches see them. */
 export interface SearchableCopy {
@@ -107,6 +107,7 @@ export class LocalShardClient implements ShardClient {
         typeName: shardCtx.typeName,
         numberOfShards: this.meta.settings.numberOfShards,
         maxBuckets: req.maxBuckets,
+        maxAdjacencyMatrixFilters: intOr(this.meta.settings.flat['index.max_adjacency_matrix_filters'], 100),
       };
       aggs = collectShardAggs(this.aggs, result.matches, aggCtx);
     }
@@ -166,4 +167,10 @@ export class LocalShardClient implements ShardClient {
   release(contextId: number): void {
     this.contexts.drop(contextId);
   }
+}
+
+/** An integer index setting's value (settings keep Elasticsearch's strings), or the default. */
+function intOr(v: string | readonly string[] | undefined, dflt: number): number {
+  const n = typeof v === 'string' ? Number(v) : NaN;
+  return Number.isInteger(n) ? n : dflt;
 }

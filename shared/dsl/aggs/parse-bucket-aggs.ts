@@ -1,9 +1,10 @@
 /** Parsers of the bucket aggregations: terms, date_histogram, histogram, range, date_range, filter, filters, missing, global. */
-import { aggregationExecution, illegalArgument, parsingException } from '../../errors/es-errors.ts';
+import { aggregationExecution, illegalArgument, illegalState, parsingException } from '../../errors/es-errors.ts';
 import type { MappingLookup } from '../../engine/mapping/types.ts';
 import { parseAggPath } from '../../engine/aggs/buckets-path.ts';
 import { luceneRegex } from '../../engine/regex/lucene-regex.ts';
 import type {
+  AdjacencyMatrixSpec,
   AggSpec,
   BucketOrder,
   CalendarUnit,
@@ -312,4 +313,17 @@ export function parseMissing(c: Common, body: Json, mapping: MappingLookup): Mis
 export function parseGlobal(c: Common, body: Json): GlobalSpec {
   new AggParams('global', c.name, body).done();
   return { type: 'global', ...c };
+}
+
+/** AdjacencyMatrixAggregationBuilder.parse: named `filters` (sorted by name), `separator` (default `&`). */
+export function parseAdjacencyMatrix(c: Common, body: Json): AdjacencyMatrixSpec {
+  const p = new AggParams('adjacency_matrix', c.name, body);
+  const raw = p.object('filters');
+  const separator = p.string('separator') ?? '&';
+  p.done();
+  const filters = raw === null ? [] : Object.entries(raw).map(([key, query]) => ({ key, query }));
+  // checkConsistency: an IllegalStateException in Elasticsearch 6.8
+  if (filters.length === 0) throw illegalState(`[${c.name}] is missing : filters parameter`);
+  filters.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { type: 'adjacency_matrix', ...c, filters, separator };
 }

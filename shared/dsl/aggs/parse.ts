@@ -12,6 +12,7 @@ import type { AggSpec } from '../../engine/aggs/spec.ts';
 import { isParentPipeline, isPipeline, isSiblingPipeline } from '../../engine/aggs/spec.ts';
 import { isObject, tokenName, type Json } from './agg-params.ts';
 import {
+  parseAdjacencyMatrix,
   parseDateHistogram,
   parseFilter,
   parseFilters,
@@ -74,6 +75,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   geo_distance: parseGeoDistanceAgg,
   ip_range: parseIpRange,
   composite: (c, b, m) => parseComposite(c, b, m),
+  adjacency_matrix: (c, b) => parseAdjacencyMatrix(c, b),
   bucket_selector: (c, b) => parseBucketSelector(c, b),
   bucket_script: (c, b) => parseBucketScript(c, b),
   bucket_sort: (c, b) => parseBucketSort(c, b),
@@ -86,7 +88,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
+const BUCKET_TYPES = new Set(['adjacency_matrix', 'composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
 
 /** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
 interface NestedScope {

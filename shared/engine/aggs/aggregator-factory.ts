@@ -24,6 +24,7 @@ import { DEFAULT_DATE_FORMAT } from './date-formats.ts';
 import { RAW_FORMAT } from './value-format.ts';
 import { IpRangeAggregator } from './ip-range-aggregator.ts';
 import { CompositeAggregator } from './composite-aggregator.ts';
+import { AdjacencyMatrixAggregator } from './adjacency-matrix.ts';
 import { GeoBoundsAggregator, GeoCentroidAggregator, GeoDistanceAggregator, GeoHashGridAggregator, geoField } from './geo-aggregators.ts';
 
 /** An aggregation on a field this shard does not map: a fixed empty state. */
@@ -144,6 +145,8 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     }
     case 'composite':
       return new CompositeAggregator(spec, children(false), scope);
+    case 'adjacency_matrix':
+      return new AdjacencyMatrixAggregator(spec, children(false), scope);
     case 'geo_distance':
       return new GeoDistanceAggregator(spec, children(false), scope, geoField(mapping, spec.field));
     default: {

@@ -18,6 +18,7 @@ import { reduceTerms } from './reduce-terms.ts';
 import { reduceSignificantTerms } from './significant-terms.ts';
 import { reduceIpRange } from './ip-range-aggregator.ts';
 import { reduceComposite } from './reduce-composite.ts';
+import { reduceAdjacencyMatrix } from './adjacency-matrix.ts';
 import { reduceGeoBounds, reduceGeoCentroid, reduceGeoDistance, reduceGeoHashGrid } from './reduce-geo.ts';
 import { renderAggs } from './render.ts';
 import { applyCumulativeSum, applyMovingAvg } from './series-pipelines.ts';
@@ -86,6 +87,9 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       break;
     case 'ip_range':
       agg = reduceIpRange(spec, ofKind(states, 'range') as RangeState[], reduceLevel);
+      break;
+    case 'adjacency_matrix':
+      agg = reduceAdjacencyMatrix(spec, ofKind(states, 'adjacency'), reduceLevel);
       break;
     case 'composite':
       agg = reduceComposite(spec, ofKind(states, 'composite'), reduceLevel);

@@ -59,6 +59,8 @@ export interface ReducedRange extends Named {
 
 export interface ReducedFilters extends Named {
   readonly kind: 'filters';
+  /** adjacency_matrix reduces to filters-like buckets, each with its key. */
+  readonly typeName?: 'adjacency_matrix';
   readonly keyed: boolean;
   buckets: ReducedBucket[];
 }

@@ -25,7 +25,7 @@ function typeName(agg: ReducedAgg): string {
     case 'significant_terms':
       return agg.typeName;
     case 'filters':
-      return 'filters';
+      return agg.typeName ?? 'filters';
     case 'composite':
       return 'composite';
     case 'cardinality':
@@ -152,6 +152,10 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
       return;
     }
     case 'filters': {
+      if (agg.typeName === 'adjacency_matrix') {
+        body.buckets = agg.buckets.map((b) => renderBucket(b, typedKeys, { key: b.key }));
+        return;
+      }
       if (agg.keyed) {
         const out: Json = {};
         for (const b of agg.buckets) setOwn(out, bucketKeyString(b), renderBucket(b, typedKeys, {}));

@@ -135,6 +135,14 @@ export interface FiltersSpec extends SpecBase {
   readonly otherBucketKey: string;
 }
 
+/** `adjacency_matrix`: a bucket per filter and per pair of filters (`a&b`), sorted by name, empty ones left out. */
+export interface AdjacencyMatrixSpec extends SpecBase {
+  readonly type: 'adjacency_matrix';
+  /** Sorted by key, as Elasticsearch sorts them. */
+  readonly filters: readonly { readonly key: string; readonly query: unknown }[];
+  readonly separator: string;
+}
+
 export interface MissingSpec extends SpecBase {
   readonly type: 'missing';
   readonly source: ValuesSourceSpec;
@@ -348,6 +356,7 @@ export interface CompositeSpec extends SpecBase {
 }
 
 export type BucketAggSpec =
+  | AdjacencyMatrixSpec
   | CompositeSpec
   | IpRangeAggSpec
   | GeoHashGridSpec

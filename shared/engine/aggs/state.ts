@@ -88,6 +88,12 @@ export interface SingleBucketState {
   readonly subs: readonly AggState[];
 }
 
+/** adjacency_matrix on one shard: its non-empty buckets, keyed by filter name or `a&b`. */
+export interface AdjacencyState {
+  readonly kind: 'adjacency';
+  readonly buckets: readonly BucketState[];
+}
+
 export interface FiltersState {
   readonly kind: 'filters';
   readonly buckets: readonly BucketState[];
@@ -201,6 +207,7 @@ export interface CompositeState {
 }
 
 export type AggState =
+  | AdjacencyState
   | HdrState
   | CompositeState
   | SignificantTermsState

@@ -34,4 +34,6 @@ export interface AggContext {
   readonly numberOfShards?: number;
   /** `search.max_buckets`: the most buckets this shard may return; no limit when absent. */
   readonly maxBuckets?: number;
+  /** `index.max_adjacency_matrix_filters` of the index (default 100). */
+  readonly maxAdjacencyMatrixFilters?: number;
 }

@@ -37,6 +37,8 @@ const MAPPINGS = {
       notes: { type: 'text' },
       remarks: { type: 'alias', path: 'notes' },
       stops: { type: 'nested', properties: { name: { type: 'keyword' }, stop_name: { type: 'alias', path: 'stops.name' } } },
+      city: { type: 'completion' },
+      destination: { type: 'alias', path: 'city' },
     },
   },
 };
@@ -47,7 +49,7 @@ before(async () => {
   const created = await req('PUT', '/trips', { settings: { number_of_shards: 2 }, mappings: MAPPINGS });
   assert.equal(created.status, 200, created.text);
   const docs: Record<string, Record<string, unknown>> = {
-    1: { distance: 100, transit_mode: 'train', notes: 'a quiet evening train' },
+    1: { distance: 100, transit_mode: 'train', notes: 'a quiet evening train', city: 'Amsterdam' },
     2: { distance: 50, transit_mode: 'bus', notes: 'crowded bus at noon' },
     3: { distance: 75, transit_mode: 'train', stops: [{ name: 'Delft' }] },
     4: { transit_mode: 'bike' },
@@ -106,6 +108,15 @@ describe('field aliases', () => {
       body.hits.hits.map((h: { _id: string; fields: unknown }) => [h._id, h.fields]),
       [['1', { mode: ['train'] }], ['2', { mode: ['bus'] }], ['4', { mode: ['bike'] }]],
     );
+  });
+
+  test('term and completion suggesters read the target of an alias', async () => {
+    const body = await search({
+      size: 0,
+      suggest: { t: { text: 'quite', term: { field: 'remarks' } }, c: { prefix: 'ams', completion: { field: 'destination' } } },
+    });
+    assert.deepEqual(body.suggest.t[0].options.map((o: { text: string }) => o.text), ['quiet']);
+    assert.deepEqual(body.suggest.c[0].options.map((o: { text: string; _id: string }) => [o.text, o._id]), [['Amsterdam', '1']]);
   });
 
   test('highlighting a query on the alias is reported under the alias name', async () => {

@@ -81,7 +81,7 @@ export function runCompletionSuggester(spec: CompletionSuggestSpec, text: string
 
   const perDoc = new Map<number, Match>();
   for (const view of ctx.snapshot.views) {
-    const inv = view.segment.inverted.get(spec.field);
+    const inv = view.segment.inverted.get(fm.path); // a field alias completes from its target
     if (inv === undefined) continue;
     const dict = inv.terms;
     for (let t = exact === '' ? 0 : dict.lowerBound(exact); t < dict.length; t++) {

@@ -63,8 +63,10 @@ class Generator {
   constructor(
     snapshot: SearcherSnapshot,
     readonly spec: DirectGeneratorSpec,
+    /** The generator's field, resolved (a field alias's target). */
+    field: string,
   ) {
-    this.terms = new ShardTerms(snapshot, spec.field);
+    this.terms = new ShardTerms(snapshot, field);
     const sttf = this.terms.sumTotalTermFreq;
     this.dictSize = sttf === -1 ? snapshot.maxDoc : sttf;
     const t = spec.settings.minDocFreq;
@@ -220,9 +222,9 @@ export function runPhraseSuggester(
     size: spec.size,
     entries: [{ text, offset: 0, length: text.length, cutoffScore, options: [] }],
   });
-  for (const g of spec.generators) suggestField(mapping, g.field);
-  const generators = spec.generators.map((g) => new Generator(snapshot, g)).filter((g) => g.terms.exists);
-  const suggestTerms = new ShardTerms(snapshot, spec.field);
+  const generatorFields = spec.generators.map((g) => suggestField(mapping, g.field).path);
+  const generators = spec.generators.map((g, i) => new Generator(snapshot, g, generatorFields[i]!)).filter((g) => g.terms.exists);
+  const suggestTerms = new ShardTerms(snapshot, fm.path);
   if (generators.length === 0 || !suggestTerms.exists) return empty(MIN_DOUBLE);
   const first = generators[0]!;
 

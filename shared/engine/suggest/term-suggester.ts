@@ -20,7 +20,7 @@ export function runTermSuggester(
   const fm = suggestField(mapping, spec.field);
   const analyzer = suggestAnalyzer(fm, analyzers, spec.analyzer);
   const shardSize = spec.shardSize ?? Math.max(spec.size, 5);
-  const terms = new ShardTerms(snapshot, spec.field);
+  const terms = new ShardTerms(snapshot, fm.path); // a field alias suggests from its target
   const entries = textTokens(text, analyzer).map((tok) => ({
     text: tok.term,
     offset: tok.start,

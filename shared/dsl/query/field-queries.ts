@@ -40,6 +40,8 @@ function refuseTermQuery(fm: FieldMapping): void {
   if (fm.type === 'geo_point') {
     throw queryShardException(`Geo fields do not support exact searching, use dedicated geo queries instead: [${fm.path}]`);
   }
+  // GeoShapeFieldType.termQuery names no field
+  if (fm.type === 'geo_shape') throw queryShardException('Geo fields do not support exact searching, use dedicated geo queries instead');
 }
 
 function isNumericType(type: string): type is NumericFieldType {
@@ -195,7 +197,7 @@ export function rangeQueryFor(ctx: ShardSearchContext, field: string, r: RangeSp
   const fm = ctx.mapping.field(field);
   if (fm === undefined || fm.type === 'object') return MATCH_NONE;
   field = fm.path; // a field alias queries its target, as Elasticsearch resolves it to the target's field type
-  if (fm.type === 'binary' || fm.type === 'geo_point') {
+  if (fm.type === 'binary' || fm.type === 'geo_point' || fm.type === 'geo_shape') {
     throw illegalArgumentCause(`Field [${field}] of type [${fm.type}] does not support range queries`);
   }
   failIfNotIndexed(fm);

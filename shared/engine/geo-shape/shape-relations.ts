@@ -42,10 +42,19 @@ export function components(p: ShapeParts): Component[] {
   return out;
 }
 
+/**
+ * Which side of a-b point c is on (1 left, -1 right, 0 on the line). A point
+ * within about a grid step (1e-7 degrees, a centimetre) of the line is on it:
+ * quantising longitude and latitude on grids of different steps moves a point
+ * that lies on a slanted line off it by that much.
+ */
 function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
   const v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-  return v > 0 ? 1 : v < 0 ? -1 : 0;
+  const tolerance = ON_LINE * (Math.abs(bx - ax) + Math.abs(by - ay));
+  return v > tolerance ? 1 : v < -tolerance ? -1 : 0;
 }
+
+const ON_LINE = 1e-7;
 
 /** (px, py) on the closed segment a-b. */
 function onSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): boolean {

@@ -93,6 +93,9 @@ const FLAGS = {
   day: { type: 'string' },
   'min-night-passes': { type: 'string' },
   region: { type: 'string', multiple: true },
+  polygon: { type: 'string' },
+  circle: { type: 'string' },
+  precision: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -123,11 +126,19 @@ function count(v: string | undefined, flag: string): number | undefined {
 /** A mistake in the command line: one line and exit status 2. */
 class UsageError extends Error {}
 
-/** `--region L0001,L0002@2026-10-01 08:00:00/2026-10-01 10:00:00` */
+/**
+ * `--region L0001,L0002@2026-10-01 08:00:00/2026-10-01 10:00:00`, or with
+ * `circle:39.9,116.4,2km` or `polygon:39.9,116.3;39.95,116.4;39.9,116.5`
+ * in place of the checkpoints.
+ */
 function region(v: string): Region {
   const m = /^([^@]+)@([^/]+)\/(.+)$/.exec(v);
-  if (m === null) throw new Error(`--region [${v}] must look like L0001,L0002@FROM/TO`);
-  return { land_id: csv(m[1]) ?? [], from: m[2]!.trim(), to: m[3]!.trim() };
+  if (m === null) throw new UsageError(`--region [${v}] must look like L0001,L0002@FROM/TO, circle:LAT,LON,RADIUS@FROM/TO or polygon:LAT,LON;LAT,LON;...@FROM/TO`);
+  const area = m[1]!.trim();
+  const time = { from: m[2]!.trim(), to: m[3]!.trim() };
+  if (area.startsWith('circle:')) return { circle: area.slice('circle:'.length), ...time };
+  if (area.startsWith('polygon:')) return { polygon: area.slice('polygon:'.length), ...time };
+  return { land_id: csv(area) ?? [], ...time };
 }
 
 const indexOptions = (f: Flags): IndexOptions => ({ shards: num(f.shards), replicas: num(f.replicas) });
@@ -165,7 +176,16 @@ async function runQuery(command: string, f: Flags): Promise<boolean> {
         print(await queries.trajectory({ plate: f.plate ?? '', ...range }));
         return true;
       case 'traffic':
-        print(await queries.traffic({ by: f.by as TrafficGrouping | undefined, land_id: csv(f['land-id']), ...range }));
+        print(
+          await queries.traffic({
+            by: f.by as TrafficGrouping | undefined,
+            land_id: csv(f['land-id']),
+            polygon: f.polygon,
+            circle: f.circle,
+            precision: count(f.precision, 'precision'),
+            ...range,
+          }),
+        );
         return true;
       case 'landing-points':
         print(await queries.landingPoints({ plate: f.plate ?? '', ...range }));
@@ -229,6 +249,10 @@ answers:
   plates | passes | trajectory | traffic | landing-points | collision |
   first-entries | companions | similarity | day-night [flags]
                                      run one query and print its JSON answer
+  traffic [--by checkpoint|day|checkpoint_day|grid --precision 1-10]
+          [--land-id L1,L2 | --polygon LAT,LON;LAT,LON;... | --circle LAT,LON,2km]
+  collision --region AREA@FROM/TO --region AREA@FROM/TO ...
+          AREA: L0001,L0002 | circle:LAT,LON,2km | polygon:LAT,LON;LAT,LON;...
 
 Times take Elasticsearch's units (500ms, 30s, 5m, 2h).`;
 

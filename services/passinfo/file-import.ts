@@ -73,9 +73,17 @@ function csvRecord(header: readonly string[], line: string): Record<string, unkn
   header.forEach((name, i) => {
     const cell = cells[i]!;
     // A header is data: a column named __proto__ is a field (and fails validation), never the object's prototype.
-    setOwn(obj, name, NUMERIC_FIELDS.has(name) ? (cell.trim() === '' ? undefined : Number(cell)) : cell === '' ? null : cell);
+    setOwn(obj, name, NUMERIC_FIELDS.has(name) ? (cell.trim() === '' ? undefined : Number(cell)) : name === 'location' ? csvLocation(cell) : cell === '' ? null : cell);
   });
   return obj;
+}
+
+/** A `location` cell `lat,lon` (quoted, it holds a comma) as {lat, lon}; empty is none; anything else stays text for validation to refuse. */
+function csvLocation(cell: string): unknown {
+  if (cell.trim() === '') return null;
+  const parts = cell.split(',');
+  const [lat, lon] = parts.map((p) => (p.trim() === '' ? NaN : Number(p)));
+  return parts.length === 2 && Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : cell;
 }
 
 export async function importFile(options: ImportOptions): Promise<ImportSummary> {

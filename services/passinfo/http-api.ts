@@ -75,12 +75,21 @@ export function buildHttpApi(queries: PassinfoQueries, options: { logger?: boole
     }),
   );
   get('/plates/:plate/trajectory', (q, p) => queries.trajectory({ plate: p.plate!, ...range(q) }));
-  get('/traffic', (q) => queries.traffic({ by: str(q, 'by') as TrafficGrouping | undefined, land_id: list(q, 'land_id'), ...range(q) }));
+  get('/traffic', (q) =>
+    queries.traffic({
+      by: str(q, 'by') as TrafficGrouping | undefined,
+      land_id: list(q, 'land_id'),
+      polygon: str(q, 'polygon'),
+      circle: str(q, 'circle'),
+      precision: int(q, 'precision'),
+      ...range(q),
+    }),
+  );
   get('/plates/:plate/landing-points', (q, p) => queries.landingPoints({ plate: p.plate!, ...range(q) }));
   app.post('/region-collision', (req: FastifyRequest, reply: FastifyReply) =>
     answer(reply, () => {
       const body = (req.body ?? {}) as { regions?: Region[]; size?: number; batch_size?: number };
-      if (!Array.isArray(body.regions)) throw invalidParameter('regions', 'must be a list of {land_id: [...], from, to}');
+      if (!Array.isArray(body.regions)) throw invalidParameter('regions', 'must be a list of {land_id | polygon | circle, from, to}');
       return queries.regionCollision({ regions: body.regions, size: body.size, batch_size: body.batch_size });
     }),
   );

@@ -3,8 +3,9 @@
  * rebuilt (a new `-vN` index fills up, then the alias moves):
  *
  * - passes: `passinfo-v1` behind `passinfo`, the seed's mapping, `plate.keyword`
- *   in place before any data because index, mapping and alias are created in
- *   one request.
+ *   and the `location` geo_point in place before any data because index,
+ *   mapping and alias are created in one request (an index set up before
+ *   locations existed gets the geo_point added, before any pass with one).
  * - first entries: `passinfo-first-entry-v1` behind `passinfo-first-entry`.
  * - settings: `passinfo-config`, one document naming the designated entry
  *   checkpoints and the look-back window, so the query side refuses what the
@@ -106,9 +107,27 @@ async function ensureIndex(client: SearchClient, index: string, body: object): P
   }
 }
 
+/**
+ * Adds the `location` geo_point to a passes index created before passes had
+ * locations (a no-op on a current one). Refused when dynamic mapping made
+ * `location` something else: that index needs a rebuild with the mapping.
+ */
+async function ensureLocationMapping(client: SearchClient, alias: string): Promise<void> {
+  try {
+    await client.es.indices.putMapping({ index: alias, type: PASS_TYPE, body: { properties: { location: { type: 'geo_point' } } } });
+  } catch (err) {
+    throw new PassinfoError(
+      'index_setup_error',
+      `cannot map [location] of [${alias}] as a geo_point (${String(err)}): rebuild the index with the current mapping (docs/passinfo.md)`,
+      { cause: err },
+    );
+  }
+}
+
 /** Makes sure every index and alias of the application exists. */
 export async function ensureIndices(client: SearchClient, names: IndexNames = DEFAULT_INDEX_NAMES, options: IndexOptions = {}): Promise<void> {
   await ensureAliased(client, names.passes, passesIndexBody(options));
+  await ensureLocationMapping(client, names.passes);
   await ensureAliased(client, names.firstEntries, firstEntriesIndexBody({ replicas: options.replicas }));
   await ensureIndex(client, names.config, configIndexBody());
 }

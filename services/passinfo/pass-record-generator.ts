@@ -1,9 +1,12 @@
 /**
  * Deterministic pass-record generator: plates like `京A12345` with a skewed
- * number of passes per plate, about 200 checkpoints, 30 days of traffic with
+ * number of passes per plate, about 200 checkpoints placed on a city map
+ * (checkpoint-map.ts), 30 days of traffic with
  * a day/night shape. The same seed always yields the same records, so
  * benchmarks and tests can plant and compute known answers.
  */
+import { checkpointLocation, type GeoPoint } from './checkpoint-map.ts';
+import { prng } from './prng.ts';
 
 export interface PassRecord {
   event_id: string;
@@ -19,23 +22,15 @@ export interface PassRecord {
   vehicle_category: number;
   vehicle_color: number;
   vehicle_length: number;
+  /** The checkpoint's location (checkpoint-map.ts). */
+  location: GeoPoint;
 }
 
 export const PROVINCES = '京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼';
 const LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const ALNUM = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
-/** mulberry32: tiny, fast, good enough for synthetic data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from './prng.ts';
 
 export interface GeneratorOptions {
   readonly count: number;
@@ -126,6 +121,7 @@ export function* generatePassRecords(opts: GeneratorOptions): Generator<PassReco
       vehicle_category: 1 + (pi % 6),
       vehicle_color: pi % 9,
       vehicle_length: 3 + (pi % 10),
+      location: checkpointLocation(landId(land)),
     };
   }
 }
@@ -148,6 +144,7 @@ export const PASSINFO_INDEX_BODY = {
         event_type: { type: 'integer' },
         land_id: { type: 'keyword' },
         land_picture: { type: 'keyword', index: false },
+        location: { type: 'geo_point' },
         pass_time: { type: 'date', format: 'yyyy-MM-dd HH:mm:ss' },
         plate: { type: 'text', analyzer: 'plate_ngram', fields: { keyword: { type: 'keyword' } } },
         plate_category: { type: 'integer' },

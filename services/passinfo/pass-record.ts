@@ -3,6 +3,7 @@
  * pass before it is indexed. A record that fails them goes to the dead-letter
  * topic with the reason (dead-letter.ts), never silently away.
  */
+import { checkpointLocation, type GeoPoint } from './checkpoint-map.ts';
 import { parsePassTime } from './pass-time.ts';
 
 export interface PassRecord {
@@ -19,6 +20,8 @@ export interface PassRecord {
   vehicle_category: number;
   vehicle_color: number;
   vehicle_length: number;
+  /** Where the pass was seen: as the record gives it, otherwise its checkpoint's place (checkpoint-map.ts). */
+  location: GeoPoint;
 }
 
 const INT_FIELDS = ['event_type', 'plate_category', 'plate_color', 'speed', 'vehicle_category', 'vehicle_color', 'vehicle_length'] as const;
@@ -62,6 +65,8 @@ export function validatePassRecord(value: unknown): Validation {
     const p = v[f];
     if (p !== undefined && p !== null && typeof p !== 'string') return { ok: false, reason: `[${f}] is not a string` };
   }
+  const location = locationOf(v.location, (v.land_id as string).trim());
+  if (typeof location === 'string') return { ok: false, reason: location };
   return {
     ok: true,
     record: {
@@ -78,8 +83,19 @@ export function validatePassRecord(value: unknown): Validation {
       vehicle_category: v.vehicle_category as number,
       vehicle_color: v.vehicle_color as number,
       vehicle_length: v.vehicle_length as number,
+      location,
     },
   };
+}
+
+/** A record's own `{lat, lon}`, or its checkpoint's place when it has none; a string says why it is refused. */
+function locationOf(value: unknown, landId: string): GeoPoint | string {
+  if (value === undefined || value === null) return checkpointLocation(landId);
+  if (typeof value !== 'object' || Array.isArray(value)) return '[location] must be an object {lat, lon}';
+  const { lat, lon } = value as { lat?: unknown; lon?: unknown };
+  if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) return `[location.lat] [${String(lat)}] is not a latitude from -90 to 90`;
+  if (typeof lon !== 'number' || !Number.isFinite(lon) || lon < -180 || lon > 180) return `[location.lon] [${String(lon)}] is not a longitude from -180 to 180`;
+  return { lat, lon };
 }
 
 /** Field order of the CSV import and of the schema. */

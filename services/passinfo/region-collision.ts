@@ -1,6 +1,6 @@
 /**
- * Query 6: region collision. A region is a set of checkpoints and a time
- * window; the answer is the plates seen in every region, with their number
+ * Query 6: region collision. A region is a set of checkpoints, a polygon or
+ * a circle around a place (area.ts), and a time window; the answer is the plates seen in every region, with their number
  * of passes in each.
  *
  * Computed outside the search service so that it works for regions of
@@ -12,12 +12,12 @@
  */
 import { invalidParameter } from './errors.ts';
 import type { IndexNames } from './index-setup.ts';
-import { checkpointsParam, intParam, parseRange, rangeClause, requireRange, type TimeRange } from './query-params.ts';
+import { areaClause, type AreaParams } from './area.ts';
+import { intParam, parseRange, rangeClause, requireRange, type TimeRange } from './query-params.ts';
 import type { SearchClient } from './search-client.ts';
 
-export interface Region extends TimeRange {
-  readonly land_id: readonly string[];
-}
+/** A time window and one of land_id, polygon or circle. */
+export interface Region extends TimeRange, AreaParams {}
 
 export interface CollisionParams {
   readonly regions: readonly Region[];
@@ -42,9 +42,10 @@ export interface CollisionResult {
 const MAX_REGIONS = 10;
 
 function regionQuery(region: Region, index: number): object {
-  const lands = checkpointsParam(`regions[${index}].land_id`, region.land_id, true);
+  if (typeof region !== 'object' || region === null || Array.isArray(region)) throw invalidParameter(`regions[${index}]`, 'must be an object {land_id | polygon | circle, from, to}');
+  const area = areaClause(`regions[${index}]`, region, true);
   const range = requireRange(parseRange(region, [`regions[${index}].from`, `regions[${index}].to`]), `region ${index + 1}`);
-  return { bool: { filter: [{ terms: { land_id: lands } }, rangeClause({ fromMs: range.fromMs, toMs: range.toMs })] } };
+  return { bool: { filter: [area, rangeClause({ fromMs: range.fromMs, toMs: range.toMs })] } };
 }
 
 export async function regionCollision(client: SearchClient, names: IndexNames, params: CollisionParams): Promise<CollisionResult> {

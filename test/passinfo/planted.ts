@@ -5,6 +5,7 @@
  * the generator never uses, so no background plate can collide with them.
  */
 import { generatePassRecords } from '../../bench/pass-records.ts';
+import { checkpointLocation } from '../../services/passinfo/checkpoint-map.ts';
 import type { PassRecord } from '../../services/passinfo/pass-record.ts';
 
 export const BACKGROUND = 12_000;
@@ -27,6 +28,7 @@ function pass(plate: string, land: string, time: string, extra: Partial<PassReco
     vehicle_category: 1,
     vehicle_color: 3,
     vehicle_length: 4,
+    location: checkpointLocation(land),
     ...extra,
   };
 }

@@ -65,6 +65,7 @@ describe('index setup and file import', () => {
     const props = (mapping as Record<string, { mappings: { passinfo: { properties: Record<string, { fields?: Record<string, { type: string }> }> } } }>)['passinfo-v1']!
       .mappings.passinfo.properties;
     assert.equal(props.plate!.fields!.keyword!.type, 'keyword');
+    assert.equal((props.location as { type?: string }).type, 'geo_point');
   });
 
   test('setting up again changes nothing', async () => {
@@ -85,7 +86,8 @@ describe('index setup and file import', () => {
     dirs.push(dir);
     const file = join(dir, 'again.csv');
     const fields = Object.keys(records[0]!);
-    const csvLine = (r: PassRecord) => fields.map((f) => JSON.stringify(String((r as unknown as Record<string, unknown>)[f] ?? ''))).join(',');
+    const cell = (r: PassRecord, f: string): string => (f === 'location' ? `${r.location.lat},${r.location.lon}` : String((r as unknown as Record<string, unknown>)[f] ?? ''));
+    const csvLine = (r: PassRecord) => fields.map((f) => JSON.stringify(cell(r, f))).join(',');
     await writeFile(file, [fields.join(','), ...records.slice(0, 500).map(csvLine)].join('\n'));
     const again = await importFile({ client, names: DEFAULT_INDEX_NAMES, file });
     assert.deepEqual([again.indexed, again.duplicates, again.rejected], [0, 500, 0]);
@@ -188,6 +190,118 @@ describe('6: region collision', () => {
 
   test('fewer than two regions is refused', async () => {
     await assert.rejects(queries.regionCollision({ regions: [P.REGION_1] }), /needs 2 to 10 regions/);
+  });
+});
+
+describe('areas: traffic and region collision by polygon or circle', () => {
+  const rad = Math.PI / 180;
+  const meters = (a: { lat: number; lon: number }, b: { lat: number; lon: number }): number =>
+    2 * 6371008.7714 * Math.asin(Math.sqrt(Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2));
+  /** Ray casting, the textbook way. */
+  const inPolygon = (p: { lat: number; lon: number }, poly: readonly [number, number][]): boolean => {
+    let inside = false;
+    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+      const [yi, xi] = poly[i]!;
+      const [yj, xj] = poly[j]!;
+      if (yi > p.lat !== yj > p.lat && p.lon < ((xj - xi) * (p.lat - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+    return inside;
+  };
+  /** The textbook geohash (bits alternate longitude, latitude; five to a character). */
+  const geohash = (p: { lat: number; lon: number }, chars: number): string => {
+    const range = { lat: [-90, 90], lon: [-180, 180] };
+    let out = '';
+    for (let c = 0, bit = 0; c < chars; c++) {
+      let v = 0;
+      for (let k = 0; k < 5; k++, bit++) {
+        const key = bit % 2 === 0 ? 'lon' : 'lat';
+        const mid = (range[key][0]! + range[key][1]!) / 2;
+        const on = p[key] >= mid;
+        v = v * 2 + (on ? 1 : 0);
+        range[key][on ? 0 : 1] = mid;
+      }
+      out += '0123456789bcdefghjkmnpqrstuvwxyz'[v];
+    }
+    return out;
+  };
+  const countBy = <K>(list: readonly PassRecord[], key: (r: PassRecord) => K): Map<K, number> => {
+    const m = new Map<K, number>();
+    for (const r of list) m.set(key(r), (m.get(key(r)) ?? 0) + 1);
+    return m;
+  };
+  const [from, to] = ['2026-10-03 00:00:00', '2026-10-09 00:00:00'];
+  const center = { lat: 39.92, lon: 116.42 };
+
+  test('traffic within a circle counts exactly the passes of the checkpoints within it', async () => {
+    const radius = 6000;
+    const near = records.filter((r) => inRange(r, from, to) && meters(center, r.location) <= radius);
+    // No checkpoint sits on the edge (the node's points are quantised to a centimetre).
+    assert.ok(!records.some((r) => Math.abs(meters(center, r.location) - radius) < 1));
+    assert.ok(near.length > 500 && near.length < records.length / 2, `${near.length} passes within`);
+    const res = await queries.traffic({ by: 'checkpoint', circle: `${center.lat},${center.lon},6km`, from, to });
+    assert.equal(res.total, near.length);
+    assert.deepEqual(new Map(res.rows.map((r) => [r.land_id, r.count])), countBy(near, (r) => r.land_id));
+  });
+
+  test('traffic within a polygon, per day, matches a ray-casting count', async () => {
+    const poly: [number, number][] = [[39.85, 116.3], [40.0, 116.35], [39.97, 116.5], [39.88, 116.45]];
+    const inside = records.filter((r) => inRange(r, from, to) && inPolygon(r.location, poly));
+    assert.ok(inside.length > 500, `${inside.length} passes inside`);
+    const res = await queries.traffic({ by: 'day', polygon: poly.map(([a, b]) => `${a},${b}`).join(';'), from, to });
+    assert.equal(res.total, inside.length);
+    assert.deepEqual(new Map(res.rows.map((r) => [r.day, r.count])), countBy(inside, (r) => r.pass_time.slice(0, 10)));
+  });
+
+  test('traffic as a map grid: passes per geohash cell, each with the centroid of its passes', async () => {
+    const inRangeAll = records.filter((r) => inRange(r, from, to));
+    const res = await queries.traffic({ by: 'grid', precision: 5, from, to });
+    const expected = countBy(inRangeAll, (r) => geohash(r.location, 5));
+    assert.deepEqual(new Map(res.rows.map((r) => [r.geohash, r.count])), expected);
+    const counts = res.rows.map((r) => r.count);
+    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    const top = res.rows[0]!;
+    const mine = inRangeAll.filter((r) => geohash(r.location, 5) === top.geohash);
+    const mean = (f: (r: PassRecord) => number) => mine.reduce((a, r) => a + f(r), 0) / mine.length;
+    assert.ok(Math.abs(top.lat! - mean((r) => r.location.lat)) < 1e-5 && Math.abs(top.lon! - mean((r) => r.location.lon)) < 1e-5);
+    await assert.rejects(queries.traffic({ by: 'grid', precision: 11 }), /\[precision\] \[11\] must be an integer from 1 to 10/);
+  });
+
+  test('region collision over circles around the planted checkpoints matches a brute-force collision', async () => {
+    const around = (land: string) => records.find((r) => r.land_id === land)!.location;
+    const regions = [
+      { circle: { ...around('L0901'), radius: '1500m' }, from: P.REGION_1.from, to: P.REGION_1.to },
+      { circle: { ...around('L0912'), radius: '1.5km' }, from: P.REGION_2.from, to: P.REGION_2.to },
+    ];
+    const perRegion = regions.map((g) => countBy(records.filter((r) => inRange(r, g.from, g.to) && meters(g.circle, r.location) <= 1500), (r) => r.plate));
+    const expected = new Map([...perRegion[0]!].filter(([p]) => perRegion[1]!.has(p)).map(([p, n]) => [p, [n, perRegion[1]!.get(p)!]]));
+    assert.ok(expected.size >= 1, 'some plate passes both circles');
+    const res = await queries.regionCollision({ regions });
+    assert.equal(res.total, expected.size);
+    assert.deepEqual(new Map(res.plates.map((p) => [p.plate, p.counts])), expected);
+  });
+
+  test('over HTTP: traffic takes circle and polygon parameters, collision takes them in its regions, bad areas are 400', async () => {
+    const app = buildHttpApi(queries);
+    try {
+      const circle = await app.inject({ method: 'GET', url: `/traffic?circle=${center.lat},${center.lon},6km&from=${from}&to=${to}` });
+      assert.equal(circle.statusCode, 200);
+      assert.equal((circle.json() as { total: number }).total, records.filter((r) => inRange(r, from, to) && meters(center, r.location) <= 6000).length);
+      const grid = await app.inject({ method: 'GET', url: '/traffic?by=grid&precision=4' });
+      assert.equal(grid.statusCode, 200);
+      assert.equal((grid.json() as { rows: { count: number }[] }).rows.reduce((a, r) => a + r.count, 0), records.length);
+      const both = await app.inject({ method: 'GET', url: '/traffic?land_id=L0001&circle=39.9,116.4,1km' });
+      assert.equal(both.statusCode, 400);
+      assert.match((both.json() as { error: { message: string } }).error.message, /give one of land_id, polygon or circle/);
+      const coll = await app.inject({
+        method: 'POST',
+        url: '/region-collision',
+        payload: { regions: [{ polygon: [[39.9, 116.3], [40, 116.4]], from: P.REGION_1.from, to: P.REGION_1.to }, P.REGION_2] },
+      });
+      assert.equal(coll.statusCode, 400);
+      assert.match((coll.json() as { error: { message: string } }).error.message, /^\[regions\[0\]\.polygon\] needs at least 3 distinct points/);
+    } finally {
+      await app.close();
+    }
   });
 });
 

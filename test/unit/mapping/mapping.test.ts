@@ -35,6 +35,7 @@ describe('the passinfo mapping', () => {
         'event_type',
         'land_id',
         'land_picture',
+        'location',
         'pass_time',
         'plate',
         'plate.keyword',

@@ -1,96 +1,373 @@
 /**
- * bench:geo — geo filters over the points column of segment files: pass
- * records placed at their checkpoint's location (2,000 checkpoints on a
- * 20 km city map around 52.37N 4.90E), written as segment files and read
- * back through the memory maps, then a 2 km geo_distance, a 1 km x 1 km
- * geo_bounding_box and a polygon filter run over every point (no point
- * index yet: this is the scan's cost). Prints p50/p99 per filter, the
- * matched count, bytes per point on disk and the process RSS.
+ * bench:geo — geo filters over pass records (issue 20): N records from the
+ * application's generator, each at its checkpoint's place on the city map
+ * (2,000 checkpoints within 20 km of the centre), loaded into a compiled
+ * node through `_bulk` (the seed's index: 5 shards, no replica, `location`
+ * a geo_point) and, with `--pg URL`, into PostgreSQL with PostGIS (schema
+ * `bench_geo`: a geometry and a geography column, a GiST index on each, a
+ * B-tree on pass_time). Then, one query at a time, a 2 km geo_distance
+ * around the checkpoint nearest the centre and a 2 km x 2 km
+ * geo_bounding_box, each over all 30 days and over the data's last hour:
+ * the count and the 10 newest (pass_time desc, event_id asc). Beside them a
+ * brute-force scan of the records in this process. Every engine's count and
+ * top 10 must agree, or the run prints the difference and exits 1. Prints
+ * p50 and p95 per engine, with the node's RSS beside every figure.
  *
- *   node --import tsx bench/geo.bench.ts [records=5000000] [segments=5] [runs=30]
+ * `--scan-node ROOT`: after the node above, the same data directory is
+ * opened by the node built at ROOT (a checkout from before the point index,
+ * `npm run build` there) and asked the same queries: the scan's figures.
+ *
+ *   npm run bench:geo                                   # 1,000,000 records, 30 runs after 10 warm-up
+ *   npm run bench:geo -- --count 5000000 --runs 20
+ *   npm run bench:geo -- --pg postgres://bench:bench@127.0.0.1/bench
+ *   npm run bench:geo -- --scan-node /tmp/before        # the node before the point index too
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AnalysisRegistry } from '../shared/engine/analysis/registry.ts';
-import { MappedSegment } from '../shared/engine/segment/mapped-segment.ts';
-import { SegmentBuilder } from '../shared/engine/segment/segment-builder.ts';
-import { writeSegment } from '../shared/engine/segment/segment-writer.ts';
-import { geoBits } from '../shared/engine/search/geo-leaves.ts';
-import type { GeoQuery } from '../shared/engine/search/query.ts';
-import { fieldMapping } from '../test/helpers/field-mapping.ts';
-import { prng } from './pass-records.ts';
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { CITY_CENTER, checkpointLocation } from '../services/passinfo/checkpoint-map.ts';
+import { generatePassRecords, landId, PASSINFO_INDEX_BODY, type PassRecord } from './pass-records.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
 import { percentile, printTable } from './report.ts';
+import { nextBulkBody, type BulkBody } from './seed-workload.ts';
+import { spawnServer, tempDir, type ChildServer } from '../test/helpers/server.ts';
 
-const records = Number(process.argv[2] ?? 5_000_000);
-const segmentCount = Number(process.argv[3] ?? 5);
-const runs = Number(process.argv[4] ?? 30);
+const { values: args } = parseArgs({
+  options: {
+    count: { type: 'string', default: '1000000' },
+    runs: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '10' },
+    checkpoints: { type: 'string', default: '2000' },
+    pg: { type: 'string' },
+    'scan-node': { type: 'string' },
+    keep: { type: 'string' },
+  },
+});
+const count = Number(args.count);
+const runs = Number(args.runs);
+const warmup = Number(args.warmup);
+const checkpoints = Number(args.checkpoints);
 
-const CHECKPOINTS = 2000;
-const CENTER = [52.37, 4.9] as const;
-/** Degrees of latitude and longitude per 10 km around the centre. */
-const DLAT = 10 / 111.2;
-const DLON = 10 / (111.2 * Math.cos((CENTER[0] * Math.PI) / 180));
+const INDEX = 'passinfo';
+const BATCH = 5000;
+const CONCURRENCY = 3;
+const SEED = 42;
+const EARTH_MEAN_RADIUS = 6371008.7714;
+const KM_LAT = 1 / 111.195;
+const KM_LON = 1 / (111.195 * Math.cos((CITY_CENTER.lat * Math.PI) / 180));
+/** The generator's days: 2026-10-01 and the 29 after; its last hour. */
+const LAST_HOUR = ['2026-10-30 23:00:00', '2026-10-31 00:00:00'] as const;
 
-function main(): void {
-  const rand = prng(7);
-  const spots: [number, number][] = [];
-  for (let i = 0; i < CHECKPOINTS; i++) spots.push([CENTER[0] + (rand() * 2 - 1) * DLAT, CENTER[1] + (rand() * 2 - 1) * DLON]);
-  const loc = fieldMapping('location', 'geo_point', { docValues: true });
-  const dir = mkdtempSync(join(tmpdir(), 'geo-bench-'));
-  const segments: MappedSegment[] = [];
-  const t0 = performance.now();
-  const perSegment = Math.ceil(records / segmentCount);
-  const builder = new SegmentBuilder(AnalysisRegistry.fromIndexSettings(undefined));
-  const source = Buffer.from('{}');
-  let written = 0;
-  for (let s = 0; s < segmentCount; s++) {
-    builder.reset();
-    const n = Math.min(perSegment, records - written);
-    for (let i = 0; i < n; i++) {
-      const [lat, lon] = spots[Math.floor(rand() * CHECKPOINTS)]!;
-      builder.add({ id: String(written + i), version: 1, seqNo: written + i, routing: null, source, parsed: { fields: [{ mapping: loc, values: [lat, lon] }], dynamicUpdate: null } });
-    }
-    written += n;
-    const seg = builder.build(s);
-    writeSegment(dir, s, [{ segment: seg, liveDocs: null }], { sync: false });
-    segments.push(MappedSegment.open(dir, s));
-  }
-  const buildSecs = (performance.now() - t0) / 1000;
-  const pointBytes = segments.reduce((n, s) => n + (s.points.get('location')!.values.byteLength + s.points.get('location')!.starts.byteLength), 0);
-
-  const q = (filter: GeoQuery['filter']): GeoQuery => ({ kind: 'geo', field: 'location', filter, boost: 1 });
-  const queries: [string, GeoQuery][] = [
-    ['geo_distance 2 km', q({ type: 'distance', lat: CENTER[0], lon: CENTER[1], meters: 2000, plane: false })],
-    ['geo_bounding_box 1x1 km', q({ type: 'box', minLat: CENTER[0], maxLat: CENTER[0] + DLAT / 10, minLon: CENTER[1], maxLon: CENTER[1] + DLON / 10 })],
-    ['geo_polygon (5 vertices)', q({ type: 'polygon', lats: [52.36, 52.38, 52.39, 52.37, 52.35], lons: [4.88, 4.87, 4.9, 4.93, 4.91] })],
-  ];
-  const rows: string[][] = [['filter', 'matched', 'p50 ms', 'p99 ms']];
-  for (const [name, query] of queries) {
-    const samples: number[] = [];
-    let matched = 0;
-    for (let r = 0; r < runs + 3; r++) {
-      const t = performance.now();
-      matched = 0;
-      for (const seg of segments) {
-        const bits = geoBits(query, seg);
-        for (let w = 0; w < bits.length; w++) {
-          let x = bits[w]!;
-          while (x !== 0) {
-            x &= x - 1;
-            matched++;
-          }
-        }
-      }
-      if (r >= 3) samples.push(performance.now() - t);
-    }
-    rows.push([name, String(matched), percentile(samples, 50).toFixed(1), percentile(samples, 99).toFixed(1)]);
-  }
-  const rss = process.memoryUsage().rss / 2 ** 20;
-  printTable(`geo filters over ${records.toLocaleString('en')} points in ${segmentCount} mapped segments (built and written in ${buildSecs.toFixed(1)} s)`, rows);
-  process.stdout.write(`points column: ${(pointBytes / records).toFixed(1)} bytes per point; RSS ${rss.toFixed(0)} MB\n`);
-  for (const s of segments) s.close();
-  rmSync(dir, { recursive: true, force: true });
+interface Case {
+  readonly name: string;
+  readonly circle?: { readonly lat: number; readonly lon: number; readonly meters: number };
+  readonly box?: { readonly top: number; readonly left: number; readonly bottom: number; readonly right: number };
+  readonly window?: readonly [string, string];
 }
 
-main();
+/** Count and the 10 newest ids (pass_time desc, event_id asc). */
+interface Answer {
+  readonly total: number;
+  readonly top: readonly string[];
+}
+
+/** The records as columns, for the brute-force scan (event_id is `E16-` + the index in base 36, so index order is id order). */
+interface Columns {
+  readonly lat: Float64Array;
+  readonly lon: Float64Array;
+  readonly time: Float64Array;
+}
+
+const ms = (s: string): number => Date.parse(s.replace(' ', 'T') + 'Z');
+const eventId = (i: number): string => `E${SEED.toString(36)}-${i.toString(36).padStart(8, '0')}`;
+
+function haversine(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const r = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lon2 - lon1) * r) / 2) ** 2;
+  return 2 * EARTH_MEAN_RADIUS * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+function cases(): Case[] {
+  // The checkpoint nearest the centre: the busiest part of the map.
+  let best = CITY_CENTER;
+  let bestD = Infinity;
+  for (let i = 0; i < checkpoints; i++) {
+    const p = checkpointLocation(landId(i));
+    const d = haversine(p.lat, p.lon, CITY_CENTER.lat, CITY_CENTER.lon);
+    if (d < bestD) [best, bestD] = [p, d];
+  }
+  const circle = { lat: best.lat, lon: best.lon, meters: 2000 };
+  // 2 km x 2 km, its corner 1.5 km north-east of the centre (edges off any checkpoint's coordinates, checked below).
+  const south = CITY_CENTER.lat + 0.5 * KM_LAT;
+  const west = CITY_CENTER.lon + 0.5 * KM_LON;
+  const box = { bottom: south, top: south + 2 * KM_LAT, left: west, right: west + 2 * KM_LON };
+  return [
+    { name: 'geo_distance 2 km, 30 days', circle },
+    { name: 'geo_distance 2 km, last hour', circle, window: LAST_HOUR },
+    { name: 'geo_bounding_box 2x2 km, 30 days', box },
+    { name: 'geo_bounding_box 2x2 km, last hour', box, window: LAST_HOUR },
+  ];
+}
+
+// ---- brute force ----------------------------------------------------------------
+
+function bruteForce(cols: Columns, c: Case): Answer {
+  const n = cols.lat.length;
+  const from = c.window ? ms(c.window[0]) : -Infinity;
+  const to = c.window ? ms(c.window[1]) : Infinity;
+  let total = 0;
+  // The 10 newest so far, as indexes, newest first.
+  const top: number[] = [];
+  const newer = (a: number, b: number) => cols.time[a]! > cols.time[b]! || (cols.time[a] === cols.time[b] && a < b);
+  for (let i = 0; i < n; i++) {
+    const t = cols.time[i]!;
+    if (t < from || t >= to) continue;
+    const lat = cols.lat[i]!;
+    const lon = cols.lon[i]!;
+    if (c.circle !== undefined) {
+      if (haversine(c.circle.lat, c.circle.lon, lat, lon) > c.circle.meters) continue;
+    } else if (c.box !== undefined) {
+      if (lat < c.box.bottom || lat > c.box.top || lon < c.box.left || lon > c.box.right) continue;
+    }
+    total++;
+    if (top.length < 10 || newer(i, top[top.length - 1]!)) {
+      let k = top.length < 10 ? top.length : 9;
+      top[k] = i;
+      while (k > 0 && newer(top[k]!, top[k - 1]!)) {
+        [top[k], top[k - 1]] = [top[k - 1]!, top[k]!];
+        k--;
+      }
+    }
+  }
+  return { total, top: top.map(eventId) };
+}
+
+// ---- the node --------------------------------------------------------------------
+
+function nodeBody(c: Case): unknown {
+  const filter: unknown[] = [];
+  if (c.circle) filter.push({ geo_distance: { distance: `${c.circle.meters}m`, location: { lat: c.circle.lat, lon: c.circle.lon } } });
+  if (c.box) filter.push({ geo_bounding_box: { location: { top_left: { lat: c.box.top, lon: c.box.left }, bottom_right: { lat: c.box.bottom, lon: c.box.right } } } });
+  if (c.window) filter.push({ range: { pass_time: { gte: c.window[0], lt: c.window[1] } } });
+  return { size: 10, _source: false, query: { bool: { filter } }, sort: [{ pass_time: 'desc' }, { event_id: 'asc' }] };
+}
+
+class Node {
+  readonly client: KeepAliveClient;
+  constructor(readonly server: ChildServer) {
+    this.client = new KeepAliveClient(server.url);
+  }
+
+  /** VmRSS of the node process, MiB. */
+  rss(): number {
+    const status = readFileSync(`/proc/${this.server.child.pid!}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  }
+
+  async answer(c: Case): Promise<Answer> {
+    const r = await this.client.request('POST', `/${INDEX}/_search`, nodeBody(c));
+    if (r.status !== 200) throw new Error(`node: search answered ${r.status}: ${r.text.slice(0, 500)}`);
+    const body = r.body as { hits: { total: number; hits: { _id: string }[] } };
+    return { total: body.hits.total, top: body.hits.hits.map((h) => h._id) };
+  }
+
+  /** Waits until every record is searchable (a restarted node opens its copies first). */
+  async waitForCount(n: number): Promise<void> {
+    const deadline = Date.now() + 600_000;
+    for (;;) {
+      const r = await this.client.request('POST', `/${INDEX}/_count`, { query: { match_all: {} } });
+      if (r.status === 200 && (r.body as { count: number }).count === n) return;
+      if (Date.now() > deadline) throw new Error(`node: ${r.text.slice(0, 300)} after 10 minutes, expected ${n} records`);
+      await new Promise((res) => setTimeout(res, 500));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+    this.server.child.kill('SIGTERM');
+    await this.server.exited;
+  }
+}
+
+async function loadNode(node: Node, onRecord: (r: PassRecord) => void): Promise<number> {
+  const body = { ...PASSINFO_INDEX_BODY, settings: { ...PASSINFO_INDEX_BODY.settings, number_of_replicas: 0 } };
+  const created = await node.client.request('PUT', `/${INDEX}`, body);
+  if (created.status !== 200) throw new Error(`create index: ${created.text}`);
+  const gen = generatePassRecords({ count, checkpoints, seed: SEED });
+  const t0 = performance.now();
+  for (;;) {
+    const bodies: BulkBody[] = [];
+    for (let n = 0; n < 200_000; n += BATCH) {
+      const b = nextBulkBody(gen, BATCH, onRecord);
+      if (b === null) break;
+      bodies.push(b);
+    }
+    if (bodies.length === 0) break;
+    let next = 0;
+    const worker = async () => {
+      while (next < bodies.length) await node.client.bulk(`/${INDEX}/_bulk`, bodies[next++]!.body);
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  }
+  await node.client.request('POST', `/${INDEX}/_refresh`);
+  const seconds = (performance.now() - t0) / 1000;
+  await node.waitForCount(count);
+  const flushed = await node.client.request('POST', `/${INDEX}/_flush`);
+  if (flushed.status !== 200) throw new Error(`flush: ${flushed.text}`);
+  return seconds;
+}
+
+// ---- PostgreSQL + PostGIS --------------------------------------------------------
+
+const SCHEMA = 'bench_geo';
+
+async function loadPostgres(client: pg.Client, cols: Columns): Promise<number> {
+  await client.query(`SET work_mem = '256MB'; SET jit = off`);
+  await client.query(`CREATE EXTENSION IF NOT EXISTS postgis SCHEMA public; DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA};
+    SET search_path = ${SCHEMA}, public;
+    CREATE TABLE passes (event_id text NOT NULL, pass_time timestamp NOT NULL, geom geometry(Point, 4326) NOT NULL, geog geography(Point, 4326) NOT NULL)`);
+  const t0 = performance.now();
+  const n = cols.lat.length;
+  const ROWS = 20_000;
+  for (let from = 0; from < n; from += ROWS) {
+    const ids: string[] = [];
+    const times: string[] = [];
+    const lats: number[] = [];
+    const lons: number[] = [];
+    for (let i = from; i < Math.min(n, from + ROWS); i++) {
+      ids.push(eventId(i));
+      times.push(new Date(cols.time[i]!).toISOString().slice(0, 19).replace('T', ' '));
+      lats.push(cols.lat[i]!);
+      lons.push(cols.lon[i]!);
+    }
+    await client.query(
+      `INSERT INTO passes SELECT id, t, ST_SetSRID(ST_MakePoint(lon, lat), 4326), ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography
+       FROM unnest($1::text[], $2::timestamp[], $3::float8[], $4::float8[]) AS u(id, t, lat, lon)`,
+      [ids, times, lats, lons],
+    );
+  }
+  await client.query(`CREATE INDEX passes_geom ON passes USING gist (geom); CREATE INDEX passes_geog ON passes USING gist (geog);
+    CREATE INDEX passes_time ON passes (pass_time, event_id); VACUUM ANALYZE passes`);
+  return (performance.now() - t0) / 1000;
+}
+
+async function postgresAnswer(client: pg.Client, c: Case): Promise<Answer> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  if (c.circle) where.push(`ST_DWithin(geog, ST_SetSRID(ST_MakePoint(${p(c.circle.lon)}, ${p(c.circle.lat)}), 4326)::geography, ${p(c.circle.meters)}, false)`);
+  if (c.box) where.push(`geom && ST_MakeEnvelope(${p(c.box.left)}, ${p(c.box.bottom)}, ${p(c.box.right)}, ${p(c.box.top)}, 4326)`);
+  if (c.window) where.push(`pass_time >= ${p(c.window[0])} AND pass_time < ${p(c.window[1])}`);
+  // One statement: the total over every match beside the 10 newest.
+  const r = await client.query<{ event_id: string; total: string }>(
+    `SELECT event_id, count(*) OVER () AS total FROM passes WHERE ${where.join(' AND ')} ORDER BY pass_time DESC, event_id LIMIT 10`,
+    params,
+  );
+  return { total: r.rows.length === 0 ? 0 : Number(r.rows[0]!.total), top: r.rows.map((row) => row.event_id) };
+}
+
+// ---- measuring -------------------------------------------------------------------
+
+async function timed(run: () => Promise<Answer> | Answer): Promise<{ answer: Answer; samples: number[] }> {
+  let answer: Answer = { total: -1, top: [] };
+  const samples: number[] = [];
+  for (let i = 0; i < warmup + runs; i++) {
+    const t0 = performance.now();
+    answer = await run();
+    if (i >= warmup) samples.push(performance.now() - t0);
+  }
+  return { answer, samples };
+}
+
+const fmt = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const mib = (): number => process.memoryUsage().rss / 1024 / 1024;
+
+async function main(): Promise<void> {
+  const commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+  process.stdout.write(
+    `bench:geo ${new Date().toISOString()} commit ${commit} count ${count} checkpoints ${checkpoints} runs ${runs} warmup ${warmup} load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`,
+  );
+  execSync('npm run --silent build', { stdio: 'inherit' });
+  const dataDir = args.keep ?? (await tempDir('geo-bench-'));
+  const cols: Columns = { lat: new Float64Array(count), lon: new Float64Array(count), time: new Float64Array(count) };
+  let loaded = 0;
+  const onRecord = (r: PassRecord) => {
+    cols.lat[loaded] = r.location.lat;
+    cols.lon[loaded] = r.location.lon;
+    cols.time[loaded] = ms(r.pass_time);
+    loaded++;
+  };
+  const all = cases();
+  // A checkpoint on a box edge or within a centimetre of the circle could fall either way in engines that round differently.
+  for (let i = 0; i < checkpoints; i++) {
+    const p = checkpointLocation(landId(i));
+    for (const c of all) {
+      if (c.circle && Math.abs(haversine(c.circle.lat, c.circle.lon, p.lat, p.lon) - c.circle.meters) < 0.01) throw new Error(`checkpoint ${landId(i)} sits on the circle`);
+      if (c.box && (p.lat === c.box.top || p.lat === c.box.bottom || p.lon === c.box.left || p.lon === c.box.right)) throw new Error(`checkpoint ${landId(i)} sits on the box`);
+    }
+  }
+
+  const node = new Node(await spawnServer(dataDir, [], 120_000, true));
+  const nodeLoad = await loadNode(node, onRecord);
+  process.stdout.write(`node: ${count} records searchable in ${nodeLoad.toFixed(1)} s (${Math.round(count / nodeLoad)}/s), RSS ${node.rss().toFixed(0)} MiB\n`);
+
+  let pgClient: pg.Client | null = null;
+  if (args.pg !== undefined) {
+    pgClient = new pg.Client({ connectionString: args.pg });
+    await pgClient.connect();
+    const s = await loadPostgres(pgClient, cols);
+    process.stdout.write(`postgres: loaded and indexed in ${s.toFixed(1)} s (${Math.round(count / s)}/s)\n`);
+  }
+
+  type Row = { name: string; engine: string; p50: number; p95: number; rss: number; answer: Answer };
+  const results: Row[] = [];
+  const measureNode = async (n: Node, engine: string) => {
+    for (const c of all) {
+      const { answer, samples } = await timed(() => n.answer(c));
+      results.push({ name: c.name, engine, p50: percentile(samples, 50), p95: percentile(samples, 95), rss: n.rss(), answer });
+    }
+  };
+  await measureNode(node, 'node (index)');
+  const nodeRss = node.rss();
+  for (const c of all) {
+    if (pgClient !== null) {
+      const { answer, samples } = await timed(() => postgresAnswer(pgClient!, c));
+      results.push({ name: c.name, engine: 'postgis', p50: percentile(samples, 50), p95: percentile(samples, 95), rss: nodeRss, answer });
+    }
+    const { answer, samples } = await timed(() => bruteForce(cols, c));
+    results.push({ name: c.name, engine: 'brute force', p50: percentile(samples, 50), p95: percentile(samples, 95), rss: nodeRss, answer });
+  }
+  await node.close();
+
+  if (args['scan-node'] !== undefined) {
+    const before = new Node(await spawnServer(dataDir, [], 600_000, true, args['scan-node']));
+    await before.waitForCount(count);
+    await measureNode(before, 'node (scan, before)');
+    await before.close();
+  }
+  await pgClient?.end();
+  if (args.keep === undefined) await rm(dataDir, { recursive: true, force: true });
+
+  let disagreements = 0;
+  const rows: string[][] = [['query', 'engine', 'matched', 'p50 ms', 'p95 ms', 'node RSS MiB']];
+  for (const c of all) {
+    const mine = results.filter((r) => r.name === c.name);
+    const truth = mine.find((r) => r.engine === 'brute force')!.answer;
+    for (const r of mine) {
+      rows.push([c.name, r.engine, String(r.answer.total), fmt(r.p50), fmt(r.p95), r.rss.toFixed(0)]);
+      if (r.answer.total !== truth.total || r.answer.top.join() !== truth.top.join()) {
+        disagreements++;
+        process.stdout.write(`DISAGREE ${c.name} ${r.engine}: ${r.answer.total} [${r.answer.top.join(' ')}] vs brute force ${truth.total} [${truth.top.join(' ')}]\n`);
+      }
+    }
+  }
+  printTable(`bench:geo: ${count} pass records, ms per query (p50, p95 of ${runs} runs after ${warmup} warm-up), count + 10 newest`, rows);
+  process.stdout.write(`\nbench process RSS (brute-force columns) ${mib().toFixed(0)} MiB; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(disagreements === 0 ? 'every engine gave the same counts and top 10\n' : `${disagreements} answers disagree\n`);
+  if (disagreements > 0) process.exitCode = 1;
+}
+
+await main();

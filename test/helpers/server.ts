@@ -50,8 +50,14 @@ export interface ChildServer {
  * that it listens (its JSON log lines are read from stdout, so do not raise
  * `logger.level` above info), or rejects after `startTimeoutMs`.
  */
-export async function spawnServer(dataDir: string, flags: readonly string[] = [], startTimeoutMs = 60_000, compiled = false): Promise<ChildServer> {
-  const root = new URL('../../', import.meta.url).pathname;
+export async function spawnServer(
+  dataDir: string,
+  flags: readonly string[] = [],
+  startTimeoutMs = 60_000,
+  compiled = false,
+  /** Another checkout's build to run (a benchmark's "before"); default this one. */
+  root = new URL('../../', import.meta.url).pathname,
+): Promise<ChildServer> {
   // Compiled: what `npm start` runs (benchmarks build dist/ first); otherwise the sources through tsx.
   const entry = compiled ? [join(root, 'dist/services/cli/main.js'), 'start'] : ['--import', 'tsx', join(root, 'services/node/main.ts')];
   const child = spawn(process.execPath, [...entry, '--path.data', dataDir, '--path.logs', join(dataDir, 'logs'), '--http.port', '0', ...flags], {

@@ -100,6 +100,14 @@ describe('token_count fields', () => {
     assert.deepEqual((dv.body as Body).hits.hits[0].fields, { 'name.length': [1, 3] });
   });
 
+  test('_field_caps and errors name the field type integer, as Elasticsearch does', async () => {
+    const caps = await req('GET', '/people/_field_caps?fields=name.length');
+    assert.deepEqual((caps.body as Body).fields, { 'name.length': { integer: { type: 'integer', searchable: true, aggregatable: true } } });
+    const prefix = await req('POST', '/people/_search', { query: { prefix: { 'name.length': '1' } } });
+    assert.equal(prefix.status, 400);
+    assert.equal((prefix.body as Body).error.root_cause[0].reason, 'Can only use prefix queries on keyword and text fields - not on [name.length] which is of type [integer]');
+  });
+
   test("mapping errors are Elasticsearch's", async () => {
     const noAnalyzer = await req('PUT', '/bad1', { mappings: { _doc: { properties: { n: { type: 'token_count' } } } } });
     assert.equal(noAnalyzer.status, 400);
@@ -120,7 +128,7 @@ describe('token_count fields', () => {
     const r = await req('PUT', '/people/_doc/x', { title: { a: 1 } });
     assert.equal(r.status, 400);
     assert.equal((r.body as Body).error.type, 'mapper_parsing_exception');
-    assert.equal((r.body as Body).error.reason, 'failed to parse field [title] of type [token_count]');
+    assert.equal((r.body as Body).error.reason, 'failed to parse field [title] of type [integer]');
   });
 
   test('counts are read from the segment files after a flush and a restart', async () => {

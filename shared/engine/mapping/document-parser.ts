@@ -447,7 +447,8 @@ export class DocumentParser {
       v = this.convert(leaf, raw);
     } catch (e) {
       if (!isEsError(e) || e.causedBy?.type === 'max_bytes_length_exceeded_exception') throw e;
-      if (leaf.opts.ignoreMalformed !== true) throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
+      // the field type's name: `integer` for a token_count, as Elasticsearch reports it
+      if (leaf.opts.ignoreMalformed !== true) throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.mapping.mappedType ?? leaf.type}]`, e);
       v = undefined;
     }
     if (v === null) {

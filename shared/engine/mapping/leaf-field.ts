@@ -62,7 +62,8 @@ export function makeLeaf(name: string, path: string, type: LeafType, opts: LeafO
     nullValue: nullTyped,
     boost: opts.boost,
     parent,
-    mappedType: type,
+    // token_count's field type is Elasticsearch's integer one: _field_caps and error messages name it `integer`
+    mappedType: tokenCount ? 'integer' : type,
     normalizer: type === 'keyword' ? opts.normalizer : null,
     fielddata: text ? opts.fielddata : false,
     store: opts.store,

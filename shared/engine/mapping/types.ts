@@ -76,9 +76,10 @@ export interface FieldMapping {
   /** Path of the multi-field parent (`plate` for `plate.keyword`), else null. */
   readonly parent: string | null;
   /**
-   * The Elasticsearch type as GET _mapping prints it. Differs from `type` only
-   * for `ip`, which the engine indexes as a `keyword` of canonical addresses
-   * (`127.0.0.1`, `::1`), and `token_count`, which is an `integer` of counts.
+   * The Elasticsearch field type's name (_field_caps, error messages); as
+   * GET _mapping prints the type but for `token_count`, whose field type is
+   * Elasticsearch's `integer`. Differs from `type` only for `ip`, which the
+   * engine indexes as a `keyword` of canonical addresses (`127.0.0.1`, `::1`).
    */
   readonly mappedType?: string;
   /** Keyword: the `normalizer` to apply to values and query terms, or null. */
@@ -98,7 +99,7 @@ export interface FieldMapping {
   /** Completion fields: how inputs become keys (`analyzer`/`searchAnalyzer` name the analyzers). */
   readonly completion?: CompletionOptions;
   /**
-   * token_count fields (type `integer`, mappedType `token_count`): the
+   * token_count fields (type and mappedType `integer`, as their field type is in Elasticsearch): the
    * parsed values are the texts, which the segment builder replaces by their
    * token count under `analyzer` before indexing them as integers.
    */

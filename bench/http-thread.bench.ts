@@ -8,6 +8,8 @@
  *   npm run bench:http-thread                    # 100,000 documents, 8 s per scenario
  *   npm run bench:http-thread -- --seconds 15
  *   npm run bench:http-thread -- --only _mget       # the scenarios whose name holds this
+ *   npm run bench:http-thread -- --url http://127.0.0.1:9311 --only _mget
+ *                                                   # against a node already running (a profiled one); its RSS is not read
  *
  * The heavy requests are the ones that stalled every other request: a
  * terms aggregation with size 2^31-1 over 100,000 distinct values, a
@@ -30,7 +32,8 @@ const PROBE_EVERY_MS = 20;
 const DAY = 86_400_000;
 const START = Date.UTC(2024, 0, 1);
 
-async function rssMiB(pid: number): Promise<number> {
+async function rssMiB(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return NaN;
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
@@ -42,6 +45,8 @@ async function load(client: KeepAliveClient): Promise<void> {
     settings: { number_of_shards: 2, refresh_interval: '-1', 'index.mapping.nested_objects.limit': 1_000_000 },
     mappings: { _doc: { properties: { k: { type: 'keyword' }, g: { type: 'keyword' }, ts: { type: 'date' }, items: { type: 'nested' } } } },
   });
+  // A node given with --url may hold the index from an earlier run: used as it is.
+  if (create.status === 400 && create.text.includes('resource_already_exists_exception')) return;
   if (create.status !== 200) throw new Error(create.text);
   for (let from = 0; from < DOCS; from += 5000) {
     let body = '';
@@ -128,7 +133,8 @@ async function probe(client: KeepAliveClient, until: () => boolean): Promise<Pro
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-http-thread-'));
-  const server = await spawnServer(dir, ['--node.processors', '2']);
+  const urlAt = process.argv.indexOf('--url');
+  const server = urlAt >= 0 ? { url: process.argv[urlAt + 1]!, child: null } : await spawnServer(dir, ['--node.processors', '2']);
   const heavyClient = new KeepAliveClient(server.url);
   const probeClient = new KeepAliveClient(server.url);
   try {
@@ -138,7 +144,7 @@ async function main(): Promise<void> {
       const end = Date.now() + 2000;
       return () => Date.now() > end;
     })());
-    rows.push(['(nothing)', '-', '-', ...stats(idle.root), ...stats(idle.search), (await rssMiB(server.child.pid!)).toFixed(0)]);
+    rows.push(['(nothing)', '-', '-', ...stats(idle.root), ...stats(idle.search), (await rssMiB(server.child?.pid)).toFixed(0)]);
     const only = process.argv.indexOf('--only');
     const filter = only >= 0 ? process.argv[only + 1]! : '';
     for (const s of scenarios().filter((x) => x.name.includes(filter))) {
@@ -159,14 +165,16 @@ async function main(): Promise<void> {
       })();
       const p = await probe(probeClient, () => done);
       await heavy;
-      rows.push([s.name, [...statuses].join('/'), percentile(heavyTimes, 50).toFixed(0), ...stats(p.root), ...stats(p.search), (await rssMiB(server.child.pid!)).toFixed(0)]);
+      rows.push([s.name, [...statuses].join('/'), percentile(heavyTimes, 50).toFixed(0), ...stats(p.root), ...stats(p.search), (await rssMiB(server.child?.pid)).toFixed(0)]);
     }
     printTable(`bench:http-thread (${DOCS} documents, 2 shards, ${SECONDS} s per scenario, probes every ${PROBE_EVERY_MS} ms; times in ms)`, rows);
   } finally {
     heavyClient.close();
     probeClient.close();
-    server.child.kill('SIGTERM');
-    await server.exited;
+    if ('exited' in server) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { EsError, illegalArgument } from '../../../shared/errors/es-errors.ts';
 import { parseStrictJson } from '../../../shared/json/strict-json.ts';
 import { contentTypeProblem } from './content-type.ts';
+import { parseStrictJsonSliced } from './sliced-json.ts';
 import { parseExpandWildcards } from '../cluster/index-resolver.ts';
 import { parseTimeValue } from '../coordinator/request-time-value.ts';
 
@@ -88,6 +89,26 @@ export function jsonError(err: unknown): EsError {
  * query parameter with `source_content_type`, as Elasticsearch 6 does for GET bodies.
  */
 export function jsonBody(req: FastifyRequest): unknown {
+  const raw = bodyText(req);
+  return raw === undefined ? undefined : parseStrictJson(raw);
+}
+
+/** jsonBodySliced parses bodies this large in slices: an `_mget` of 100,000 ids is 800 KB, 30 ms for parseStrictJson. */
+const SLICED_BODY_BYTES = 128 * 1024;
+
+/**
+ * jsonBody for the APIs whose bodies grow with the request (`_mget` ids,
+ * `_analyze` text): a large body is parsed in time slices (sliced-json.ts),
+ * parseStrictJson held the HTTP thread 30-60 ms on a few megabytes.
+ */
+export async function jsonBodySliced(req: FastifyRequest): Promise<unknown> {
+  const raw = bodyText(req);
+  if (raw === undefined) return undefined;
+  return typeof raw === 'string' ? parseStrictJson(raw) : parseStrictJsonSliced(raw, SLICED_BODY_BYTES);
+}
+
+/** The body (or the `source` parameter) to parse as JSON; undefined when there is none. */
+function bodyText(req: FastifyRequest): Buffer | string | undefined {
   let raw: Buffer | string | null = rawBody(req);
   if (raw === null) {
     const q = query(req);
@@ -100,7 +121,7 @@ export function jsonBody(req: FastifyRequest): unknown {
     raw = src;
   }
   if (isBlank(raw)) return undefined;
-  return parseStrictJson(raw);
+  return raw;
 }
 
 function isBlank(raw: Buffer | string): boolean {

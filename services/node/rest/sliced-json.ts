@@ -41,16 +41,23 @@ function unexpected(text: string, at: number, expecting: string): never {
   throw jsonParseException(`Unexpected character ('${String.fromCodePoint(c)}' (code ${c})): expected ${expecting} at position ${at}`);
 }
 
+/** A string token's end, an escape, or a control character (which must be escaped): one native scan, not a loop per character. */
+const STRING_STOP = /["\\\x00-\x1f]/g;
+
 /** The end (exclusive) of the string token starting at `at` (its opening quote), and whether it holds an escape. */
 function scanString(text: string, at: number): { end: number; escaped: boolean } {
   let escaped = false;
-  for (let i = at + 1; i < text.length; i++) {
+  STRING_STOP.lastIndex = at + 1;
+  for (;;) {
+    const m = STRING_STOP.exec(text);
+    if (m === null) break;
+    const i = m.index;
     const c = text.charCodeAt(i);
     if (c === 0x22) return { end: i + 1, escaped };
     if (c === 0x5c) {
       escaped = true;
-      i++;
-    } else if (c < 0x20) {
+      STRING_STOP.lastIndex = i + 2;
+    } else {
       throw jsonParseException(`Illegal unquoted character ((CTRL-CHAR, code ${c})): has to be escaped using backslash to be included in string value at position ${i}`);
     }
   }

@@ -7,7 +7,7 @@ import { EsError, actionRequestValidation, illegalArgument, isEsError, renderErr
 import type { NodeContext } from '../node-context.ts';
 import type { GetRequest } from '../../coordinator/doc-reader.ts';
 import type { WriteItemResult, WriteRequest } from '../../coordinator/write-coordinator.ts';
-import { params, query, rawBody, jsonBody, type Query } from '../params.ts';
+import { params, query, rawBody, jsonBodySliced, type Query } from '../params.ts';
 import { stringifyWithRaw } from '../reply.ts';
 import { getResponse, updateBody, updateGetSection, versionType, writeOptions, writeResponse, writeStatus, type StoredScriptLookup } from './documents.ts';
 import { assertUtf8, parseStrictJson } from '../../../../shared/json/strict-json.ts';
@@ -385,7 +385,7 @@ export function bulkHandlers(node: NodeContext) {
   const mget = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = query(req);
     const p = params(req);
-    const body = (jsonBody(req) ?? {}) as Record<string, unknown>;
+    const body = ((await jsonBodySliced(req)) ?? {}) as Record<string, unknown>;
     type DocSpec = { _index?: unknown; _type?: unknown; _id?: unknown; routing?: unknown; _routing?: unknown; _source?: unknown; stored_fields?: unknown };
     let specs: DocSpec[];
     if (Array.isArray(body.docs)) specs = body.docs as DocSpec[];

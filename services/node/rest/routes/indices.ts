@@ -9,7 +9,7 @@ import { AnalysisRegistry } from '../../../../shared/engine/analysis/registry.ts
 import type { NodeContext } from '../node-context.ts';
 import type { IndexMetadata } from '../../cluster/index-metadata.ts';
 import { globToRegExp, resolveIndices, splitExpression } from '../../cluster/index-resolver.ts';
-import { boolParam, indicesOptions, jsonBody, objectBody, params, query, timeParam, type Query } from '../params.ts';
+import { boolParam, indicesOptions, jsonBody, jsonBodySliced, objectBody, params, query, timeParam, type Query } from '../params.ts';
 import { CREATE_WAIT_MS } from '../../coordinator/index-admin.ts';
 import { sendJson } from '../reply.ts';
 import { setOwn } from '../../../../shared/json/own-keys.ts';
@@ -155,7 +155,7 @@ export function indexHandlers(node: NodeContext) {
   const analyze = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
     const q = query(req);
-    const body = (jsonBody(req) ?? {}) as Record<string, unknown>;
+    const body = ((await jsonBodySliced(req)) ?? {}) as Record<string, unknown>;
     // Parameters may also come in the query string.
     for (const k of ['analyzer', 'tokenizer', 'field', 'text', 'filter', 'char_filter']) {
       if (body[k] === undefined && q[k] !== undefined) body[k] = k === 'filter' || k === 'char_filter' ? q[k]!.split(',') : q[k];

@@ -42,6 +42,7 @@ function unexpected(text: string, at: number, expecting: string): never {
 }
 
 /** A string token's end, an escape, or a control character (which must be escaped): one native scan, not a loop per character. */
+// eslint-disable-next-line no-control-regex -- control characters are what JSON forbids unescaped in a string
 const STRING_STOP = /["\\\x00-\x1f]/g;
 
 /** The end (exclusive) of the string token starting at `at` (its opening quote), and whether it holds an escape. */

@@ -80,3 +80,24 @@ test('a per-second date_histogram over 30 days stops filling empty buckets at th
   // Filling 2,592,001 buckets took seconds on the thread that serves HTTP.
   assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
 });
+
+test('a shard stops collecting a histogram as soon as its keys pass the limit (the count it reports is where it stopped)', async () => {
+  const start = Date.UTC(2024, 0, 1);
+  const lines: string[] = [];
+  for (let i = 0; i < 30; i++) lines.push(JSON.stringify({ index: { _id: String(i) } }), JSON.stringify({ ts: start + i * 1000 }));
+  await http(server.url, 'PUT', '/seconds', { settings: { number_of_shards: 1 } });
+  await http(server.url, 'POST', '/seconds/_doc/_bulk?refresh=true', lines.join('\n') + '\n');
+  await http(server.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': 10 } });
+  try {
+    for (const agg of [{ date_histogram: { field: 'ts', interval: '1s' } }, { histogram: { field: 'ts', interval: 1000 } }, { date_histogram: { field: 'ts', interval: '1s', time_zone: 'Europe/Paris' } }]) {
+      const r = await http(server.url, 'POST', '/seconds/_search', { size: 0, aggs: { h: agg } });
+      assert.equal(r.status, 400, r.text);
+      const e = (r.body as { error: { type: string; reason: string } }).error;
+      assert.equal(e.type, 'too_many_buckets_exception');
+      // 30 seconds hold a document each: the shard stops at the 11th key, not after counting all 30.
+      assert.match(e.reason, /less than or equal to: \[10\] but was \[11\]/, JSON.stringify(agg));
+    }
+  } finally {
+    await http(server.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': null } });
+  }
+});

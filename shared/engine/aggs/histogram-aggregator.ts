@@ -45,6 +45,8 @@ export class HistogramAggregator implements Aggregator {
   private readonly boundsMin: number | null;
   private readonly boundsMax: number | null;
   private readonly budget: BucketBudget | null;
+  /** Key ids from here on mean more keys than the bucket limit (overBudget). */
+  private readonly keyLimit: number;
   // last bucket's value range [cacheFrom, cacheTo) and key id
   private cacheFrom = NaN;
   private cacheTo = NaN;
@@ -80,6 +82,7 @@ export class HistogramAggregator implements Aggregator {
   ) {
     this.name = spec.name;
     this.budget = scope.budget;
+    this.keyLimit = scope.budget === null ? Infinity : scope.budget.limit;
     this.ords = new BucketOrds(singleOwner);
     this.offset = spec.offset;
     this.missing = source.missing;
@@ -115,6 +118,17 @@ export class HistogramAggregator implements Aggregator {
     this.gridOn = !singleOwner && subs.length === 0 && this.step !== 0;
   }
 
+  /**
+   * Every key holds a document of at least one owner, so each is at least one
+   * bucket the shard builds: past `search.max_buckets` keys the request fails
+   * now, not after every document was counted (a per-second histogram over a
+   * month held a shard worker for its whole collection).
+   */
+  private overBudget(): never {
+    this.budget!.consume(this.keys.size);
+    throw new Error('unreachable: the budget refuses more keys than its limit');
+  }
+
   /** Key id through the dense index table (arithmetic rounding only). */
   private denseKeyId(v: number): number {
     return this.indexKeyId(Math.floor((v + this.shift) / this.step));
@@ -128,6 +142,7 @@ export class HistogramAggregator implements Aggregator {
       if (id >= 0) return id;
     }
     const id = this.keys.add(this.indexKey(idx));
+    if (id >= this.keyLimit) this.overBudget();
     this.remember(idx, id);
     return id;
   }
@@ -177,6 +192,7 @@ export class HistogramAggregator implements Aggregator {
       if (!(v >= key && v < next)) next = key; // float edge: no caching
     }
     const id = this.keys.add(key);
+    if (id >= this.keyLimit) this.overBudget();
     this.cacheFrom = key;
     this.cacheTo = next;
     this.cacheId = id;

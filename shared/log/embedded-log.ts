@@ -26,7 +26,7 @@ import type {
   RecordBatchHandler,
   Subscription,
 } from './commit-log.ts';
-import { prepareBatch, sealFrame } from './embedded/batch-format.ts';
+import { prepareBatch, sealFrame, stampFrame } from './embedded/batch-format.ts';
 import type { PreparedBatch } from './embedded/batch-format.ts';
 import { acquireDirLock } from './embedded/dir-lock.ts';
 import { closeFile, fileSize, openFile, syncData, syncDir, truncateFile, writeAllAt } from './embedded/file-io.ts';
@@ -76,9 +76,15 @@ const META_FILE = 'meta.json';
 const META_FORMAT = 1;
 
 interface PendingAppend {
-  readonly batch: PreparedBatch;
+  /** A promise while the compression thread compresses it (batch-format.ts). */
+  readonly batch: PreparedBatch | Promise<PreparedBatch>;
   readonly resolve: (result: AppendResult) => void;
   readonly reject: (err: Error) => void;
+}
+
+/** An append whose batch is encoded: what writeGroup writes. */
+interface ReadyAppend extends PendingAppend {
+  readonly batch: PreparedBatch;
 }
 
 interface TopicState {
@@ -163,6 +169,27 @@ function where(topic: string, partition?: number): string {
 
 function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * The group's batches once encoded, in append order: a large batch is a
+ * promise while the compression thread works on it. An append whose
+ * encoding failed is refused alone and left out.
+ */
+async function encoded(p: PartitionState, group: readonly PendingAppend[]): Promise<ReadyAppend[]> {
+  const out: ReadyAppend[] = [];
+  for (const a of group) {
+    if (!(a.batch instanceof Promise)) {
+      out.push(a as ReadyAppend);
+      continue;
+    }
+    try {
+      out.push({ ...a, batch: await a.batch });
+    } catch (err) {
+      a.reject(withContext(err, `append to ${where(p.topic.name, p.id)}`));
+    }
+  }
+  return out;
 }
 
 function withContext(err: unknown, context: string): Error {
@@ -281,12 +308,14 @@ export class EmbeddedLog implements CommitLog {
 
   append(topic: string, partition: number, records: readonly AppendRecord[]): Promise<AppendResult> {
     let p: PartitionState;
-    let batch: PreparedBatch;
+    let batch: PreparedBatch | Promise<PreparedBatch>;
     try {
       p = this.partitionOf(topic, partition);
       if (p.failure !== null) throw p.failure;
       if (!Array.isArray(records)) throw new TypeError('records must be an array');
       batch = prepareBatch(records);
+      // Awaited by flush, in append order; a failure is that append's alone (no unhandled rejection meanwhile).
+      if (batch instanceof Promise) batch.catch(() => undefined);
     } catch (err) {
       return Promise.reject(withContext(err, `append to ${where(topic, partition)}`));
     }
@@ -305,14 +334,14 @@ export class EmbeddedLog implements CommitLog {
       while (p.pending.length > 0) {
         const group = p.pending;
         p.pending = [];
-        await this.writeGroup(p, group);
+        await this.writeGroup(p, await encoded(p, group));
       }
     } finally {
       p.flushing = null;
     }
   }
 
-  private async writeGroup(p: PartitionState, group: PendingAppend[]): Promise<void> {
+  private async writeGroup(p: PartitionState, group: ReadyAppend[]): Promise<void> {
     if (p.topic.deleted || p.failure !== null) {
       const reason = p.topic.deleted ? 'the topic was deleted' : p.failure!.message;
       const err = new Error(`append to ${where(p.topic.name, p.id)}: ${reason}`);
@@ -336,6 +365,7 @@ export class EmbeddedLog implements CommitLog {
           if (b.count === 0) continue;
           if (j > i && seg.size + bytes + b.frame.length > this.segmentBytes) break;
           sealFrame(b.frame, offset, timestamp);
+          if (b.plain !== null) stampFrame(b.plain, offset, timestamp);
           frames.push(b.frame);
           bytes += b.frame.length;
           offset += b.count;
@@ -358,7 +388,7 @@ export class EmbeddedLog implements CommitLog {
     }
   }
 
-  private commit(p: PartitionState, seg: Segment, a: PendingAppend): void {
+  private commit(p: PartitionState, seg: Segment, a: ReadyAppend): void {
     const baseOffset = p.nextOffset;
     const { batch } = a;
     if (batch.count > 0) {
@@ -366,7 +396,7 @@ export class EmbeddedLog implements CommitLog {
       seg.size += batch.frame.length;
       seg.nextOffset += batch.count;
       p.nextOffset += batch.count;
-      p.cache.add(baseOffset, batch.count, batch.frame);
+      p.cache.add(baseOffset, batch.count, batch.plain ?? batch.frame);
     }
     a.resolve({ baseOffset });
   }

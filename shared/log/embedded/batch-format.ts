@@ -21,8 +21,9 @@
  * Kafka record batch would be, so an unacknowledged batch never half-appears.
  */
 import zlib from 'node:zlib';
-import { compress, decompress } from 'zstd-napi';
+import { decompress } from 'zstd-napi';
 import type { AppendRecord, LogRecord } from '../commit-log.ts';
+import { OFF_THREAD_BYTES, compressHere, compressOffThread } from './compress-thread.ts';
 
 export const FRAME_HEADER_BYTES = 8;
 export const FORMAT_VERSION = 1;
@@ -42,6 +43,12 @@ const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 export interface PreparedBatch {
   readonly frame: Buffer;
   readonly count: number;
+  /**
+   * The same batch uncompressed (version 1), when `frame` was compressed on
+   * the compression thread: the tail cache keeps it, so followers read the
+   * records of a large batch without decompressing them on their thread.
+   */
+  readonly plain: Buffer | null;
 }
 
 function checkBytes(v: unknown, what: string): Uint8Array {
@@ -51,9 +58,11 @@ function checkBytes(v: unknown, what: string): Uint8Array {
 
 /**
  * Encodes a batch into one frame buffer. The payloads are copied now, so the
- * caller may reuse its buffers as soon as `append` returns.
+ * caller may reuse its buffers as soon as `append` returns. Records of
+ * OFF_THREAD_BYTES or more are compressed on the compression thread: the
+ * batch is then a promise, which the log awaits in append order.
  */
-export function prepareBatch(records: readonly AppendRecord[]): PreparedBatch {
+export function prepareBatch(records: readonly AppendRecord[]): PreparedBatch | Promise<PreparedBatch> {
   let bodyBytes = BODY_FIXED_BYTES;
   // Per record, its headers as they are written (count, then the names and values); null without.
   let encoded: (EncodedHeaders | null)[] | null = null;
@@ -107,7 +116,15 @@ export function prepareBatch(records: readonly AppendRecord[]): PreparedBatch {
     frame.set(value, pos);
     pos += value.length;
   }
-  return { frame: bodyBytes - BODY_FIXED_BYTES >= COMPRESS_MIN_BYTES ? compressFrame(frame) : frame, count: records.length };
+  const count = records.length;
+  const recordBytes = bodyBytes - BODY_FIXED_BYTES;
+  if (recordBytes < COMPRESS_MIN_BYTES) return { frame, count, plain: null };
+  const recordsAt = FRAME_HEADER_BYTES + BODY_FIXED_BYTES;
+  if (recordBytes < OFF_THREAD_BYTES) return { frame: compressedFrame(frame, compressHere(frame, recordsAt, ZSTD_LEVEL)) ?? frame, count, plain: null };
+  return compressOffThread(frame, recordsAt, ZSTD_LEVEL).then(({ frame: lent, packed }) => {
+    const compressed = compressedFrame(lent, packed);
+    return compressed === null ? { frame: lent, count, plain: null } : { frame: compressed, count, plain: lent };
+  });
 }
 
 /** A record's headers as written: per header a u16 name length, the name, a u32 value length, the value (UTF-8). */
@@ -141,28 +158,32 @@ function encodeHeaders(headers: Readonly<Record<string, string>>, i: number): En
   return { count: names.length, bytes };
 }
 
-/** The same frame with its records compressed (version 2), unless that would not make it smaller. */
-function compressFrame(frame: Buffer): Buffer {
+/** The frame with its records replaced by `packed` (version 2); null when that would not make it smaller. */
+function compressedFrame(frame: Buffer, packed: Buffer): Buffer | null {
   const recordsAt = FRAME_HEADER_BYTES + BODY_FIXED_BYTES;
-  const raw = frame.subarray(recordsAt);
-  const packed = compress(raw, { compressionLevel: ZSTD_LEVEL });
-  if (packed.length + 4 >= raw.length) return frame;
+  const rawLength = frame.length - recordsAt;
+  if (packed.length + 4 >= rawLength) return null;
   const out = Buffer.allocUnsafe(recordsAt + 4 + packed.length);
   frame.copy(out, 0, 0, recordsAt);
   out.writeUInt32LE(out.length - FRAME_HEADER_BYTES, 0);
   out[FRAME_HEADER_BYTES] = COMPRESSED_FORMAT_VERSION;
-  out.writeUInt32LE(raw.length, recordsAt);
+  out.writeUInt32LE(rawLength, recordsAt);
   packed.copy(out, recordsAt + 4);
   return out;
 }
 
 /** Stamps the batch's base offset and timestamp and computes its CRC, just before it is written. */
 export function sealFrame(frame: Buffer, baseOffset: number, timestamp: number): void {
+  stampFrame(frame, baseOffset, timestamp);
+  frame.writeUInt32LE(zlib.crc32(frame.subarray(FRAME_HEADER_BYTES)), 4);
+}
+
+/** sealFrame without the CRC: for a batch's `plain` frame, which is only read from memory. */
+export function stampFrame(frame: Buffer, baseOffset: number, timestamp: number): void {
   const body = FRAME_HEADER_BYTES;
   frame.writeUInt32LE(baseOffset % TWO_POW_32, body + 1);
   frame.writeUInt32LE(Math.floor(baseOffset / TWO_POW_32), body + 5);
   frame.writeDoubleLE(timestamp, body + 13);
-  frame.writeUInt32LE(zlib.crc32(frame.subarray(body)), 4);
 }
 
 export type FrameCheck =

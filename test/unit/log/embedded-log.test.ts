@@ -8,6 +8,7 @@ import { EmbeddedLog } from '../../../shared/log/embedded-log.ts';
 import type { EmbeddedLogOptions, RecoveryEvent } from '../../../shared/log/embedded-log.ts';
 import type { AppendRecord, LogRecord } from '../../../shared/log/commit-log.ts';
 import { generatePassRecords } from '../../../services/passinfo/pass-record-generator.ts';
+import { offThreadCompressions } from '../../../shared/log/embedded/compress-thread.ts';
 
 const TOPIC = 'test-cluster.vehicles.Zx3-uuid';
 
@@ -555,6 +556,39 @@ test('records of one batch that share headers, and those that do not, read back 
     );
     assert.deepEqual(read.map((r) => r.value.toString()), heads.map((_, i) => `r${i}`));
     await log.close();
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('large batches are compressed on the compression thread and keep their place among the appends around them', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'log-compress-thread-'));
+  try {
+    const log = await EmbeddedLog.open(dir);
+    await log.ensureTopic('t', 1);
+    const before = offThreadCompressions();
+    // Compressible records, 400 KB a batch (over OFF_THREAD_BYTES), between small ones, all appended in one turn.
+    const large = (tag: string) => Array.from({ length: 100 }, (_, i) => ({ value: Buffer.from(`${tag}:${i}:${'pass record text '.repeat(240)}`) }));
+    const batches = [large('a'), [{ value: Buffer.from('small-1') }], large('b'), [{ value: Buffer.from('small-2') }], large('c')];
+    const results = await Promise.all(batches.map((b) => log.append('t', 0, b)));
+    assert.deepEqual(
+      results.map((r) => r.baseOffset),
+      [0, 100, 101, 201, 202],
+    );
+    assert.equal(offThreadCompressions() - before, 3);
+    const expected = batches.flat().map((r) => r.value.toString());
+    // From the tail cache (the uncompressed frames), then from disk after a restart.
+    assert.deepEqual((await log.read('t', 0, 0, 1000)).map((r) => r.value.toString()), expected);
+    await log.close();
+    const again = await EmbeddedLog.open(dir);
+    assert.deepEqual((await again.read('t', 0, 0, 1000)).map((r) => r.value.toString()), expected);
+    await again.close();
+    let onDisk = 0;
+    for (const f of await fs.readdir(dir, { recursive: true })) {
+      const stat = await fs.stat(path.join(dir, f));
+      if (stat.isFile() && f.endsWith('.log')) onDisk += stat.size;
+    }
+    assert.ok(onDisk < 1_200_000 / 10, `${onDisk} bytes on disk: the large batches were not compressed`);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

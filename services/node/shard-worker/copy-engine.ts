@@ -320,14 +320,15 @@ export class CopyEngine {
   private parseStrict(source: Buffer): ParsedDocument {
     const mapping = this.meta.mapping;
     if (mapping === null) return EMPTY_DOC;
-    return mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>);
+    return mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>, this.meta.settings.nestedObjectsLimit);
   }
 
   private parse(source: Buffer): ParsedDocument {
     const mapping = this.meta.mapping;
     if (mapping === null) return EMPTY_DOC;
     try {
-      return mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>);
+      // The index's own nested limit: with the default (10,000) a document the coordinator accepted under a higher one lost every field here.
+      return mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>, this.meta.settings.nestedObjectsLimit);
     } catch {
       // The coordinator validated the document against the mapping before
       // appending it; a failure here means the mapping changed in between.

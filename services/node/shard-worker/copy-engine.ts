@@ -12,7 +12,12 @@
  * applies them again, to the same outcomes.
  *
  * A copy handles its work one item at a time (`serial`): an apply waits for
- * the version map, and nothing else of the copy may run in between.
+ * the version map, and nothing else of the copy may run in between. Searches
+ * are the exception: they read the view of the last refresh, which applies
+ * do not change, so a search waits for the work queued before it except
+ * applies (`search`), and runs between the steps of a long apply (a
+ * document of 90,000 nested objects, `indexLarge`). Its document becomes
+ * visible at the refresh after the apply, all of it at once, as before.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,6 +45,17 @@ import { MergeCancelled, mergeRunner } from './merge-runner.ts';
 
 const EMPTY_DOC: ParsedDocument = { fields: [], dynamicUpdate: null };
 
+/** Sources this large are parsed and indexed in steps, with turns of the worker's event loop between them. */
+export const LARGE_SOURCE_BYTES = 1 << 20;
+/** The longest stretch of a large document's indexing between two turns. */
+const STEP_MS = 10;
+/** Nested documents added between two looks at the clock. */
+const NESTED_PER_STEP = 128;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * A commit follows a refresh once this long has passed since the last one
  * (or sooner, see MAX_UNCOMMITTED_OPS): a restart replays at most this much
@@ -53,6 +69,7 @@ export const MAX_UNCOMMITTED_OPS = 100_000;
 /** CopyMeta turned back into the engine's objects. */
 export interface WorkerIndexMeta extends SearchMeta {
   readonly uuid: string;
+  readonly settings: CopyMeta['settings'];
   readonly mappingVersion: number;
   /** A rebuild in progress: a document the mapping refuses fails the rebuild (CopyMeta.rebuilding). */
   readonly rebuilding: boolean;
@@ -96,6 +113,10 @@ export class CopyEngine {
   private readonly seqNoStride: number;
   private lastCommit = Date.now();
   private serial: Promise<unknown> = Promise.resolve();
+  /** The end of the last task queued that may change what searches see (every task but applies). */
+  private visible: Promise<unknown> = Promise.resolve();
+  /** Searches under way (settled, never rejected): the next task that is not an apply waits for them. */
+  private readonly searching = new Set<Promise<void>>();
   private mergeScheduled = false;
   /** The policy's merges under way on the merge thread, null when none. */
   private merging: Promise<void> | null = null;
@@ -175,14 +196,37 @@ export class CopyEngine {
   }
 
   private exclusively<T>(task: () => T | Promise<T>): Promise<T> {
-    const run = this.serial.then(task);
+    const after = this.searching.size === 0 ? this.serial : Promise.all([this.serial, ...this.searching]);
+    const run = after.then(task);
     this.serial = run.catch(() => undefined);
+    this.visible = this.serial;
+    return run;
+  }
+
+  /**
+   * Runs a search (a query or fetch phase) after every earlier task of this
+   * copy but the applies: those change only the indexing buffer and the
+   * pending deletes, which no search reads before the next refresh, so the
+   * search answers the same as it would after them. Tasks queued later that
+   * are not applies (refresh, commit, merges) wait for it.
+   */
+  search<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = this.visible.then(task);
+    const done = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.searching.add(done);
+    void done.then(() => this.searching.delete(done));
     return run;
   }
 
   /** Applies records of one partition; `end` is the offset after the batch they were taken from (see protocol.ts). */
   apply(partition: number, records: Uint8Array, end?: number): Promise<ApplyReply> {
-    return this.exclusively(() => this.applyNow(partition, records, end));
+    // Queued after everything, but not a point searches wait for (see search()).
+    const run = this.serial.then(() => this.applyNow(partition, records, end));
+    this.serial = run.catch(() => undefined);
+    return run;
   }
 
   private async applyNow(partition: number, bytes: Uint8Array, end?: number): Promise<ApplyReply> {
@@ -263,6 +307,8 @@ export class CopyEngine {
         this.pending.set(op.id, { version: next.version, seqNo: next.seqNo, deleted: next.deleted, routing: next.routing });
         if (next.deleted) {
           this.index.delete(op.id);
+        } else if (parsed === undefined && next.source !== null && next.source.length >= LARGE_SOURCE_BYTES) {
+          await this.indexLarge(op.id, next, before !== undefined && !before.deleted);
         } else {
           this.indexDoc(op.id, next, before !== undefined && !before.deleted, parsed);
         }
@@ -281,6 +327,40 @@ export class CopyEngine {
       this.index.index(doc, mayReplace);
     } catch (err) {
       // The source lives only in the segments: keep the document stored, unsearchable by field, rather than lose it.
+      this.events.onError(`indexing [${id}]`, err);
+      this.index.index({ ...doc, parsed: EMPTY_DOC }, mayReplace);
+    }
+  }
+
+  /**
+   * indexDoc for a large source, in steps with turns of the event loop
+   * between them (searches run there, see search()): the JSON, the mapping's
+   * parse, and the nested documents STEP_MS at a time. Nothing else of the
+   * copy runs meanwhile, so the buffer takes the whole block before a
+   * refresh can show it.
+   */
+  private async indexLarge(id: string, state: DocState, mayReplace: boolean): Promise<void> {
+    const source = state.source ?? EMPTY_SOURCE;
+    await nextTurn();
+    let value: unknown;
+    try {
+      value = JSON.parse(source.toString('utf8'));
+    } catch {
+      value = null;
+    }
+    await nextTurn();
+    const parsed = value === null ? EMPTY_DOC : this.parseValue(value as Record<string, unknown>);
+    await nextTurn();
+    const doc = { id, version: state.version, seqNo: state.seqNo, routing: state.routing, source, parsed };
+    try {
+      const steps = this.index.indexInSteps(doc, mayReplace, NESTED_PER_STEP);
+      let slice = performance.now();
+      while (steps.next().done !== true) {
+        if (performance.now() - slice < STEP_MS) continue;
+        await nextTurn();
+        slice = performance.now();
+      }
+    } catch (err) {
       this.events.onError(`indexing [${id}]`, err);
       this.index.index({ ...doc, parsed: EMPTY_DOC }, mayReplace);
     }
@@ -324,11 +404,22 @@ export class CopyEngine {
   }
 
   private parse(source: Buffer): ParsedDocument {
+    if (this.meta.mapping === null) return EMPTY_DOC;
+    let value: unknown;
+    try {
+      value = JSON.parse(source.toString('utf8'));
+    } catch {
+      return EMPTY_DOC;
+    }
+    return this.parseValue(value as Record<string, unknown>);
+  }
+
+  private parseValue(value: Record<string, unknown>): ParsedDocument {
     const mapping = this.meta.mapping;
     if (mapping === null) return EMPTY_DOC;
     try {
       // The index's own nested limit: with the default (10,000) a document the coordinator accepted under a higher one lost every field here.
-      return mapping.parse(JSON.parse(source.toString('utf8')) as Record<string, unknown>, this.meta.settings.nestedObjectsLimit);
+      return mapping.parse(value, this.meta.settings.nestedObjectsLimit);
     } catch {
       // The coordinator validated the document against the mapping before
       // appending it; a failure here means the mapping changed in between.

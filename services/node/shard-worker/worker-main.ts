@@ -65,7 +65,7 @@ function ownBuffer(a: ArrayBufferView): ArrayBuffer[] {
 
 async function query(msg: QueryMessage): Promise<void> {
   const copy = await copyOf(msg.copy);
-  await copy.run(() => queryNow(msg, copy));
+  await copy.search(() => queryNow(msg, copy));
 }
 
 async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
@@ -94,7 +94,7 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
 
 async function fetch(msg: FetchMessage): Promise<void> {
   const copy = await copyOf(msg.copy);
-  await copy.run(() => fetchNow(msg, copy));
+  await copy.search(() => fetchNow(msg, copy));
 }
 
 async function fetchNow(msg: FetchMessage, copy: CopyEngine): Promise<void> {

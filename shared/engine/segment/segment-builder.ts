@@ -117,6 +117,20 @@ export class SegmentBuilder {
    * the local doc id of the document itself in the segment to be built.
    */
   add(doc: BufferedDoc): number {
+    const steps = this.addInSteps(doc, Infinity);
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return step.value;
+    }
+  }
+
+  /**
+   * add() in steps of `every` nested documents: the caller may give its
+   * thread to other work between steps (a document of 90,000 nested objects
+   * took seconds), provided nothing else adds to or builds this builder
+   * before the last step. Returns the document's local doc id.
+   */
+  *addInSteps(doc: BufferedDoc, every: number): Generator<void, number, void> {
     if (this.built) throw new Error('SegmentBuilder.add after build()');
     const nested = doc.parsed.nested;
     if (nested === undefined || nested.length === 0) {
@@ -127,7 +141,9 @@ export class SegmentBuilder {
     const blocks = nested.map((n) => [...n.fields, { mapping: NESTED_PATH_MAPPING, values: [n.path] }]);
     for (const fields of blocks) this.prepare(fields);
     this.prepare(doc.parsed.fields);
-    for (const fields of blocks) {
+    for (let i = 0; i < blocks.length; i++) {
+      if (i > 0 && i % every === 0) yield;
+      const fields = blocks[i]!;
       this.prepare(fields);
       this.addDoc(fields, null, doc.version, doc.seqNo, null, EMPTY_SOURCE);
     }

@@ -240,7 +240,20 @@ export class ShardIndex {
    */
   index(doc: BufferedDoc, mayReplace = true): void {
     // add() first: a document it refuses must leave the previous copy live.
-    const local = this.buffer.add(doc);
+    this.buffered(doc, this.buffer.add(doc), mayReplace);
+  }
+
+  /**
+   * index() in steps of `every` nested documents (SegmentBuilder.addInSteps):
+   * searches may run between steps, since they read the last refresh's view;
+   * nothing else may touch this index until the last step.
+   */
+  *indexInSteps(doc: BufferedDoc, mayReplace: boolean, every: number): Generator<void, void, void> {
+    this.buffered(doc, yield* this.buffer.addInSteps(doc, every), mayReplace);
+  }
+
+  /** `doc` was just added to the buffer as `local`: the copy it replaces goes. */
+  private buffered(doc: BufferedDoc, local: number, mayReplace: boolean): void {
     if (!this.deleteBuffered(doc.id) && mayReplace) this.deleteInSegments(doc.id);
     const slot = this.bufferIds.add(doc.id);
     if (slot >= this.bufferDocs.length) {

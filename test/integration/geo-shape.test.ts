@@ -104,6 +104,12 @@ describe('geo_shape', () => {
     assert.match(await put({ tree_levels: 'x' }), /For input string: \\"x\\"/);
     assert.match(await put({ strategy: 'term', points_only: false }), /points_only cannot be set to false for term strategy/);
     assert.match(await put({ copy_to: 'x' }), /Mapping definition for \[a\] has unsupported parameters: {2}\[copy_to : x\]/);
+    // a mapping update may not change how shapes are indexed, but may change their orientation
+    const update = (params: Record<string, unknown>) => req('PUT', '/params/_mapping/_doc', { properties: { a: { type: 'geo_shape', tree: 'quadtree', precision: '1km', ...params } } });
+    const changed = await update({ strategy: 'term' });
+    assert.equal(changed.status, 400);
+    assert.equal((changed.body as Body).error.reason, 'Mapper for [a] conflicts with existing mapping:\n[mapper [a] has different [strategy], mapper [a] has different points_only]');
+    assert.equal((await update({ orientation: 'ccw' })).status, 200);
   });
 
   test('documents index GeoJSON and WKT; malformed shapes fail with the parser reason', async () => {

@@ -139,3 +139,16 @@ export function renderGeoShape(o: LeafOptions): Record<string, unknown> {
   if (o.ignoreZValue !== null) out.ignore_z_value = o.ignoreZValue;
   return out;
 }
+
+/** GeoShapeFieldType.checkCompatibility: what a mapping update may not change (it would change the encoding in Elasticsearch). */
+export function geoShapeConflicts(path: string, a: LeafOptions, b: LeafOptions): string[] {
+  const x = a.geoShape ?? defaultGeoShapeParams();
+  const y = b.geoShape ?? defaultGeoShapeParams();
+  const out: string[] = [];
+  if (x.strategy !== y.strategy) out.push(`mapper [${path}] has different [strategy]`);
+  if (x.tree !== y.tree) out.push(`mapper [${path}] has different [tree]`);
+  if (pointsOnly(x) !== pointsOnly(y)) out.push(`mapper [${path}] has different points_only`);
+  if (x.treeLevels !== y.treeLevels) out.push(`mapper [${path}] has different [tree_levels]`);
+  if (x.precision !== y.precision) out.push(`mapper [${path}] has different [precision]`);
+  return out;
+}

@@ -8,6 +8,7 @@
  * result is a fresh tree: nodes are never shared between mappings.
  */
 import { javaCause } from '../../errors/es-errors.ts';
+import { geoShapeConflicts } from './geo-shape-params.ts';
 import { makeLeaf } from './leaf-field.ts';
 import { newObjectNode, type LeafNode, type MappingNode, type ObjectNode, type RootOptions } from './mapping-nodes.ts';
 
@@ -77,6 +78,9 @@ function conflicts(a: LeafNode, b: LeafNode): string[] {
       break;
     case 'scaled_float':
       if (a.opts.scalingFactor !== b.opts.scalingFactor) out.push(`mapper [${p}] has different [scaling_factor]`);
+      break;
+    case 'geo_shape':
+      out.push(...geoShapeConflicts(p, a.opts, b.opts));
       break;
   }
   return out;

@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_SHAPE_OPTIONS, parseShape } from '../../../shared/engine/geo-shape/shape-parser.ts';
-import { components, shapesIntersect, shapeWithin } from '../../../shared/engine/geo-shape/shape-relations.ts';
+import { components, pointInPolygon, shapesIntersect, shapeWithin } from '../../../shared/engine/geo-shape/shape-relations.ts';
 import { encodeShape } from '../../../shared/engine/geo-shape/shape-codec.ts';
 import { prepareShape } from '../../../shared/engine/geo-shape/prepared-shape.ts';
 import { geoShapeBits } from '../../../shared/engine/search/geo-shape-leaves.ts';
@@ -84,6 +84,38 @@ describe('within and contains', () => {
     assert.ok(within('POINT (1 1)', 'LINESTRING (0 0, 2 2)'));
     assert.ok(within('MULTIPOINT ((1 1), (9 9))', 'BBOX (0, 10, 10, 0)'));
     assert.ok(!within('MULTIPOINT ((1 1), (11 9))', 'BBOX (0, 10, 10, 0)'));
+  });
+});
+
+describe('banded polygons', () => {
+  test('a polygon of many edges answers point tests by band exactly as by scanning every edge', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const ring: number[][] = [];
+    for (let i = 0; i < 300; i++) {
+      const a = (2 * Math.PI * i) / 300;
+      const r = 2 + 3 * rnd();
+      ring.push([10 + r * Math.cos(a), 50 + r * Math.sin(a)]);
+    }
+    ring.push(ring[0]!);
+    const hole = [[10, 49.5], [10.5, 49.5], [10.5, 50.5], [10, 50.5], [10, 49.5]].reverse();
+    const [banded] = c({ type: 'polygon', coordinates: [ring, hole] });
+    assert.ok(banded!.bands !== null);
+    const plain = { ...banded!, bands: null };
+    const probes: [number, number][] = [];
+    for (let i = 0; i < 5000; i++) probes.push([4 + 12 * rnd(), 44 + 12 * rnd()]);
+    // vertices and edge midpoints: on the boundary
+    const shell = banded!.rings[0]!;
+    for (let i = 0; i + 3 < shell.length; i += 2) probes.push([shell[i]!, shell[i + 1]!], [(shell[i]! + shell[i + 2]!) / 2, (shell[i + 1]! + shell[i + 3]!) / 2]);
+    let inside = 0;
+    let on = 0;
+    for (const [x, y] of probes) {
+      const r = pointInPolygon(x, y, banded!);
+      assert.equal(r, pointInPolygon(x, y, plain), `(${x}, ${y})`);
+      if (r > 0) inside++;
+      if (r === 0) on++;
+    }
+    assert.ok(inside > 500 && on >= 600, `inside ${inside}, on ${on}`);
   });
 });
 

@@ -58,6 +58,10 @@ export interface ShardCopyOptions {
 /** Records handed to the engine in one message (a recovery replays millions). */
 const MAX_APPLY_BATCH = 2000;
 
+/** Delays before following the log again after a failed read: doubling from the first up to the last. */
+const FOLLOW_RETRY_FIRST_MS = 100;
+const FOLLOW_RETRY_MAX_MS = 5000;
+
 /** "The shard's own partition" where a partition is asked for (see ShardCopy.part). */
 export const OWN_PARTITION = -1;
 
@@ -69,6 +73,8 @@ class PartitionProgress {
   appliedWaiters: OffsetWaiter[] = [];
   refreshWaiters: OffsetWaiter[] = [];
   subscription: Subscription | null = null;
+  /** Reads of the log that failed in a row (the delay before following again grows with it). */
+  readFailures = 0;
 
   constructor(readonly partition: number) {}
 }
@@ -226,19 +232,44 @@ export class ShardCopy {
   }
 
   private follow(part: PartitionProgress): void {
-    part.subscription = this.opts.log.follow(
+    let handlerFailed = false;
+    const apply = async (records: readonly LogRecord[]): Promise<void> => {
+      try {
+        await this.applyBatch(part, records);
+        part.readFailures = 0;
+      } catch (err) {
+        handlerFailed = true;
+        throw err;
+      }
+    };
+    const subscription = this.opts.log.follow(
       this.opts.topic,
       part.partition,
       part.applied,
       // One span per applied batch, in the trace of the write that produced it (context in the record headers).
-      (records) => traceApply(records, this.applySpanAttributes(part.partition), () => this.applyBatch(part, records)),
-      { maxBatch: MAX_APPLY_BATCH, onError: (err) => this.applyFailed(err) },
+      (records) => traceApply(records, this.applySpanAttributes(part.partition), () => apply(records)),
+      { maxBatch: MAX_APPLY_BATCH, onError: (err) => this.applyFailed(part, subscription, err, handlerFailed) },
     );
+    part.subscription = subscription;
   }
 
-  private applyFailed(err: Error): void {
+  /**
+   * Following stopped. A failed read of the log (a broker not ready, a
+   * metadata answer missing the topic for a moment) is followed again after a
+   * growing delay: otherwise the copy would stay started while applying
+   * nothing, and every write waiting for it would time out. A failed apply is
+   * the engine's (its worker's death reopens the copy: `reopened`).
+   */
+  private applyFailed(part: PartitionProgress, failed: Subscription, err: Error, handlerFailed: boolean): void {
     if (this.closing) return;
     this.opts.onError(err);
+    if (handlerFailed) return;
+    const delay = Math.min(FOLLOW_RETRY_MAX_MS, FOLLOW_RETRY_FIRST_MS * 2 ** part.readFailures++);
+    setTimeout(() => {
+      // Closed, or reopened meanwhile (that follows the log again itself).
+      if (this.closing || this.rebuilding || part.subscription !== failed) return;
+      this.follow(part);
+    }, delay).unref();
   }
 
   /** The worker holding the engine died: follow the log again from where its last commit left the copy. */

@@ -61,6 +61,19 @@ interface TopicShape {
   readonly ready: boolean;
 }
 
+/**
+ * kafkajs's fetchTopicOffsets destructures its broker answers without a check:
+ * when its metadata lacks the leaders of a topic that was just created (other
+ * brokers do not know it yet), one of the answers is empty and it throws a
+ * TypeError instead of retrying. The topic is there; asking again works.
+ */
+function isMetadataGap(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof TypeError && /\bpop\(\.\.\.\)/.test(e.message)) return true;
+  }
+  return false;
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface AdminClient {
@@ -275,19 +288,28 @@ export class TopicAdmin {
   /** Offset the next appended record of the partition will get. */
   async highWatermark(topic: string, partition: number): Promise<number> {
     await this.checkPartition(topic, partition);
-    let offsets;
-    try {
-      offsets = await this.request(topic, (client) => {
-        client.targets.add(topic);
-        return client.admin.fetchTopicOffsets(topic);
-      });
-    } catch (err) {
-      if (hasCause(err, TOPIC_MISSING) && (await this.partitionCount(topic)) === 0) {
-        throw new Error(`${where(topic)} does not exist`, { cause: err });
+    const deadline = Date.now() + this.options.topicReadyTimeoutMs;
+    let high: string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const offsets = await this.request(topic, (client) => {
+          client.targets.add(topic);
+          return client.admin.fetchTopicOffsets(topic);
+        });
+        high = offsets.find((o) => o.partition === partition)?.high;
+        if (high !== undefined) break;
+      } catch (err) {
+        if (hasCause(err, TOPIC_MISSING) && (await this.partitionCount(topic)) === 0) {
+          throw new Error(`${where(topic)} does not exist`, { cause: err });
+        }
+        if (!isMetadataGap(err) || Date.now() >= deadline) {
+          throw withContext(err, `cannot read the high watermark of ${where(topic, partition)}`);
+        }
       }
-      throw withContext(err, `cannot read the high watermark of ${where(topic, partition)}`);
+      if (Date.now() >= deadline) break;
+      // The client's metadata lacked the topic's leaders for a moment (a topic just created): ask again.
+      await sleep(Math.min(1000, METADATA_POLL_MS * 2 ** attempt));
     }
-    const high = offsets.find((o) => o.partition === partition)?.high;
     const hw = Number(high);
     if (high === undefined || !Number.isSafeInteger(hw) || hw < 0) {
       throw new Error(`${where(topic, partition)}: the brokers answered high watermark ${high}`);

@@ -208,7 +208,12 @@ describe('a three-node cluster on mock Kafka', { timeout: 15 * 60_000 }, () => {
   });
 
   test('an index with 5 shards and 1 replica goes green with each copy pair on distinct nodes', async () => {
-    await ok(http(c.url(0), 'PUT', '/passinfo', { ...PASSINFO_INDEX_BODY, settings: { ...PASSINFO_INDEX_BODY.settings, number_of_shards: 5, number_of_replicas: 1 } }), 'create');
+    const created = await ok(
+      http(c.url(0), 'PUT', '/passinfo', { ...PASSINFO_INDEX_BODY, settings: { ...PASSINFO_INDEX_BODY.settings, number_of_shards: 5, number_of_replicas: 1 } }),
+      'create',
+    );
+    // Placing the copies is one rebalance of the membership group: it ends once every member rejoined.
+    assert.equal(created.shards_acknowledged, true, 'the primaries started within the create request\'s 30 s');
     const health = await c.waitForHealth('green', { timeoutMs: 60_000, activeShards: 10, via: 'every' });
     assert.equal(health.active_primary_shards, 5);
     assert.equal(health.active_shards, 10);

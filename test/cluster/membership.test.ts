@@ -1,9 +1,10 @@
 /**
  * Membership, master election and allocation through one Kafka consumer
  * group, against librdkafka's mock cluster (3 brokers; DESIGN.md section 6).
- * The mock rebalances a non-empty group (session timeout - 1 s) after a
- * join or leave, and drops a silent member within a second of its session
- * timeout: with 3 s sessions a change settles in about 2 to 6 s. A member
+ * The mock rebalances a non-empty group once every member rejoined, at the
+ * latest (session timeout - 1 s) after a join or leave, and drops a silent
+ * member within a second of its session timeout: with 3 s sessions a change
+ * settles in about 1 to 6 s. A member
  * that drops out of a rebalance joins again (see `rejoin` in membership.ts),
  * which adds one more drop.
  *
@@ -24,7 +25,7 @@ import type { MockKafka } from '../helpers/mock-kafka.ts';
 const BROKERS = 3;
 const SESSION_TIMEOUT_MS = 3000;
 const HEARTBEAT_INTERVAL_MS = 300;
-/** The mock elects a non-empty group's leader this long after a join or leave. */
+/** The mock elects a non-empty group's leader at most this long after a join or leave. */
 const REBALANCE_DELAY_MS = SESSION_TIMEOUT_MS - 1000;
 /** The mock checks sessions once a second. */
 const SESSION_CHECK_MS = 1000;

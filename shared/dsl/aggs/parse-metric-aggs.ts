@@ -10,6 +10,8 @@ import type {
   SourceFilterSpec,
   TopHitsSortSpec,
   TopHitsSpec,
+  ValuesSourceSpec,
+  WeightedAvgSpec,
 } from '../../engine/aggs/spec.ts';
 import { DEFAULT_COMPRESSION } from '../../engine/aggs/tdigest.ts';
 import { AggParams, isObject, mustBeAtLeast, type Json } from './agg-params.ts';
@@ -139,4 +141,32 @@ export function parseTopHits(c: Common, body: Json): TopHitsSpec {
   p.ignore('explain', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields', 'script_fields', 'highlight');
   p.done();
   return { type: 'top_hits', ...c, from, size, sort, source, trackScores, version };
+}
+
+/** One of weighted_avg's value sources (MultiValuesSourceFieldConfig: field, missing; no script here). */
+function weightedSource(p: AggParams, key: 'value' | 'weight', format: string | null): ValuesSourceSpec {
+  const body = p.object(key);
+  if (body === null) throw illegalArgument(`[${key}] must not be null: [${p.name}]`);
+  const sp = new AggParams(key, p.name, body);
+  if (sp.has('script')) {
+    sp.raw('script');
+    throw illegalArgument(`scripts are not supported in aggregations [${p.name}]`);
+  }
+  const field = sp.string('field');
+  const missing = sp.scalar('missing');
+  sp.done();
+  if (field === null) throw illegalArgument(`[field] must be set for [${key}] in [${p.name}]`);
+  return { field, missing, valueType: null, format };
+}
+
+export function parseWeightedAvg(c: Common, body: Json, mapping: MappingLookup): WeightedAvgSpec {
+  const p = new AggParams('weighted_avg', c.name, body);
+  const format = p.string('format');
+  p.ignore('value_type');
+  const value = weightedSource(p, 'value', format);
+  const weight = weightedSource(p, 'weight', null);
+  p.done();
+  checkField(value, mapping, true);
+  checkField(weight, mapping, true);
+  return { type: 'weighted_avg', ...c, value, weight };
 }

@@ -1,7 +1,7 @@
 /** Parsers of the pipeline aggregations: bucket_selector, bucket_script, bucket_sort, sum/avg/min/max/stats_bucket, moving_avg, cumulative_sum. */
 import { illegalArgument, parsingException } from '../../errors/es-errors.ts';
 import { parseAggPath } from '../../engine/aggs/buckets-path.ts';
-import { compileScript, type CompiledScript } from '../../engine/aggs/painless-expression.ts';
+import { compileScript, type CompiledScript, type ScriptContext } from '../../engine/aggs/painless-expression.ts';
 import type {
   AggPath,
   BucketMetricsSpec,
@@ -12,6 +12,7 @@ import type {
   CumulativeSumSpec,
   GapPolicy,
   MovingAvgSpec,
+  MovingFnSpec,
 } from '../../engine/aggs/spec.ts';
 import { AggParams, isObject, missingField, mustBeAtLeast, type Json } from './agg-params.ts';
 import type { Common } from './parse-bucket-aggs.ts';
@@ -27,10 +28,10 @@ function gapPolicy(p: AggParams): GapPolicy {
   throw illegalArgument(`Invalid gap policy: [${v}], accepted values: [skip, insert_zeros]`);
 }
 
-function script(p: AggParams): CompiledScript {
+function script(p: AggParams, context: ScriptContext = 'bucket'): CompiledScript {
   const raw = p.raw('script');
   if (raw === undefined || raw === null) throw missingField('script', p.type, p.name);
-  if (typeof raw === 'string') return compileScript(raw, 'painless', {});
+  if (typeof raw === 'string') return compileScript(raw, 'painless', {}, context);
   if (isObject(raw)) {
     const source = raw.source ?? raw.inline;
     if (typeof source !== 'string') {
@@ -39,7 +40,7 @@ function script(p: AggParams): CompiledScript {
     }
     const lang = typeof raw.lang === 'string' ? raw.lang : 'painless';
     const params = isObject(raw.params) ? raw.params : {};
-    return compileScript(source, lang, params);
+    return compileScript(source, lang, params, context);
   }
   throw parsingException(`Unknown token in [script] of [${p.name}]`);
 }
@@ -123,4 +124,19 @@ export function parseCumulativeSum(c: Common, body: Json): CumulativeSumSpec {
   const format = p.string('format');
   p.done();
   return { type: 'cumulative_sum', ...c, bucketsPath, format };
+}
+
+/** MovFnPipelineAggregationBuilder: buckets_path, script and window required; `shift` is 7.x (an unknown field here). */
+export function parseMovingFn(c: Common, body: Json): MovingFnSpec {
+  const p = new AggParams('moving_fn', c.name, body);
+  const bucketsPath = singlePath(p);
+  const rawWindow = p.raw('window');
+  if (rawWindow === undefined || rawWindow === null) throw illegalArgument('Required [window]');
+  const window = p.int('window')!;
+  if (window <= 0) throw illegalArgument('[window] must be a positive, non-zero integer.');
+  const compiled = script(p, 'moving_fn');
+  const gap = gapPolicy(p);
+  const format = p.string('format');
+  p.done();
+  return { type: 'moving_fn', ...c, bucketsPath, window, script: compiled, gapPolicy: gap, format };
 }

@@ -28,7 +28,7 @@ import { parseGeoBounds, parseGeoCentroid, parseGeoDistanceAgg, parseGeoHashGrid
 import { parseIpRange } from './parse-ip-range.ts';
 import { parseComposite } from './parse-composite.ts';
 import { parseSampler, parseSignificantTerms } from './parse-significance-aggs.ts';
-import { parseCardinality, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
+import { parseCardinality, parseWeightedAvg, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
 import {
   parseBucketMetrics,
   parseBucketScript,
@@ -36,6 +36,7 @@ import {
   parseBucketSort,
   parseCumulativeSum,
   parseMovingAvg,
+  parseMovingFn,
 } from './parse-pipeline-aggs.ts';
 
 /** AggregatorFactories.VALID_AGG_NAME. */
@@ -66,6 +67,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   extended_stats: (c, b, m) => parseNumericMetric(c, b, m, 'extended_stats'),
   value_count: (c, b, m) => parseNumericMetric(c, b, m, 'value_count'),
   cardinality: parseCardinality,
+  weighted_avg: parseWeightedAvg,
   percentiles: (c, b, m) => parsePercentiles(c, b, m, 'percentiles'),
   percentile_ranks: (c, b, m) => parsePercentiles(c, b, m, 'percentile_ranks'),
   top_hits: (c, b) => parseTopHits(c, b),
@@ -85,6 +87,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   max_bucket: (c, b) => parseBucketMetrics(c, b, 'max_bucket'),
   stats_bucket: (c, b) => parseBucketMetrics(c, b, 'stats_bucket'),
   moving_avg: (c, b) => parseMovingAvg(c, b),
+  moving_fn: (c, b) => parseMovingFn(c, b),
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 

@@ -24,6 +24,7 @@ import { DEFAULT_DATE_FORMAT } from './date-formats.ts';
 import { RAW_FORMAT } from './value-format.ts';
 import { IpRangeAggregator } from './ip-range-aggregator.ts';
 import { CompositeAggregator } from './composite-aggregator.ts';
+import { WeightedAvgAggregator } from './weighted-avg.ts';
 import { AdjacencyMatrixAggregator } from './adjacency-matrix.ts';
 import { GeoBoundsAggregator, GeoCentroidAggregator, GeoDistanceAggregator, GeoHashGridAggregator, geoField } from './geo-aggregators.ts';
 
@@ -145,6 +146,10 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     }
     case 'composite':
       return new CompositeAggregator(spec, children(false), scope);
+    case 'weighted_avg': {
+      const opts = { numericOnly: true, timeZone: null, unmappedDefault: 'numeric' as const };
+      return new WeightedAvgAggregator(spec, resolveSource(spec.value, mapping, opts), resolveSource(spec.weight, mapping, opts));
+    }
     case 'adjacency_matrix':
       return new AdjacencyMatrixAggregator(spec, children(false), scope);
     case 'geo_distance':

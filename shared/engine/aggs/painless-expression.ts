@@ -3,13 +3,20 @@
  * use, parsed and evaluated here (never `eval`): number literals, `params.x` /
  * `params['x']`, `true`, `false`, `null`, arithmetic `+ - * / %`, comparisons,
  * `==`/`!=`, `&&`, `||`, `!`, `? :` and parentheses, with an optional leading
- * `return` and trailing `;`. Anything else (other variables, method calls,
- * assignments, loops) is a compile error, as an unknown construct would be.
+ * `return` and trailing `;`. moving_fn scripts (context `moving_fn`) also
+ * read `values` (the window, a double[]: `values.length`, `values[i]`) and
+ * call `MovingFunctions.*` (moving-functions.ts), and any script may use
+ * `Double.NaN`. Anything else (other variables, method calls, assignments,
+ * loops) is a compile error, as an unknown construct would be.
  *
  * Integer literals are Java ints (`7 / 2` is 3); bucket values arrive as
  * doubles, so `params.a / params.b` divides as doubles, as in Painless.
  */
 import { EsError, illegalArgument } from '../../errors/es-errors.ts';
+import { MOVING_FUNCTIONS, type MovingFunctionName } from './moving-functions.ts';
+
+/** Where a script runs: bucket_selector / bucket_script, or moving_fn (which has `values`). */
+export type ScriptContext = 'bucket' | 'moving_fn';
 
 type Node =
   | { readonly k: 'num'; readonly v: number; readonly int: boolean }
@@ -18,7 +25,11 @@ type Node =
   | { readonly k: 'param'; readonly name: string }
   | { readonly k: 'unary'; readonly op: '!' | '-' | '+'; readonly e: Node }
   | { readonly k: 'bin'; readonly op: string; readonly l: Node; readonly r: Node }
-  | { readonly k: 'cond'; readonly c: Node; readonly t: Node; readonly f: Node };
+  | { readonly k: 'cond'; readonly c: Node; readonly t: Node; readonly f: Node }
+  | { readonly k: 'values' }
+  | { readonly k: 'length'; readonly e: Node }
+  | { readonly k: 'index'; readonly e: Node; readonly i: Node }
+  | { readonly k: 'call'; readonly fn: MovingFunctionName; readonly args: readonly Node[] };
 
 export interface CompiledScript {
   readonly source: string;
@@ -34,7 +45,7 @@ interface Token {
   readonly pos: number;
 }
 
-const OPS = ['&&', '||', '==', '!=', '<=', '>=', '===', '!==', '<', '>', '+', '-', '*', '/', '%', '!', '(', ')', '.', '[', ']', '?', ':', ';'];
+const OPS = ['&&', '||', '==', '!=', '<=', '>=', '===', '!==', '<', '>', '+', '-', '*', '/', '%', '!', '(', ')', '.', '[', ']', '?', ':', ';', ','];
 
 function scriptError(reason: string, source: string, pos: number, cause: string): EsError {
   const before = source.slice(Math.max(0, pos - 25), pos);
@@ -84,6 +95,7 @@ class Parser {
   constructor(
     private readonly toks: Token[],
     private readonly src: string,
+    private readonly context: ScriptContext,
   ) {}
 
   private peek(): Token {
@@ -153,8 +165,44 @@ class Parser {
       this.next();
       return { k: 'unary', op: t.v, e: this.unary() };
     }
-    return this.primary();
+    return this.postfix(this.primary());
   };
+
+  /** `values.length` and `values[i]`. */
+  private postfix(e: Node): Node {
+    let out = e;
+    while (out.k === 'values' && (this.isOp('.') || this.isOp('['))) {
+      if (this.next().v === '.') {
+        const id = this.next();
+        if (id.t !== 'id' || id.v !== 'length') this.fail(id, `Unknown field [${id.v}] for type [double[]].`);
+        return { k: 'length', e: out };
+      }
+      const i = this.expr();
+      this.expect(']');
+      return { k: 'index', e: out, i };
+    }
+    return out;
+  }
+
+  /** `MovingFunctions.name(args)`. */
+  private movingFunction(at: Token): Node {
+    this.expect('.');
+    const id = this.next();
+    if (id.t !== 'id') this.fail(id, `unexpected token ['${id.v}'] was expecting one of [ID].`);
+    this.expect('(');
+    const args: Node[] = [];
+    if (!this.isOp(')')) {
+      args.push(this.expr());
+      while (this.isOp(',')) {
+        this.next();
+        args.push(this.expr());
+      }
+    }
+    this.expect(')');
+    const arity = Object.prototype.hasOwnProperty.call(MOVING_FUNCTIONS, id.v) ? MOVING_FUNCTIONS[id.v as MovingFunctionName].arity : -1;
+    if (arity !== args.length) this.fail(at, `Unknown call [${id.v}] with [${args.length}] arguments on type [MovingFunctions].`);
+    return { k: 'call', fn: id.v as MovingFunctionName, args };
+  }
 
   private primary(): Node {
     const t = this.next();
@@ -174,6 +222,14 @@ class Parser {
       if (t.v === 'true' || t.v === 'false') return { k: 'bool', v: t.v === 'true' };
       if (t.v === 'null') return { k: 'null' };
       if (t.v === 'params') return this.paramAccess(t);
+      if (t.v === 'values' && this.context === 'moving_fn') return { k: 'values' };
+      if (t.v === 'MovingFunctions' && this.context === 'moving_fn') return this.movingFunction(t);
+      if (t.v === 'Double' && this.isOp('.')) {
+        this.next();
+        const f = this.next();
+        if (f.t === 'id' && f.v === 'NaN') return { k: 'num', v: NaN, int: false };
+        this.fail(f, `Unknown field [${f.v}] for type [Double].`);
+      }
       this.fail(t, `Variable [${t.v}] is not defined.`);
     }
     this.fail(t, `unexpected token ['${t.v}'] was expecting one of [{<EOF>, ';'}].`);
@@ -204,17 +260,23 @@ class Parser {
 }
 
 /** Parses a script once; throws Elasticsearch's `script_exception` (compile error) for anything outside the subset. */
-export function compileScript(source: string, lang: string, params: Readonly<Record<string, unknown>>): CompiledScript {
+export function compileScript(source: string, lang: string, params: Readonly<Record<string, unknown>>, context: ScriptContext = 'bucket'): CompiledScript {
   if (lang !== 'painless' && lang !== 'expression') {
     throw illegalArgument(`script_lang not supported [${lang}]`);
   }
-  const ast = new Parser(tokenize(source), source).program();
+  const ast = new Parser(tokenize(source), source, context).program();
   return { source, lang, params, ast };
 }
 
 interface Val {
-  readonly v: number | boolean | null;
+  readonly v: number | boolean | null | readonly number[];
   readonly int: boolean;
+}
+
+/** What a script reads besides its params: buckets_path variables, and moving_fn's window. */
+interface Env {
+  readonly vars: ReadonlyMap<string, number>;
+  readonly values: readonly number[];
 }
 
 const NULL: Val = { v: null, int: false };
@@ -249,7 +311,7 @@ function userParam(x: unknown, script: CompiledScript, name: string): Val {
   return typeof v.v === 'number' && Number.isInteger(v.v) ? { v: v.v, int: true } : v;
 }
 
-function evalNode(n: Node, vars: ReadonlyMap<string, number>, script: CompiledScript): Val {
+function evalNode(n: Node, env: Env, script: CompiledScript): Val {
   switch (n.k) {
     case 'num':
       return { v: n.v, int: n.int };
@@ -258,35 +320,57 @@ function evalNode(n: Node, vars: ReadonlyMap<string, number>, script: CompiledSc
     case 'null':
       return NULL;
     case 'param': {
-      const v = vars.get(n.name);
+      const v = env.vars.get(n.name);
       if (v !== undefined) return { v, int: false };
       if (Object.prototype.hasOwnProperty.call(script.params, n.name)) return userParam(script.params[n.name], script, n.name);
       return NULL;
     }
     case 'unary': {
-      const e = evalNode(n.e, vars, script);
+      const e = evalNode(n.e, env, script);
       if (n.op === '!') return bool(e, script, '!') ? FALSE : TRUE;
       const x = num(e, script, n.op);
       return { v: n.op === '-' ? (e.int ? -x | 0 : -x) : x, int: e.int };
     }
     case 'cond':
-      return bool(evalNode(n.c, vars, script), script, '?') ? evalNode(n.t, vars, script) : evalNode(n.f, vars, script);
+      return bool(evalNode(n.c, env, script), script, '?') ? evalNode(n.t, env, script) : evalNode(n.f, env, script);
     case 'bin':
-      return evalBinary(n.op, n.l, n.r, vars, script);
+      return evalBinary(n.op, n.l, n.r, env, script);
+    case 'values':
+      return { v: env.values, int: false };
+    case 'length':
+      return { v: env.values.length, int: true };
+    case 'index': {
+      const i = num(evalNode(n.i, env, script), script, '[]');
+      if (!Number.isInteger(i) || i < 0 || i >= env.values.length) {
+        throw runtimeError(script, `Index ${i} out of bounds for length ${env.values.length}`);
+      }
+      return { v: env.values[i]!, int: false };
+    }
+    case 'call': {
+      const args = n.args.map((a) => evalNode(a, env, script).v);
+      const argError = (x: unknown, what: string): EsError => runtimeError(script, `${what} expected for [MovingFunctions.${n.fn}], got [${x === null ? 'null' : typeof x}]`);
+      try {
+        return { v: MOVING_FUNCTIONS[n.fn].call(args, argError), int: false };
+      } catch (err) {
+        // MovingFunctions' IllegalArgumentException (too few values for holtWinters)
+        if (err instanceof RangeError) throw runtimeError(script, err.message);
+        throw err;
+      }
+    }
   }
 }
 
-function evalBinary(op: string, ln: Node, rn: Node, vars: ReadonlyMap<string, number>, script: CompiledScript): Val {
+function evalBinary(op: string, ln: Node, rn: Node, env: Env, script: CompiledScript): Val {
   if (op === '&&') {
-    if (!bool(evalNode(ln, vars, script), script, op)) return FALSE;
-    return bool(evalNode(rn, vars, script), script, op) ? TRUE : FALSE;
+    if (!bool(evalNode(ln, env, script), script, op)) return FALSE;
+    return bool(evalNode(rn, env, script), script, op) ? TRUE : FALSE;
   }
   if (op === '||') {
-    if (bool(evalNode(ln, vars, script), script, op)) return TRUE;
-    return bool(evalNode(rn, vars, script), script, op) ? TRUE : FALSE;
+    if (bool(evalNode(ln, env, script), script, op)) return TRUE;
+    return bool(evalNode(rn, env, script), script, op) ? TRUE : FALSE;
   }
-  const l = evalNode(ln, vars, script);
-  const r = evalNode(rn, vars, script);
+  const l = evalNode(ln, env, script);
+  const r = evalNode(rn, env, script);
   if (op === '==' || op === '===' || op === '!=' || op === '!==') {
     const eq = l.v === r.v || (typeof l.v === 'number' && typeof r.v === 'number' && l.v === r.v);
     return (op === '==' || op === '===') === eq ? TRUE : FALSE;
@@ -325,5 +409,14 @@ function evalBinary(op: string, ln: Node, rn: Node, vars: ReadonlyMap<string, nu
 
 /** Runs a script with the buckets_path variables (doubles); returns its value. */
 export function runScript(script: CompiledScript, vars: ReadonlyMap<string, number>): number | boolean | null {
-  return evalNode(script.ast, vars, script).v;
+  const v = evalNode(script.ast, { vars, values: [] }, script).v;
+  if (typeof v === 'object' && v !== null) throw runtimeError(script, 'Cannot cast from [double[]] to [double].');
+  return v;
+}
+
+/** Runs a moving_fn script over one window; its value must be a number (MovingFunctionScript returns a double). */
+export function runMovingFunction(script: CompiledScript, values: readonly number[]): number {
+  const v = evalNode(script.ast, { vars: new Map(), values }, script).v;
+  if (typeof v !== 'number') throw runtimeError(script, `Cannot cast from [${v === null ? 'null' : typeof v === 'boolean' ? 'boolean' : 'double[]'}] to [double].`);
+  return v;
 }

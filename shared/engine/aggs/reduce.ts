@@ -18,10 +18,11 @@ import { reduceTerms } from './reduce-terms.ts';
 import { reduceSignificantTerms } from './significant-terms.ts';
 import { reduceIpRange } from './ip-range-aggregator.ts';
 import { reduceComposite } from './reduce-composite.ts';
+import { reduceWeightedAvg } from './weighted-avg.ts';
 import { reduceAdjacencyMatrix } from './adjacency-matrix.ts';
 import { reduceGeoBounds, reduceGeoCentroid, reduceGeoDistance, reduceGeoHashGrid } from './reduce-geo.ts';
 import { renderAggs } from './render.ts';
-import { applyCumulativeSum, applyMovingAvg } from './series-pipelines.ts';
+import { applyCumulativeSum, applyMovingAvg, applyMovingFn } from './series-pipelines.ts';
 import { runBucketMetrics } from './sibling-bucket-metrics.ts';
 import type { AggSpec, BucketAggSpec, MetricAggSpec } from './spec.ts';
 import { collectedAggs, isParentPipeline, isSiblingPipeline } from './spec.ts';
@@ -91,6 +92,8 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
     case 'adjacency_matrix':
       agg = reduceAdjacencyMatrix(spec, ofKind(states, 'adjacency'), reduceLevel);
       break;
+    case 'weighted_avg':
+      return reduceWeightedAvg(spec, ofKind(states, 'weighted_avg'));
     case 'composite':
       agg = reduceComposite(spec, ofKind(states, 'composite'), reduceLevel);
       break;
@@ -118,6 +121,9 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
           break;
         case 'cumulative_sum':
           applyCumulativeSum(p, agg);
+          break;
+        case 'moving_fn':
+          applyMovingFn(p, agg);
           break;
       }
     }

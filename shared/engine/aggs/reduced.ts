@@ -110,6 +110,8 @@ export interface ReducedTopHits extends Named {
 /** Pipeline outputs: sum_bucket, avg_bucket, bucket_script, moving_avg, cumulative_sum. */
 export interface ReducedSimpleValue extends Named {
   readonly kind: 'simple_value';
+  /** The typed_keys name when it is not `simple_value` (weighted_avg, median_absolute_deviation). */
+  readonly typeName?: string;
   readonly value: number;
   readonly format: ValueFormat;
 }

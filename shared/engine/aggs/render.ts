@@ -33,7 +33,7 @@ function typeName(agg: ReducedAgg): string {
     case 'top_hits':
       return 'top_hits';
     case 'simple_value':
-      return 'simple_value';
+      return agg.typeName ?? 'simple_value';
     case 'bucket_metric_value':
       return 'bucket_metric_value';
     case 'stats_bucket':

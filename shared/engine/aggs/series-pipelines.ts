@@ -6,7 +6,8 @@
  */
 import { resolveBucketValue } from './buckets-path.ts';
 import type { ReducedMultiBucket } from './reduced.ts';
-import type { CumulativeSumSpec, MovingAvgSpec } from './spec.ts';
+import type { CumulativeSumSpec, MovingAvgSpec, MovingFnSpec } from './spec.ts';
+import { runMovingFunction } from './painless-expression.ts';
 import { RAW_FORMAT } from './value-format.ts';
 
 export function applyMovingAvg(spec: MovingAvgSpec, agg: ReducedMultiBucket): void {
@@ -29,6 +30,26 @@ export function applyMovingAvg(spec: MovingAvgSpec, agg: ReducedMultiBucket): vo
       }
       bucket.aggs.push({ kind: 'simple_value', name: spec.name, meta: spec.meta, value, format: RAW_FORMAT });
     }
+    window.push(v);
+    if (window.length > spec.window) window.shift();
+  }
+}
+
+/**
+ * MovFnPipelineAggregator.reduce: each bucket with a value gets the script's
+ * result over the values of the `window` buckets before it (oldest first),
+ * then its own value joins the window. Buckets without a value (a gap under
+ * `skip`) get nothing and do not enter the window.
+ */
+export function applyMovingFn(spec: MovingFnSpec, agg: ReducedMultiBucket): void {
+  const window: number[] = [];
+  // a DecimalFormat `format` would print value_as_string; decimal patterns are not implemented (docs/compat.md)
+  const format = RAW_FORMAT;
+  for (const bucket of agg.buckets) {
+    const v = resolveBucketValue(agg, bucket, spec.bucketsPath, spec.gapPolicy);
+    if (Number.isNaN(v)) continue;
+    const value = runMovingFunction(spec.script, window);
+    bucket.aggs.push({ kind: 'simple_value', name: spec.name, meta: spec.meta, value, format });
     window.push(v);
     if (window.length > spec.window) window.shift();
   }

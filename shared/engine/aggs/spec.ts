@@ -220,6 +220,13 @@ export interface PercentilesSpec extends SpecBase {
   readonly digits: number;
 }
 
+/** `weighted_avg`: Σ value × weight / Σ weight. */
+export interface WeightedAvgSpec extends SpecBase {
+  readonly type: 'weighted_avg';
+  readonly value: ValuesSourceSpec;
+  readonly weight: ValuesSourceSpec;
+}
+
 export type TopHitsSortSpec =
   | { readonly kind: 'score'; readonly asc: boolean }
   | { readonly kind: 'doc'; readonly asc: boolean }
@@ -280,6 +287,16 @@ export interface MovingAvgSpec extends SpecBase {
   readonly window: number;
   readonly model: 'simple' | 'linear';
   readonly gapPolicy: GapPolicy;
+}
+
+/** `moving_fn` (6.4+): a script over the previous `window` values of a histogram's buckets. */
+export interface MovingFnSpec extends SpecBase {
+  readonly type: 'moving_fn';
+  readonly bucketsPath: AggPath;
+  readonly window: number;
+  readonly script: CompiledScript;
+  readonly gapPolicy: GapPolicy;
+  readonly format: string | null;
 }
 
 export interface CumulativeSumSpec extends SpecBase {
@@ -374,10 +391,10 @@ export type BucketAggSpec =
   | NestedSpec
   | ReverseNestedSpec;
 
-export type MetricAggSpec = NumericMetricSpec | CardinalitySpec | PercentilesSpec | TopHitsSpec | GeoBoundsSpec | GeoCentroidSpec;
+export type MetricAggSpec = WeightedAvgSpec | NumericMetricSpec | CardinalitySpec | PercentilesSpec | TopHitsSpec | GeoBoundsSpec | GeoCentroidSpec;
 
 /** Pipelines run on the reduced tree. Parent pipelines act on their parent's buckets. */
-export type ParentPipelineSpec = BucketSelectorSpec | BucketScriptSpec | BucketSortSpec | MovingAvgSpec | CumulativeSumSpec;
+export type ParentPipelineSpec = BucketSelectorSpec | BucketScriptSpec | BucketSortSpec | MovingAvgSpec | MovingFnSpec | CumulativeSumSpec;
 /** Sibling pipelines read the buckets of a sibling multi-bucket aggregation. */
 export type SiblingPipelineSpec = BucketMetricsSpec;
 export type PipelineAggSpec = ParentPipelineSpec | SiblingPipelineSpec;
@@ -389,6 +406,7 @@ const PIPELINE_TYPES: ReadonlySet<string> = new Set([
   'bucket_script',
   'bucket_sort',
   'moving_avg',
+  'moving_fn',
   'cumulative_sum',
   'sum_bucket',
   'avg_bucket',
@@ -402,6 +420,7 @@ const PARENT_PIPELINE_TYPES: ReadonlySet<string> = new Set([
   'bucket_script',
   'bucket_sort',
   'moving_avg',
+  'moving_fn',
   'cumulative_sum',
 ]);
 

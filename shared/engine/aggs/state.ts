@@ -111,6 +111,14 @@ export interface NumericStatsState {
   readonly sumOfSquares: number;
 }
 
+export interface WeightedAvgState {
+  readonly kind: 'weighted_avg';
+  readonly format: ValueFormat;
+  /** Σ value × weight and Σ weight. */
+  readonly sum: number;
+  readonly weight: number;
+}
+
 export interface CardinalityState {
   readonly kind: 'cardinality';
   /** HyperLogLog++ precision. */
@@ -207,6 +215,7 @@ export interface CompositeState {
 }
 
 export type AggState =
+  | WeightedAvgState
   | AdjacencyState
   | HdrState
   | CompositeState

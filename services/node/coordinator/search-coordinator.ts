@@ -145,6 +145,8 @@ export class SearchCoordinator {
         targets.push({ client: this.shardClient(meta, s, preference), search, source: { body: sourceBody, url: req.url }, meta, boost });
       }
     }
+    // Elasticsearch parses the aggregations with the request: bad ones fail even when no index matches
+    if (firstAggs === null && validated.aggregations) parseAggregations(validated.aggregations, emptyMapping, warn);
     return { targets, aggs: firstAggs };
   }
 

@@ -82,21 +82,19 @@ export function holt(values: readonly number[], alpha: number, beta: number): nu
   if (values.length === 0) return NaN;
   let s = 0;
   let lastS = 0;
-  let b = 0;
   let lastB = 0;
   let counter = 0;
   for (const v of values) {
     if (Number.isNaN(v)) continue;
     if (counter === 0) {
+      // the first value is the level, with no trend yet
       s = v;
-      b = 0;
     } else {
       s = alpha * v + (1 - alpha) * (lastS + lastB);
-      b = beta * (s - lastS) + (1 - beta) * lastB;
+      lastB = beta * (s - lastS) + (1 - beta) * lastB;
     }
     counter++;
     lastS = s;
-    lastB = b;
   }
   return counter === 0 ? NaN : s;
 }

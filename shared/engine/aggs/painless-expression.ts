@@ -170,18 +170,15 @@ class Parser {
 
   /** `values.length` and `values[i]`. */
   private postfix(e: Node): Node {
-    let out = e;
-    while (out.k === 'values' && (this.isOp('.') || this.isOp('['))) {
-      if (this.next().v === '.') {
-        const id = this.next();
-        if (id.t !== 'id' || id.v !== 'length') this.fail(id, `Unknown field [${id.v}] for type [double[]].`);
-        return { k: 'length', e: out };
-      }
-      const i = this.expr();
-      this.expect(']');
-      return { k: 'index', e: out, i };
+    if (e.k !== 'values' || !(this.isOp('.') || this.isOp('['))) return e;
+    if (this.next().v === '.') {
+      const id = this.next();
+      if (id.t !== 'id' || id.v !== 'length') this.fail(id, `Unknown field [${id.v}] for type [double[]].`);
+      return { k: 'length', e };
     }
-    return out;
+    const i = this.expr();
+    this.expect(']');
+    return { k: 'index', e, i };
   }
 
   /** `MovingFunctions.name(args)`. */

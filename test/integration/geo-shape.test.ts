@@ -168,6 +168,13 @@ describe('geo_shape', () => {
     await err({ geo_shape: { area: { shape: pt, foo: 1 } } }, 400, /\[geo_shape\] query does not support \[foo\]/);
     await err({ geo_shape: { area: { indexed_shape: { index: 'shapes', type: '_doc', id: 'none' } } } }, 400, /Shape with ID \[none\] in type \[_doc\] not found/);
     await err({ geo_shape: { area: { relation: 'within' } } }, 400, /either shapeBytes or indexedShapeId and indexedShapeType are required/);
+    // hostile shapes: bounded work, a 400 each
+    const many = { type: 'multipoint', coordinates: Array.from({ length: 10_001 }, (_, i) => [i / 1000, 1]) };
+    await err({ geo_shape: { area: { shape: many } } }, 400, /a geo_shape may have at most \[10000\] vertices here/);
+    let nested: unknown = { type: 'point', coordinates: [1, 2] };
+    for (let i = 0; i < 40; i++) nested = { type: 'geometrycollection', geometries: [nested] };
+    await err({ geo_shape: { area: { shape: nested } } }, 400, /geometry collections nest deeper than this server accepts \(16\)/);
+    await err({ geo_shape: { area: { shape: 'POINT (1 2' } } }, 400, /expected word but found: END-OF-STREAM/);
   });
 
   test('the answers are the same from segment files after a flush, a merge and a restart', async () => {

@@ -147,6 +147,12 @@ describe('geo_shape', () => {
     const r = await req('PUT', '/pts/_doc/1', { a: 'LINESTRING (0 0, 1 1)' });
     assert.equal(r.status, 400);
     assert.match(r.text, /is configured for points only but a LineString was found/);
+    // the term strategy implies points_only: a circle needs the recursive strategy, as in 6.8
+    assert.equal((await req('PUT', '/pts/_mapping/_doc', { properties: { t: { type: 'geo_shape', strategy: 'term' } } })).status, 200);
+    const circle = await req('PUT', '/pts/_doc/2', { t: { type: 'circle', coordinates: [0, 0], radius: '1km' } });
+    assert.equal(circle.status, 400);
+    assert.match(circle.text, /\[\{t\}\] is configured for points only but a class org.locationtech.spatial4j.shape.impl.GeoCircle was found/);
+    assert.equal((await req('PUT', '/pts/_doc/3', { t: { type: 'multipoint', coordinates: [[0, 0], [1, 1]] } })).status, 201);
   });
 
   test('relations answer exactly on the refreshed segments', async () => {

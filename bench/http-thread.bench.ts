@@ -8,8 +8,8 @@
  *   npm run bench:http-thread                    # 100,000 documents, 8 s per scenario
  *   npm run bench:http-thread -- --seconds 15
  *   npm run bench:http-thread -- --only _mget       # the scenarios whose name holds this
- *   npm run bench:http-thread -- --url http://127.0.0.1:9311 --only _mget
- *                                                   # against a node already running (a profiled one); its RSS is not read
+ *   npm run bench:http-thread -- --url http://127.0.0.1:9311 --pid 1234 --only _mget
+ *                                                   # against a node already running (a profiled one; RSS read with --pid)
  *
  * The heavy requests are the ones that stalled every other request: a
  * terms aggregation with size 2^31-1 over 100,000 distinct values, a
@@ -134,7 +134,9 @@ async function probe(client: KeepAliveClient, until: () => boolean): Promise<Pro
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-http-thread-'));
   const urlAt = process.argv.indexOf('--url');
-  const server = urlAt >= 0 ? { url: process.argv[urlAt + 1]!, child: null } : await spawnServer(dir, ['--node.processors', '2']);
+  const pidAt = process.argv.indexOf('--pid');
+  const child = pidAt >= 0 ? { pid: Number(process.argv[pidAt + 1]) } : null;
+  const server = urlAt >= 0 ? { url: process.argv[urlAt + 1]!, child } : await spawnServer(dir, ['--node.processors', '2']);
   const heavyClient = new KeepAliveClient(server.url);
   const probeClient = new KeepAliveClient(server.url);
   try {

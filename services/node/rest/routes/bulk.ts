@@ -384,6 +384,8 @@ export function bulkHandlers(node: NodeContext) {
         const slice = runnable.slice(from, from + BULK_SLICE);
         const failed = new Map<number, EsError>();
         await readDocumentSources(slice, failed, clock);
+        // The write coordinator's part of the slice starts a stretch of its own, not the rest of the reading's.
+        await clock.pause();
         const done = await node.writes.bulk(failed.size === 0 ? slice : slice.filter((_, k) => !failed.has(k)), options);
         let j = 0;
         for (let k = 0; k < slice.length; k++) {

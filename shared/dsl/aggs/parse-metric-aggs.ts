@@ -9,11 +9,14 @@ import type {
   PercentilesSpec,
   SourceFilterSpec,
   TopHitsSortSpec,
+  MedianAbsoluteDeviationSpec,
   TopHitsSpec,
   ValuesSourceSpec,
   WeightedAvgSpec,
 } from '../../engine/aggs/spec.ts';
 import { DEFAULT_COMPRESSION } from '../../engine/aggs/tdigest.ts';
+import { DEFAULT_MAD_COMPRESSION } from '../../engine/aggs/median-absolute-deviation.ts';
+import { javaDoubleToString } from '../../engine/aggs/java-double.ts';
 import { AggParams, isObject, mustBeAtLeast, type Json } from './agg-params.ts';
 import type { Common } from './parse-bucket-aggs.ts';
 import { checkField, readValuesSource } from './parse-values-source.ts';
@@ -169,4 +172,14 @@ export function parseWeightedAvg(c: Common, body: Json, mapping: MappingLookup):
   checkField(value, mapping, true);
   checkField(weight, mapping, true);
   return { type: 'weighted_avg', ...c, value, weight };
+}
+
+export function parseMedianAbsoluteDeviation(c: Common, body: Json, mapping: MappingLookup): MedianAbsoluteDeviationSpec {
+  const p = new AggParams('median_absolute_deviation', c.name, body);
+  const source = readValuesSource(p, { withFormat: true });
+  const compression = p.number('compression') ?? DEFAULT_MAD_COMPRESSION;
+  if (!(compression > 0)) throw illegalArgument(`[compression] must be greater than 0. Found [${javaDoubleToString(compression)}] in [${c.name}]`);
+  p.done();
+  checkField(source, mapping, true);
+  return { type: 'median_absolute_deviation', ...c, source, compression };
 }

@@ -28,7 +28,7 @@ import { parseGeoBounds, parseGeoCentroid, parseGeoDistanceAgg, parseGeoHashGrid
 import { parseIpRange } from './parse-ip-range.ts';
 import { parseComposite } from './parse-composite.ts';
 import { parseSampler, parseSignificantTerms } from './parse-significance-aggs.ts';
-import { parseCardinality, parseWeightedAvg, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
+import { parseCardinality, parseMedianAbsoluteDeviation, parseWeightedAvg, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
 import {
   parseBucketMetrics,
   parseBucketScript,
@@ -68,6 +68,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   value_count: (c, b, m) => parseNumericMetric(c, b, m, 'value_count'),
   cardinality: parseCardinality,
   weighted_avg: parseWeightedAvg,
+  median_absolute_deviation: parseMedianAbsoluteDeviation,
   percentiles: (c, b, m) => parsePercentiles(c, b, m, 'percentiles'),
   percentile_ranks: (c, b, m) => parsePercentiles(c, b, m, 'percentile_ranks'),
   top_hits: (c, b) => parseTopHits(c, b),

@@ -146,6 +146,12 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     }
     case 'composite':
       return new CompositeAggregator(spec, children(false), scope);
+    case 'median_absolute_deviation': {
+      // the values' t-digest per bucket, as percentiles collect it
+      const src = resolveSource(spec.source, mapping, { numericOnly: true, timeZone: null, unmappedDefault: 'numeric' });
+      const digestSpec = { ...spec, type: 'percentiles' as const, points: [], keyed: false, method: 'tdigest' as const, digits: 0 };
+      return new PercentilesAggregator(digestSpec, src);
+    }
     case 'weighted_avg': {
       const opts = { numericOnly: true, timeZone: null, unmappedDefault: 'numeric' as const };
       return new WeightedAvgAggregator(spec, resolveSource(spec.value, mapping, opts), resolveSource(spec.weight, mapping, opts));

@@ -19,6 +19,7 @@ import { reduceSignificantTerms } from './significant-terms.ts';
 import { reduceIpRange } from './ip-range-aggregator.ts';
 import { reduceComposite } from './reduce-composite.ts';
 import { reduceWeightedAvg } from './weighted-avg.ts';
+import { reduceMedianAbsoluteDeviation } from './median-absolute-deviation.ts';
 import { reduceAdjacencyMatrix } from './adjacency-matrix.ts';
 import { reduceGeoBounds, reduceGeoCentroid, reduceGeoDistance, reduceGeoHashGrid } from './reduce-geo.ts';
 import { renderAggs } from './render.ts';
@@ -92,6 +93,8 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
     case 'adjacency_matrix':
       agg = reduceAdjacencyMatrix(spec, ofKind(states, 'adjacency'), reduceLevel);
       break;
+    case 'median_absolute_deviation':
+      return reduceMedianAbsoluteDeviation(spec, ofKind(states, 'tdigest'));
     case 'weighted_avg':
       return reduceWeightedAvg(spec, ofKind(states, 'weighted_avg'));
     case 'composite':

@@ -220,6 +220,13 @@ export interface PercentilesSpec extends SpecBase {
   readonly digits: number;
 }
 
+/** `median_absolute_deviation` (6.6+): the median of each value's distance to the median, from t-digests. */
+export interface MedianAbsoluteDeviationSpec extends SpecBase {
+  readonly type: 'median_absolute_deviation';
+  readonly source: ValuesSourceSpec;
+  readonly compression: number;
+}
+
 /** `weighted_avg`: Σ value × weight / Σ weight. */
 export interface WeightedAvgSpec extends SpecBase {
   readonly type: 'weighted_avg';
@@ -391,7 +398,7 @@ export type BucketAggSpec =
   | NestedSpec
   | ReverseNestedSpec;
 
-export type MetricAggSpec = WeightedAvgSpec | NumericMetricSpec | CardinalitySpec | PercentilesSpec | TopHitsSpec | GeoBoundsSpec | GeoCentroidSpec;
+export type MetricAggSpec = MedianAbsoluteDeviationSpec | WeightedAvgSpec | NumericMetricSpec | CardinalitySpec | PercentilesSpec | TopHitsSpec | GeoBoundsSpec | GeoCentroidSpec;
 
 /** Pipelines run on the reduced tree. Parent pipelines act on their parent's buckets. */
 export type ParentPipelineSpec = BucketSelectorSpec | BucketScriptSpec | BucketSortSpec | MovingAvgSpec | MovingFnSpec | CumulativeSumSpec;

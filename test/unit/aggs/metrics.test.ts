@@ -164,3 +164,14 @@ describe('top_hits', () => {
     assert.deepEqual(out.hits.hits.map((h) => h._id), ['s0g0d0', 's0g0d1', 's1g0d0']);
   });
 });
+
+describe('median_absolute_deviation', () => {
+  it('is the median distance to the median, across shards; null without values', () => {
+    const mapping = mappingOf({ v: 'double' });
+    const docs = [1, 1, 2, 2, 4, 6, 9].map((v) => ({ v }));
+    const out = runAggs({ m: { median_absolute_deviation: { field: 'v' } }, none: { median_absolute_deviation: { field: 'nope' } } }, split(docs, 2, 2), mapping, { typedKeys: true }) as Record<string, { value: number | null }>;
+    // median 2; distances 1 1 0 0 2 4 7 → median 1
+    assert.equal(out['median_absolute_deviation#m']!.value, 1);
+    assert.equal(out['median_absolute_deviation#none']!.value, null);
+  });
+});

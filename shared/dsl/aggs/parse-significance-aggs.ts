@@ -13,7 +13,24 @@ export function parseSampler(c: Common, body: Json): SamplerSpec {
   const p = new AggParams('sampler', c.name, body);
   const shardSize = p.int('shard_size') ?? DEFAULT_SAMPLE;
   p.done();
-  return { type: 'sampler', ...c, shardSize };
+  return { type: 'sampler', ...c, shardSize, diversity: null };
+}
+
+/** DiversifiedAggregationBuilder: `field`, `shard_size` (100), `max_docs_per_value` (1), `execution_hint` (accepted, one way here). */
+export function parseDiversifiedSampler(c: Common, body: Json, mapping: MappingLookup): SamplerSpec {
+  const p = new AggParams('diversified_sampler', c.name, body);
+  const source = readValuesSource(p, { withFormat: false });
+  const shardSize = p.int('shard_size') ?? DEFAULT_SAMPLE;
+  mustBeAtLeast('shardSize', 0, shardSize, c.name, true);
+  const maxDocsPerValue = p.int('max_docs_per_value') ?? 1;
+  mustBeAtLeast('maxDocsPerValue', 0, maxDocsPerValue, c.name, true);
+  const hint = p.string('execution_hint');
+  if (hint !== null && !['map', 'global_ordinals', 'bytes_hash'].includes(hint)) {
+    throw illegalArgument(`Unknown \`execution_hint\`: [${hint}], expected any of [map, global_ordinals, bytes_hash]`);
+  }
+  p.done();
+  checkField(source, mapping, false);
+  return { type: 'diversified_sampler', ...c, shardSize, diversity: { source, maxDocsPerValue } };
 }
 
 /** The heuristics Elasticsearch 6.8 ships; the ones this engine computes. */

@@ -27,7 +27,7 @@ import {
 import { parseGeoBounds, parseGeoCentroid, parseGeoDistanceAgg, parseGeoHashGrid } from './parse-geo-aggs.ts';
 import { parseIpRange } from './parse-ip-range.ts';
 import { parseComposite } from './parse-composite.ts';
-import { parseSampler, parseSignificantTerms } from './parse-significance-aggs.ts';
+import { parseDiversifiedSampler, parseSampler, parseSignificantTerms } from './parse-significance-aggs.ts';
 import { parseCardinality, parseMedianAbsoluteDeviation, parseWeightedAvg, parseNumericMetric, parsePercentiles, parseTopHits } from './parse-metric-aggs.ts';
 import {
   parseBucketMetrics,
@@ -55,6 +55,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   missing: parseMissing,
   global: (c, b) => parseGlobal(c, b),
   sampler: (c, b) => parseSampler(c, b),
+  diversified_sampler: parseDiversifiedSampler,
   significant_terms: parseSignificantTerms,
   // Parsed with the enclosing nested path (parseLevel).
   nested: (c, b) => parseNested(c, b, null),
@@ -92,7 +93,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['adjacency_matrix', 'composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
+const BUCKET_TYPES = new Set(['diversified_sampler', 'adjacency_matrix', 'composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
 
 /** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
 interface NestedScope {

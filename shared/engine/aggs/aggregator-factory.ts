@@ -100,7 +100,10 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     case 'global':
       return new GlobalAggregator(spec, children(singleOwner));
     case 'sampler':
-      return new SamplerAggregator(spec, children(false));
+    case 'diversified_sampler': {
+      const diversity = spec.diversity === null ? null : resolveSource(spec.diversity.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
+      return new SamplerAggregator(spec, children(false), diversity);
+    }
     case 'significant_terms': {
       const src = resolveSource(spec.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
       return new SignificantTermsAggregator(spec, src, scope, children(false));

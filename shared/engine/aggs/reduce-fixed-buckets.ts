@@ -47,7 +47,8 @@ export function reduceSingle(
   for (const s of states) docCount += s.docCount;
   return {
     kind: 'single',
-    typeName: spec.type,
+    // a diversified sample is a sampler to clients (InternalSampler.getType)
+    typeName: spec.type === 'diversified_sampler' ? 'sampler' : spec.type,
     name: spec.name,
     meta: spec.meta,
     docCount,

@@ -67,6 +67,7 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
     case 'filter':
     case 'missing':
     case 'sampler':
+    case 'diversified_sampler':
     case 'global':
     case 'nested':
     case 'reverse_nested':

@@ -150,8 +150,10 @@ export interface MissingSpec extends SpecBase {
 
 /** `sampler`: its sub-aggregations see only each shard's `shard_size` best-scoring docs. */
 export interface SamplerSpec extends SpecBase {
-  readonly type: 'sampler';
+  readonly type: 'sampler' | 'diversified_sampler';
   readonly shardSize: number;
+  /** diversified_sampler: at most `maxDocsPerValue` sampled docs per value of `source`'s field. */
+  readonly diversity: { readonly source: ValuesSourceSpec; readonly maxDocsPerValue: number } | null;
 }
 
 export type SignificanceHeuristic =

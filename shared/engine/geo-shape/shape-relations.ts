@@ -76,7 +76,8 @@ export function buildBands(rings: readonly Float64Array[], box: Box): Bands | nu
   return { ...shape, maxY: box.maxY, starts, edges };
 }
 
-export function components(p: ShapeParts): Component[] {
+/** The components of a shape; `banded` false skips the bands (a shape tested once or twice: building them costs a scan). */
+export function components(p: ShapeParts, banded = true): Component[] {
   const out: Component[] = [];
   for (let i = 0; i + 1 < p.points.length; i += 2) {
     const xy = new Float64Array([p.points[i]!, p.points[i + 1]!]);
@@ -90,7 +91,7 @@ export function components(p: ShapeParts): Component[] {
   for (const rings of p.polygons) {
     const box = emptyBox();
     extendBox(box, rings[0]!);
-    out.push({ kind: POLYGON, box, xy: rings[0]!, rings, bands: buildBands(rings, box) });
+    out.push({ kind: POLYGON, box, xy: rings[0]!, rings, bands: banded ? buildBands(rings, box) : null });
   }
   return out;
 }

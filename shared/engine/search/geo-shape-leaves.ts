@@ -8,11 +8,34 @@
  * intersects), `within` when all of them lie within it, `contains` when one
  * of them holds it.
  */
+import { decodeLatitude, decodeLongitude } from '../mapping/geo-point.ts';
 import { decodeShape } from '../geo-shape/shape-codec.ts';
-import { components, shapesIntersect, shapeWithin } from '../geo-shape/shape-relations.ts';
+import { components, POINT, shapesIntersect, shapeWithin, type Component } from '../geo-shape/shape-relations.ts';
 import type { Segment } from '../segment/types.ts';
 import { wordsFor } from './doc-bits.ts';
 import type { GeoShapeQuery } from './query.ts';
+
+/** Integers of a record holding one point: header, [1, x, y], no lines, no polygons. */
+const POINT_RECORD = 10;
+
+/**
+ * The components of the record at `at`. Most shapes are single points: those
+ * are read into one reused component, without decoding or allocating.
+ */
+function recordComponents(v: Int32Array, at: number, banded: boolean, point: Component[]): Component[] {
+  if (v[at] === POINT_RECORD && v[at + 5] === 1) {
+    const c = point[0]!;
+    const x = decodeLongitude(v[at + 6]!);
+    const y = decodeLatitude(v[at + 7]!);
+    c.xy[0] = x;
+    c.xy[1] = y;
+    const box = c.box as { minX: number; maxX: number; minY: number; maxY: number };
+    box.minX = box.maxX = x;
+    box.minY = box.maxY = y;
+    return point;
+  }
+  return components(decodeShape(v, at), banded);
+}
 
 export function geoShapeBits(q: GeoShapeQuery, seg: Segment): Uint32Array {
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
@@ -27,6 +50,9 @@ export function geoShapeBits(q: GeoShapeQuery, seg: Segment): Uint32Array {
   const qMaxY = qb[3]!;
   const qc = q.shape.components;
   const relation = q.relation;
+  const point: Component[] = [{ kind: POINT, box: { minX: 0, maxX: 0, minY: 0, maxY: 0 }, xy: new Float64Array(2), rings: [], bands: null }];
+  // a document's polygons are banded only when the query's vertices are tested against them (contains)
+  const banded = relation === 'contains';
   for (let d = 0; d < seg.maxDoc; d++) {
     const end = starts[d + 1]!;
     let at = starts[d]!;
@@ -40,19 +66,19 @@ export function geoShapeBits(q: GeoShapeQuery, seg: Segment): Uint32Array {
       const overlaps = minX <= qMaxX && qMinX <= maxX && minY <= qMaxY && qMinY <= maxY;
       if (relation === 'intersects' || relation === 'disjoint') {
         if (!overlaps) continue;
-        if (shapesIntersect(components(decodeShape(v, at)), qc)) {
+        if (shapesIntersect(recordComponents(v, at, banded, point), qc)) {
           match = relation === 'intersects';
           break;
         }
       } else if (relation === 'within') {
         const inside = minX >= qMinX && maxX <= qMaxX && minY >= qMinY && maxY <= qMaxY;
-        if (!inside || !shapeWithin(components(decodeShape(v, at)), qc)) {
+        if (!inside || !shapeWithin(recordComponents(v, at, banded, point), qc)) {
           match = false;
           break;
         }
       } else {
         const holds = minX <= qMinX && maxX >= qMaxX && minY <= qMinY && maxY >= qMaxY;
-        if (holds && shapeWithin(qc, components(decodeShape(v, at)))) {
+        if (holds && shapeWithin(qc, recordComponents(v, at, banded, point))) {
           match = true;
           break;
         }

@@ -132,7 +132,7 @@ export class Node implements NodeContext {
     private readonly clusterParts: ClusterParts | null,
   ) {
     this.tasks = new TaskRegistry(identity.nodeId);
-    this.rebuilds = new Rebuilds({ meta, log, indices, directory, access, tasks: this.tasks, onError: (err, context) => logger.error({ err, context }, 'rebuild failed') });
+    this.rebuilds = new Rebuilds({ nodeId: () => this.info.id, meta, log, indices, directory, access, tasks: this.tasks, onError: (err, context) => logger.error({ err, context }, 'rebuild failed') });
     this.nodeAdmin = new NodeAdmin({
       self: () => this.info,
       indices,
@@ -304,8 +304,11 @@ export class Node implements NodeContext {
     if (parts) await node.joinCluster(parts, contexts);
     await node.listen();
     if (parts) await node.startMembership(parts, provisioner);
-    // Rebuilds the cluster state shows running go on from their copies' commits (one node drives them: the master).
-    if (!parts || parts.membership?.isMaster) node.rebuilds.resume();
+    // Rebuilds the cluster state shows running go on from their copies' commits: this node's own, and
+    // on the master those whose driver is not in the cluster.
+    const membership = parts?.membership;
+    if (!membership) node.rebuilds.resume({ adopt: true, alive: () => false });
+    else node.rebuilds.resume({ adopt: membership.isMaster, alive: (id) => membership.members.some((m) => m.id === id) });
     return node;
   }
 
@@ -340,9 +343,11 @@ export class Node implements NodeContext {
       connection: kafkaConnection(this.config.kafkaSecurity),
     });
     parts.membership = membership;
-    membership.on('change', () => {
+    membership.on('change', (view) => {
       void this.indices.reconcile();
       void this.directory.poll();
+      // A rebuild whose driving node left goes on, driven by the master.
+      if (membership.isMaster) this.rebuilds.resume({ adopt: true, alive: (id) => view.members.some((m) => m.id === id) });
     });
     membership.on('error', (err) => this.logger.error({ err }, 'membership stopped'));
     let signature = allocationSignature(this.cluster.indices(), this.settings);

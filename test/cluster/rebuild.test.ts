@@ -152,4 +152,48 @@ describe('rebuild on a three-node cluster on mock Kafka', { timeout: 15 * 60_000
     const found = await http(c.url(2), 'POST', '/passinfo/_search', { size: 0, query: { term: { 'plate.edge': prefix } } });
     assert.equal((found.body as { hits: { total: number } }).hits.total, expected);
   });
+
+  test('a rebuild whose driving node is killed is finished by the master, without that node coming back', async () => {
+    const DOCS_KILL = 40_000;
+    const created = await http(c.url(0), 'PUT', '/tracks-v1', { settings: { number_of_shards: 2, number_of_replicas: 1 } });
+    assert.equal(created.status, 200, created.text);
+    await c.waitForHealth('green', { timeoutMs: 60_000, via: 'every' });
+    for (let i = 0; i < DOCS_KILL; i += 5000) {
+      const lines: string[] = [];
+      for (let n = i; n < i + 5000; n++) lines.push(JSON.stringify({ index: { _type: '_doc', _id: String(n) } }), JSON.stringify({ plate: `P${n}`, n }));
+      assert.equal((await bulk((i / 5000) % 3, 'tracks-v1', lines)).errors, false);
+    }
+    const master = (await http(c.url(0), 'GET', '/_cat/master?format=json')).body as { node: string }[];
+    const masterIndex = Number(master[0]!.node.replace('node-', ''));
+    const driver = [0, 1, 2].find((i) => i !== masterIndex)!;
+    const started = await http(c.url(driver), 'POST', '/tracks-v1/_rebuild?wait_for_completion=false', {
+      dest: { index: 'tracks-v2', mappings: { _doc: { properties: { plate: { type: 'text', fields: { raw: { type: 'keyword' } } } } } } },
+      alias: 'tracks',
+    });
+    assert.equal(started.status, 200, started.text);
+    await c.kill(driver);
+    const url = c.url(masterIndex);
+    assert.equal((await http(url, 'GET', '/_alias/tracks')).status, 404, 'the rebuild had not switched when its driver died');
+    const deadline = Date.now() + 180_000;
+    let adopted = false;
+    for (;;) {
+      const tasks = (await http(url, 'GET', '/_tasks?actions=indices:admin/rebuild')).body as { nodes: Record<string, { tasks: Record<string, unknown> }> };
+      if (Object.values(tasks.nodes ?? {}).some((n) => Object.keys(n.tasks).length > 0)) adopted = true;
+      const alias = await http(url, 'GET', '/_alias/tracks');
+      if (alias.status === 200) {
+        assert.deepEqual(alias.body, { 'tracks-v2': { aliases: { tracks: {} } } });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`the rebuild was not finished after its driver died (adopted by the master: ${adopted})`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await http(url, 'POST', '/tracks/_refresh');
+    const count = await http(url, 'GET', '/tracks/_count');
+    assert.equal((count.body as { count: number }).count, DOCS_KILL);
+    const raw = await http(url, 'POST', '/tracks/_search', { size: 0, query: { term: { 'plate.raw': 'P12345' } } });
+    assert.equal((raw.body as { hits: { total: number } }).hits.total, 1, 'the new sub-field holds the old documents');
+    await c.restart(driver);
+    await c.waitForHealth('green', { nodes: 3, timeoutMs: 120_000, via: 'every' });
+    assert.deepEqual((await http(c.url(driver), 'GET', '/_alias/tracks')).body, { 'tracks-v2': { aliases: { tracks: {} } } }, 'the restarted driver does not run it again');
+  });
 });

@@ -42,6 +42,8 @@ export interface RebuildState {
   readonly deleteSource: boolean;
   readonly state: 'running' | 'done' | 'failed';
   readonly failure: string | null;
+  /** Id of the node that took the request and drives the rebuild (null: written before nodes were named here). */
+  readonly driver: string | null;
 }
 
 /** What `rebuild_json` of a CreateIndex event holds. */
@@ -49,6 +51,8 @@ export interface RebuildRequest {
   readonly sourceUuid: string;
   readonly alias: string | null;
   readonly deleteSource: boolean;
+  /** Absent in events written before the driver was recorded. */
+  readonly driver?: string;
 }
 
 export interface IndexMetadata {
@@ -118,7 +122,15 @@ export function createIndexMetadata(
   if (c.rebuild_json != null) {
     if (source === null) throw illegalArgument(`the source of the rebuild of [${c.index}] does not exist`);
     const r = JSON.parse(c.rebuild_json) as RebuildRequest;
-    rebuild = { sourceUuid: source.uuid, sourceName: source.name, alias: r.alias, deleteSource: r.deleteSource, state: 'running', failure: null };
+    rebuild = {
+      sourceUuid: source.uuid,
+      sourceName: source.name,
+      alias: r.alias,
+      deleteSource: r.deleteSource,
+      state: 'running',
+      failure: null,
+      driver: typeof r.driver === 'string' ? r.driver : null,
+    };
   }
   return {
     name: c.index,

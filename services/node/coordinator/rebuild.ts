@@ -18,9 +18,10 @@
  * after it see the writes acknowledged before it (all but the ones of that
  * last moment, which the copies apply within milliseconds).
  *
- * A restarted node resumes every rebuild the cluster state still shows
- * running (`resume`): the copies reopen from their last commits and go on
- * reading the log from the offsets stored there.
+ * A restarted node resumes the rebuilds the cluster state still shows
+ * running that it drove (`resume`): the copies reopen from their last commits
+ * and go on reading the log from the offsets stored there. When the driving
+ * node leaves the cluster, the master takes its rebuilds over.
  */
 import { randomBytes } from 'node:crypto';
 import { EsError, illegalArgument, parsingException } from '../../../shared/errors/es-errors.ts';
@@ -76,6 +77,8 @@ export interface RebuildResult {
 }
 
 export interface RebuildDeps {
+  /** This node's id: the driver recorded in a rebuild it starts. */
+  readonly nodeId: () => string;
   readonly meta: MetaService;
   readonly log: CommitLog;
   readonly indices: IndicesService;
@@ -150,7 +153,7 @@ export class Rebuilds {
     if (source.closed) throw new EsError('index_closed_exception', 'closed', 400, { index_uuid: source.uuid, index: source.name });
     const settings = destSettings(source, body.dest.settings);
     const mappings = destMappings(source, body.dest.mappings);
-    const rebuild: RebuildRequest = { sourceUuid: source.uuid, alias: body.alias, deleteSource: body.deleteSource };
+    const rebuild: RebuildRequest = { sourceUuid: source.uuid, alias: body.alias, deleteSource: body.deleteSource, driver: this.deps.nodeId() };
     const event = {
       index: body.dest.index,
       uuid: indexUuid(),
@@ -170,13 +173,22 @@ export class Rebuilds {
     return this.driven.get(uuid);
   }
 
-  /** Drives every rebuild the cluster state shows running that no one on this node drives (after a restart). */
-  resume(): void {
+  /**
+   * Drives the rebuilds the cluster state shows running that this node does
+   * not drive yet: those it started before a restart, and with `adopt` (the
+   * master; a single node) those whose driver is not `alive` or unknown.
+   * So a rebuild goes on when its driving node leaves the cluster.
+   */
+  resume(opts: { adopt: boolean; alive: (nodeId: string) => boolean }): void {
+    const self = this.deps.nodeId();
     for (const meta of this.deps.meta.state.indices()) {
-      if (meta.rebuild?.state === 'running' && !this.driven.has(meta.uuid)) {
-        const d = this.drive(meta, { storeResult: true });
-        d.done.catch((err: Error) => this.deps.onError(err, `rebuild of [${meta.rebuild?.sourceName}] into [${meta.name}]`));
-      }
+      const r = meta.rebuild;
+      if (r?.state !== 'running' || this.driven.has(meta.uuid)) continue;
+      const own = r.driver === self;
+      const orphaned = r.driver === null || !opts.alive(r.driver);
+      if (!own && !(opts.adopt && orphaned)) continue;
+      const d = this.drive(meta, { storeResult: true });
+      d.done.catch((err: Error) => this.deps.onError(err, `rebuild of [${r.sourceName}] into [${meta.name}]`));
     }
   }
 

@@ -5,6 +5,7 @@ import { parseAggPath } from '../../engine/aggs/buckets-path.ts';
 import { luceneRegex } from '../../engine/regex/lucene-regex.ts';
 import type {
   AdjacencyMatrixSpec,
+  AutoDateHistogramSpec,
   AggSpec,
   BucketOrder,
   CalendarUnit,
@@ -326,4 +327,17 @@ export function parseAdjacencyMatrix(c: Common, body: Json): AdjacencyMatrixSpec
   if (filters.length === 0) throw illegalState(`[${c.name}] is missing : filters parameter`);
   filters.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { type: 'adjacency_matrix', ...c, filters, separator };
+}
+
+/** AutoDateHistogramAggregationBuilder: `field`, `buckets` (10), `format`, `time_zone`, `missing`; `minimum_interval` is 7.x (unknown here). */
+export function parseAutoDateHistogram(c: Common, body: Json, mapping: MappingLookup): AutoDateHistogramSpec {
+  const p = new AggParams('auto_date_histogram', c.name, body);
+  const source = readValuesSource(p, { withFormat: true });
+  const buckets = p.int('buckets') ?? 10;
+  mustBeAtLeast('buckets', 0, buckets, c.name, true);
+  const tz = p.string('time_zone');
+  if (tz !== null) timeZone(tz);
+  p.done();
+  checkField(source, mapping, true);
+  return { type: 'auto_date_histogram', ...c, source, buckets, timeZone: tz };
 }

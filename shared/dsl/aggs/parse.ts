@@ -13,6 +13,7 @@ import { isParentPipeline, isPipeline, isSiblingPipeline } from '../../engine/ag
 import { isObject, tokenName, type Json } from './agg-params.ts';
 import {
   parseAdjacencyMatrix,
+  parseAutoDateHistogram,
   parseDateHistogram,
   parseFilter,
   parseFilters,
@@ -80,6 +81,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   ip_range: parseIpRange,
   composite: (c, b, m) => parseComposite(c, b, m),
   adjacency_matrix: (c, b) => parseAdjacencyMatrix(c, b),
+  auto_date_histogram: parseAutoDateHistogram,
   bucket_selector: (c, b) => parseBucketSelector(c, b),
   bucket_script: (c, b) => parseBucketScript(c, b),
   bucket_sort: (c, b) => parseBucketSort(c, b),
@@ -93,7 +95,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['diversified_sampler', 'adjacency_matrix', 'composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
+const BUCKET_TYPES = new Set(['auto_date_histogram', 'diversified_sampler', 'adjacency_matrix', 'composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
 
 /** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
 interface NestedScope {

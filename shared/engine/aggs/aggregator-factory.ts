@@ -26,6 +26,7 @@ import { IpRangeAggregator } from './ip-range-aggregator.ts';
 import { CompositeAggregator } from './composite-aggregator.ts';
 import { WeightedAvgAggregator } from './weighted-avg.ts';
 import { AdjacencyMatrixAggregator } from './adjacency-matrix.ts';
+import { AutoDateHistogramAggregator } from './auto-date-histogram.ts';
 import { GeoBoundsAggregator, GeoCentroidAggregator, GeoDistanceAggregator, GeoHashGridAggregator, geoField } from './geo-aggregators.ts';
 
 /** An aggregation on a field this shard does not map: a fixed empty state. */
@@ -158,6 +159,14 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     case 'weighted_avg': {
       const opts = { numericOnly: true, timeZone: null, unmappedDefault: 'numeric' as const };
       return new WeightedAvgAggregator(spec, resolveSource(spec.value, mapping, opts), resolveSource(spec.weight, mapping, opts));
+    }
+    case 'auto_date_histogram': {
+      const src = resolveSource(spec.source, mapping, { numericOnly: true, timeZone: spec.timeZone, unmappedDefault: 'numeric' });
+      const numeric: ResolvedSource & { kind: 'numeric' } =
+        src.kind === 'numeric'
+          ? src
+          : { kind: 'numeric', field: null, numKind: 'date', missing: null, format: { kind: 'date', pattern: spec.source.format ?? DEFAULT_DATE_FORMAT, timeZone: spec.timeZone } };
+      return new AutoDateHistogramAggregator(spec, children(false), scope, numeric);
     }
     case 'adjacency_matrix':
       return new AdjacencyMatrixAggregator(spec, children(false), scope);

@@ -21,6 +21,7 @@ import { reduceComposite } from './reduce-composite.ts';
 import { reduceWeightedAvg } from './weighted-avg.ts';
 import { reduceMedianAbsoluteDeviation } from './median-absolute-deviation.ts';
 import { reduceAdjacencyMatrix } from './adjacency-matrix.ts';
+import { reduceAutoDateHistogram } from './auto-date-histogram.ts';
 import { reduceGeoBounds, reduceGeoCentroid, reduceGeoDistance, reduceGeoHashGrid } from './reduce-geo.ts';
 import { renderAggs } from './render.ts';
 import { applyCumulativeSum, applyMovingAvg, applyMovingFn } from './series-pipelines.ts';
@@ -90,6 +91,9 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       break;
     case 'ip_range':
       agg = reduceIpRange(spec, ofKind(states, 'range') as RangeState[], reduceLevel);
+      break;
+    case 'auto_date_histogram':
+      agg = reduceAutoDateHistogram(spec, ofKind(states, 'auto_date_histogram'), reduceLevel);
       break;
     case 'adjacency_matrix':
       agg = reduceAdjacencyMatrix(spec, ofKind(states, 'adjacency'), reduceLevel);

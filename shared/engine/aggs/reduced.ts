@@ -43,10 +43,12 @@ export interface ReducedTerms extends Named {
 
 export interface ReducedHistogram extends Named {
   readonly kind: 'histogram';
-  readonly typeName: 'date_histogram' | 'histogram';
+  readonly typeName: 'date_histogram' | 'histogram' | 'auto_date_histogram';
   readonly keyed: boolean;
   readonly format: ValueFormat;
   buckets: ReducedBucket[];
+  /** auto_date_histogram: the interval chosen (`7d`, `3h`). */
+  readonly interval?: string;
 }
 
 export interface ReducedRange extends Named {

@@ -122,6 +122,7 @@ function renderBody(agg: ReducedAgg, typedKeys: boolean, body: Json): void {
       } else {
         body.buckets = agg.buckets.map(render);
       }
+      if (agg.interval !== undefined) body.interval = agg.interval;
       return;
     }
     case 'range': {

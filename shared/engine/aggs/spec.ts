@@ -95,6 +95,14 @@ export interface DateHistogramSpec extends SpecBase {
   readonly keyed: boolean;
 }
 
+/** `auto_date_histogram` (6.4+): date buckets at an interval chosen for at most `buckets` of them. */
+export interface AutoDateHistogramSpec extends SpecBase {
+  readonly type: 'auto_date_histogram';
+  readonly source: ValuesSourceSpec;
+  readonly buckets: number;
+  readonly timeZone: string | null;
+}
+
 export interface HistogramSpec extends SpecBase {
   readonly type: 'histogram';
   readonly source: ValuesSourceSpec;
@@ -382,6 +390,7 @@ export interface CompositeSpec extends SpecBase {
 }
 
 export type BucketAggSpec =
+  | AutoDateHistogramSpec
   | AdjacencyMatrixSpec
   | CompositeSpec
   | IpRangeAggSpec

@@ -70,6 +70,17 @@ export interface HistogramState {
   readonly boundsMax: number | null;
 }
 
+/** auto_date_histogram on one shard: its keys ascending at the ladder rounding it ended on. */
+export interface AutoDateHistogramState {
+  readonly kind: 'auto_date_histogram';
+  readonly format: ValueFormat;
+  readonly roundingIdx: number;
+  readonly keys: Float64Array;
+  readonly docCounts: Int32Array;
+  readonly subs: readonly (readonly AggState[])[] | null;
+  readonly emptySubs: readonly AggState[];
+}
+
 export interface RangeBucketState extends BucketState {
   readonly key: string;
   readonly from: number | null;
@@ -215,6 +226,7 @@ export interface CompositeState {
 }
 
 export type AggState =
+  | AutoDateHistogramState
   | WeightedAvgState
   | AdjacencyState
   | HdrState

@@ -3,6 +3,7 @@
  * errors: unknown parameters, wrong value types, out-of-range numbers.
  */
 import { illegalArgument, parsingException, xContentParse, type EsError } from '../../errors/es-errors.ts';
+import { jacksonTokenName } from '../../json/token-names.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -11,22 +12,7 @@ export function isObject(v: unknown): v is Json {
 }
 
 /** Jackson's token names, for "expected a [START_OBJECT]" messages. */
-export function tokenName(v: unknown): string {
-  if (v === null) return 'VALUE_NULL';
-  if (Array.isArray(v)) return 'START_ARRAY';
-  switch (typeof v) {
-    case 'string':
-      return 'VALUE_STRING';
-    case 'number':
-      return Number.isInteger(v) ? 'VALUE_NUMBER_INT' : 'VALUE_NUMBER_FLOAT';
-    case 'boolean':
-      return v ? 'VALUE_TRUE' : 'VALUE_FALSE';
-    case 'object':
-      return 'START_OBJECT';
-    default:
-      return 'VALUE_EMBEDDED_OBJECT';
-  }
-}
+export const tokenName: (v: unknown) => string = jacksonTokenName;
 
 /** The parameters of one aggregation type, read with checks; `done()` refuses the ones nobody read. */
 export class AggParams {

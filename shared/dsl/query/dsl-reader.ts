@@ -7,17 +7,10 @@ import { EsError, illegalArgument, parsingException } from '../../errors/es-erro
 import type { Json, JsonMap, JsonSource, Location } from './json-source.ts';
 import { isJsonMap } from './json-source.ts';
 import type { DslValue } from './query-builders.ts';
+import { xContentTokenName } from '../../json/token-names.ts';
 
 /** The XContentParser token a JSON value starts with. */
-export function tokenName(v: Json | undefined): string {
-  if (v === undefined) return 'END_OBJECT';
-  if (v === null) return 'VALUE_NULL';
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (typeof v === 'object') return 'START_OBJECT';
-  if (typeof v === 'string') return 'VALUE_STRING';
-  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
-  return 'VALUE_NUMBER';
-}
+export const tokenName: (v: Json | undefined) => string = xContentTokenName;
 
 export class DslReader {
   readonly src: JsonSource;

@@ -16,6 +16,7 @@ import { KeywordTokenizer } from './keyword-tokenizer.ts';
 import type { AnalysisRegistry } from './registry.ts';
 import type { CharFilter, TokenFilterFactory, Tokenizer } from './token-stream.ts';
 import type { Token } from './types.ts';
+import { xContentTokenName as tokenName } from '../../json/token-names.ts';
 
 export interface AnalyzeContext {
   /** The index's registry, or `AnalysisRegistry.builtins` when the request names no index. */
@@ -100,24 +101,6 @@ interface AnalyzeRequest {
   explain: boolean;
   attributes: string[];
   normalizer?: string;
-}
-
-/** Jackson's token name for a JSON value, as Elasticsearch prints it in "wrong type" messages. */
-function tokenName(v: unknown): string {
-  if (v === null) return 'VALUE_NULL';
-  if (Array.isArray(v)) return 'START_ARRAY';
-  switch (typeof v) {
-    case 'string':
-      return 'VALUE_STRING';
-    case 'number':
-      return 'VALUE_NUMBER';
-    case 'boolean':
-      return 'VALUE_BOOLEAN';
-    case 'object':
-      return 'START_OBJECT';
-    default:
-      return 'VALUE_EMBEDDED_OBJECT';
-  }
 }
 
 function isScalar(v: unknown): v is string | number | boolean | null {

@@ -9,20 +9,12 @@
  * the field (shared/engine/suggest/completion-terms.ts).
  */
 import { illegalArgument } from '../../errors/es-errors.ts';
+import { xContentTokenName as tokenName } from '../../json/token-names.ts';
 
 const MAX_WEIGHT = 2147483647;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function tokenName(v: unknown): string {
-  if (v === null) return 'VALUE_NULL';
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (typeof v === 'object') return 'START_OBJECT';
-  if (typeof v === 'string') return 'VALUE_STRING';
-  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
-  return 'VALUE_NUMBER';
 }
 
 function weightOf(v: unknown): number {

@@ -9,13 +9,7 @@ import { checkGeoPoint, normalizePoint, parseGeoPoints } from './geo-point.ts';
 import type { JodaDateFormatter } from './date-format.ts';
 import type { LeafNode } from './mapping-nodes.ts';
 import { parseRangeValues, type RangeFieldType } from './range-values.ts';
-
-/** Jackson's token names, as its "can not access as binary" error prints them. */
-function tokenName(raw: unknown): string {
-  if (typeof raw === 'number') return Number.isInteger(raw) ? 'VALUE_NUMBER_INT' : 'VALUE_NUMBER_FLOAT';
-  if (typeof raw === 'boolean') return raw ? 'VALUE_TRUE' : 'VALUE_FALSE';
-  return 'START_OBJECT';
-}
+import { jacksonTokenName as tokenName } from '../../json/token-names.ts';
 
 function isBase64Char(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;

@@ -15,6 +15,7 @@ import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import { getOwn } from '../../../../shared/json/own-keys.ts';
 import { securityOf } from '../../security/request-security.ts';
 import { TimeSlice, yieldToEventLoop } from '../time-slice.ts';
+import { xContentTokenName as tokenName } from '../../../../shared/json/token-names.ts';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
 
@@ -77,12 +78,6 @@ const META_KEYS: ReadonlySet<string> = new Set([
   'version', '_version', 'version_type', '_version_type', 'versionType', 'if_seq_no', 'if_primary_term',
   'retry_on_conflict', '_retry_on_conflict', '_retryOnConflict', 'pipeline', 'fields', '_source',
 ]);
-
-function tokenName(v: unknown): string {
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (v !== null && typeof v === 'object') return 'START_OBJECT';
-  return 'VALUE_STRING';
-}
 
 /** XContentParser.longValue() of a metadata value, with Numbers.toLong's errors. */
 function metaLong(v: unknown, field: string, lineNo: number): number {

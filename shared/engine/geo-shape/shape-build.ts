@@ -9,6 +9,7 @@
  */
 import { invalidShape, illegalArgument } from '../../errors/es-errors.ts';
 import { EARTH_MEAN_RADIUS } from '../mapping/geo-point.ts';
+import { checkRings } from './ring-validity.ts';
 import { javaDouble, quantizeLat, quantizeLon, type ShapeParts } from './shape-model.ts';
 
 const BOUNDARY = 'Rect(minX=-180.0,maxX=180.0,minY=-90.0,maxY=90.0)';
@@ -193,6 +194,7 @@ export function addPolygon(parts: ShapeParts, rings: number[][], right: boolean)
   // PolygonBuilder: a shell the other way round than the orientation says, wider than a hemisphere, crosses the dateline
   const translate = ccw !== right && range > 180 && range !== 360;
   const all = translate ? rings.map((r) => r.map((v, i) => (i % 2 === 0 && v < 0 ? v + 360 : v))) : rings;
+  checkRings(all);
   for (let h = 1; h < all.length; h++) {
     const hole = all[h]!;
     const sh = all[0]!;

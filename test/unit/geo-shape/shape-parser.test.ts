@@ -71,6 +71,24 @@ describe('GeoJSON', () => {
     assert.equal(reason({ type: 'polygon', coordinates: [shell, hole] }), 'invalid_shape_exception: Hole lies outside shell at or near point (20.0, 20.0, NaN)');
   });
 
+  test('polygons are checked as JTS checks them: a ring crossing itself or another ring is refused; a hole touching its shell at a point is not', () => {
+    assert.equal(reason('POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))'), 'invalid_shape_exception: Self-intersection at or near point (5.0, 5.0, NaN)');
+    assert.equal(reason('POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (5 5, 15 5, 15 6, 5 6, 5 5))'), 'invalid_shape_exception: Self-intersection at or near point (10.0, 5.0, NaN)');
+    // a ring touching itself at a vertex
+    assert.equal(reason('POLYGON ((0 0, 10 0, 5 5, 10 10, 0 10, 5 5, 0 0))'), 'invalid_shape_exception: Self-intersection at or near point (5.0, 5.0, NaN)');
+    assert.equal(reason('POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (0 0, 2 1, 1 2, 0 0))'), 'parsed');
+    assert.equal(reason('POLYGON ((0 0, 10 0, 10 10, 6 10, 6 2, 4 2, 4 10, 0 10, 0 0))'), 'parsed');
+    // repeated vertices are not crossings
+    assert.equal(reason('POLYGON ((0 0, 10 0, 10 0, 10 10, 0 10, 0 0))'), 'parsed');
+    // 10,000 vertices are checked quickly
+    const ring: number[][] = [];
+    for (let i = 0; i < 9_999; i++) ring.push([10 * Math.cos((2 * Math.PI * i) / 9_999), 10 * Math.sin((2 * Math.PI * i) / 9_999)]);
+    ring.push(ring[0]!);
+    const t0 = performance.now();
+    assert.equal(reason({ type: 'polygon', coordinates: [ring] }), 'parsed');
+    assert.ok(performance.now() - t0 < 2_000);
+  });
+
   test('the vertex limit is a 400 with the limit named', () => {
     const coordinates = Array.from({ length: 10_001 }, (_, i) => [i / 1000, 0]);
     assert.match(reason({ type: 'multipoint', coordinates }), /^illegal_argument_exception: a geo_shape may have at most \[10000\] vertices/);

@@ -15,6 +15,7 @@
  * (the docs are kept per segment meanwhile).
  */
 import type { NumericDocValues } from '../segment/types.ts';
+import type { BucketBudget } from './bucket-budget.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren } from './aggregator.ts';
 import { createRounding, type Rounding } from './date-rounding.ts';
@@ -216,7 +217,12 @@ function mergeBuckets(buckets: readonly Bucket[], r: Rounding): Bucket[] {
   return out;
 }
 
-export function reduceAutoDateHistogram(spec: AutoDateHistogramSpec, states: readonly AutoDateHistogramState[], reduceLevel: LevelReducer): ReducedHistogram {
+export function reduceAutoDateHistogram(
+  spec: AutoDateHistogramSpec,
+  states: readonly AutoDateHistogramState[],
+  reduceLevel: LevelReducer,
+  budget: BucketBudget | null = null,
+): ReducedHistogram {
   const target = spec.buckets;
   const r = roundings(spec.timeZone);
   const format: ValueFormat = states[0]?.format ?? { kind: 'date', pattern: 'strict_date_optional_time||epoch_millis', timeZone: spec.timeZone };
@@ -242,7 +248,11 @@ export function reduceAutoDateHistogram(spec: AutoDateHistogramSpec, states: rea
     for (const b of buckets) {
       const last = filled[filled.length - 1];
       if (last !== undefined) {
-        for (let key = r[idx]!.nextRoundingValue(last.key); key < b.key; key = r[idx]!.nextRoundingValue(key)) filled.push({ key, docCount: 0, subs: [] });
+        for (let key = r[idx]!.nextRoundingValue(last.key); key < b.key; key = r[idx]!.nextRoundingValue(key)) {
+          // each empty bucket counts against search.max_buckets as it is made (a huge `buckets` stops here)
+          budget?.consume(1);
+          filled.push({ key, docCount: 0, subs: [] });
+        }
       }
       filled.push(b);
     }

@@ -93,7 +93,7 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       agg = reduceIpRange(spec, ofKind(states, 'range') as RangeState[], reduceLevel);
       break;
     case 'auto_date_histogram':
-      agg = reduceAutoDateHistogram(spec, ofKind(states, 'auto_date_histogram'), reduceLevel);
+      agg = reduceAutoDateHistogram(spec, ofKind(states, 'auto_date_histogram'), reduceLevel, budget);
       break;
     case 'adjacency_matrix':
       agg = reduceAdjacencyMatrix(spec, ofKind(states, 'adjacency'), reduceLevel);

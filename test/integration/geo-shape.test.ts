@@ -49,6 +49,7 @@ before(async () => {
     assert.equal(r.status, 201, `${id}: ${r.text}`);
   }
   assert.equal((await req('PUT', '/shapes/_doc/box', { shape: { type: 'envelope', coordinates: [[-1, 11], [11, -1]] } })).status, 201);
+  assert.equal((await req('PUT', '/shapes/_doc/routed?routing=r7', { zone: { outline: 'POINT (25 5)' } })).status, 201);
   await req('POST', '/regions,shapes/_refresh');
 });
 after(async () => {
@@ -74,6 +75,8 @@ async function relationsAnswers(): Promise<void> {
   assert.deepEqual(await ids(shapeQuery({ type: 'point', coordinates: [61.5, 5] })), []);
   assert.deepEqual(await ids(shapeQuery('POINT (82 0)')), ['coll']);
   assert.deepEqual(await ids({ geo_shape: { area: { indexed_shape: { index: 'shapes', type: '_doc', id: 'box', path: 'shape' }, relation: 'within' } } }), ['holed', 'pt']);
+  // a routed shape document, the shape at a dotted path
+  assert.deepEqual(await ids({ geo_shape: { area: { indexed_shape: { index: 'shapes', id: 'routed', path: 'zone.outline', routing: 'r7' } } } }), ['east']);
 }
 
 describe('geo_shape', () => {

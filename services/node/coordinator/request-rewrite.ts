@@ -95,7 +95,7 @@ async function withIndexedShape(field: Record<string, Json>, spec: Record<string
   if (id === null) return field;
   const type = text('type');
   const shape = { id, type, index: text('index') ?? DEFAULT_SHAPE_INDEX, path: text('path') ?? DEFAULT_SHAPE_PATH };
-  const source = await deps.getSource(shape.index, type, id, null);
+  const source = await deps.getSource(shape.index, type, id, text('routing'));
   if (source === null) throw illegalArgument(type === null ? `Shape with ID [${id}] not found` : `Shape with ID [${id}] in type [${type}] not found`);
   const out: Record<string, Json> = {};
   for (const [k, x] of Object.entries(field)) {

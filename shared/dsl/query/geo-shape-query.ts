@@ -2,7 +2,7 @@
  * The `geo_shape` query of Elasticsearch 6.8 (GeoShapeQueryBuilder): one
  * field with an inline `shape` (GeoJSON or WKT, read with the default
  * orientation, as 6.8 reads query shapes) or an `indexed_shape` (`id`,
- * `type`, `index` default `shapes`, `path` default `shape`; the coordinator
+ * `type`, `index` default `shapes`, `path` default `shape`, `routing`; the coordinator
  * replaces it by the shape it names before the shards see the query, see
  * services/node/coordinator/request-rewrite.ts), a `relation` (intersects,
  * disjoint, within, contains), a `strategy` (recursive, term: term answers

@@ -11,7 +11,9 @@
  * the count and the 10 newest (pass_time desc, event_id asc). Beside them a
  * brute-force scan of the records in this process. Every engine's count and
  * top 10 must agree, or the run prints the difference and exits 1. Prints
- * p50 and p95 per engine, with the node's RSS beside every figure.
+ * p50 and p95 per engine, with the node's RSS beside every figure. The
+ * node is measured with its filter cache emptied before every run (each run
+ * evaluates its filters), and again warm (the filters' bitsets cached).
  *
  * `--scan-node ROOT`: after the node above, the same data directory is
  * opened by the node built at ROOT (a checkout from before the point index,
@@ -21,9 +23,11 @@
  *   npm run bench:geo -- --count 5000000 --runs 20
  *   npm run bench:geo -- --pg postgres://bench:bench@127.0.0.1/bench
  *   npm run bench:geo -- --scan-node /tmp/before        # the node before the point index too
+ *   npm run bench:geo -- --keep /tmp/geo-1m             # keep the node's data; a rerun opens it instead of loading
  */
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -280,10 +284,11 @@ async function postgresAnswer(client: pg.Client, c: Case): Promise<Answer> {
 
 // ---- measuring -------------------------------------------------------------------
 
-async function timed(run: () => Promise<Answer> | Answer): Promise<{ answer: Answer; samples: number[] }> {
+async function timed(run: () => Promise<Answer> | Answer, before?: () => Promise<void>): Promise<{ answer: Answer; samples: number[] }> {
   let answer: Answer = { total: -1, top: [] };
   const samples: number[] = [];
   for (let i = 0; i < warmup + runs; i++) {
+    await before?.();
     const t0 = performance.now();
     answer = await run();
     if (i >= warmup) samples.push(performance.now() - t0);
@@ -319,9 +324,19 @@ async function main(): Promise<void> {
     }
   }
 
-  const node = new Node(await spawnServer(dataDir, [], 120_000, true));
-  const nodeLoad = await loadNode(node, onRecord);
-  process.stdout.write(`node: ${count} records searchable in ${nodeLoad.toFixed(1)} s (${Math.round(count / nodeLoad)}/s), RSS ${node.rss().toFixed(0)} MiB\n`);
+  // `--keep DIR` of an earlier run with the same records: the node opens them instead of loading again.
+  const marker = join(dataDir, 'bench-geo.json');
+  const loadedBefore = existsSync(marker) && readFileSync(marker, 'utf8') === JSON.stringify({ count, checkpoints, seed: SEED });
+  const node = new Node(await spawnServer(dataDir, [], 600_000, true));
+  if (loadedBefore) {
+    for (const r of generatePassRecords({ count, checkpoints, seed: SEED })) onRecord(r);
+    await node.waitForCount(count);
+    process.stdout.write(`node: the ${count} records of an earlier run opened from ${dataDir}, RSS ${node.rss().toFixed(0)} MiB\n`);
+  } else {
+    const nodeLoad = await loadNode(node, onRecord);
+    if (args.keep !== undefined) writeFileSync(marker, JSON.stringify({ count, checkpoints, seed: SEED }));
+    process.stdout.write(`node: ${count} records searchable in ${nodeLoad.toFixed(1)} s (${Math.round(count / nodeLoad)}/s), RSS ${node.rss().toFixed(0)} MiB\n`);
+  }
 
   let pgClient: pg.Client | null = null;
   if (args.pg !== undefined) {
@@ -333,13 +348,22 @@ async function main(): Promise<void> {
 
   type Row = { name: string; engine: string; p50: number; p95: number; rss: number; answer: Answer };
   const results: Row[] = [];
-  const measureNode = async (n: Node, engine: string) => {
+  // Cold: the filter cache emptied before every run, so each run evaluates its filters (the index's or the
+  // scan's work); warm: the same query again, its filters' bitsets cached (what a dashboard's refresh sees).
+  const measureNode = async (n: Node, engine: string, warmToo: boolean) => {
+    const clear = async () => {
+      const r = await n.client.request('POST', `/${INDEX}/_cache/clear?query=true`);
+      if (r.status !== 200) throw new Error(`cache clear: ${r.text}`);
+    };
     for (const c of all) {
-      const { answer, samples } = await timed(() => n.answer(c));
-      results.push({ name: c.name, engine, p50: percentile(samples, 50), p95: percentile(samples, 95), rss: n.rss(), answer });
+      const cold = await timed(() => n.answer(c), clear);
+      results.push({ name: c.name, engine, p50: percentile(cold.samples, 50), p95: percentile(cold.samples, 95), rss: n.rss(), answer: cold.answer });
+      if (!warmToo) continue;
+      const warm = await timed(() => n.answer(c));
+      results.push({ name: c.name, engine: `${engine}, cached`, p50: percentile(warm.samples, 50), p95: percentile(warm.samples, 95), rss: n.rss(), answer: warm.answer });
     }
   };
-  await measureNode(node, 'node (index)');
+  await measureNode(node, 'node (index)', true);
   const nodeRss = node.rss();
   for (const c of all) {
     if (pgClient !== null) {
@@ -354,7 +378,7 @@ async function main(): Promise<void> {
   if (args['scan-node'] !== undefined) {
     const before = new Node(await spawnServer(dataDir, [], 600_000, true, args['scan-node']));
     await before.waitForCount(count);
-    await measureNode(before, 'node (scan, before)');
+    await measureNode(before, 'node (scan, before)', false);
     await before.close();
   }
   await pgClient?.end();

@@ -107,6 +107,7 @@ export class LocalShardClient implements ShardClient {
         typeName: shardCtx.typeName,
         numberOfShards: this.meta.settings.numberOfShards,
         maxBuckets: req.maxBuckets,
+        analyzers: this.meta.analyzers,
         maxAdjacencyMatrixFilters: intOr(this.meta.settings.flat['index.max_adjacency_matrix_filters'], 100),
       };
       aggs = collectShardAggs(this.aggs, result.matches, aggCtx);

@@ -36,9 +36,22 @@ export function parseDiversifiedSampler(c: Common, body: Json, mapping: MappingL
 /** The heuristics Elasticsearch 6.8 ships; the ones this engine computes. */
 const HEURISTICS = ['jlh', 'mutual_information', 'chi_square', 'gnd', 'percentage', 'script_heuristic'];
 
-export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLookup): SignificantTermsSpec {
-  const p = new AggParams('significant_terms', c.name, body);
-  const source = readValuesSource(p, { withFormat: true });
+export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLookup, type: 'significant_terms' | 'significant_text' = 'significant_terms'): SignificantTermsSpec {
+  const p = new AggParams(type, c.name, body);
+  const source = readValuesSource(p, { withFormat: type === 'significant_terms' });
+  let text: SignificantTermsSpec['text'] = null;
+  if (type === 'significant_text') {
+    const sourceFields = p.raw('source_fields');
+    if (sourceFields !== undefined && sourceFields !== null && !(Array.isArray(sourceFields) && sourceFields.every((f) => typeof f === 'string'))) {
+      throw illegalArgument(`[source_fields] must be an array of field names in [${c.name}]`);
+    }
+    const filterDuplicateText = p.boolean('filter_duplicate_text') ?? false;
+    const f = mapping.field(source.field!);
+    if (f !== undefined && f.type !== 'text' && f.type !== 'keyword') {
+      throw illegalArgument(`Field [${source.field}] has no analyzer, but SignificantText requires an analyzed field`);
+    }
+    text = { sourceFields: Array.isArray(sourceFields) ? (sourceFields as string[]) : [source.field!], filterDuplicateText };
+  }
   const size = p.int('size') ?? 10;
   mustBeAtLeast('size', 0, size, c.name, true);
   const shardSize = p.int('shard_size');
@@ -56,7 +69,7 @@ export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLoo
     if (v === null) continue;
     if (h === 'script_heuristic') {
       // Refused rather than ignored: a script ranks the terms its own way.
-      throw illegalArgument('[significant_terms] heuristic [script_heuristic] is not supported by this engine');
+      throw illegalArgument(`[${type}] heuristic [script_heuristic] is not supported by this engine`);
     }
     if (h === 'jlh' || h === 'percentage') {
       if (Object.keys(v).length > 0) throw illegalArgument(`[${h}] unknown field [${Object.keys(v)[0]}], parser not found`);
@@ -71,6 +84,6 @@ export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLoo
   }
   const backgroundFilter = p.object('background_filter');
   p.done();
-  checkField(source, mapping, false);
-  return { type: 'significant_terms', ...c, source, size, shardSize, minDocCount, shardMinDocCount, include, exclude, heuristic, backgroundFilter };
+  if (text === null) checkField(source, mapping, false);
+  return { type, ...c, source, size, shardSize, minDocCount, shardMinDocCount, include, exclude, heuristic, backgroundFilter, text };
 }

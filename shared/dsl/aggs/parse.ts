@@ -57,7 +57,8 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   global: (c, b) => parseGlobal(c, b),
   sampler: (c, b) => parseSampler(c, b),
   diversified_sampler: parseDiversifiedSampler,
-  significant_terms: parseSignificantTerms,
+  significant_terms: (c, b, m) => parseSignificantTerms(c, b, m),
+  significant_text: (c, b, m) => parseSignificantTerms(c, b, m, 'significant_text'),
   // Parsed with the enclosing nested path (parseLevel).
   nested: (c, b) => parseNested(c, b, null),
   reverse_nested: (c, b) => parseReverseNested(c, b),
@@ -95,7 +96,7 @@ const PARSERS: Readonly<Record<string, TypeParser>> = {
   cumulative_sum: (c, b) => parseCumulativeSum(c, b),
 };
 
-const BUCKET_TYPES = new Set(['auto_date_histogram', 'diversified_sampler', 'adjacency_matrix', 'composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
+const BUCKET_TYPES = new Set(['significant_text', 'auto_date_histogram', 'diversified_sampler', 'adjacency_matrix', 'composite', 'sampler', 'significant_terms', 'terms', 'date_histogram', 'histogram', 'range', 'date_range', 'filter', 'filters', 'missing', 'global', 'nested', 'reverse_nested', 'geohash_grid', 'geo_distance', 'ip_range']);
 
 /** The closest enclosing `nested` / `reverse_nested` of a level: its path (null: root docs), and whether a `nested` encloses it at all. */
 interface NestedScope {

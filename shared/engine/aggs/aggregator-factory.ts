@@ -18,7 +18,7 @@ import type { AggState } from './state.ts';
 import { NumericTermsAggregator, OrdinalsTermsAggregator, unmappedTermsState } from './terms-aggregator.ts';
 import { TopHitsAggregator } from './top-hits-aggregator.ts';
 import { SamplerAggregator } from './sampler-aggregator.ts';
-import { SignificantTermsAggregator } from './significant-terms.ts';
+import { SignificantTermsAggregator, sourceTerms } from './significant-terms.ts';
 import { resolveSource, type ResolvedSource } from './value-source.ts';
 import { DEFAULT_DATE_FORMAT } from './date-formats.ts';
 import { RAW_FORMAT } from './value-format.ts';
@@ -104,6 +104,11 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
     case 'diversified_sampler': {
       const diversity = spec.diversity === null ? null : resolveSource(spec.diversity.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
       return new SamplerAggregator(spec, children(false), diversity);
+    }
+    case 'significant_text': {
+      const fm = spec.source.field === null ? undefined : mapping.field(spec.source.field);
+      const src: ResolvedSource = fm === undefined ? { kind: 'unmapped' } : { kind: 'bytes', field: spec.source.field, missing: null };
+      return new SignificantTermsAggregator(spec, src, scope, children(false), fm === undefined ? null : sourceTerms(spec.text!.sourceFields, fm, scope.ctx.analyzers, spec.text!.filterDuplicateText));
     }
     case 'significant_terms': {
       const src = resolveSource(spec.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });

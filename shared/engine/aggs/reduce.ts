@@ -64,6 +64,7 @@ function reduceOne(spec: BucketAggSpec | MetricAggSpec, states: readonly AggStat
       agg = reduceFilters(spec, ofKind(states, 'filters') as FiltersState[], reduceLevel);
       break;
     case 'significant_terms':
+    case 'significant_text':
       return reduceSignificantTerms(spec, ofKind(states, 'significant_terms'), reduceLevel);
     case 'filter':
     case 'missing':

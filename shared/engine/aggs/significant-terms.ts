@@ -12,7 +12,10 @@
  * least `min_doc_count` docs.
  */
 import { illegalArgument } from '../../errors/es-errors.ts';
-import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
+import type { NumericDocValues, SegmentView, SortedDocValues } from '../segment/types.ts';
+import type { AnalyzerLookup } from '../analysis/types.ts';
+import type { FieldMapping } from '../mapping/types.ts';
+import { fieldTokens, indexAnalyzer } from '../search/field-tokens.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren } from './aggregator.ts';
 import { EMPTY_OWNER } from './histogram-aggregator.ts';
@@ -119,11 +122,15 @@ export class SignificantTermsAggregator implements Aggregator {
   private readonly accept: ((term: string) => boolean) | null;
   private numericBg: Map<string | number, number> | null = null;
 
+  private view: SegmentView | null = null;
+
   constructor(
     private readonly spec: SignificantTermsSpec,
     private readonly source: ResolvedSource,
     private readonly scope: ShardScope,
     private readonly subs: readonly Aggregator[],
+    /** significant_text: a doc's distinct terms, re-analysed from its `_source`. */
+    private readonly docTerms: DocTerms | null = null,
   ) {
     this.name = spec.name;
     this.accept = keywordAcceptor(spec.include, spec.exclude);
@@ -133,6 +140,7 @@ export class SignificantTermsAggregator implements Aggregator {
     const src = this.source;
     this.sorted = src.kind === 'bytes' ? sortedValues(seg.view.segment, src.field) : null;
     this.numeric = src.kind === 'numeric' ? numericValues(seg.view.segment, src.field) : null;
+    this.view = seg.view;
     for (const s of this.subs) s.setSegment(seg);
   }
 
@@ -156,6 +164,10 @@ export class SignificantTermsAggregator implements Aggregator {
       const doc = docs[i]!;
       let m = this.counts.get(owner);
       if (m === undefined) this.counts.set(owner, (m = new Map()));
+      if (this.docTerms !== null) {
+        for (const term of this.docTerms(this.view!, doc, owner)) if (this.accept === null || this.accept(term)) this.count(m, owner, term, doc);
+        continue;
+      }
       const s = this.sorted;
       if (s !== null) {
         const from = s.starts === null ? doc : s.starts[doc]!;
@@ -344,5 +356,63 @@ export function reduceSignificantTerms(spec: SignificantTermsSpec, states: reado
     subsetSize,
     supersetSize,
     buckets,
+  };
+}
+
+/** A doc's distinct terms in a segment view (for the owning bucket it is collected in). */
+export type DocTerms = (view: SegmentView, doc: number, owner: number) => string[];
+
+/** Tokens in a run this long seen in an earlier doc are duplicate text (DuplicateByteSequenceSpotter's window). */
+const DUPLICATE_RUN = 6;
+
+/** The values at a dotted path of a parsed `_source` (arrays and objects walked). */
+function valuesAt(node: unknown, parts: readonly string[], at: number, out: (string | number | boolean)[]): void {
+  if (Array.isArray(node)) {
+    for (const x of node) valuesAt(x, parts, at, out);
+    return;
+  }
+  if (at === parts.length) {
+    if (typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean') out.push(node);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const key = parts[at]!;
+  if (Object.prototype.hasOwnProperty.call(node, key)) valuesAt((node as Record<string, unknown>)[key], parts, at + 1, out);
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * significant_text's terms of a doc (SignificantTextAggregator): the
+ * `source_fields` values of its `_source`, analysed with the field's index
+ * analyzer, each term once.
+ */
+export function sourceTerms(sourceFields: readonly string[], field: FieldMapping, analyzers: AnalyzerLookup | undefined, filterDuplicates: boolean): DocTerms {
+  const analyzer = analyzers === undefined ? null : indexAnalyzer(field, analyzers);
+  const paths = sourceFields.map((f) => f.split('.'));
+  /** filter_duplicate_text: per owning bucket, the runs of tokens seen so far. */
+  const seenRuns = new Map<number, Set<string>>();
+  return (view, doc, owner) => {
+    let source: unknown;
+    try {
+      source = JSON.parse(utf8.decode(view.segment.stored.document(doc).source));
+    } catch {
+      return []; // a source that is not JSON text has no values to analyse here
+    }
+    const values: (string | number | boolean)[] = [];
+    for (const parts of paths) valuesAt(source, parts, 0, values);
+    const tokens = fieldTokens(values, analyzer).map((t) => t.term);
+    if (!filterDuplicates) return [...new Set(tokens)];
+    let seen = seenRuns.get(owner);
+    if (seen === undefined) seenRuns.set(owner, (seen = new Set()));
+    const duplicate = new Uint8Array(tokens.length);
+    const runs: string[] = [];
+    for (let i = 0; i + DUPLICATE_RUN <= tokens.length; i++) {
+      const run = tokens.slice(i, i + DUPLICATE_RUN).join('\u0000');
+      runs.push(run);
+      if (seen.has(run)) duplicate.fill(1, i, i + DUPLICATE_RUN);
+    }
+    for (const run of runs) seen.add(run);
+    return [...new Set(tokens.filter((_, i) => duplicate[i] === 0))];
   };
 }

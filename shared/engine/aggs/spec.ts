@@ -171,8 +171,10 @@ export type SignificanceHeuristic =
 
 /** `significant_terms`: the terms of a field more frequent in the docs aggregated than in the whole index. */
 export interface SignificantTermsSpec extends SpecBase {
-  readonly type: 'significant_terms';
+  readonly type: 'significant_terms' | 'significant_text';
   readonly source: ValuesSourceSpec;
+  /** significant_text: the terms of each doc come from re-analysing these `_source` fields (default: the field). */
+  readonly text: { readonly sourceFields: readonly string[]; readonly filterDuplicateText: boolean } | null;
   readonly size: number;
   /** null = twice the terms aggregation's default for the number of shards. */
   readonly shardSize: number | null;

@@ -6,6 +6,7 @@
  * pipeline aggregations on the reduced tree.
  */
 import type { MappingLookup } from '../mapping/types.ts';
+import type { AnalyzerLookup } from '../analysis/types.ts';
 import type { SegmentView } from '../segment/types.ts';
 
 /** The docs one query matched in one segment view. */
@@ -34,6 +35,8 @@ export interface AggContext {
   readonly numberOfShards?: number;
   /** `search.max_buckets`: the most buckets this shard may return; no limit when absent. */
   readonly maxBuckets?: number;
+  /** The index's analyzers (significant_text re-analyses `_source`). */
+  readonly analyzers?: AnalyzerLookup;
   /** `index.max_adjacency_matrix_filters` of the index (default 100). */
   readonly maxAdjacencyMatrixFilters?: number;
 }

@@ -187,3 +187,34 @@ describe('script_fields', () => {
     assert.equal((ok.body as { hits: { hits: { fields?: unknown }[] } }).hits.hits[0]!.fields, undefined);
   });
 });
+
+describe('exists and term on metadata fields', () => {
+  test('exists on _id, _uid, _index, _type, _seq_no and _version matches every document; on _routing those stored with one, before and after a flush', async () => {
+    assert.equal((await req('PUT', '/meta', { settings: { number_of_shards: 2 } })).status, 200);
+    await req('PUT', '/meta/_doc/1', { a: 1 });
+    await req('PUT', '/meta/_doc/2?routing=r1', { a: 2 });
+    await req('PUT', '/meta/_doc/3', { a: 3 });
+    await req('POST', '/meta/_refresh');
+    const count = async (field: string) => {
+      const r = await req('POST', '/meta/_search', { query: { exists: { field } } });
+      assert.equal(r.status, 200, r.text);
+      return (r.body as { hits: { total: number } }).hits.total;
+    };
+    for (const field of ['_id', '_uid', '_index', '_type', '_seq_no', '_version']) assert.equal(await count(field), 3, field);
+    assert.equal(await count('_routing'), 1);
+    await req('POST', '/meta/_flush');
+    assert.equal(await count('_routing'), 1, 'after a flush');
+    const routed = await req('POST', '/meta/_search', { query: { exists: { field: '_routing' } } });
+    assert.equal((routed.body as { hits: { hits: { _id: string }[] } }).hits.hits[0]!._id, '2');
+  });
+
+  test('exists and term on _source answer 400 query_shard_exception: the _source field is not searchable', async () => {
+    for (const query of [{ exists: { field: '_source' } }, { term: { _source: 'x' } }]) {
+      const r = await req('POST', '/docs/_search', { query });
+      assert.equal(r.status, 400, r.text);
+      const err = r.body as { error: { root_cause: { type: string; reason: string }[] } };
+      assert.equal(err.error.root_cause[0]!.type, 'query_shard_exception');
+      assert.equal(err.error.root_cause[0]!.reason, 'The _source field is not searchable');
+    }
+  });
+});

@@ -19,6 +19,7 @@ import {
   wildcardQueryFor,
   regexpQueryFor,
   withBoost,
+  metadataExistsQuery,
 } from './field-queries.ts';
 import { calculateMinShouldMatch } from './minimum-should-match.ts';
 import type { MultiMatchBuilder, QueryBuilder } from './query-builders.ts';
@@ -95,6 +96,8 @@ export function buildQuery(q: QueryBuilder, ctx: ShardSearchContext, isFilter = 
     case 'geo_shape':
       return buildGeoShapeQuery(q, ctx);
     case 'exists': {
+      const meta = metadataExistsQuery(q.field, q.boost);
+      if (meta !== null) return meta;
       const fields = existsFields(ctx, q.field);
       if (fields.length === 0) return MATCH_NONE;
       return { kind: 'exists', fields, boost: q.boost };

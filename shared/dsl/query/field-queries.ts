@@ -8,6 +8,7 @@
 import { EsError, illegalArgumentCause, queryShardException } from '../../errors/es-errors.ts';
 import type { FieldMapping, NumericFieldType } from '../../engine/mapping/types.ts';
 import { MATCH_NONE } from '../../engine/search/query.ts';
+import { ROUTING_FIELD } from '../../engine/segment/types.ts';
 import type { Query } from '../../engine/search/query.ts';
 import type { ShardSearchContext } from '../../engine/search/types.ts';
 import { isIntegerType, javaParseDouble, parseBooleanValue, parseDateBound, parseNumeric } from './field-values.ts';
@@ -62,10 +63,34 @@ function metadataTermQuery(ctx: ShardSearchContext, field: string, values: reado
       return values.some((v) => valueText(v) === ctx.typeName) ? { kind: 'match_all', boost } : MATCH_NONE;
     case '_index':
       return ctx.index !== undefined && values.some((v) => valueText(v) === ctx.index) ? { kind: 'match_all', boost } : MATCH_NONE;
-    case '_routing':
     case '_source':
+      throw queryShardException('The _source field is not searchable');
+    case '_routing':
     case '_uid':
       return MATCH_NONE;
+    default:
+      return null;
+  }
+}
+
+/**
+ * `exists` on a metadata field, as each of 6.8's metadata field types answers
+ * it; null when `field` is not one. Every document has an id, a type, an
+ * index, a sequence number and a version; only some have a routing.
+ */
+export function metadataExistsQuery(field: string, boost: number): Query | null {
+  switch (field) {
+    case '_id':
+    case '_uid':
+    case '_index':
+    case '_type':
+    case '_seq_no':
+    case '_version':
+      return { kind: 'match_all', boost };
+    case '_routing':
+      return { kind: 'exists', fields: [ROUTING_FIELD], boost };
+    case '_source':
+      throw queryShardException('The _source field is not searchable');
     default:
       return null;
   }

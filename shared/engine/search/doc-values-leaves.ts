@@ -2,7 +2,7 @@
  * Leaves over doc values and per-doc metadata: numeric ranges and sets (numbers,
  * dates, booleans), `exists`, and `ids`.
  */
-import { ID_FIELD, type NumericDocValues, type Segment, type SortedDocValues } from '../segment/types.ts';
+import { ID_FIELD, ROUTING_FIELD, type NumericDocValues, type Segment, type SortedDocValues } from '../segment/types.ts';
 import { orInto, wordsFor } from './doc-bits.ts';
 import type { ExistsQuery, IdsQuery, NumericRangeQuery, NumericSetQuery } from './query.ts';
 
@@ -72,9 +72,21 @@ function docValuesPresence(dv: NumericDocValues | SortedDocValues, maxDoc: numbe
   }
 }
 
+/** Docs stored with a `_routing` (it is kept with the source, not indexed): read only where the segment has any. */
+function routingPresence(seg: Segment, bits: Uint32Array): void {
+  if (!seg.stored.mayHaveRouting()) return;
+  for (let d = 0; d < seg.maxDoc; d++) {
+    if (seg.stored.document(d).routing !== null) bits[d >>> 5]! |= 1 << (d & 31);
+  }
+}
+
 export function existsBits(q: ExistsQuery, seg: Segment): Uint32Array {
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
   for (const field of q.fields) {
+    if (field === ROUTING_FIELD) {
+      routingPresence(seg, bits);
+      continue;
+    }
     if (!seg.fieldsPresent.has(field)) continue;
     // The segment records which docs have each field, as Elasticsearch's `exists` decides it.
     const present = seg.fieldDocs.get(field);

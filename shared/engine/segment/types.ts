@@ -159,6 +159,8 @@ export interface StoredFields {
 
 /** The internal fields every segment indexes beside the mapped ones. */
 export const ID_FIELD = '_id';
+/** Not an indexed field: `exists` on it reads the routing stored with each source. */
+export const ROUTING_FIELD = '_routing';
 
 export interface Segment {
   /** Unique within its shard copy; higher = newer. */

@@ -15,6 +15,7 @@ import type { FieldMapping, FieldType, ParsedField } from '../shared/engine/mapp
 import { SegmentBuilder, type BufferedDoc } from '../shared/engine/segment/segment-builder.ts';
 import type { Segment } from '../shared/engine/segment/types.ts';
 import { fieldMapping } from '../test/helpers/field-mapping.ts';
+import { prng as random } from '../shared/random/prng.ts';
 
 const docCount = Number(process.argv[2] ?? 200_000);
 const runs = Number(process.argv[3] ?? 3);
@@ -51,17 +52,6 @@ const ALNUM = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const COLORS = ['blue', 'yellow', 'green', 'white', 'black'];
 const TYPES = ['car', 'truck', 'bus', 'van', 'motorcycle'];
 
-/** Deterministic generator (mulberry32) so runs compare. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Pass records made one at a time, as the indexer receives them: holding all

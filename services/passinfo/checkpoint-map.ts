@@ -6,7 +6,7 @@
  * producer, the ingest (which gives every pass its checkpoint's location),
  * tests and benchmarks agree on every location without a shared table.
  */
-import { prng } from './prng.ts';
+import { prng } from '../../shared/random/prng.ts';
 
 export interface GeoPoint {
   readonly lat: number;

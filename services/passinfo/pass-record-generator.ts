@@ -6,7 +6,7 @@
  * benchmarks and tests can plant and compute known answers.
  */
 import { checkpointLocation, type GeoPoint } from './checkpoint-map.ts';
-import { prng } from './prng.ts';
+import { prng } from '../../shared/random/prng.ts';
 
 export interface PassRecord {
   event_id: string;
@@ -30,7 +30,7 @@ export const PROVINCES = '京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂
 const LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const ALNUM = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
-export { prng } from './prng.ts';
+export { prng } from '../../shared/random/prng.ts';
 
 export interface GeneratorOptions {
   readonly count: number;

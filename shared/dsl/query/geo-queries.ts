@@ -26,7 +26,7 @@ export interface GeoQueryBuilder {
 }
 
 /** JSON as the mapping parser reads it: long integers come as bigints from the located parser. */
-function plain(v: Json | undefined): unknown {
+export function plain(v: Json | undefined): unknown {
   if (typeof v === 'bigint') return Number(v);
   if (Array.isArray(v)) return v.map(plain);
   if (v !== null && typeof v === 'object') {

@@ -14,7 +14,8 @@ import { DEFAULT_SHAPE_OPTIONS, parseShape } from '../../engine/geo-shape/shape-
 import { MATCH_NONE, type GeoShapeQuery, type Query } from '../../engine/search/query.ts';
 import type { ShardSearchContext } from '../../engine/search/types.ts';
 import { tokenName, type DslReader } from './dsl-reader.ts';
-import type { Json, JsonMap } from './json-source.ts';
+import type { JsonMap } from './json-source.ts';
+import { plain } from './geo-queries.ts';
 
 export type ShapeRelation = GeoShapeQuery['relation'];
 
@@ -42,17 +43,6 @@ export interface GeoShapeQueryBuilder {
 export const DEFAULT_SHAPE_INDEX = 'shapes';
 export const DEFAULT_SHAPE_PATH = 'shape';
 
-/** Located JSON as plain values (bigints as numbers; keys defined as own properties). */
-function plain(v: Json | undefined): unknown {
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: plain((v as JsonMap)[k]), enumerable: true, writable: true });
-    return out;
-  }
-  return v;
-}
 
 /** ShapeRelation.getRelationByName. */
 function relationOf(name: string): ShapeRelation | null {

@@ -9,10 +9,11 @@
  * parameter (`index`, `store`, `copy_to`, `fields`, ...) is refused, as the
  * 6.8 type parser leaves it to the "unsupported parameters" check.
  */
-import { illegalArgument, javaCause, javaCauseChain, numberFormatException } from '../../errors/es-errors.ts';
+import { illegalArgument, numberFormatException } from '../../errors/es-errors.ts';
 import { parseDistance } from '../../dsl/query/distance-units.ts';
 import { orientationIsRight } from '../geo-shape/shape-parser.ts';
 import type { LeafOptions } from './mapping-nodes.ts';
+import { nodeBooleanValue as bool, nodeFloatValue } from './node-values.ts';
 
 export interface GeoShapeParams {
   tree: string;
@@ -36,18 +37,6 @@ export function defaultGeoShapeParams(): GeoShapeParams {
   return { tree: 'geohash', treeLevels: 0, precision: -1, strategy: 'recursive', distanceErrorPct: null, right: true, pointsOnly: null };
 }
 
-function bool(value: unknown, name: string): boolean {
-  if (typeof value === 'boolean') return value;
-  const s = String(value);
-  if (s === 'true') return true;
-  if (s === 'false') return false;
-  throw javaCauseChain(
-    'illegal_argument_exception',
-    `Could not convert [${name}] to boolean`,
-    javaCause('illegal_argument_exception', `Failed to parse value [${s}] as only [true] or [false] are allowed.`),
-  );
-}
-
 /** Integer.parseInt(value.toString()). */
 function parseInt32(value: unknown): number {
   const s = String(value);
@@ -56,15 +45,6 @@ function parseInt32(value: unknown): number {
   for (; i < s.length; i++) if (s.charCodeAt(i) < 48 || s.charCodeAt(i) > 57) throw numberFormatException(`For input string: "${s}"`);
   const n = Number(s);
   if (n > 2147483647 || n < -2147483648) throw numberFormatException(`For input string: "${s}"`);
-  return n;
-}
-
-/** Double.parseDouble(value.toString()). */
-function parseDouble(value: unknown): number {
-  if (typeof value === 'number') return value;
-  const s = String(value).trim();
-  const n = Number(s);
-  if (s === '' || Number.isNaN(n)) throw numberFormatException(`For input string: "${String(value)}"`);
   return n;
 }
 
@@ -82,7 +62,7 @@ export function parseGeoShapeParam(key: string, value: unknown, o: LeafOptions, 
       g.precision = parseDistance(String(value), null);
       return true;
     case 'distance_error_pct':
-      g.distanceErrorPct = parseDouble(value);
+      g.distanceErrorPct = nodeFloatValue(value);
       return true;
     case 'orientation':
       g.right = orientationIsRight(String(value));

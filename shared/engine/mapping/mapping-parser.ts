@@ -6,8 +6,9 @@
  * parameters:  [a : b]", "analyzer [x] not found for field [f]", ...). The
  * legacy `string` type is upgraded to `text`/`keyword` as 5.x did.
  */
-import { elasticsearchParseException, javaCause, javaCauseChain, mapperParsing, numberFormatException, type EsError } from '../../errors/es-errors.ts';
+import { elasticsearchParseException, javaCause, mapperParsing, numberFormatException, type EsError } from '../../errors/es-errors.ts';
 import { dateFormatter } from './date-format.ts';
+import { nodeBooleanValue as bool, nodeFloatValue as float, nodeIntegerValue as int } from './node-values.ts';
 import { javaHashOrder } from './java-hash-order.ts';
 import { makeLeaf } from './leaf-field.ts';
 import { mergeNodes } from './mapping-merge.ts';
@@ -64,35 +65,6 @@ function checkNoRemaining(rest: Map<string, unknown>, prefix: string): void {
   if (rest.size === 0) return;
   const keys = javaHashOrder([...rest.keys()]);
   throw mapperParsing(`${prefix}${keys.map((k) => ` [${k} : ${javaToString(rest.get(k))}]`).join('')}`);
-}
-
-/** XContentMapValues.nodeBooleanValue(node, name): strict true/false. */
-function bool(value: unknown, name: string): boolean {
-  if (typeof value === 'boolean') return value;
-  const s = String(value);
-  if (s === 'true') return true;
-  if (s === 'false') return false;
-  throw javaCauseChain(
-    'illegal_argument_exception',
-    `Could not convert [${name}] to boolean`,
-    iae(`Failed to parse value [${s}] as only [true] or [false] are allowed.`),
-  );
-}
-
-/** XContentMapValues.nodeIntegerValue. */
-function int(value: unknown): number {
-  if (typeof value === 'number') return Math.trunc(value);
-  const s = String(value);
-  if (!/^[+-]?\d+$/.test(s)) throw numberFormatException(`For input string: "${s}"`);
-  return Number(s);
-}
-
-/** XContentMapValues.nodeFloatValue (kept as given: Elasticsearch prints the float's shortest form, which is the same). */
-function float(value: unknown): number {
-  if (typeof value === 'number') return value;
-  const n = Number(String(value).trim());
-  if (String(value).trim() === '' || Number.isNaN(n)) throw numberFormatException(`For input string: "${String(value)}"`);
-  return n;
 }
 
 const INDEX_OPTIONS: ReadonlySet<string> = new Set(['docs', 'freqs', 'positions', 'offsets']);

@@ -214,13 +214,4 @@ export function split(docs: readonly Doc[], shards: number, segments: number): S
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng as rng } from '../../../shared/random/prng.ts';

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allocate, copiesOnNode, EMPTY_TABLE, unassignedCopies } from '../../../services/node/cluster/allocation.ts';
 import type { AllocationTable, DataNode, IndexInfo } from '../../../services/node/cluster/allocation.ts';
+import { prng as rng } from '../../../shared/random/prng.ts';
 
 const node = (id: string): DataNode => ({ id, name: `node-${id}` });
 const nodesOf = (...ids: string[]): DataNode[] => ids.map(node);
@@ -73,17 +74,6 @@ function checkTable(table: AllocationTable, nodes: readonly DataNode[], indices:
   }
 }
 
-/** mulberry32: a small seeded PRNG, so that a failing case can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled<T>(items: readonly T[], rand: () => number): T[] {
   const a = [...items];

@@ -17,20 +17,11 @@ import type { PointValues, Segment } from '../../../shared/engine/segment/types.
 import { geoBits } from '../../../shared/engine/search/geo-leaves.ts';
 import type { GeoFilter, GeoQuery } from '../../../shared/engine/search/query.ts';
 import { analyzers, bufferedDoc, fieldMapping, tempSegmentDir } from './fixtures.ts';
+import { prng } from '../../../shared/random/prng.ts';
 
 const loc = fieldMapping('loc', 'geo_point');
 const tag = fieldMapping('tag', 'keyword');
 
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 const wrapLon = (lon: number) => (lon > 180 ? lon - 360 : lon < -180 ? lon + 360 : lon);

@@ -1,4 +1,4 @@
-/** A seeded pseudo-random generator for synthetic data (records, checkpoint places). */
+/** A seeded pseudo-random generator for synthetic data (pass records, checkpoint places, randomised tests). */
 
 /** mulberry32: tiny, fast, good enough for synthetic data. */
 export function prng(seed: number): () => number {

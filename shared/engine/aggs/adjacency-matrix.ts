@@ -7,7 +7,7 @@
  */
 import { EsError } from '../../errors/es-errors.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
-import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue, type ShardScope } from './aggregator.ts';
+import { countInBucket, DocOwnerBuffer, flushToChildren, subAggSortValue, type ShardScope } from './aggregator.ts';
 import { EMPTY_OWNER } from './histogram-aggregator.ts';
 import type { ReducedBucket, ReducedFilters } from './reduced.ts';
 import type { LevelReducer } from './reduce-terms.ts';
@@ -77,12 +77,7 @@ export class AdjacencyMatrixAggregator implements Aggregator {
   }
 
   private count(doc: number, b: number, hasSubs: boolean): void {
-    if (b >= this.counts.length) this.counts = growI32(this.counts, b + 1);
-    this.counts[b]!++;
-    if (hasSubs) {
-      this.buf.docs[this.buf.n] = doc;
-      this.buf.owners[this.buf.n++] = b;
-    }
+    this.counts = countInBucket(this.counts, this.buf, doc, b, hasSubs);
   }
 
   build(owner: number): AggState {

@@ -55,6 +55,20 @@ export class DocOwnerBuffer {
   }
 }
 
+/**
+ * Counts `doc` in bucket `b` (growing `counts` as needed) and, when there are
+ * sub-aggregations, queues the pair for them; returns the counts array to keep.
+ */
+export function countInBucket(counts: Int32Array<ArrayBuffer>, buf: DocOwnerBuffer, doc: number, b: number, hasSubs: boolean): Int32Array<ArrayBuffer> {
+  if (b >= counts.length) counts = growI32(counts, b + 1);
+  counts[b]!++;
+  if (hasSubs) {
+    buf.docs[buf.n] = doc;
+    buf.owners[buf.n++] = b;
+  }
+  return counts;
+}
+
 /** Hands buffered pairs to every child and empties the buffer. */
 export function flushToChildren(children: readonly Aggregator[], buf: DocOwnerBuffer): void {
   if (buf.n === 0) return;

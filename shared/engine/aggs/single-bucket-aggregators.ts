@@ -6,7 +6,7 @@
  */
 import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
-import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
+import { countInBucket, DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import type { AggPathElement, FilterSpec, FiltersSpec, GlobalSpec, MissingSpec } from './spec.ts';
 import type { AggState, BucketState } from './state.ts';
 import { EMPTY_OWNER } from './histogram-aggregator.ts';
@@ -171,12 +171,7 @@ export class FiltersAggregator implements Aggregator {
   }
 
   private count(doc: number, b: number, hasSubs: boolean): void {
-    if (b >= this.counts.length) this.counts = growI32(this.counts, b + 1);
-    this.counts[b]!++;
-    if (hasSubs) {
-      this.buf.docs[this.buf.n] = doc;
-      this.buf.owners[this.buf.n++] = b;
-    }
+    this.counts = countInBucket(this.counts, this.buf, doc, b, hasSubs);
   }
 
   build(owner: number): AggState {

@@ -7,6 +7,7 @@
  */
 import type { MappingLookup } from '../../../shared/engine/mapping/types.ts';
 import { idOf, type Segment } from '../../../shared/engine/segment/types.ts';
+import { ipTermText } from '../../../shared/engine/mapping/ip-address.ts';
 import { DocField, DocLookup, DateValue, PainlessRuntimeError, type Value } from '../../../shared/script/painless/values.ts';
 import { compilePainless, type CompiledPainless } from '../../../shared/script/painless/interpreter.ts';
 import { illegalArgument } from '../../../shared/errors/es-errors.ts';
@@ -41,10 +42,12 @@ export function docLookupFor(seg: Segment, d: number, mapping: MappingLookup, ty
         if (dv.starts === null) push(dv.values[d]!);
         else for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) push(dv.values[i]!);
       } else if (dv !== undefined) {
+        // an ip's doc values are its terms (hex): scripts see the address, as IpFieldMapper's script values give it
+        const text = fm.mappedType === 'ip' ? ipTermText : (t: string): string => t;
         if (dv.starts === null) {
           const o = dv.ords[d]!;
-          if (o >= 0) values.push(dv.dict.get(o));
-        } else for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) values.push(dv.dict.get(dv.ords[i]!));
+          if (o >= 0) values.push(text(dv.dict.get(o)));
+        } else for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) values.push(text(dv.dict.get(dv.ords[i]!)));
       }
     }
     const out = new DocField(field, values);

@@ -6,26 +6,27 @@
  * Elasticsearch's `'x' is not an IP string literal.`
  */
 import { MATCH_NONE, type Query } from '../../engine/search/query.ts';
-import { cidrRange, ipHex, MAX_IP_HEX, MIN_IP_HEX, nextIpHex, prevIpHex } from '../../engine/mapping/ip-address.ts';
-import { toIp } from '../../engine/mapping/value-coercion.ts';
+import { cidrRange, ipHex, ipTerm, MAX_IP_HEX, MIN_IP_HEX, nextIpHex, prevIpHex } from '../../engine/mapping/ip-address.ts';
 import type { DslValue } from './query-builders.ts';
 
 function text(v: DslValue): string {
   return typeof v === 'bigint' ? v.toString() : String(v);
 }
 
+/** One address is InetAddressPoint.newExactQuery: a constant-score range of one address (`ip:[a TO a]`). */
 export function ipTermQuery(field: string, value: DslValue, boost: number): Query {
   const t = text(value);
   if (t.includes('/')) {
     const [lower, upper] = cidrRange(t);
     return { kind: 'ip_range', field, lower, upper, boost };
   }
-  return { kind: 'term', field, term: toIp(t), boost };
+  const term = ipTerm(t);
+  return { kind: 'ip_range', field, lower: term, upper: term, boost };
 }
 
 export function ipTermsQuery(field: string, values: readonly DslValue[], boost: number): Query {
   const texts = values.map(text);
-  if (!texts.some((t) => t.includes('/'))) return { kind: 'term_set', field, terms: texts.map((t) => toIp(t)), boost };
+  if (!texts.some((t) => t.includes('/'))) return { kind: 'term_set', field, terms: texts.map((t) => ipTerm(t)), boost };
   const should = texts.map((t) => ipTermQuery(field, t, 1));
   return { kind: 'constant_score', filter: { kind: 'bool', must: [], filter: [], should, mustNot: [], minimumShouldMatch: 1, boost: 1 }, boost };
 }

@@ -22,7 +22,8 @@ import type { AggPathElement, CompositeSourceSpec, CompositeSpec } from './spec.
 import type { AggState, CompositeState, CompositeValue, ValueFormat } from './state.ts';
 import { timeZone } from './time-zone.ts';
 import { numericValues, resolveSource, sortedValues, type ResolvedSource } from './value-source.ts';
-import { BOOLEAN_FORMAT, RAW_FORMAT } from './value-format.ts';
+import { BOOLEAN_FORMAT, IP_FORMAT, RAW_FORMAT } from './value-format.ts';
+import { ipTerm } from '../mapping/ip-address.ts';
 
 /**
  * One source on one segment. A doc's values are written as numbers into a
@@ -53,7 +54,8 @@ class SourceReader {
     this.missingTerm = resolved.kind === 'bytes' ? resolved.missing : null;
     this.interval = spec.kind === 'histogram' ? spec.interval : 0;
     this.rounding = spec.kind === 'date_histogram' && spec.dateInterval !== null ? createRounding(spec.dateInterval, timeZone(spec.timeZone)) : null;
-    if (resolved.kind !== 'numeric') this.format = RAW_FORMAT;
+    if (resolved.kind === 'bytes' && resolved.ip === true) this.format = IP_FORMAT;
+    else if (resolved.kind !== 'numeric') this.format = RAW_FORMAT;
     // Dates are keyed as epoch millis unless the source names a format (TermsValuesSourceBuilder, DateHistogramValuesSourceBuilder).
     else if (resolved.numKind === 'date') this.format = spec.source.format === null ? RAW_FORMAT : { kind: 'date', pattern: spec.source.format, timeZone: spec.timeZone };
     else if (resolved.numKind === 'boolean') this.format = BOOLEAN_FORMAT;
@@ -136,7 +138,8 @@ class SourceReader {
   afterValue(v: string | number | boolean | null, nowMillis: number): CompositeValue {
     if (v === null) return null;
     const r = this.resolved;
-    if (r.kind === 'bytes') return String(v);
+    // an ip's `after` is the address its key printed; the key is its term
+    if (r.kind === 'bytes') return r.ip === true ? ipTerm(String(v)) : String(v);
     if (r.kind === 'unmapped') return typeof v === 'boolean' ? String(v) : v;
     if (r.numKind === 'boolean') {
       if (v === true || v === 'true' || v === 1) return 1;

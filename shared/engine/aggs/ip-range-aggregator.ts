@@ -7,7 +7,7 @@
  * them, sub-aggregations included, and the reduce prints the bounds back as
  * addresses.
  */
-import { ipHexOrNull, ipTextOfHex } from '../mapping/ip-address.ts';
+import { ipTextOfHex } from '../mapping/ip-address.ts';
 import type { NumericDocValues, Segment } from '../segment/types.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { derivedName, withDerived } from './derived-values.ts';
@@ -70,10 +70,8 @@ function placesOf(segment: Segment, field: string | null, bounds: readonly strin
   const dv = sortedValues(segment, field);
   if (dv === null) return { kind: 'numeric', values: new Float64Array(0), starts };
   const ordPlace = new Float64Array(dv.dict.length);
-  for (let o = 0; o < dv.dict.length; o++) {
-    const hex = ipHexOrNull(dv.dict.get(o));
-    ordPlace[o] = hex === null ? NaN : place(bounds, hex);
-  }
+  // the field's terms are the addresses in hex (ip-address.ts), ascending
+  for (let o = 0; o < dv.dict.length; o++) ordPlace[o] = place(bounds, dv.dict.get(o));
   const values: number[] = [];
   for (let d = 0; d < maxDoc; d++) {
     starts[d] = values.length;

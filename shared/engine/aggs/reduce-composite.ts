@@ -8,13 +8,15 @@ import type { ReducedBucket, ReducedComposite } from './reduced.ts';
 import type { LevelReducer } from './reduce-terms.ts';
 import type { CompositeSpec } from './spec.ts';
 import type { AggState, CompositeState, CompositeValue, ValueFormat } from './state.ts';
-import { formatValue } from './value-format.ts';
+import { formatValue, printedKey } from './value-format.ts';
 import { setOwn } from '../../json/own-keys.ts';
 
 function printValue(v: CompositeValue, format: ValueFormat | undefined): unknown {
-  if (v === null || typeof v === 'string' || format === undefined) return v;
+  if (v === null || format === undefined) return v;
+  if (typeof v === 'string') return printedKey(format, v);
   switch (format.kind) {
     case 'raw':
+    case 'ip':
       return v;
     case 'boolean':
       return v !== 0;

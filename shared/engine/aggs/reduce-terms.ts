@@ -16,7 +16,7 @@ import type { AggSpec, TermsSpec } from './spec.ts';
 import { isParentPipeline } from './spec.ts';
 import type { AggState, TermsState } from './state.ts';
 import { topN } from './top-n.ts';
-import { formatValue } from './value-format.ts';
+import { formatValue, printedKey } from './value-format.ts';
 
 export type LevelReducer = (specs: readonly AggSpec[], perShard: (readonly AggState[])[]) => ReducedAgg[];
 
@@ -193,7 +193,7 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
 
   const toBucket = (m: number, aggs: ReducedAgg[]): ReducedBucket => {
     const key = keys[m]!;
-    const keyAsString = format.kind === 'raw' ? null : formatValue(format, key as number);
+    const keyAsString = format.kind === 'raw' || format.kind === 'ip' ? null : formatValue(format, key as number);
     const keyText = valueType === 'double' ? javaDoubleToString(key as number) : valueType === 'long' ? String(key) : undefined;
     const docCountError = sumDocCountError === -1 ? -1 : sumDocCountError - presentError[m]!;
     return keyText === undefined
@@ -231,6 +231,8 @@ export function reduceTerms(spec: TermsSpec, states: readonly TermsState[], redu
     otherDocCount += eligibleDocs - keptDocs;
   }
   const docCountError = sumDocCountError === -1 ? -1 : states.length === 1 ? 0 : sumDocCountError;
+  // ip keys were merged and ordered as their terms (address order); a user sees the addresses
+  if (format.kind === 'ip') kept = kept.map((b) => ({ ...b, key: printedKey(format, b.key as string) }));
   return {
     ...base,
     typeName: valueType === 'string' ? 'sterms' : valueType === 'double' ? 'dterms' : 'lterms',

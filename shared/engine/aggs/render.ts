@@ -76,7 +76,7 @@ function renderHit(h: TopHitState): Json {
   if (h.version !== null) out._version = h.version;
   out._score = h.score;
   if (h.source !== undefined) out._source = h.source;
-  if (h.sort !== null) out.sort = h.sort;
+  if (h.sort !== null) out.sort = h.printedSort ?? h.sort;
   return out;
 }
 

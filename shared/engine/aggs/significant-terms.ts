@@ -25,7 +25,7 @@ import type { ReducedSignificantTerms } from './reduced.ts';
 import type { SignificanceHeuristic, SignificantTermsSpec } from './spec.ts';
 import type { AggState, SignificantTermsState } from './state.ts';
 import { suggestShardSize } from './terms-aggregator.ts';
-import { RAW_FORMAT, formatValue } from './value-format.ts';
+import { IP_FORMAT, RAW_FORMAT, formatValue, printedKey } from './value-format.ts';
 import { numericValues, sortedValues, type ResolvedSource } from './value-source.ts';
 
 function popcount(x: number): number {
@@ -282,7 +282,7 @@ export class SignificantTermsAggregator implements Aggregator {
   build(owner: number): AggState {
     const src = this.source;
     const valueType = src.kind === 'bytes' ? 'string' : src.kind === 'numeric' ? (src.numKind === 'double' ? 'double' : 'long') : 'unmapped';
-    const format = src.kind === 'numeric' ? src.format : RAW_FORMAT;
+    const format = src.kind === 'numeric' ? src.format : src.kind === 'bytes' && src.ip === true ? IP_FORMAT : RAW_FORMAT;
     if (src.kind === 'unmapped') {
       return { kind: 'significant_terms', valueType, format, subsetSize: 0, supersetSize: 0, keys: [], subsetDfs: [], supersetDfs: [], subs: null };
     }
@@ -341,8 +341,8 @@ export function reduceSignificantTerms(spec: SignificantTermsSpec, states: reado
     .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, spec.size)
     .map((b) => ({
-      key: b.key,
-      keyAsString: numericKeys && format.kind !== 'raw' ? formatValue(format, Number(b.key)) : null,
+      key: typeof b.key === 'string' ? printedKey(format, b.key) : b.key,
+      keyAsString: numericKeys && format.kind !== 'raw' && format.kind !== 'ip' ? formatValue(format, Number(b.key)) : null,
       docCount: b.df,
       score: b.score,
       bgCount: b.bg,

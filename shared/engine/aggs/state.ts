@@ -15,7 +15,9 @@ import type { HdrSnapshot } from './hdr-histogram.ts';
 export type ValueFormat =
   | { readonly kind: 'raw' }
   | { readonly kind: 'boolean' }
-  | { readonly kind: 'date'; readonly pattern: string; readonly timeZone: string | null };
+  | { readonly kind: 'date'; readonly pattern: string; readonly timeZone: string | null }
+  /** DocValueFormat.IP: string keys are addresses' terms (hex, ip-address.ts), printed as the addresses. */
+  | { readonly kind: 'ip' };
 
 export interface BucketState {
   readonly key: string | number;
@@ -166,6 +168,8 @@ export interface TopHitState {
   readonly source: unknown;
   /** Sort values as rendered (`sort` of the hit), null when sorted by score only. */
   readonly sort: readonly (string | number | null)[] | null;
+  /** The sort values a user sees when they differ from `sort` (an ip field's keys are its terms); `sort` orders the reduce. */
+  readonly printedSort?: readonly (string | number | null)[];
   /** Internal tie-breakers: shard-local global doc id. */
   readonly doc: number;
 }

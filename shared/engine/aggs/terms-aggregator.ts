@@ -15,13 +15,14 @@ import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucke
 import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
 import { keywordAcceptor, numericAcceptor } from './include-exclude.ts';
-import type { AggPathElement, BucketOrder, TermsSpec } from './spec.ts';
-import type { AggState, KeyCodes, TermsState } from './state.ts';
+import type { AggPathElement, BucketOrder, IncludeExclude, TermsSpec } from './spec.ts';
+import type { AggState, KeyCodes, TermsState, ValueFormat } from './state.ts';
 import { topN } from './top-n.ts';
 import type { ResolvedSource } from './value-source.ts';
 import { numericValues, sortedValues } from './value-source.ts';
 import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
-import { RAW_FORMAT } from './value-format.ts';
+import { IP_FORMAT, RAW_FORMAT } from './value-format.ts';
+import { ipTerm } from '../mapping/ip-address.ts';
 
 /** BucketUtils.suggestShardSideQueueSize. */
 /** Largest doc count the count-histogram top selection handles (beyond, a heap). */
@@ -295,6 +296,8 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private map: Int32Array | null = null;
   /** The resolved field (a field alias's target), whose doc values are read. */
   private readonly field: string | null;
+  /** RAW, or IP for an ip field (keys print as addresses). */
+  private readonly format: ValueFormat;
   /** The global ordinals collected while sparse (first `sparseN`); null once counting is dense. */
   private sparse: Int32Array | null = null;
   private sparseN = 0;
@@ -306,8 +309,9 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   constructor(spec: TermsSpec, subs: readonly Aggregator[], singleOwner: boolean, scope: ShardScope, source: ResolvedSource & { kind: 'bytes' }) {
     super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5, scope.budget);
     this.field = source.field;
+    this.format = source.ip === true ? IP_FORMAT : RAW_FORMAT;
     this.globals = globalOrdinals(scope.views, source.field, source.missing);
-    const acceptor = keywordAcceptor(spec.include, spec.exclude);
+    const acceptor = source.ip === true ? keywordAcceptor(ipValues(spec.include), ipValues(spec.exclude)) : keywordAcceptor(spec.include, spec.exclude);
     if (acceptor === null) {
       this.accept = null;
     } else {
@@ -479,12 +483,17 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   }
 
   protected stateHeader(): Pick<TermsState, 'valueType' | 'format'> {
-    return { valueType: 'string', format: RAW_FORMAT };
+    return { valueType: 'string', format: this.format };
   }
 
   protected zeroBucketAllowed(keyId: number): boolean {
     return this.accept === null || this.accept[keyId] === 1;
   }
+}
+
+/** include/exclude values of an ip field as its terms (IncludeExclude parses them with DocValueFormat.IP). */
+function ipValues(ie: IncludeExclude | null): IncludeExclude | null {
+  return ie?.kind === 'values' ? { kind: 'values', values: ie.values.map((v) => ipTerm(String(v))) } : ie;
 }
 
 /** Terms over numeric doc values (long, double, date, boolean). */

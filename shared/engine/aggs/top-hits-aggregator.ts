@@ -9,6 +9,7 @@ import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import type { AggPathElement, TopHitsSortSpec, TopHitsSpec } from './spec.ts';
 import type { AggState, TopHitState } from './state.ts';
 import { numericValues, sortedValues } from './value-source.ts';
+import { ipTermText } from '../mapping/ip-address.ts';
 
 interface Entry {
   readonly view: number;
@@ -130,6 +131,9 @@ export class TopHitsAggregator implements Aggregator {
     const bucket = this.buckets[owner];
     if (bucket === undefined) return { kind: 'top_hits', total: 0, maxScore: null, hits: [] };
     const tracked = this.scoreSorted || this.spec.trackScores;
+    const mapping = this.scope.ctx.mapping;
+    const ipSorts = this.spec.sort.map((s) => s.kind === 'field' && mapping.field(s.field)?.mappedType === 'ip');
+    const anyIp = ipSorts.includes(true);
     const hits: TopHitState[] = bucket.entries.map((e) => {
       const view = this.scope.views[e.view]!;
       const segment = view.segment;
@@ -149,6 +153,7 @@ export class TopHitsAggregator implements Aggregator {
         version: this.spec.version ? segment.versions[e.doc]! : null,
         source,
         sort: this.spec.sort.length === 0 ? null : e.keys,
+        ...(anyIp ? { printedSort: e.keys.map((k, i) => (ipSorts[i] === true && typeof k === 'string' ? ipTermText(k) : k)) } : {}),
         doc: e.globalDoc,
       };
     });

@@ -5,10 +5,12 @@
  */
 import { dateFormatterFor } from './date-formats.ts';
 import { javaDoubleToString } from './java-double.ts';
+import { ipTermText } from '../mapping/ip-address.ts';
 import type { ValueFormat } from './state.ts';
 
 export const RAW_FORMAT: ValueFormat = { kind: 'raw' };
 export const BOOLEAN_FORMAT: ValueFormat = { kind: 'boolean' };
+export const IP_FORMAT: ValueFormat = { kind: 'ip' };
 
 export function isRaw(format: ValueFormat): boolean {
   return format.kind === 'raw';
@@ -18,12 +20,18 @@ export function isRaw(format: ValueFormat): boolean {
 export function formatValue(format: ValueFormat, value: number): string {
   switch (format.kind) {
     case 'raw':
+    case 'ip': // ip keys are strings (printedKey); a number has no address form
       return javaDoubleToString(value);
     case 'boolean':
       return value !== 0 ? 'true' : 'false';
     case 'date':
       return formatDate(format.pattern, format.timeZone, value);
   }
+}
+
+/** A string key as a user sees it: an ip's term as its address. */
+export function printedKey(format: ValueFormat, key: string): string {
+  return format.kind === 'ip' ? ipTermText(key) : key;
 }
 
 /** A long key printed raw (`1234`, not `1234.0`). */

@@ -7,6 +7,7 @@
  */
 import { fielddataOnTextField, illegalArgument } from '../../errors/es-errors.ts';
 import type { MappingLookup } from '../mapping/types.ts';
+import { ipTerm } from '../mapping/ip-address.ts';
 import type { NumericDocValues, Segment, SortedDocValues } from '../segment/types.ts';
 import { DEFAULT_DATE_FORMAT, dateFormatterFor } from './date-formats.ts';
 import type { ValueTypeName, ValuesSourceSpec } from './spec.ts';
@@ -16,7 +17,13 @@ import { BOOLEAN_FORMAT, RAW_FORMAT } from './value-format.ts';
 export type NumericKind = 'long' | 'double' | 'date' | 'boolean';
 
 export type ResolvedSource =
-  | { readonly kind: 'bytes'; readonly field: string | null; readonly missing: string | null }
+  | {
+      readonly kind: 'bytes';
+      readonly field: string | null;
+      readonly missing: string | null;
+      /** An `ip` field (or `value_type: ip`): values are the addresses' terms (hex, ip-address.ts), keys print as addresses. */
+      readonly ip?: boolean;
+    }
   | {
       readonly kind: 'numeric';
       readonly field: string | null;
@@ -91,6 +98,7 @@ export function resolveSource(spec: ValuesSourceSpec, mapping: MappingLookup, op
     const kind = vk ?? (opts.numericOnly || opts.unmappedDefault === 'numeric' ? 'double' : 'bytes');
     if (kind === 'bytes') {
       if (opts.numericOnly) throw illegalArgument(`Expected numeric type on field [${field}], but got [keyword]`);
+      if (spec.valueType === 'ip') return { kind: 'bytes', field: null, missing: ipTerm(String(spec.missing)), ip: true };
       return { kind: 'bytes', field: null, missing: String(spec.missing) };
     }
     const pattern = spec.format ?? DEFAULT_DATE_FORMAT;
@@ -113,6 +121,7 @@ export function resolveSource(spec: ValuesSourceSpec, mapping: MappingLookup, op
   if (fm.type === 'keyword') {
     if (opts.numericOnly) throw illegalArgument(`Expected numeric type on field [${field}], but got [keyword]`);
     // fm.path: a field alias reads its target's values
+    if (fm.mappedType === 'ip') return { kind: 'bytes', field: fm.path, missing: spec.missing === null ? null : ipTerm(String(spec.missing)), ip: true };
     return { kind: 'bytes', field: fm.path, missing: spec.missing === null ? null : String(spec.missing) };
   }
   let numKind: NumericKind;

@@ -13,8 +13,12 @@ export const HEADER_MAGIC = 0x4745534c;
 export const FOOTER_MAGIC = 0x444e454c;
 export const HEADER_BYTES = 16;
 export const FOOTER_BYTES = 8;
-/** Bumped whenever any segment file changes its layout; older files are refused (the copy rebuilds from the log). */
-export const SEGMENT_FORMAT_VERSION = 3;
+/**
+ * Bumped whenever any segment file changes its layout or the meaning of its
+ * terms; older files are refused (the copy rebuilds from the log).
+ * 4: `ip` terms and doc values are the address's 16 bytes in hex, no longer its text.
+ */
+export const SEGMENT_FORMAT_VERSION = 4;
 
 /** The files of a segment, by extension. */
 export type SegmentFileKind = 'si' | 'tim' | 'doc' | 'pos' | 'dvd' | 'fdt' | 'liv';

@@ -24,6 +24,7 @@ import { binaryValue, geoPointValues, rangeValues } from './typed-values.ts';
 import { geoShapeValues } from '../geo-shape/shape-values.ts';
 import { completionValues } from './completion-values.ts';
 import { makeLeaf } from './leaf-field.ts';
+import { ipTerm } from './ip-address.ts';
 import { getOwn, setOwn } from '../../json/own-keys.ts';
 import { parseProperty, type MappingParseOptions } from './mapping-parser.ts';
 import { renderNode } from './mapping-render.ts';
@@ -64,7 +65,6 @@ import {
   toFloat,
   toHalfFloat,
   toInteger,
-  toIp,
   toLong,
   toScaledFloat,
   toShort,
@@ -522,7 +522,8 @@ export class DocumentParser {
       case T_DATE:
         return (leaf.formatter as JodaDateFormatter).parseText(toText(raw));
       case T_IP:
-        return toIp(raw);
+        // the address's 16 bytes as hex: terms and doc values in address order (ip-address.ts)
+        return ipTerm(raw);
       case T_BINARY:
         return binaryValue(raw);
       case T_TOKEN_COUNT:

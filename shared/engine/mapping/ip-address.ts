@@ -3,9 +3,14 @@
  * Lucene's InetAddressPoint orders them) written as 32 hex digits, so that
  * comparing the texts compares the addresses; CIDR blocks as the range of
  * addresses they cover (InetAddresses.parseCidr, InetAddressPoint.newPrefixQuery).
+ *
+ * An `ip` field's terms and doc values are these 32 hex digits (its term
+ * dictionary, ordinals, sort keys and terms buckets are then in address
+ * order, as Elasticsearch's 16-byte doc values are); they print as the
+ * address (DocValueFormat.IP) wherever a user sees them.
  */
 import { illegalArgumentCause, type EsError } from '../../errors/es-errors.ts';
-import { ipBytes, ipText } from './value-coercion.ts';
+import { ipBytes, ipText, toIp } from './value-coercion.ts';
 
 export const MIN_IP_HEX = '0'.repeat(32);
 export const MAX_IP_HEX = 'f'.repeat(32);
@@ -40,6 +45,16 @@ export function ipHex(text: string): string {
 
 export function ipTextOfHex(hex: string): string {
   return ipText(bytesOfHex(hex));
+}
+
+/** A document's or a query's value of an `ip` field as its term (toIp's errors for what is not an address). */
+export function ipTerm(value: unknown): string {
+  return ipHex(toIp(value));
+}
+
+/** A term of an `ip` field as the address it holds; a term that is not 32 hex digits prints as it is. */
+export function ipTermText(term: string): string {
+  return term.length === 32 && /^[0-9a-f]{32}$/.test(term) ? ipTextOfHex(term) : term;
 }
 
 /** The address one above (null at the top), for exclusive bounds. */

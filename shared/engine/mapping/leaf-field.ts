@@ -6,6 +6,7 @@ import { DEFAULT_DATE_FORMAT, dateFormatter, type JodaDateFormatter } from './da
 import { TYPE_CODES, type LeafNode, type LeafOptions, type LeafType } from './mapping-nodes.ts';
 import type { FieldMapping, FieldType, GeoShapeOptions } from './types.ts';
 import { defaultGeoShapeParams, pointsOnly } from './geo-shape-params.ts';
+import { ipTerm } from './ip-address.ts';
 
 function geoShapeOptions(opts: LeafOptions): GeoShapeOptions {
   const g = opts.geoShape ?? defaultGeoShapeParams();
@@ -33,6 +34,8 @@ function typedNullValue(type: LeafType, opts: LeafOptions, formatter: JodaDateFo
   if (v === null) return null;
   // a point is two values: the document parser reads the null_value text as a document's value
   if (type === 'geo_point') return null;
+  // an ip's term is its 16 bytes in hex (ip-address.ts); the parser checked it is an address
+  if (type === 'ip') return ipTerm(v);
   if (type === 'date' && formatter !== null) {
     try {
       return formatter.parseText(String(v));

@@ -35,7 +35,8 @@ export interface CollapseInnerHits {
 export function checkCollapseField(mapping: MappingLookup, field: string): 'keyword' | 'numeric' {
   const fm = mapping.field(field);
   if (fm === undefined) throw illegalArgument(`no mapping found for \`${field}\` in order to collapse on`);
-  if (fm.type !== 'keyword' && !['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'date', 'boolean'].includes(fm.type)) {
+  // an ip is neither a KeywordFieldType nor a NumberFieldType to CollapseBuilder
+  if (fm.mappedType === 'ip' || (fm.type !== 'keyword' && !['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'date', 'boolean'].includes(fm.type))) {
     throw illegalArgument(`unknown type for collapse field \`${field}\`, only keywords and numbers are accepted`);
   }
   if (!fm.docValues) throw illegalArgument(`cannot collapse on field \`${field}\` without \`doc_values\``);

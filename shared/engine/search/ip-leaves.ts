@@ -1,10 +1,9 @@
 /**
- * Ranges of addresses on an `ip` field (kept as a keyword of canonical
- * addresses): the segment's dictionary is read term by term, each term's
- * address compared in order, and the postings of the terms inside the range
- * united. The cost is one pass over the field's distinct addresses per segment.
+ * Ranges of addresses on an `ip` field: its terms are the addresses' 16
+ * bytes in hex (ip-address.ts), so the dictionary is in address order and
+ * a range is the run of terms between two binary searches, whose postings
+ * are united.
  */
-import { ipHexOrNull } from '../mapping/ip-address.ts';
 import type { Segment } from '../segment/types.ts';
 import { unionPostings } from './postings-leaves.ts';
 import type { IpRangeQuery } from './query.ts';
@@ -14,10 +13,7 @@ export function ipRangeBits(q: IpRangeQuery, seg: Segment): Uint32Array {
   const ids: number[] = [];
   if (inv !== undefined) {
     const dict = inv.terms;
-    for (let t = 0; t < dict.length; t++) {
-      const hex = ipHexOrNull(dict.get(t));
-      if (hex !== null && hex >= q.lower && hex <= q.upper) ids.push(t);
-    }
+    for (let t = dict.lowerBound(q.lower); t < dict.length && dict.compare(t, q.upper) <= 0; t++) ids.push(t);
   }
   return unionPostings(seg, inv, ids);
 }

@@ -95,7 +95,7 @@ export function executeQueryPhase(
         collector.setNum(slot, i, after !== null ? after.score : Number(values?.[i] ?? NaN));
         continue;
       }
-      const k = keyFromSortValue(field, values === null ? null : (values[i] ?? null));
+      const k = keyFromSortValue(field, values === null ? null : (values[i] ?? null), after === null);
       collector.setNum(slot, i, k.num);
       collector.setStr(slot, i, k.str);
     }

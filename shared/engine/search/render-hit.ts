@@ -8,6 +8,7 @@ import type { MappingLookup } from '../mapping/types.ts';
 import { idOf, type Segment, type SearcherSnapshot, type SegmentView, type StoredDocument } from '../segment/types.ts';
 import { releaseOnce, responseBuffers } from './buffer-pool.ts';
 import { filterSource } from './source-filter.ts';
+import { ipTermText } from '../mapping/ip-address.ts';
 import type { ParsedSearch, RenderedHits, SortValue } from './types.ts';
 
 /** The view holding global doc `doc` (views are ordered by docBase). */
@@ -76,11 +77,15 @@ function docValueFields(seg: Segment, d: number, fields: readonly string[], mapp
       };
       if (dv.starts === null) push(dv.values[d]!);
       else for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) push(dv.values[i]!);
-    } else if (dv.starts === null) {
-      const o = dv.ords[d]!;
-      if (o >= 0) values.push(JSON.stringify(dv.dict.get(o)));
     } else {
-      for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) values.push(JSON.stringify(dv.dict.get(dv.ords[i]!)));
+      // an ip's doc values are its terms (hex): they print as addresses (DocValueFormat.IP)
+      const text = fm?.mappedType === 'ip' ? ipTermText : (t: string): string => t;
+      if (dv.starts === null) {
+        const o = dv.ords[d]!;
+        if (o >= 0) values.push(JSON.stringify(text(dv.dict.get(o))));
+      } else {
+        for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) values.push(JSON.stringify(text(dv.dict.get(dv.ords[i]!))));
+      }
     }
     if (values.length > 0) out.push(`${JSON.stringify(name)}:[${values.join(',')}]`);
   }
@@ -145,6 +150,8 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   const src = search.source;
   const filtered = src.includes.length > 0 || src.excludes.length > 0;
   const specs = search.sort;
+  // sort values of ip fields are the addresses' terms (hex): printed as the addresses, as SearchSortValues formats them
+  const ipSorts = specs?.map((spec) => spec.kind === 'field' && opts.mapping?.field(spec.field)?.mappedType === 'ip') ?? [];
   const needsSource = src.fetch || hooks?.fields !== undefined || hooks?.beforeSort !== undefined;
   for (let i = 0; i < n; i++) {
     starts[i] = out.length;
@@ -188,7 +195,7 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
     if (sortValues !== null) {
       out.raw(SORT_KEY);
       for (let k = 0; k < sortValues.length; k++) {
-        const v = sortValues[k]!;
+        const v = ipSorts[k] === true && typeof sortValues[k] === 'string' ? ipTermText(sortValues[k] as string) : sortValues[k]!;
         if (k > 0) out.raw(COMMA);
         const text = specs?.[k]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v);
         if (typeof v === 'string') out.text(text);

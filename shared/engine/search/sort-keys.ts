@@ -12,6 +12,7 @@ import { ID_FIELD, type NumericArray, type OrdArray, type PointValues, type Segm
 import { decodeLatitude, decodeLongitude, haversinMeters, planeMeters } from '../mapping/geo-point.ts';
 import type { SortMode, SortSpec, SortValue } from './types.ts';
 import { nestedKeyReader } from './nested-sort-keys.ts';
+import { ipTerm, ipTermText } from '../mapping/ip-address.ts';
 
 export const LONG_MAX_VALUE = 9223372036854775807n;
 export const LONG_MIN_VALUE = -9223372036854775808n;
@@ -45,6 +46,8 @@ export type ResolvedSortField =
       readonly missingValue: string | null;
       readonly missingFirst: boolean;
       readonly nestedPath: string | null;
+      /** An `ip` field: keys are the addresses' terms (hex, ip-address.ts), printed and read back as addresses. */
+      readonly ip?: boolean;
     };
 
 export interface GeoSortParams {
@@ -136,8 +139,10 @@ export function resolveSort(specs: readonly SortSpec[], ctx: SortResolveContext)
     if (mode !== 'min' && mode !== 'max') {
       throw illegalArgument(`Sort mode [${mode}] is not supported on string fields`);
     }
-    const missingValue = spec.missing === '_last' || spec.missing === '_first' ? null : String(spec.missing);
-    return { kind: 'string', field: mapped?.path ?? spec.field, reverse, mode, missingValue, missingFirst, nestedPath };
+    const ip = mapped?.mappedType === 'ip';
+    const missingText = spec.missing === '_last' || spec.missing === '_first' ? null : String(spec.missing);
+    const missingValue = missingText !== null && ip ? ipTerm(missingText) : missingText;
+    return { kind: 'string', field: mapped?.path ?? spec.field, reverse, mode, missingValue, missingFirst, nestedPath, ...(ip ? { ip } : {}) };
   });
 }
 
@@ -388,11 +393,19 @@ function shortestFloat(x: number): number {
   return fx;
 }
 
-/** A `search_after` value as a key of this sort field. */
-export function keyFromSortValue(field: ResolvedSortField, value: SortValue | boolean): { num: number; str: string | null } {
+/** The sort value a user sees for a string key: an `ip` key prints as the address (DocValueFormat.IP). */
+export function printedStringSortValue(field: ResolvedSortField | undefined, key: string | null): string | null {
+  return key !== null && field?.kind === 'string' && field.ip === true ? ipTermText(key) : key;
+}
+
+/**
+ * A `search_after` value (`fromUser`: as printed in a hit's `sort`) or a
+ * scroll's last key (as the shard keeps it) as a key of this sort field.
+ */
+export function keyFromSortValue(field: ResolvedSortField, value: SortValue | boolean, fromUser = false): { num: number; str: string | null } {
   if (field.kind === 'string' || field.kind === 'id') {
     if (value === null) return { num: NaN, str: null };
-    return { num: NaN, str: String(value) };
+    return { num: NaN, str: fromUser && field.kind === 'string' && field.ip === true ? ipTerm(String(value)) : String(value) };
   }
   if (value === null) {
     return { num: field.kind === 'numeric' ? field.missingKey : NaN, str: null };

@@ -8,6 +8,7 @@
 import type { MappingLookup } from '../../../shared/engine/mapping/types.ts';
 import { idOf, type Segment } from '../../../shared/engine/segment/types.ts';
 import { ipTermText } from '../../../shared/engine/mapping/ip-address.ts';
+import { decodeLatitude, decodeLongitude } from '../../../shared/engine/mapping/geo-point.ts';
 import { DocField, DocLookup, DateValue, PainlessRuntimeError, type Value } from '../../../shared/script/painless/values.ts';
 import { compilePainless, type CompiledPainless } from '../../../shared/script/painless/interpreter.ts';
 import { illegalArgument } from '../../../shared/errors/es-errors.ts';
@@ -34,7 +35,13 @@ export function docLookupFor(seg: Segment, d: number, mapping: MappingLookup, ty
       if (fm.type === 'text' && fm.fielddata !== true) throw new PainlessRuntimeError('illegal_argument_exception', fielddataMessage(field));
       values = [];
       const dv = seg.docValues.get(fm.path); // a field alias reads its target
-      if (dv !== undefined && dv.kind === 'numeric') {
+      const pv = fm.type === 'geo_point' ? seg.points?.get(fm.path) : undefined;
+      if (pv !== undefined) {
+        // GeoPoint values: printed as {"lat":..,"lon":..}, as a script field of a GeoPoint prints
+        for (let i = pv.starts[d]!; i < pv.starts[d + 1]!; i++) {
+          values.push({ lat: decodeLatitude(pv.values[2 * i]!), lon: decodeLongitude(pv.values[2 * i + 1]!) });
+        }
+      } else if (dv !== undefined && dv.kind === 'numeric') {
         const push = (v: number) => {
           if (Number.isNaN(v)) return;
           values.push(fm.type === 'boolean' ? v === 1 : fm.type === 'date' ? new DateValue(v) : v);

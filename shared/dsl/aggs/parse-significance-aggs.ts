@@ -1,5 +1,5 @@
 /** Parsers of `sampler` and `significant_terms` (SamplerAggregationBuilder, SignificantTermsAggregationBuilder). */
-import { illegalArgument } from '../../errors/es-errors.ts';
+import { aggregationExecution, illegalArgument } from '../../errors/es-errors.ts';
 import type { MappingLookup } from '../../engine/mapping/types.ts';
 import type { SamplerSpec, SignificanceHeuristic, SignificantTermsSpec } from '../../engine/aggs/spec.ts';
 import { AggParams, mustBeAtLeast, type Json } from './agg-params.ts';
@@ -84,6 +84,17 @@ export function parseSignificantTerms(c: Common, body: Json, mapping: MappingLoo
   }
   const backgroundFilter = p.object('background_filter');
   p.done();
-  if (text === null) checkField(source, mapping, false);
+  // a text field with `fielddata` is read from _source (aggregator-factory.ts); anything else resolves as any values source
+  const fielddataText = source.field !== null && mapping.field(source.field)?.type === 'text' && mapping.field(source.field)?.fielddata === true;
+  if (text === null && !fielddataText) checkField(source, mapping, false);
+  if (text === null && (include?.kind === 'regex' || exclude?.kind === 'regex')) {
+    // SignificantTermsAggregatorFactory: regex include/exclude works on string (keyword, text) values only
+    const f = source.field === null ? undefined : mapping.field(source.field);
+    if (f && ((f.type !== 'keyword' && !fielddataText) || f.mappedType === 'ip')) {
+      throw aggregationExecution(
+        `Aggregation [${c.name}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses`,
+      );
+    }
+  }
   return { type, ...c, source, size, shardSize, minDocCount, shardMinDocCount, include, exclude, heuristic, backgroundFilter, text };
 }

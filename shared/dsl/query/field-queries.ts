@@ -164,7 +164,8 @@ export function termQueryFor(ctx: ShardSearchContext, field: string, value: DslV
     default: {
       if (!isNumericType(fm.type)) return MATCH_NONE;
       if (isIntegerType(fm.type) && hasDecimalPart(value)) return MATCH_NONE;
-      return { kind: 'numeric_set', field, values: [parseNumeric(fm.type, value)], boost };
+      // NumberFieldType.termQuery wraps the query in the mapping's `boost`
+      return { kind: 'numeric_set', field, values: [parseNumeric(fm.type, value)], boost: boost * fm.boost };
     }
   }
 }
@@ -189,7 +190,7 @@ export function termsQueryFor(ctx: ShardSearchContext, field: string, values: re
   if (!isNumericType(fm.type)) return MATCH_NONE;
   const type = fm.type;
   const parsed = values.filter((v) => !(isIntegerType(type) && hasDecimalPart(v))).map((v) => parseNumeric(type, v));
-  return { kind: 'numeric_set', field, values: parsed, boost };
+  return { kind: 'numeric_set', field, values: parsed, boost: boost * fm.boost };
 }
 
 function nextUp(x: number): number {

@@ -111,6 +111,12 @@ function createAggregator(spec: BucketAggSpec | MetricAggSpec, scope: ShardScope
       return new SignificantTermsAggregator(spec, src, scope, children(false), fm === undefined ? null : sourceTerms(spec.text!.sourceFields, fm, scope.ctx.analyzers, spec.text!.filterDuplicateText));
     }
     case 'significant_terms': {
+      const fm = spec.source.field === null ? undefined : mapping.field(spec.source.field);
+      if (fm !== undefined && fm.type === 'text' && fm.fielddata) {
+        // a text field's field data are its analysed terms: read as significant_text reads them, from _source
+        const src: ResolvedSource = { kind: 'bytes', field: fm.path, missing: null };
+        return new SignificantTermsAggregator(spec, src, scope, children(false), sourceTerms([fm.path], fm, scope.ctx.analyzers, false));
+      }
       const src = resolveSource(spec.source, mapping, { numericOnly: false, timeZone: null, unmappedDefault: 'bytes' });
       return new SignificantTermsAggregator(spec, src, scope, children(false));
     }

@@ -7,6 +7,7 @@ import { EsError } from '../../errors/es-errors.ts';
 import { murmur3x86_32, longBits, hashHigh, mix64, doubleToLongBits } from './murmur3.ts';
 import type { IncludeExclude } from './spec.ts';
 import { luceneRegex } from '../regex/lucene-regex.ts';
+import { ipTerm } from '../mapping/ip-address.ts';
 
 /** IncludeExclude.HASH_PARTITIONING_SEED. */
 const HASH_PARTITIONING_SEED = 31;
@@ -88,4 +89,9 @@ function numericMatcher(
         return floorModLong(hashHigh(), mixedLo, ie.numPartitions) === ie.partition;
       };
   }
+}
+
+/** include/exclude values of an ip field as its terms (IncludeExclude parses them with DocValueFormat.IP). */
+export function ipIncludeExclude(ie: IncludeExclude | null): IncludeExclude | null {
+  return ie?.kind === 'values' ? { kind: 'values', values: ie.values.map((v) => ipTerm(String(v))) } : ie;
 }

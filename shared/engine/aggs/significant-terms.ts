@@ -20,7 +20,7 @@ import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren } from './aggregator.ts';
 import { EMPTY_OWNER } from './histogram-aggregator.ts';
 import type { LevelReducer } from './reduce-terms.ts';
-import { keywordAcceptor } from './include-exclude.ts';
+import { ipIncludeExclude, keywordAcceptor } from './include-exclude.ts';
 import type { ReducedSignificantTerms } from './reduced.ts';
 import type { SignificanceHeuristic, SignificantTermsSpec } from './spec.ts';
 import type { AggState, SignificantTermsState } from './state.ts';
@@ -133,7 +133,8 @@ export class SignificantTermsAggregator implements Aggregator {
     private readonly docTerms: DocTerms | null = null,
   ) {
     this.name = spec.name;
-    this.accept = keywordAcceptor(spec.include, spec.exclude);
+    const ip = source.kind === 'bytes' && source.ip === true;
+    this.accept = ip ? keywordAcceptor(ipIncludeExclude(spec.include), ipIncludeExclude(spec.exclude)) : keywordAcceptor(spec.include, spec.exclude);
   }
 
   setSegment(seg: SegmentContext): void {

@@ -14,15 +14,14 @@ import { appendGlobalOrdinals, countOrdinals, countOrdinalsBySegment, countOrdin
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
-import { keywordAcceptor, numericAcceptor } from './include-exclude.ts';
-import type { AggPathElement, BucketOrder, IncludeExclude, TermsSpec } from './spec.ts';
+import { ipIncludeExclude, keywordAcceptor, numericAcceptor } from './include-exclude.ts';
+import type { AggPathElement, BucketOrder, TermsSpec } from './spec.ts';
 import type { AggState, KeyCodes, TermsState, ValueFormat } from './state.ts';
 import { topN } from './top-n.ts';
 import type { ResolvedSource } from './value-source.ts';
 import { numericValues, sortedValues } from './value-source.ts';
 import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
 import { IP_FORMAT, RAW_FORMAT } from './value-format.ts';
-import { ipTerm } from '../mapping/ip-address.ts';
 
 /** BucketUtils.suggestShardSideQueueSize. */
 /** Largest doc count the count-histogram top selection handles (beyond, a heap). */
@@ -311,7 +310,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     this.field = source.field;
     this.format = source.ip === true ? IP_FORMAT : RAW_FORMAT;
     this.globals = globalOrdinals(scope.views, source.field, source.missing);
-    const acceptor = source.ip === true ? keywordAcceptor(ipValues(spec.include), ipValues(spec.exclude)) : keywordAcceptor(spec.include, spec.exclude);
+    const acceptor = source.ip === true ? keywordAcceptor(ipIncludeExclude(spec.include), ipIncludeExclude(spec.exclude)) : keywordAcceptor(spec.include, spec.exclude);
     if (acceptor === null) {
       this.accept = null;
     } else {
@@ -489,11 +488,6 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   protected zeroBucketAllowed(keyId: number): boolean {
     return this.accept === null || this.accept[keyId] === 1;
   }
-}
-
-/** include/exclude values of an ip field as its terms (IncludeExclude parses them with DocValueFormat.IP). */
-function ipValues(ie: IncludeExclude | null): IncludeExclude | null {
-  return ie?.kind === 'values' ? { kind: 'values', values: ie.values.map((v) => ipTerm(String(v))) } : ie;
 }
 
 /** Terms over numeric doc values (long, double, date, boolean). */

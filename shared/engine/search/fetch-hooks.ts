@@ -20,6 +20,7 @@ import { resolveOptions, type HighlightSpec, type ResolvedHighlight } from './hi
 import { fieldTokens, indexAnalyzer } from './field-tokens.ts';
 import { hasTerms, highlightField, termsForField } from './highlighter.ts';
 import { collapseValue } from './collapse.ts';
+import { storedFieldHooks } from './stored-field-hooks.ts';
 import { nestedInnerHitQueries, nestedInnerHitsHooks } from './nested-inner-hits.ts';
 import type { ParsedDocument } from '../mapping/types.ts';
 import type { AnalyzerLookup } from '../analysis/types.ts';
@@ -41,6 +42,8 @@ export interface FetchHookContext {
 /** The hooks a fetch needs, or undefined when the request asks for nothing beyond stored fields. */
 export function fetchHooks(c: FetchHookContext, extra: readonly HitHooks[] = []): HitHooks | undefined {
   const parts: HitHooks[] = [...extra];
+  const stored = storedFieldHooks(c.search.storedFields, c.shardCtx.mapping);
+  if (stored !== null) parts.push(stored);
   if (c.search.termVectors !== null) parts.push(termVectorHooks(c, c.search.termVectors));
   if (c.search.highlight !== null) parts.push(highlightHooks(c, c.search.highlight));
   if (c.search.explain) parts.push(explainHooks(c));

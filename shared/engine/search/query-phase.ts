@@ -3,7 +3,7 @@
  * query against the shard's mapping, evaluate it segment by segment, count
  * every match exactly and keep the top `from + size` in sort order.
  */
-import { illegalArgument } from '../../errors/es-errors.ts';
+import { fielddataOnTextField, illegalArgument } from '../../errors/es-errors.ts';
 import type { MatchSet } from '../aggs/types.ts';
 import type { SearcherSnapshot } from '../segment/types.ts';
 import { andInto, cardinality, lowestBit } from './doc-bits.ts';
@@ -53,6 +53,23 @@ function sameQueryContext(a: ShardSearchContext, b: ShardSearchContext): boolean
   );
 }
 
+/**
+ * `docvalue_fields` that have no field data fail the search as
+ * Elasticsearch's fetch phase fails it (MappedFieldType.fielddataBuilder):
+ * shapes and ranges have none, text fields only with `fielddata`. Checked
+ * here so that a shard fails before any hit is fetched.
+ */
+function checkDocValueFields(names: readonly string[], mapping: ShardSearchContext['mapping']): void {
+  for (const name of names) {
+    const fm = mapping.field(name);
+    if (fm === undefined) continue;
+    if (fm.type === 'text' && fm.fielddata !== true) throw fielddataOnTextField(fm.path);
+    if (fm.type === 'geo_shape' || fm.type.endsWith('_range')) {
+      throw illegalArgument(`Fielddata is not supported on field [${fm.path}] of type [${fm.mappedType ?? fm.type}]`);
+    }
+  }
+}
+
 function sortNeedsScores(fields: readonly ResolvedSortField[]): boolean {
   return fields.some((f) => f.kind === 'score');
 }
@@ -66,6 +83,7 @@ export function executeQueryPhase(
   const query = engineQuery(search.query, ctx);
   const postFilter = search.postFilter === null ? null : engineQuery(search.postFilter, ctx);
   const fields = resolveShardSort(search, ctx);
+  if (opts.size > 0) checkDocValueFields(search.docvalueFields, ctx.mapping);
   const sortedByField = search.sort !== null && search.sort.length > 0;
   const needScores = sortNeedsScores(fields) || search.trackScores || search.minScore !== null;
   if (search.collapse !== null) {

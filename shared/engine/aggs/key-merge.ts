@@ -6,12 +6,10 @@
  * tens of nanoseconds, and five shards return 15,000 keys each for a size of
  * 10,000. So each string key carries two exact numbers, its first six UTF-16
  * units (sort codes): keys hash and compare by those, and as strings only
- * when those are equal. A shard computes the codes of its keys once per set
- * of segments (with the global ordinals) and ships them with its state.
+ * when those are equal. A shard computes the codes of the keys it returns
+ * and ships them with its state.
  */
 import { NumberIds } from './bucket-ords.ts';
-import { PackedStrings } from '../segment/packed-strings.ts';
-import type { TermDictionary } from '../segment/types.ts';
 import type { KeyCodes } from './state.ts';
 
 /** Units packed per number: 3 × 17 bits (a unit + 1, or 0 past the end) ≤ 53 bits. */
@@ -28,40 +26,6 @@ export function keyCodes(keys: readonly string[]): KeyCodes {
     const k = keys[i]!;
     hi[i] = (unitCode(k, 0) * UNIT + unitCode(k, 1)) * UNIT + unitCode(k, 2);
     lo[i] = (unitCode(k, 3) * UNIT + unitCode(k, 4)) * UNIT + unitCode(k, 5);
-  }
-  return { hi, lo };
-}
-
-/** keyCodes of a dictionary: read in place when packed in memory, entry by entry otherwise. */
-export function dictionaryKeyCodes(keys: TermDictionary): KeyCodes {
-  const hi = new Float64Array(keys.length);
-  const lo = new Float64Array(keys.length);
-  if (!(keys instanceof PackedStrings)) {
-    for (let k = 0; k < keys.length; k++) {
-      const s = keys.get(k);
-      hi[k] = (unitCode(s, 0) * UNIT + unitCode(s, 1)) * UNIT + unitCode(s, 2);
-      lo[k] = (unitCode(s, 3) * UNIT + unitCode(s, 4)) * UNIT + unitCode(s, 5);
-    }
-    return { hi, lo };
-  }
-  const { chars, starts } = keys;
-  const unit = (start: number, end: number, i: number): number => (start + i < end ? chars[start + i]! + 1 : 0);
-  for (let k = 0; k < keys.length; k++) {
-    const s = starts[k]!;
-    const e = starts[k + 1]!;
-    hi[k] = (unit(s, e, 0) * UNIT + unit(s, e, 1)) * UNIT + unit(s, e, 2);
-    lo[k] = (unit(s, e, 3) * UNIT + unit(s, e, 4)) * UNIT + unit(s, e, 5);
-  }
-  return { hi, lo };
-}
-
-/** The codes of `keys[ids[i]]` for each i. */
-export function codesOf(codes: KeyCodes, ids: Int32Array): KeyCodes {
-  const hi = new Float64Array(ids.length);
-  const lo = new Float64Array(ids.length);
-  for (let i = 0; i < ids.length; i++) {
-    hi[i] = codes.hi[ids[i]!]!;
-    lo[i] = codes.lo[ids[i]!]!;
   }
   return { hi, lo };
 }

@@ -9,7 +9,7 @@ import type { BucketBudget } from './bucket-budget.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
-import { codesOf, dictionaryKeyCodes } from './key-merge.ts';
+import { keyCodes } from './key-merge.ts';
 import { appendGlobalOrdinals, countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
@@ -127,13 +127,13 @@ abstract class TermsAggregatorBase implements Aggregator {
       docCounts[i] = docCount;
       if (subs !== null) subs[i] = this.subs.map((s) => s.build(b));
     }
-    const keyCodes = this.keyCodesOf(keyIds);
+    const keyCodes = this.keyCodesOf(keys);
     return { kind: 'terms', ...this.stateHeader(), keys, keyCodes, docCounts, subs, sumOtherDocCount: otherDocCount, shardSize: this.shardSize };
   }
 
-  /** Sort codes of the keys of these key ids (string keys), for the reduce's merge. */
-  protected keyCodesOf(keyIds: Int32Array): KeyCodes | null {
-    void keyIds;
+  /** Sort codes of these keys (string keys), for the reduce's merge. */
+  protected keyCodesOf(keys: readonly (string | number)[]): KeyCodes | null {
+    void keys;
     return null;
   }
 
@@ -275,9 +275,6 @@ function topKeyIdsByCount(counts: Int32Array, n: number, size: number, minCount:
   }
   return { ids, docs };
 }
-
-/** Sort codes of every global ordinal's term, computed once per set of segments (global ordinals are cached). */
-const globalKeyCodes = new WeakMap<GlobalOrdinals, KeyCodes>();
 
 /**
  * Terms over keyword doc values (global ordinals). At the top level (one
@@ -465,13 +462,9 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     return true;
   }
 
-  protected override keyCodesOf(keyIds: Int32Array): KeyCodes {
-    let codes = globalKeyCodes.get(this.globals);
-    if (codes === undefined) {
-      codes = dictionaryKeyCodes(this.globals.terms);
-      globalKeyCodes.set(this.globals, codes);
-    }
-    return codesOf(codes, keyIds);
+  /** Codes of the returned keys only: a copy per global ordinal would take 16 bytes per distinct value. */
+  protected override keyCodesOf(keys: readonly (string | number)[]): KeyCodes {
+    return keyCodes(keys as readonly string[]);
   }
 
   protected allKeyIds(): Int32Array {

@@ -1,12 +1,14 @@
 /**
  * The shard side of `cardinality`: one HyperLogLog++ sketch per bucket.
  * Keyword values are hashed once per distinct segment ordinal (MurmurHash3
- * x64 128 of the UTF-8 bytes, cached per segment dictionary); numbers with
+ * x64 128 of the UTF-8 bytes, kept per segment dictionary in the thread's
+ * field data cache, field-data-cache.ts); numbers with
  * BitMixer.mix64, as Elasticsearch's MurmurHash3Values does.
  */
 import type { NumericDocValues, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
 import { HyperLogLog, precisionFromThreshold } from './cardinality-hll.ts';
+import { dictionaryId, fieldDataCache } from './field-data-cache.ts';
 import { doubleToLongBits, hashHigh, longBits, mix64, murmur3x64h1 } from './murmur3.ts';
 import type { AggPathElement, CardinalitySpec } from './spec.ts';
 import type { AggState } from './state.ts';
@@ -19,7 +21,6 @@ interface OrdHashes {
   readonly done: Uint8Array;
 }
 
-const ordHashCache = new WeakMap<TermDictionary, OrdHashes>();
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(256);
 
@@ -29,11 +30,13 @@ function hashString(s: string): number {
   return murmur3x64h1(scratch, 0, written);
 }
 
+/** The dictionary's term hashes, filled as ordinals are first seen; kept in the thread's field data cache (9 bytes a term). */
 function ordHashes(dict: TermDictionary): OrdHashes {
-  let h = ordHashCache.get(dict);
-  if (!h) {
+  const key = `hashes|${dictionaryId(dict)}`;
+  let h = fieldDataCache.get<OrdHashes>(key);
+  if (h === undefined) {
     h = { hi: new Uint32Array(dict.length), lo: new Uint32Array(dict.length), done: new Uint8Array(dict.length) };
-    ordHashCache.set(dict, h);
+    fieldDataCache.set(key, h, 9 * dict.length);
   }
   return h;
 }

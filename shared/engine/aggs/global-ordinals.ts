@@ -3,8 +3,9 @@
  * as Lucene's OrdinalMap: the union of the per-segment sorted dictionaries
  * (plus the `missing` value when given), and per segment a map from segment
  * ordinal to global ordinal. Counting runs on global ordinals; keys are looked
- * up once per bucket at the end. Cached per set of segments (segments are
- * immutable), so repeated searches skip the merge.
+ * up once per bucket at the end. Kept per set of segments (segments are
+ * immutable) in the thread's field data cache (field-data-cache.ts), so
+ * repeated searches skip the merge while it fits the cache's budget.
  *
  * The global dictionary copies no term: as Lucene's OrdinalMap, it keeps per
  * global ordinal the first dictionary that holds the term and the term's
@@ -16,6 +17,7 @@ import { PackedStrings } from '../segment/packed-strings.ts';
 import { mergeTerms } from '../segment/term-merge.ts';
 import type { SegmentView, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import { sortedValues } from './value-source.ts';
+import { dictionaryId, fieldDataCache } from './field-data-cache.ts';
 
 export interface GlobalOrdinals {
   /** Distinct values over all segments, ascending (JS `<`). */
@@ -26,39 +28,30 @@ export interface GlobalOrdinals {
   readonly missingOrd: number;
 }
 
-const dictIds = new WeakMap<object, number>();
-let nextDictId = 1;
-const cache = new WeakMap<object, Map<string, GlobalOrdinals>>();
-
-function dictId(dv: SortedDocValues | null): number {
-  if (dv === null) return 0;
-  let id = dictIds.get(dv.dict);
-  if (id === undefined) {
-    id = nextDictId++;
-    dictIds.set(dv.dict, id);
-  }
-  return id;
+function dictKey(dv: SortedDocValues | null): number {
+  return dv === null ? 0 : dictionaryId(dv.dict);
 }
 
 export function globalOrdinals(views: readonly SegmentView[], field: string | null, missing: string | null): GlobalOrdinals {
   const dvs = views.map((v) => sortedValues(v.segment, field));
-  const anchor = dvs.find((d) => d !== null)?.dict ?? null;
-  const key = `${missing === null ? '' : `m:${missing}`}|${dvs.map(dictId).join(',')}`;
-  if (anchor !== null) {
-    const hit = cache.get(anchor)?.get(key);
-    if (hit) return hit;
-  }
+  const key = `globalOrdinals|${missing === null ? '' : `m:${missing}`}|${dvs.map(dictKey).join(',')}`;
+  const hit = fieldDataCache.get<GlobalOrdinals>(key);
+  if (hit !== undefined) return hit;
   const built = build(dvs, missing);
-  if (anchor !== null) {
-    let m = cache.get(anchor);
-    if (!m) {
-      m = new Map();
-      cache.set(anchor, m);
-    }
-    if (m.size > 16) m.clear();
-    m.set(key, built);
-  }
+  fieldDataCache.set(key, built, globalOrdinalsBytes(built));
   return built;
+}
+
+/** What a global ordinals map holds in its arrays. */
+function globalOrdinalsBytes(g: GlobalOrdinals): number {
+  let bytes = g.terms instanceof GlobalTerms ? g.terms.bytes : 0;
+  const seen = new Set<Int32Array>();
+  for (const m of g.segmentToGlobal) {
+    if (m === null || seen.has(m)) continue;
+    seen.add(m);
+    bytes += m.byteLength;
+  }
+  return bytes;
 }
 
 function build(dvs: readonly (SortedDocValues | null)[], missing: string | null): GlobalOrdinals {
@@ -116,6 +109,10 @@ class GlobalTerms implements TermDictionary {
     private readonly firstTermId: Int32Array,
   ) {
     this.length = firstTermId.length;
+  }
+
+  get bytes(): number {
+    return this.firstPart.byteLength + this.firstTermId.byteLength;
   }
 
   get(i: number): string {

@@ -1,0 +1,184 @@
+/**
+ * The seed's aggregations over many distinct plates, on a shard copy's real
+ * segments (files written at commit and mapped, beside one still in memory):
+ * `terms` on plate.keyword with a `bucket_selector`, and `cardinality`,
+ * against counts made by brute force over the generated records; the same
+ * answers whether global ordinals and term hashes come from the field data
+ * cache, are rebuilt, or do not fit its budget at all.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
+import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
+import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
+import { FieldDataCache, fieldDataCache, FIELD_DATA_CACHE_BYTES } from '../../../shared/engine/aggs/field-data-cache.ts';
+import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
+import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
+import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
+import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
+import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts';
+import { EMPTY_COMMIT, ShardIndex } from '../../../shared/engine/segment/shard-index.ts';
+import { generatePassRecords, PASSINFO_INDEX_BODY } from '../../../services/passinfo/pass-record-generator.ts';
+
+const analyzers = AnalysisRegistry.fromIndexSettings(PASSINFO_INDEX_BODY.settings.analysis, { maxNgramDiff: 7 });
+const mapping = Mapping.fromJSON('passinfo', PASSINFO_INDEX_BODY.mappings.passinfo, { analyzerExists: (n) => analyzers.get(n) !== undefined });
+
+interface Shard {
+  dir: string;
+  index: ShardIndex;
+}
+
+/** Records spread over `shards` copies, each refreshed every `perRefresh` docs and committed (mapped) but for its last segment. */
+function buildShards(count: number, plates: number, shards: number, perRefresh: number): { shards: Shard[]; counts: Map<string, number> } {
+  const out: Shard[] = [];
+  for (let s = 0; s < shards; s++) {
+    const dir = mkdtempSync(join(tmpdir(), 'plate-aggs-'));
+    out.push({ dir, index: ShardIndex.open(dir, analyzers, EMPTY_COMMIT) });
+  }
+  const counts = new Map<string, number>();
+  let i = 0;
+  for (const r of generatePassRecords({ count, plates })) {
+    counts.set(r.plate, (counts.get(r.plate) ?? 0) + 1);
+    const { index } = out[i % shards]!;
+    const text = JSON.stringify(r);
+    index.index({ id: r.event_id, version: 1, seqNo: i, routing: null, source: Buffer.from(text), parsed: mapping.parse(JSON.parse(text) as Record<string, unknown>) }, false);
+    i++;
+    if (i % (perRefresh * shards) === 0) for (const sh of out) sh.index.refresh();
+    if (i % (4 * perRefresh * shards) === 0) for (const sh of out) sh.index.commit();
+  }
+  for (const sh of out) sh.index.refresh();
+  return { shards: out, counts };
+}
+
+function search(shards: readonly Shard[], aggs: unknown): Record<string, unknown> {
+  const parsed = parseSearchBody({ size: 0, aggs });
+  const specs = parseAggregations(parsed.aggregations, mapping);
+  const states = shards.map(({ index }) => {
+    const snapshot = index.acquireSnapshot();
+    const ctx = { mapping, analyzers, nowMillis: 0, filterCache: new FilterCache(), typeName: 'passinfo' };
+    const q = executeQueryPhase(snapshot, parsed, ctx, { size: 0, after: null, collectMatches: true });
+    return collectShardAggs(specs, q.matches!, { mapping, nowMillis: 0, numberOfShards: shards.length, filterBits: () => new Uint32Array(0) });
+  });
+  return reduceAggs(specs, states, { typedKeys: false });
+}
+
+type Buckets = { buckets: { key: string; doc_count: number }[]; sum_other_doc_count: number };
+
+const COUNT = 24_900;
+const PLATES = 6_000;
+
+const SELECTOR = {
+  plates: {
+    terms: { field: 'plate.keyword', size: 10000 },
+    aggs: { many: { bucket_selector: { buckets_path: { c: '_count' }, script: 'params.c > 10' } } },
+  },
+};
+
+describe('plate aggregations on mapped segments', () => {
+  let built: { shards: Shard[]; counts: Map<string, number> };
+
+  before(() => {
+    // 5,500 distinct plates, past cardinality's default precision_threshold (3,000); the last 900 records stay in memory
+    built = buildShards(COUNT, PLATES, 3, 1000);
+  });
+
+  after(() => {
+    fieldDataCache.resize(FIELD_DATA_CACHE_BYTES);
+    for (const { index, dir } of built.shards) {
+      index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('has segments on disk and in memory, several per shard', () => {
+    for (const { index } of built.shards) {
+      const segs = index.describeSegments();
+      assert.ok(segs.length >= 3, `segments: ${segs.length}`);
+      assert.ok(segs.some((s) => s.inMemory));
+      assert.ok(segs.some((s) => s.committed) && segs.some((s) => !s.committed));
+    }
+  });
+
+  it('terms + bucket_selector: every plate seen more than 10 times with its exact count, count desc then key asc', () => {
+    fieldDataCache.clear();
+    const want = [...built.counts].filter(([, c]) => c > 10).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    assert.ok(want.length > 50, `plates over 10 passes: ${want.length}`);
+    const out = search(built.shards, SELECTOR).plates as Buckets;
+    assert.deepEqual(out.buckets.map((b) => [b.key, b.doc_count]), want);
+    assert.equal(out.sum_other_doc_count, 0);
+  });
+
+  it('the same buckets from the cache, after it is emptied, and with a budget that keeps nothing', () => {
+    fieldDataCache.clear();
+    const first = search(built.shards, SELECTOR);
+    assert.ok(fieldDataCache.bytes > 0, 'global ordinals kept');
+    assert.deepEqual(search(built.shards, SELECTOR), first);
+    fieldDataCache.resize(0);
+    assert.equal(fieldDataCache.bytes, 0);
+    assert.deepEqual(search(built.shards, SELECTOR), first);
+    assert.equal(fieldDataCache.size, 0);
+    fieldDataCache.resize(FIELD_DATA_CACHE_BYTES);
+  });
+
+  it('cardinality is near-exact below precision_threshold (linear counting) and within HyperLogLog++ error above it', () => {
+    const exact = built.counts.size;
+    assert.ok(exact > 3000 && exact < 40_000, `distinct plates: ${exact}`);
+    // precision_threshold 40,000: linear counting throughout, a set of 25-bit encodings of the hashes as in
+    // Elasticsearch: exact but for the odd collision (about n² / 2^26, half a value here)
+    const precise = search(built.shards, { c: { cardinality: { field: 'plate.keyword', precision_threshold: 40_000 } } }).c as { value: number };
+    assert.ok(Math.abs(precise.value - exact) <= 2, `${precise.value} for ${exact}`);
+    // default threshold 3000 (precision 14): relative standard error 1.04 / sqrt(2^14) = 0.8 %; allow three of them
+    const fieldDefault = search(built.shards, { c: { cardinality: { field: 'plate.keyword' } } }).c as { value: number };
+    assert.ok(Math.abs(fieldDefault.value - exact) / exact < 0.025, `estimate ${fieldDefault.value} for ${exact}`);
+    // a cold cache, a warm one and no cache at all agree
+    fieldDataCache.clear();
+    const cold = search(built.shards, { c: { cardinality: { field: 'plate.keyword' } } });
+    assert.deepEqual(search(built.shards, { c: { cardinality: { field: 'plate.keyword' } } }), cold);
+    fieldDataCache.resize(0);
+    assert.deepEqual(search(built.shards, { c: { cardinality: { field: 'plate.keyword' } } }), cold);
+    fieldDataCache.resize(FIELD_DATA_CACHE_BYTES);
+    assert.equal((cold.c as { value: number }).value, fieldDefault.value);
+  });
+
+  it('cardinality of a subset below the threshold is exact (plates of one checkpoint)', () => {
+    const shards = built.shards;
+    const parsed = parseSearchBody({ size: 0, query: { term: { land_id: 'L0001' } }, aggs: { c: { cardinality: { field: 'plate.keyword' } } } });
+    const specs = parseAggregations(parsed.aggregations, mapping);
+    const states = shards.map(({ index }) => {
+      const ctx = { mapping, analyzers, nowMillis: 0, filterCache: new FilterCache(), typeName: 'passinfo' };
+      const q = executeQueryPhase(index.acquireSnapshot(), parsed, ctx, { size: 0, after: null, collectMatches: true });
+      return collectShardAggs(specs, q.matches!, { mapping, nowMillis: 0, numberOfShards: shards.length, filterBits: () => new Uint32Array(0) });
+    });
+    const got = (reduceAggs(specs, states, { typedKeys: false }).c as { value: number }).value;
+    const want = new Set<string>();
+    for (const r of generatePassRecords({ count: COUNT, plates: PLATES })) if (r.land_id === 'L0001') want.add(r.plate);
+    assert.ok(want.size > 10 && want.size < 3000);
+    assert.equal(got, want.size);
+  });
+});
+
+describe('field data cache', () => {
+  it('evicts the least recently used entries to stay within its budget and keeps nothing larger than it', () => {
+    const c = new FieldDataCache(100);
+    c.set('a', 'A', 40);
+    c.set('b', 'B', 40);
+    assert.equal(c.get('a'), 'A'); // a is now the most recent
+    c.set('c', 'C', 40);
+    assert.equal(c.get('b'), undefined);
+    assert.equal(c.get('a'), 'A');
+    assert.equal(c.get('c'), 'C');
+    assert.equal(c.bytes, 80);
+    c.set('big', 'X', 101);
+    assert.equal(c.get('big'), undefined);
+    assert.equal(c.bytes, 80);
+    c.set('a', 'A2', 10);
+    assert.equal(c.get('a'), 'A2');
+    assert.equal(c.bytes, 50);
+    c.resize(20);
+    assert.deepEqual([c.get('c'), c.get('a')], [undefined, 'A2']);
+    assert.equal(c.bytes, 10);
+  });
+});

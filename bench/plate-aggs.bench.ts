@@ -67,7 +67,6 @@ function buildShard(dir: string): SegmentsCommit {
   let seqNo = 0;
   let refreshes = 0;
   let pending = 0;
-  let commit = EMPTY_COMMIT;
   for (const r of generatePassRecords({ count: docs * SHARDS })) {
     if (i++ % SHARDS !== 0) continue;
     const text = JSON.stringify(r);
@@ -75,13 +74,13 @@ function buildShard(dir: string): SegmentsCommit {
     if (++pending === PER_REFRESH) {
       pending = 0;
       index.refresh();
-      if (++refreshes % 5 === 0) commit = index.commit();
+      if (++refreshes % 5 === 0) index.commit();
       index.maybeMerge();
     }
   }
   index.refresh();
   while (index.maybeMerge());
-  commit = index.commit();
+  const commit = index.commit();
   index.close();
   writeFileSync(commitFile, JSON.stringify(commit));
   console.log(`built ${docs} docs in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

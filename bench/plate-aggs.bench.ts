@@ -9,7 +9,10 @@
  * as after a restart). For each aggregation: p50/p99 of the shard's query
  * phase + collect, the reduce and the render, and the memory the first run
  * left behind (heap, array buffers, anonymous RSS) beside the figures before
- * any aggregation ran: what a node keeps per shard for these aggregations.
+ * any aggregation ran: what a node keeps per shard for these aggregations,
+ * and the field data cache's bytes after it (field-data-cache.ts). The CPU
+ * column is the process's CPU time per run, steadier than wall time when
+ * other processes compete for the cores.
  *
  *   node --expose-gc --import tsx bench/plate-aggs.bench.ts [docsPerShard=200000] [runs=20]
  *
@@ -110,7 +113,7 @@ function main(): void {
   const segments = snapshot.views.map((v) => v.segment.maxDoc);
   console.log(`${snapshot.numDocs} docs in ${segments.length} segments (${segments.join(', ')})`);
   const ctx: ShardSearchContext = { mapping, analyzers, nowMillis: Date.now(), filterCache: new FilterCache(), typeName: 'passinfo' };
-  const rows: string[][] = [['aggregation', 'first ms', 'p50 ms', 'p99 ms', 'collect p50', 'reduce+render p50', 'result', 'cache MB', 'heap +MB', 'buffers +MB', 'anon +MB']];
+  const rows: string[][] = [['aggregation', 'first ms', 'p50 ms', 'p99 ms', 'CPU p50', 'collect p50', 'reduce+render p50', 'result', 'cache MB', 'heap +MB', 'buffers +MB', 'anon +MB']];
   for (const [name, aggs] of AGGS) {
     // Each aggregation's own cache figures: it starts from an empty cache.
     fieldDataCache.clear();
@@ -119,17 +122,20 @@ function main(): void {
     const start = memory();
     const total: number[] = [];
     const collect: number[] = [];
+    const cpu: number[] = [];
     const reduce: number[] = [];
     let first = 0;
     let result = '';
     let after: Memory = start;
     for (let r = 0; r <= runs; r++) {
+      const u0 = process.cpuUsage();
       const t0 = performance.now();
       const q = executeQueryPhase(snapshot, search, ctx, { size: 0, after: null, collectMatches: true });
       const state = collectShardAggs(specs, q.matches!, { mapping, nowMillis: ctx.nowMillis, numberOfShards: SHARDS, filterBits: () => new Uint32Array(0) });
       const t1 = performance.now();
       const text = renderAggsJson(reduceAggTree(specs, [state]), false);
       const t2 = performance.now();
+      const u = process.cpuUsage(u0);
       if (r === 0) {
         first = t2 - t0;
         const parsed = JSON.parse(text) as { plates: { value?: number; buckets?: unknown[] } };
@@ -138,6 +144,7 @@ function main(): void {
         continue;
       }
       total.push(t2 - t0);
+      cpu.push((u.user + u.system) / 1000);
       collect.push(t1 - t0);
       reduce.push(t2 - t1);
     }
@@ -146,6 +153,7 @@ function main(): void {
       first.toFixed(1),
       percentile(total, 50).toFixed(1),
       percentile(total, 99).toFixed(1),
+      percentile(cpu, 50).toFixed(1),
       percentile(collect, 50).toFixed(1),
       percentile(reduce, 50).toFixed(1),
       result,

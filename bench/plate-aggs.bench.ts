@@ -14,7 +14,7 @@
  * column is the process's CPU time per run, steadier than wall time when
  * other processes compete for the cores.
  *
- *   node --expose-gc --import tsx bench/plate-aggs.bench.ts [docsPerShard=200000] [runs=20]
+ *   node --expose-gc --import tsx bench/plate-aggs.bench.ts [docsPerShard=200000] [runs=20] [name part]
  *
  * The built shard is kept in $TMPDIR/plate-aggs-bench/<docs> and reused.
  */
@@ -37,6 +37,8 @@ import { percentile, printTable } from './report.ts';
 
 const docs = Number(process.argv[2] ?? 200_000);
 const runs = Number(process.argv[3] ?? 20);
+/** Only the aggregations whose name contains this. */
+const only = process.argv[4] ?? '';
 const SHARDS = 5;
 const PER_REFRESH = 5000;
 
@@ -115,6 +117,7 @@ function main(): void {
   const ctx: ShardSearchContext = { mapping, analyzers, nowMillis: Date.now(), filterCache: new FilterCache(), typeName: 'passinfo' };
   const rows: string[][] = [['aggregation', 'first ms', 'p50 ms', 'p99 ms', 'CPU p50', 'collect p50', 'reduce+render p50', 'result', 'cache MB', 'heap +MB', 'buffers +MB', 'anon +MB']];
   for (const [name, aggs] of AGGS) {
+    if (!name.includes(only)) continue;
     // Each aggregation's own cache figures: it starts from an empty cache.
     fieldDataCache.clear();
     const search = parseSearchBody({ size: 0, query: { match_all: {} }, aggs });

@@ -6,14 +6,8 @@
  * up once per bucket at the end. Kept per set of segments (segments are
  * immutable) in the thread's field data cache (field-data-cache.ts), so
  * repeated searches skip the merge while it fits the cache's budget.
- *
- * The global dictionary copies no term: as Lucene's OrdinalMap, it keeps per
- * global ordinal the first dictionary that holds the term and the term's
- * ordinal there (5 bytes, against 18 for a copied 7-character plate in
- * UTF-16), and reads the term from that segment's dictionary (mapped) when a
- * bucket's key is wanted.
  */
-import { PackedStrings } from '../segment/packed-strings.ts';
+import { PackedStrings, PackedStringsBuilder } from '../segment/packed-strings.ts';
 import { mergeTerms } from '../segment/term-merge.ts';
 import type { SegmentView, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import { sortedValues } from './value-source.ts';
@@ -44,7 +38,7 @@ export function globalOrdinals(views: readonly SegmentView[], field: string | nu
 
 /** What a global ordinals map holds in its arrays. */
 function globalOrdinalsBytes(g: GlobalOrdinals): number {
-  let bytes = g.terms instanceof GlobalTerms ? g.terms.bytes : 0;
+  let bytes = g.terms instanceof PackedStrings ? g.terms.chars.byteLength + g.terms.starts.byteLength : 0;
   const seen = new Set<Int32Array>();
   for (const m of g.segmentToGlobal) {
     if (m === null || seen.has(m)) continue;
@@ -70,82 +64,18 @@ function build(dvs: readonly (SortedDocValues | null)[], missing: string | null)
     };
   }
   const ordMaps = dicts.map((d) => new Int32Array(d.length));
-  // At least the largest dictionary's length; grown as needed, trimmed once the count is known.
-  let capacity = 0;
-  for (const d of dicts) capacity = Math.max(capacity, d.length);
-  let firstPart: Uint8Array | Uint16Array = dicts.length <= 256 ? new Uint8Array(capacity) : new Uint16Array(capacity);
-  let firstTermId = new Int32Array(capacity);
-  let count = 0;
-  mergeTerms(dicts, null, (_term, holders) => {
-    if (count === firstTermId.length) {
-      const grown = Math.max(16, Math.ceil(count * 1.25));
-      const part = firstPart instanceof Uint8Array ? new Uint8Array(grown) : new Uint16Array(grown);
-      part.set(firstPart);
-      firstPart = part;
-      const ids = new Int32Array(grown);
-      ids.set(firstTermId);
-      firstTermId = ids;
-    }
-    const ord = count++;
-    // holders come in part order: the first holds the term
-    firstPart[ord] = holders[0]!.part;
-    firstTermId[ord] = holders[0]!.termId;
+  // A copy of the terms (UTF-16, 18 bytes a 7-character plate): bucket keys are read
+  // at random, and a segment dictionary decodes a block's entries to reach one.
+  const terms = new PackedStringsBuilder(1024, 16 * 1024);
+  mergeTerms(dicts, null, (term, holders) => {
+    const ord = terms.length;
+    terms.add(term);
     for (const { part, termId } of holders) ordMaps[part]![termId] = ord;
   });
   return {
-    terms: new GlobalTerms(dicts, firstPart.slice(0, count), firstTermId.slice(0, count)),
+    terms: terms.build(),
     segmentToGlobal: dvs.map((d, i) => (d === null ? null : ordMaps[i]!)),
     missingOrd: missing === null ? -1 : ordMaps[dicts.length - 1]![0]!,
   };
 }
 
-/** The global dictionary: each term read from the first segment dictionary that holds it. */
-class GlobalTerms implements TermDictionary {
-  readonly length: number;
-
-  constructor(
-    private readonly dicts: readonly TermDictionary[],
-    private readonly firstPart: Uint8Array | Uint16Array,
-    private readonly firstTermId: Int32Array,
-  ) {
-    this.length = firstTermId.length;
-  }
-
-  get bytes(): number {
-    return this.firstPart.byteLength + this.firstTermId.byteLength;
-  }
-
-  get(i: number): string {
-    if (i < 0 || i >= this.length) throw new RangeError(`term ${i} of a dictionary of ${this.length}`);
-    return this.dicts[this.firstPart[i]!]!.get(this.firstTermId[i]!);
-  }
-
-  compare(i: number, s: string): number {
-    const t = this.get(i);
-    return t === s ? 0 : t < s ? -1 : 1;
-  }
-
-  equals(i: number, s: string): boolean {
-    return this.get(i) === s;
-  }
-
-  startsWith(i: number, prefix: string): boolean {
-    return this.get(i).startsWith(prefix);
-  }
-
-  lowerBound(s: string): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.get(mid) < s) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  find(s: string): number {
-    const i = this.lowerBound(s);
-    return i < this.length && this.get(i) === s ? i : -1;
-  }
-}

@@ -5,7 +5,7 @@
  * field data cache, field-data-cache.ts); numbers with
  * BitMixer.mix64, as Elasticsearch's MurmurHash3Values does.
  */
-import type { NumericDocValues, SortedDocValues, TermDictionary } from '../segment/types.ts';
+import type { NumericDocValues, OrdArray, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
 import { HyperLogLog, precisionFromThreshold } from './cardinality-hll.ts';
 import { dictionaryId, fieldDataCache } from './field-data-cache.ts';
@@ -39,6 +39,34 @@ function ordHashes(dict: TermDictionary): OrdHashes {
     fieldDataCache.set(key, h, 9 * dict.length);
   }
   return h;
+}
+
+/*
+ * The segment-long loops are small functions of their own (see counting-loops.ts:
+ * a loop inside a large method is entered by on-stack replacement and
+ * deoptimised after it, call after call).
+ */
+
+/** seen[ord] = 1 for each doc's ordinal (single-valued; -1 is a doc without a value). */
+function markOrdinals(docs: Int32Array, n: number, ords: OrdArray, seen: Uint8Array): void {
+  for (let i = 0; i < n; i++) {
+    const o = ords[docs[i]!]!;
+    if (o >= 0) seen[o] = 1;
+  }
+}
+
+/** Adds the seen ordinals' hashes to the sketch, hashing those not hashed yet. */
+function collectSeen(seen: Uint8Array, hashes: OrdHashes, dict: TermDictionary, sketch: HyperLogLog): void {
+  const { hi, lo, done } = hashes;
+  for (let o = 0; o < seen.length; o++) {
+    if (seen[o] === 0) continue;
+    if (done[o] === 0) {
+      lo[o] = hashString(dict.get(o));
+      hi[o] = hashHigh();
+      done[o] = 1;
+    }
+    sketch.collect(hi[o]!, lo[o]!);
+  }
 }
 
 export class CardinalityAggregator implements Aggregator {
@@ -98,19 +126,10 @@ export class CardinalityAggregator implements Aggregator {
     const seen = this.seen;
     const dv = this.sorted;
     if (seen === null || dv === null) return;
-    const hashes = this.hashes!;
-    let sketch: HyperLogLog | null = null;
-    for (let o = 0; o < seen.length; o++) {
-      if (seen[o] === 0) continue;
-      if (hashes.done[o] === 0) {
-        hashes.lo[o] = hashString(dv.dict.get(o));
-        hashes.hi[o] = hashHigh();
-        hashes.done[o] = 1;
-      }
-      sketch ??= this.sketch(0);
-      sketch.collect(hashes.hi[o]!, hashes.lo[o]!);
-    }
     this.seen = null;
+    // a bucket with no value has no sketch (cardinality 0 either way, but its state says so)
+    if (seen.indexOf(1) < 0) return;
+    collectSeen(seen, this.hashes!, dv.dict, this.sketch(0));
   }
 
   private collectOrd(b: number, o: number): void {
@@ -130,6 +149,10 @@ export class CardinalityAggregator implements Aggregator {
     if (src.kind === 'bytes') {
       const dv = this.sorted;
       const seen = this.seen;
+      if (seen !== null && dv !== null && dv.starts === null && !hasMissing) {
+        markOrdinals(docs, n, dv.ords, seen);
+        return;
+      }
       for (let i = 0; i < n; i++) {
         const doc = docs[i]!;
         const b = owners[i]!;

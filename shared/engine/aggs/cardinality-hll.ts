@@ -33,6 +33,9 @@ export function precisionFromThreshold(threshold: number): number {
   return Math.min(precision, MAX_PRECISION);
 }
 
+/** 2^-r for every register value. */
+const INVERSE_POWERS = Float64Array.from({ length: 66 }, (_, r) => 2 ** -r);
+
 function nlz64(hi: number, lo: number): number {
   return hi !== 0 ? Math.clz32(hi) : 32 + Math.clz32(lo);
 }
@@ -183,7 +186,7 @@ export class HyperLogLog {
     let zeros = 0;
     for (let i = 0; i < m; i++) {
       const r = regs[i]!;
-      inverseSum += 1 / 2 ** r;
+      inverseSum += INVERSE_POWERS[r]!;
       if (r === 0) zeros++;
     }
     const e1 = alphaMM(this.p) / inverseSum;

@@ -1,13 +1,13 @@
 /**
  * The shard side of `cardinality`: one HyperLogLog++ sketch per bucket.
  * Keyword values are hashed once per distinct segment ordinal (MurmurHash3
- * x64 128 of the UTF-8 bytes, kept per segment dictionary in the thread's
- * field data cache, field-data-cache.ts); numbers with
+ * x64 128 of the UTF-8 bytes, kept encoded per segment dictionary in the
+ * thread's field data cache, field-data-cache.ts); numbers with
  * BitMixer.mix64, as Elasticsearch's MurmurHash3Values does.
  */
 import type { NumericDocValues, OrdArray, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
-import { HyperLogLog, precisionFromThreshold } from './cardinality-hll.ts';
+import { encodeHash, HyperLogLog, precisionFromThreshold } from './cardinality-hll.ts';
 import { dictionaryId, fieldDataCache } from './field-data-cache.ts';
 import { doubleToLongBits, hashHigh, longBits, mix64, murmur3x64h1 } from './murmur3.ts';
 import type { AggPathElement, CardinalitySpec } from './spec.ts';
@@ -15,9 +15,14 @@ import type { AggState } from './state.ts';
 import type { ResolvedSource } from './value-source.ts';
 import { numericValues, sortedValues } from './value-source.ts';
 
+/**
+ * Per segment ordinal, its term's hash as the sketch's 32-bit encoding at one
+ * precision (encodeHash: what linear counting stores, and from which a
+ * register's index and run length are read exactly), filled as ordinals are
+ * first seen: 5 bytes a term.
+ */
 interface OrdHashes {
-  readonly hi: Uint32Array;
-  readonly lo: Uint32Array;
+  readonly encoded: Int32Array;
   readonly done: Uint8Array;
 }
 
@@ -30,15 +35,25 @@ function hashString(s: string): number {
   return murmur3x64h1(scratch, 0, written);
 }
 
-/** The dictionary's term hashes, filled as ordinals are first seen; kept in the thread's field data cache (9 bytes a term). */
-function ordHashes(dict: TermDictionary): OrdHashes {
-  const key = `hashes|${dictionaryId(dict)}`;
+/** The dictionary's encoded term hashes at precision p, kept in the thread's field data cache. */
+function ordHashes(dict: TermDictionary, p: number): OrdHashes {
+  const key = `hashes|${p}|${dictionaryId(dict)}`;
   let h = fieldDataCache.get<OrdHashes>(key);
   if (h === undefined) {
-    h = { hi: new Uint32Array(dict.length), lo: new Uint32Array(dict.length), done: new Uint8Array(dict.length) };
-    fieldDataCache.set(key, h, 9 * dict.length);
+    h = { encoded: new Int32Array(dict.length), done: new Uint8Array(dict.length) };
+    fieldDataCache.set(key, h, 5 * dict.length);
   }
   return h;
+}
+
+/** The encoding of ordinal o's term, hashed on first use. */
+function encodedOrd(hashes: OrdHashes, dict: TermDictionary, o: number, p: number): number {
+  if (hashes.done[o] === 0) {
+    const lo = hashString(dict.get(o));
+    hashes.encoded[o] = encodeHash(hashHigh(), lo, p);
+    hashes.done[o] = 1;
+  }
+  return hashes.encoded[o]!;
 }
 
 /*
@@ -57,15 +72,10 @@ function markOrdinals(docs: Int32Array, n: number, ords: OrdArray, seen: Uint8Ar
 
 /** Adds the seen ordinals' hashes to the sketch, hashing those not hashed yet. */
 function collectSeen(seen: Uint8Array, hashes: OrdHashes, dict: TermDictionary, sketch: HyperLogLog): void {
-  const { hi, lo, done } = hashes;
+  const { encoded, done } = hashes;
   for (let o = 0; o < seen.length; o++) {
     if (seen[o] === 0) continue;
-    if (done[o] === 0) {
-      lo[o] = hashString(dict.get(o));
-      hi[o] = hashHigh();
-      done[o] = 1;
-    }
-    sketch.collect(hi[o]!, lo[o]!);
+    sketch.addEncoded(done[o] === 0 ? encodedOrd(hashes, dict, o, sketch.p) : encoded[o]!);
   }
 }
 
@@ -117,7 +127,7 @@ export class CardinalityAggregator implements Aggregator {
     const src = this.source;
     this.numeric = src.kind === 'numeric' ? numericValues(seg.view.segment, src.field) : null;
     this.sorted = src.kind === 'bytes' ? sortedValues(seg.view.segment, src.field) : null;
-    this.hashes = this.sorted === null ? null : ordHashes(this.sorted.dict);
+    this.hashes = this.sorted === null ? null : ordHashes(this.sorted.dict, this.precision);
     this.seen = this.sorted !== null && this.singleOwner ? new Uint8Array(this.sorted.dict.length) : null;
   }
 
@@ -133,13 +143,7 @@ export class CardinalityAggregator implements Aggregator {
   }
 
   private collectOrd(b: number, o: number): void {
-    const hashes = this.hashes!;
-    if (hashes.done[o] === 0) {
-      hashes.lo[o] = hashString(this.sorted!.dict.get(o));
-      hashes.hi[o] = hashHigh();
-      hashes.done[o] = 1;
-    }
-    this.sketch(b).collect(hashes.hi[o]!, hashes.lo[o]!);
+    this.sketch(b).addEncoded(encodedOrd(this.hashes!, this.sorted!.dict, o, this.precision));
   }
 
   collect(docs: Int32Array, owners: Int32Array, n: number): void {

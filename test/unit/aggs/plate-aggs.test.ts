@@ -14,6 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
 import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
+import { encodeHash, HyperLogLog } from '../../../shared/engine/aggs/cardinality-hll.ts';
+import { prng } from '../../../shared/random/prng.ts';
 import { FieldDataCache, fieldDataCache, FIELD_DATA_CACHE_BYTES } from '../../../shared/engine/aggs/field-data-cache.ts';
 import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
 import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
@@ -180,5 +182,25 @@ describe('field data cache', () => {
     c.resize(20);
     assert.deepEqual([c.get('c'), c.get('a')], [undefined, 'A2']);
     assert.equal(c.bytes, 10);
+  });
+});
+
+describe('HyperLogLog++ encodings', () => {
+  it('a register set from a hash and from its 32-bit encoding is the same, at every precision', () => {
+    const r = prng(9);
+    for (const p of [4, 10, 14, 18]) {
+      const direct = new HyperLogLog(p);
+      const viaEncoding = new HyperLogLog(p);
+      // past the linear-counting threshold, so both are in register mode
+      for (let i = 0; i < 200_000; i++) {
+        // hashes with long runs of zeros too: the encoding keeps the run in 6 bits when the top 25 bits end in zeros
+        const hi = i % 7 === 0 ? (Math.floor(r() * 2 ** 32) >>> (32 - p)) << (32 - p) : Math.floor(r() * 2 ** 32) >>> 0;
+        const lo = i % 11 === 0 ? 0 : Math.floor(r() * 2 ** 32) >>> 0;
+        direct.collect(hi, lo);
+        viaEncoding.addEncoded(encodeHash(hi, lo, p));
+      }
+      assert.ok(direct.registers !== null && viaEncoding.registers !== null);
+      assert.deepEqual(viaEncoding.registers, direct.registers, `precision ${p}`);
+    }
   });
 });

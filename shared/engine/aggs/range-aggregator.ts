@@ -26,7 +26,8 @@ export function resolveRanges(spec: RangeSpec, format: ValueFormat, nowMillis: n
     if (v === null) return open;
     if (spec.type === 'date_range') {
       const pattern = format.kind === 'date' ? format.pattern : DEFAULT_DATE_FORMAT;
-      return resolveDateValue(v, dateFormatterFor(pattern), spec.timeZone, nowMillis);
+      // a number is read with the format too, as a range query reads it (6.0+: `from: 1000` on epoch_second is 1000 s)
+      return resolveDateValue(String(v), dateFormatterFor(pattern), spec.timeZone, nowMillis);
     }
     const n = typeof v === 'number' ? v : Number(v);
     if (Number.isNaN(n)) throw illegalArgument(`For input string: "${String(v)}"`);

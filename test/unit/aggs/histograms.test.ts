@@ -140,6 +140,15 @@ describe('range and date_range', () => {
     ]);
     assert.equal(out.buckets[1]!.from_as_string, '2024-01-08T00:00:00.000Z');
   });
+
+  it('date_range reads numeric bounds with the format, as a range query does (epoch_second: seconds)', () => {
+    const docs: Doc[] = [{ ts: '2024-01-01T10:00:00Z' }, { ts: '2024-01-02T10:00:00Z' }];
+    const day = Date.UTC(2024, 0, 1) / 1000;
+    const out = runAggs({ r: { date_range: { field: 'ts', format: 'epoch_second', ranges: [{ from: day, to: day + 86400 }] } } }, [[docs]], mapping).r as {
+      buckets: { key: string; from: number; to: number; doc_count: number }[];
+    };
+    assert.deepEqual(out.buckets.map((b) => [b.key, b.from, b.to, b.doc_count]), [[`${day}-${day + 86400}`, day * 1000, (day + 86400) * 1000, 1]]);
+  });
 });
 
 describe('histogram below a bucket aggregation', () => {

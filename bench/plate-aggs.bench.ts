@@ -60,10 +60,18 @@ function memory(): Memory {
   return { heap: m.heapUsed / 2 ** 20, buffers: m.arrayBuffers / 2 ** 20, anon: anonKb / 1024 };
 }
 
-/** Builds (or finds) the shard and returns its commit point. */
+/** Builds (or finds, when this node's segment format reads it) the shard and returns its commit point. */
 function buildShard(dir: string): SegmentsCommit {
   const commitFile = join(dir, 'bench-commit.json');
-  if (existsSync(commitFile)) return JSON.parse(readFileSync(commitFile, 'utf8')) as SegmentsCommit;
+  if (existsSync(commitFile)) {
+    const commit = JSON.parse(readFileSync(commitFile, 'utf8')) as SegmentsCommit;
+    try {
+      ShardIndex.open(dir, analyzers, commit).close();
+      return commit;
+    } catch (err) {
+      console.log(`rebuilding the shard: ${(err as Error).message}`);
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();

@@ -6,7 +6,7 @@
  * `match_phrase` (MatchQuery + Lucene's QueryBuilder).
  */
 import { EsError, illegalArgumentCause, queryShardException } from '../../errors/es-errors.ts';
-import type { FieldMapping, NumericFieldType } from '../../engine/mapping/types.ts';
+import { IGNORED_FIELD, type FieldMapping, type NumericFieldType } from '../../engine/mapping/types.ts';
 import { MATCH_NONE } from '../../engine/search/query.ts';
 import { ROUTING_FIELD } from '../../engine/segment/types.ts';
 import type { Query } from '../../engine/search/query.ts';
@@ -68,6 +68,9 @@ function metadataTermQuery(ctx: ShardSearchContext, field: string, values: reado
     case '_routing':
     case '_uid':
       return MATCH_NONE;
+    case IGNORED_FIELD:
+      // the names of fields whose values a document had dropped (ignore_malformed)
+      return values.length === 1 ? { kind: 'term', field: IGNORED_FIELD, term: valueText(values[0]!), boost } : { kind: 'term_set', field: IGNORED_FIELD, terms: values.map(valueText), boost };
     default:
       return null;
   }
@@ -89,6 +92,8 @@ export function metadataExistsQuery(field: string, boost: number): Query | null 
       return { kind: 'match_all', boost };
     case '_routing':
       return { kind: 'exists', fields: [ROUTING_FIELD], boost };
+    case IGNORED_FIELD:
+      return { kind: 'exists', fields: [IGNORED_FIELD], boost };
     case '_source':
       throw queryShardException('The _source field is not searchable');
     default:

@@ -56,7 +56,7 @@ import {
   type ObjectNode,
   type RootOptions,
 } from './mapping-nodes.ts';
-import type { FieldMapping, NestedDocument, ParsedDocument, ParsedField } from './types.ts';
+import { IGNORED_FIELD, type FieldMapping, type NestedDocument, type ParsedDocument, type ParsedField } from './types.ts';
 import {
   javaParseDouble,
   toBoolean,
@@ -90,6 +90,9 @@ const METADATA_FIELDS: ReadonlySet<string> = new Set([
   '_primary_term',
   '_ignored',
 ]);
+
+/** `_ignored`'s field: a keyword, indexed and with doc values, in no mapping. */
+const IGNORED_MAPPING: FieldMapping = makeLeaf(IGNORED_FIELD, IGNORED_FIELD, 'keyword', { ...defaultLeafOptions('keyword'), index: true, docValues: true }, [], null).mapping;
 
 /** Lucene's IndexWriter.MAX_TERM_LENGTH: the longest term, in UTF-8 bytes. */
 const MAX_TERM_BYTES = 32766;
@@ -185,6 +188,8 @@ export class DocumentParser {
   private slotIndex: Int32Array;
   private gen = 0;
   private out: ParsedFieldBuilder[] = [];
+  /** Paths of fields whose values this document had dropped (`_ignored`); null while none. */
+  private ignored: Set<string> | null = null;
   /** The nested documents of the document being parsed, in block order (a child's own children first). */
   private nested: NestedDocument[] = [];
   /** The root document's fields while a nested document is parsed (for `include_in_root`). */
@@ -225,6 +230,7 @@ export class DocumentParser {
     this.materializeNested = materializeNested;
     this.gen = this.freshGen();
     this.out = [];
+    this.ignored = null;
     this.nested = [];
     this.nestedCount = 0;
     this.nestedLimit = nestedObjectsLimit;
@@ -243,6 +249,8 @@ export class DocumentParser {
       if (isEsError(e)) throw mapperParsing('failed to parse', e);
       throw e;
     }
+    // IgnoredFieldMapper adds the root document's `_ignored` after its fields
+    if (this.ignored !== null) this.out.push({ mapping: IGNORED_MAPPING, values: [...this.ignored].sort() });
     const doc: ParsedDocument = { fields: this.out as ParsedField[], dynamicUpdate: this.added.length === 0 ? null : this.dynamicUpdate() };
     return this.nested.length === 0 ? doc : { ...doc, nested: this.nested };
   }
@@ -450,6 +458,7 @@ export class DocumentParser {
       // the field type's name: `integer` for a token_count, as Elasticsearch reports it
       if (leaf.opts.ignoreMalformed !== true) throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.mapping.mappedType ?? leaf.type}]`, e);
       v = undefined;
+      this.ignore(leaf.path);
     }
     if (v === null) {
       if (leaf.nullTyped !== null) this.fieldFor(leaf).values.push(leaf.nullTyped);
@@ -461,6 +470,10 @@ export class DocumentParser {
     if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, raw);
   }
 
+  private ignore(path: string): void {
+    (this.ignored ??= new Set()).add(path);
+  }
+
   /** A geo_point's points, two numbers each (latitude, longitude). */
   private addGeoPoints(leaf: LeafNode, raw: unknown, withCopies: boolean): void {
     let points: number[] = [];
@@ -469,6 +482,7 @@ export class DocumentParser {
     } catch (e) {
       if (!isEsError(e)) throw e;
       if (leaf.opts.ignoreMalformed !== true) throw mapperParsing(`failed to parse field [${leaf.path}] of type [${leaf.type}]`, e);
+      this.ignore(leaf.path);
     }
     if (points.length > 0) this.fieldFor(leaf).values.push(...points);
     if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, raw);

@@ -139,6 +139,14 @@ export interface CompletionOptions {
  * (dates as epoch millis), boolean → boolean. `ignore_above` already applied.
  * A geo_point gives two numbers per point: latitude then longitude.
  */
+/**
+ * The `_ignored` metadata field (IgnoredFieldMapper, 6.4+): the paths of a
+ * document's fields whose values were dropped by `ignore_malformed` or
+ * `ignore_above`, indexed (term, terms, exists) and kept as doc values (the
+ * hit prints them).
+ */
+export const IGNORED_FIELD = '_ignored';
+
 export interface ParsedField {
   readonly mapping: FieldMapping;
   readonly values: readonly (string | number | boolean)[];

@@ -4,7 +4,7 @@
  * _source, sort. The stored source bytes are passed through untouched unless
  * the request filters them.
  */
-import type { MappingLookup } from '../mapping/types.ts';
+import { IGNORED_FIELD, type MappingLookup } from '../mapping/types.ts';
 import { idOf, type Segment, type SearcherSnapshot, type SegmentView, type StoredDocument } from '../segment/types.ts';
 import { releaseOnce, responseBuffers } from './buffer-pool.ts';
 import { filterSource } from './source-filter.ts';
@@ -92,6 +92,19 @@ function docValueFields(seg: Segment, d: number, fields: readonly string[], mapp
   return out;
 }
 
+/** `_ignored` of local doc `d` as JSON array members ('' when it has none), printed with the metadata fields as SearchHit prints it. */
+function ignoredFields(seg: Segment, d: number): string {
+  const dv = seg.docValues.get(IGNORED_FIELD);
+  if (dv === undefined || dv.kind !== 'sorted') return '';
+  if (dv.starts === null) {
+    const o = dv.ords[d]!;
+    return o < 0 ? '' : JSON.stringify(dv.dict.get(o));
+  }
+  const out: string[] = [];
+  for (let i = dv.starts[d]!; i < dv.starts[d + 1]!; i++) out.push(JSON.stringify(dv.dict.get(dv.ords[i]!)));
+  return out.join(',');
+}
+
 /** The hits of one fetch, as a shard renders them: `docs[i]` with `scores[i]` (NaN: not shown) and `sortValues[i]`. */
 export interface HitsToRender {
   readonly docs: ArrayLike<number>;
@@ -173,6 +186,8 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
     const stored = needsSource || seg.stored.mayHaveRouting() ? seg.stored.document(d) : NO_STORED;
     const routing = stored.routing;
     if (routing !== null) out.text(`,"_routing":${JSON.stringify(routing)}`);
+    const ignored = ignoredFields(seg, d);
+    if (ignored !== '') out.text(`,"_ignored":[${ignored}]`);
     if (src.fetch && stored.source.length > 0) {
       if (filtered) {
         out.text(`,"_source":${filterSource(Buffer.from(stored.source.buffer, stored.source.byteOffset, stored.source.length), src.includes, src.excludes)}`);

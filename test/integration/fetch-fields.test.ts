@@ -121,10 +121,10 @@ describe('issue 20 types elsewhere in a search', () => {
 
 describe('_ignored (IgnoredFieldMapper, 6.4+)', () => {
   test('fields whose values ignore_malformed dropped are named in _ignored: printed in the hit, searchable with term, terms and exists, also after a flush', async () => {
-    const mapping = { properties: { ip: { type: 'ip', ignore_malformed: true }, n: { type: 'half_float', ignore_malformed: true }, at: { type: 'geo_point', ignore_malformed: true }, k: { type: 'keyword', ignore_above: 2 } } };
+    const mapping = { properties: { ip: { type: 'ip', ignore_malformed: true }, n: { type: 'half_float', ignore_malformed: true }, at: { type: 'geo_point', ignore_malformed: true }, area: { type: 'geo_shape', ignore_malformed: true }, k: { type: 'keyword', ignore_above: 2 } } };
     assert.equal((await req('PUT', '/ign', { mappings: { _doc: mapping } })).status, 200);
     const docs: Record<string, unknown> = {
-      a: { ip: 'nope', n: 'x', at: 'not a point', k: 'long' },
+      a: { ip: 'nope', n: 'x', at: 'not a point', area: { type: 'polygon' }, k: 'long' },
       b: { ip: '10.0.0.1', n: 'y' },
       c: { ip: '10.0.0.2', n: 1, k: 'long' },
     };
@@ -135,7 +135,7 @@ describe('_ignored (IgnoredFieldMapper, 6.4+)', () => {
       // ignore_above drops a value without naming it (6.8's KeywordFieldMapper)
       assert.deepEqual(
         (all.body as Body).hits.hits.map((h: Body) => [h._id, h._ignored]),
-        [['a', ['at', 'ip', 'n']], ['b', ['n']], ['c', undefined]],
+        [['a', ['area', 'at', 'ip', 'n']], ['b', ['n']], ['c', undefined]],
         step,
       );
       const ids = async (query: unknown): Promise<string[]> => ((await req('POST', '/ign/_search', { query })).body as Body).hits.hits.map((h: Body) => h._id).sort();

@@ -25,20 +25,21 @@ const FOUND: Readonly<Record<ShapeKind, string>> = {
   geometrycollection: 'class org.elasticsearch.common.geo.XShapeCollection',
 };
 
-export function geoShapeValues(field: FieldMapping, raw: unknown): number[] {
+/** `ignored` is told when ignore_malformed drops a shape (the document's `_ignored` names the field). */
+export function geoShapeValues(field: FieldMapping, raw: unknown, ignored?: () => void): number[] {
   const out: number[] = [];
   const walk = (v: unknown, depth: number): void => {
     if (Array.isArray(v) && depth < 8) {
       for (const x of v) walk(x, depth + 1);
       return;
     }
-    addOne(field, v, out);
+    addOne(field, v, out, ignored);
   };
   walk(raw, 0);
   return out;
 }
 
-function addOne(field: FieldMapping, raw: unknown, out: number[]): void {
+function addOne(field: FieldMapping, raw: unknown, out: number[], ignored: (() => void) | undefined): void {
   const o = field.geoShape!;
   try {
     const shape = parseShape(raw, { right: o.right, coerce: o.coerce, ignoreZValue: o.ignoreZValue });
@@ -50,7 +51,10 @@ function addOne(field: FieldMapping, raw: unknown, out: number[]): void {
     encodeShape(shape.parts, out);
   } catch (e) {
     if (!isEsError(e)) throw e;
-    if (o.ignoreMalformed) return;
+    if (o.ignoreMalformed) {
+      ignored?.();
+      return;
+    }
     throw mapperParsing(`failed to parse field [${field.path}] of type [geo_shape]`, e);
   }
 }

@@ -433,7 +433,7 @@ export class DocumentParser {
       return;
     }
     if (leaf.code === T_GEO_SHAPE) {
-      const encoded = geoShapeValues(leaf.mapping, raw);
+      const encoded = geoShapeValues(leaf.mapping, raw, () => this.ignore(leaf.path));
       if (encoded.length > 0) this.fieldFor(leaf).values.push(...encoded);
       return;
     }

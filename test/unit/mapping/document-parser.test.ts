@@ -143,8 +143,9 @@ describe('values', () => {
     assert.equal(failure(() => m.parse({ d: 'Infinity' })).causedBy?.reason, '[double] supports only finite values, but got [Infinity]');
   });
 
-  it('an empty string is a null for numbers; ignore_malformed drops bad values', () => {
-    assert.deepEqual(values(m.parse({ l: '', bad_ok: 'x', i: 1 })), { i: [1] });
+  it('an empty string is a null for numbers; ignore_malformed drops bad values and names the field in _ignored', () => {
+    assert.deepEqual(values(m.parse({ l: '', bad_ok: 'x', i: 1 })), { i: [1], _ignored: ['bad_ok'] });
+    assert.deepEqual(values(m.parse({ l: '', i: 1 })), { i: [1] });
   });
 
   it('booleans take true/false, their strings and the empty string', () => {

@@ -14,7 +14,8 @@
  * column is the process's CPU time per run, steadier than wall time when
  * other processes compete for the cores.
  *
- *   node --expose-gc --import tsx bench/plate-aggs.bench.ts [docsPerShard=200000] [runs=20] [name part]
+ *   npm run bench:plate-aggs -- [docsPerShard=200000] [runs=20] [name part]
+ *   (node --expose-gc --import tsx bench/plate-aggs.bench.ts ...)
  *
  * The built shard is kept in $TMPDIR/plate-aggs-bench/<docs> and reused.
  */

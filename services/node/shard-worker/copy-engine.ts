@@ -30,6 +30,7 @@ import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
 import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
 import { crashPoint } from '../../../shared/engine/store/fault-injection.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
+import { fieldDataCache } from '../../../shared/engine/aggs/field-data-cache.ts';
 import { VersionStore, type CopyCommit, type VersionEntry } from '../../../shared/engine/store/version-store.ts';
 import type { DocState } from '../../../shared/engine/store/doc-state.ts';
 import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
@@ -513,9 +514,17 @@ export class CopyEngine {
     }
   }
 
-  /** `_cache/clear`: the copy's filter cache (Elasticsearch's query cache) is emptied. */
+  /**
+   * `_cache/clear`: the copy's filter cache (Elasticsearch's query cache) is
+   * emptied, and this thread's field data cache (global ordinals, term
+   * hashes), which holds no copy's entries apart: every copy of the thread
+   * rebuilds them on its next aggregation.
+   */
   clearCache(): Promise<void> {
-    return this.exclusively(() => this.filterCache.clear());
+    return this.exclusively(() => {
+      this.filterCache.clear();
+      fieldDataCache.clear();
+    });
   }
 
   /**

@@ -27,6 +27,8 @@ const MAPPING = {
     at: { type: 'geo_point' },
     meta: { properties: { camera: { type: 'keyword', store: true } } },
     unstored: { type: 'keyword' },
+    grade: { type: 'keyword', boost: 2 },
+    grade_plain: { type: 'keyword' },
   },
 };
 
@@ -36,7 +38,7 @@ before(async () => {
   const docs = [
     { plate: 'AB-1', lane: 2, speed: 51.2, note: 'red car fast', body: 'x', area: { type: 'point', coordinates: [1, 2] }, window: { gte: 1, lte: 5 }, at: { lat: 41.12, lon: -71.34 }, meta: { camera: 'c1' }, unstored: 'u' },
     { plate: ['CD-2', 'CD-3'], lane: 1, note: 'red car slow', 'meta.camera': 'c2' },
-    { plate: 'EF-4', lane: 2, note: 'blue van' },
+    { plate: 'EF-4', lane: 2, note: 'blue van', grade: 'A', grade_plain: 'A' },
   ];
   for (const [i, d] of docs.entries()) assert.equal((await req('PUT', `/f/_doc/${i + 1}`, d)).status, 201);
   await req('POST', '/f/_refresh');
@@ -94,12 +96,17 @@ describe('issue 20 types elsewhere in a search', () => {
     assert.ok(Math.abs(p.lat - 41.12) < 1e-6 && Math.abs(p.lon + 71.34) < 1e-6, JSON.stringify(p));
   });
 
-  test("a numeric term query is multiplied by the mapping's boost (NumberFieldType.termQuery), a terms query too", async () => {
+  test("a term query is multiplied by the mapping's boost (NumberFieldType, TermBasedFieldType), a numeric terms query too", async () => {
     const term = await search({ query: { term: { lane: 2 } } });
     assert.deepEqual(
       term.hits.hits.map((h: Body) => h._score),
       [3, 3],
     );
+    // a keyword's term query too (TermBasedFieldType), not its terms query (TermInSetQuery)
+    const boosted = (await search({ query: { term: { grade: 'A' } } })).hits.hits[0]._score;
+    const plain = (await search({ query: { term: { grade_plain: 'A' } } })).hits.hits[0]._score;
+    assert.ok(plain > 0 && Math.abs(boosted - 2 * plain) < 1e-5, `${boosted} vs ${plain}`);
+    assert.equal((await search({ query: { terms: { grade: ['A'] } } })).hits.hits[0]._score, 1);
     const terms = await search({ query: { terms: { lane: [1], boost: 2 } } });
     assert.deepEqual(
       terms.hits.hits.map((h: Body) => [h._id, h._score]),

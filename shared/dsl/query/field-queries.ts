@@ -154,23 +154,24 @@ export function termQueryFor(ctx: ShardSearchContext, field: string, value: DslV
   failIfNotIndexed(fm);
   if (fm.mappedType === 'ip') return ipTermQuery(field, value, boost);
   if (RANGE_TYPES.has(fm.type)) return rangeFieldTermQuery(ctx, fm, value, boost);
+  // TermBasedFieldType, DateFieldType and NumberFieldType wrap a term query in the mapping's `boost` (IpFieldType does not)
+  const termBoost = boost * fm.boost;
   switch (fm.type) {
     case 'text':
     case 'keyword':
-      return { kind: 'term', field, term: valueText(value), boost };
+      return { kind: 'term', field, term: valueText(value), boost: termBoost };
     case 'boolean':
-      return { kind: 'numeric_set', field, values: [parseBooleanValue(value)], boost };
+      return { kind: 'numeric_set', field, values: [parseBooleanValue(value)], boost: termBoost };
     case 'date': {
       const opts = { nowMillis: ctx.nowMillis, timeZone: null, format: null };
       const lo = parseDateBound(fm, value, { ...opts, roundUp: false });
       const hi = parseDateBound(fm, value, { ...opts, roundUp: true });
-      return { kind: 'numeric_range', field, min: lo, max: hi, boost };
+      return { kind: 'numeric_range', field, min: lo, max: hi, boost: termBoost };
     }
     default: {
       if (!isNumericType(fm.type)) return MATCH_NONE;
       if (isIntegerType(fm.type) && hasDecimalPart(value)) return MATCH_NONE;
-      // NumberFieldType.termQuery wraps the query in the mapping's `boost`
-      return { kind: 'numeric_set', field, values: [parseNumeric(fm.type, value)], boost: boost * fm.boost };
+      return { kind: 'numeric_set', field, values: [parseNumeric(fm.type, value)], boost: termBoost };
     }
   }
 }

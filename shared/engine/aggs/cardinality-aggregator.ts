@@ -137,7 +137,7 @@ export class CardinalityAggregator implements Aggregator {
     const dv = this.sorted;
     if (seen === null || dv === null) return;
     this.seen = null;
-    // a bucket with no value has no sketch (cardinality 0 either way, but its state says so)
+    // no sketch is made for a segment none of whose docs had a value (build() then reports an empty one)
     if (seen.indexOf(1) < 0) return;
     collectSeen(seen, this.hashes!, dv.dict, this.sketch(0));
   }

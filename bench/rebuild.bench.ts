@@ -10,10 +10,15 @@
  *   npm run bench:rebuild                    # 1,000,000 records
  *   npm run bench:rebuild -- --docs 200000
  *   npm run bench:rebuild -- --skip-reindex  # the rebuild only
+ *   npm run bench:rebuild -- --keep /tmp/rebuild-1m   # keep the loaded 5-shard index; a rerun copies it instead of loading
+ *   npm run bench:rebuild -- --cpu-prof /tmp/prof     # .cpuprofile of every thread of the node (with --keep: the rebuild only)
  *
  * The issue's target: a 1M-record rebuild in at most 40 s with the writer running.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { spawnServer, tempDir } from '../test/helpers/server.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { argNumber, bulkLoad } from './dataset.ts';
@@ -23,6 +28,12 @@ import { Progress } from '../shared/terminal/progress.ts';
 
 const DOCS = argNumber('docs', 1_000_000);
 const SKIP_REINDEX = process.argv.includes('--skip-reindex');
+function argString(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+const KEEP = argString('keep');
+const CPU_PROF = argString('cpu-prof');
 /** The writer's bulk size and pause: a steady live load, not a second bulk load. */
 const WRITER_BATCH = 200;
 const WRITER_PAUSE_MS = 50;
@@ -49,6 +60,26 @@ const NEW_MAPPINGS = {
 async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU seconds (user + system) each thread of `pid` used so far, by thread id (Linux /proc; clock ticks of 10 ms). */
+async function threadCpu(pid: number): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (f.length > 13) out.set(Number(tid), (Number(f[11]) + Number(f[12])) / 100);
+  }
+  return out;
+}
+
+/** The CPU seconds each thread used between two threadCpu readings, busiest first (the main thread's id is the pid). */
+function cpuUsed(before: Map<number, number>, after: Map<number, number>, pid: number): string {
+  const used = [...after].map(([tid, s]) => [tid, s - (before.get(tid) ?? 0)] as const).filter(([, s]) => s >= 0.5);
+  used.sort((a, b) => b[1] - a[1]);
+  const total = used.reduce((n, [, s]) => n + s, 0);
+  return `${total.toFixed(1)} s (${used.map(([tid, s]) => `${tid === pid ? 'main' : tid} ${s.toFixed(1)}`).join(', ')})`;
 }
 
 /** Samples the node's RSS every 250 ms until stopped; the peak. */
@@ -99,24 +130,69 @@ function startWriter(client: KeepAliveClient, target: string, seed: number) {
   };
 }
 
-async function main(): Promise<void> {
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** Loads DOCS records into a 5-shard `passinfo` (alias `live`) on the node at `url`; seconds taken. */
+async function loadSource(client: KeepAliveClient, url: string): Promise<number> {
+  const created = await client.request('PUT', '/passinfo', {
+    ...PASSINFO_INDEX_BODY,
+    settings: { ...PASSINFO_INDEX_BODY.settings, number_of_shards: 5, number_of_replicas: 0 },
+    aliases: { live: {} },
+  });
+  if (created.status !== 200) throw new Error(created.text);
+  const loadStarted = performance.now();
+  await bulkLoad(url, DOCS, { progress: new Progress({ label: 'loaded', total: DOCS }) });
+  await client.request('POST', '/passinfo/_refresh');
+  return (performance.now() - loadStarted) / 1000;
+}
+
+/**
+ * The node's data directory with the source index loaded. With `--keep DIR`
+ * the load is kept in DIR (stopped cleanly, so it opens without replaying) and
+ * each run works on a copy of it: a rebuild changes the aliases.
+ */
+async function loadedDataDir(rows: string[][]): Promise<string> {
   const dir = await tempDir('bench-rebuild-');
-  const server = await spawnServer(dir, ['--node.processors', '2'], 120_000, true);
+  if (KEEP === undefined) return dir;
+  const marker = join(KEEP, 'bench-rebuild.json');
+  if (!(existsSync(marker) && readFileSync(marker, 'utf8') === JSON.stringify({ docs: DOCS }))) {
+    await rm(KEEP, { recursive: true, force: true });
+    const server = await spawnServer(KEEP, ['--node.processors', '2'], 120_000, true);
+    const client = new KeepAliveClient(server.url);
+    try {
+      const seconds = await loadSource(client, server.url);
+      rows.push(['bulk load (5 shards)', seconds.toFixed(1), `${Math.round(DOCS / seconds)} docs`, '-', '-', (await rssMiB(server.child.pid!)).toFixed(0)]);
+    } finally {
+      client.close();
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    writeFileSync(marker, JSON.stringify({ docs: DOCS }));
+  }
+  await cp(KEEP, dir, { recursive: true });
+  return dir;
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`bench:rebuild ${new Date().toISOString()} docs ${DOCS} load average ${load()}\n`);
+  const rows: string[][] = [['', 'seconds', 'per second', 'writer acked', 'writer failed', 'peak RSS MiB']];
+  const dir = await loadedDataDir(rows);
+  // A profile per thread, written when the node stops.
+  const profFlags = CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`];
+  const server = await spawnServer(dir, ['--node.processors', '2'], 120_000, true, undefined, profFlags);
   const pid = server.child.pid!;
   const client = new KeepAliveClient(server.url);
-  const rows: string[][] = [['', 'seconds', 'per second', 'writer acked', 'writer failed', 'peak RSS MiB']];
   try {
-    const created = await client.request('PUT', '/passinfo', {
-      ...PASSINFO_INDEX_BODY,
-      settings: { ...PASSINFO_INDEX_BODY.settings, number_of_shards: 5, number_of_replicas: 0 },
-      aliases: { live: {} },
-    });
-    if (created.status !== 200) throw new Error(created.text);
-    const loadStarted = performance.now();
-    await bulkLoad(server.url, DOCS, { progress: new Progress({ label: 'loaded', total: DOCS }) });
-    await client.request('POST', '/passinfo/_refresh');
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
-    rows.push(['bulk load (5 shards)', loadSeconds.toFixed(1), `${Math.round(DOCS / loadSeconds)} docs`, '-', '-', (await rssMiB(pid)).toFixed(0)]);
+    if (KEEP === undefined) {
+      const loadSeconds = await loadSource(client, server.url);
+      rows.push(['bulk load (5 shards)', loadSeconds.toFixed(1), `${Math.round(DOCS / loadSeconds)} docs`, '-', '-', (await rssMiB(pid)).toFixed(0)]);
+    } else {
+      const health = await client.request('GET', '/_cluster/health/passinfo?wait_for_status=green&timeout=120s');
+      if (health.status !== 200) throw new Error(health.text);
+      const count = await client.request('GET', '/passinfo/_count');
+      if ((count.body as { count: number }).count !== DOCS) throw new Error(`kept index holds ${count.text}`);
+    }
+    process.stdout.write(`load average before the rebuild ${load()}\n`);
 
     if (!SKIP_REINDEX) {
       const made = await client.request('PUT', '/reindexed', { settings: NEW_SETTINGS, mappings: NEW_MAPPINGS });
@@ -136,6 +212,7 @@ async function main(): Promise<void> {
 
     const writer = startWriter(client, 'live', 2002);
     const rss = rssPeak(pid);
+    const cpuBefore = await threadCpu(pid);
     const t0 = performance.now();
     const started = await client.request('POST', '/passinfo/_rebuild?wait_for_completion=false', {
       dest: { index: 'passinfo-v2', settings: NEW_SETTINGS, mappings: NEW_MAPPINGS },
@@ -158,12 +235,15 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 250));
     }
     const seconds = (performance.now() - t0) / 1000;
+    const cpuAfter = await threadCpu(pid);
     progress.finish(response.ops_replayed);
     const peak = rss.stop();
     const w = await writer.stop();
     rows.push([`_rebuild replay to switch (${response.ops_replayed} ops)`, seconds.toFixed(1), `${Math.round(response.ops_replayed / seconds)} ops`, String(w.acked), String(w.failed), peak.toFixed(0)]);
     const alias = await client.request('GET', '/_alias/live');
     if (!Object.keys(alias.body as object).includes('passinfo-v2')) throw new Error(`alias not switched: ${alias.text}`);
+    process.stdout.write(`load average after the rebuild ${load()}\n`);
+    process.stdout.write(`node CPU time from the request to the switch, by thread: ${cpuUsed(cpuBefore, cpuAfter, pid)}\n`);
     printTable(`bench:rebuild — ${DOCS.toLocaleString('en-US')} pass records, 5 shards → 3 with plate.edge, writer through the alias (${WRITER_BATCH} docs per bulk, ${WRITER_PAUSE_MS} ms pause)`, rows);
   } finally {
     client.close();

@@ -57,10 +57,12 @@ export async function spawnServer(
   compiled = false,
   /** Another checkout's build to run (a benchmark's "before"); default this one. */
   root = new URL('../../', import.meta.url).pathname,
+  /** Flags for node itself (`--cpu-prof`: not allowed in NODE_OPTIONS). */
+  nodeFlags: readonly string[] = [],
 ): Promise<ChildServer> {
   // Compiled: what `npm start` runs (benchmarks build dist/ first); otherwise the sources through tsx.
   const entry = compiled ? [join(root, 'dist/services/cli/main.js'), 'start'] : ['--import', 'tsx', join(root, 'services/node/main.ts')];
-  const child = spawn(process.execPath, [...entry, '--path.data', dataDir, '--path.logs', join(dataDir, 'logs'), '--http.port', '0', ...flags], {
+  const child = spawn(process.execPath, [...nodeFlags, ...entry, '--path.data', dataDir, '--path.logs', join(dataDir, 'logs'), '--http.port', '0', ...flags], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -337,14 +337,14 @@ export class Rebuilds {
       });
     }
     if (r.deleteSource && source !== undefined) actions.push({ ...base, kind: 'REMOVE_INDEX', index: source.uuid, alias: null });
+    // The replay does not refresh (ShardCopy.scheduleRefresh): what it applied becomes searchable before the alias moves.
+    await this.refreshCopies(dest);
     await this.deps.meta.submit({ 'logsearch.FinishRebuild': { index: dest.uuid, failure: null, actions } });
     if (r.deleteSource) await this.deps.indices.reconcile();
     // Ops acknowledged just before the switch: applied, and searchable, before the rebuild answers.
     const after = this.current(dest.uuid);
     await this.appliedUpTo(after, await this.logEnds(after), CATCH_UP_WAIT_MS);
-    for (let s = 0; s < after.settings.numberOfShards; s++) {
-      for (const route of this.deps.directory.routes(after, s)) await this.deps.access.refresh(route, after, s).catch(() => false);
-    }
+    await this.refreshCopies(after);
     const m = await this.measure(after);
     progress.phase = 'done';
     progress.opsReplayed = m.replayed;
@@ -359,6 +359,15 @@ export class Rebuilds {
       opsReplayed: m.replayed,
       switchOffsets: ends,
     };
+  }
+
+  /** Refreshes every copy of `dest`. */
+  private async refreshCopies(dest: IndexMetadata): Promise<void> {
+    const refreshes: Promise<unknown>[] = [];
+    for (let s = 0; s < dest.settings.numberOfShards; s++) {
+      for (const route of this.deps.directory.routes(dest, s)) refreshes.push(this.deps.access.refresh(route, dest, s).catch(() => false));
+    }
+    await Promise.all(refreshes);
   }
 
   /** Records the failure (the alias and the source stay as they were) and deletes the new index. */

@@ -67,6 +67,9 @@ export const COMMIT_INTERVAL_MS = 5_000;
 /** Ops applied since the last commit that make the next refresh commit too (bounds the in-memory version map). */
 export const MAX_UNCOMMITTED_OPS = 100_000;
 
+/** Ops a rebuild's replay applies between two commits (replayCommit). */
+const REPLAY_COMMIT_OPS = Number(process.env['LS_REPLAY_COMMIT_OPS'] ?? MAX_UNCOMMITTED_OPS);
+
 /** CopyMeta turned back into the engine's objects. */
 export interface WorkerIndexMeta extends SearchMeta {
   readonly uuid: string;
@@ -119,6 +122,8 @@ export class CopyEngine {
   /** Searches under way (settled, never rejected): the next task that is not an apply waits for them. */
   private readonly searching = new Set<Promise<void>>();
   private mergeScheduled = false;
+  /** A rebuild's replay queued a commit (replayCommit). */
+  private replayCommitQueued = false;
   /** The policy's merges under way on the merge thread, null when none. */
   private merging: Promise<void> | null = null;
   /** `_forcemerge` calls under way: the policy plans nothing meanwhile. */
@@ -318,7 +323,27 @@ export class CopyEngine {
     }
     const after = Math.max(n > 0 ? offsets[n - 1]! + 1 : next, end ?? next);
     this.nextOffsets.set(partition, after);
+    if (meta.rebuilding) this.replayCommit();
     return { results, versions, seqNos, errors, sources, refusal };
+  }
+
+  /**
+   * A copy replaying its source's log for a rebuild is not refreshed
+   * periodically (ShardCopy.scheduleRefresh): it commits the ops it applied
+   * once there are REPLAY_COMMIT_OPS of them, queued behind the applies
+   * already posted, so each commit writes one large segment straight from the
+   * indexing buffer instead of merging a refresh's small segment a second.
+   */
+  private replayCommit(): void {
+    this.scheduleIdleCommit();
+    if (this.replayCommitQueued || this.pending.size < REPLAY_COMMIT_OPS) return;
+    this.replayCommitQueued = true;
+    this.exclusively(async () => {
+      this.replayCommitQueued = false;
+      if (this.closed) return;
+      await this.commitNow(true);
+      this.scheduleMerge();
+    }).catch((err: unknown) => this.events.onError('commit', err));
   }
 
   private indexDoc(id: string, state: DocState, mayReplace: boolean, parsed?: ParsedDocument): void {

@@ -6,7 +6,11 @@
  * refresh. Prints CPU µs per document for parsing, buffering, refreshing and
  * merging, docs/s, and the segments left.
  *
- *   node --expose-gc --import tsx bench/shard-index.bench.ts [docs=200000] [perRefresh=1000] [runs=3]
+ *   node --expose-gc --import tsx bench/shard-index.bench.ts [docs=200000] [perRefresh=1000] [runs=3] [refreshesPerCommit=5] [--edge]
+ *
+ * `--edge` indexes with bench:rebuild's new mapping (plate.edge, an edge
+ * n-gram sub-field); `refreshesPerCommit` 1 with a large `perRefresh` is how a
+ * rebuild's replay indexes (no periodic refresh, a commit every so many ops).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +23,23 @@ import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 const docCount = Number(process.argv[2] ?? 200_000);
 const perRefresh = Number(process.argv[3] ?? 1000);
 const runs = Number(process.argv[4] ?? 3);
+const refreshesPerCommit = Number(process.argv[5] ?? 5);
+const edge = process.argv.includes('--edge');
 
-const analyzers = AnalysisRegistry.fromIndexSettings(PASSINFO_INDEX_BODY.settings.analysis, { maxNgramDiff: 7 });
-const mapping = Mapping.fromJSON('passinfo', PASSINFO_INDEX_BODY.mappings.passinfo, { analyzerExists: (n) => analyzers.get(n) !== undefined });
+const analysis = edge
+  ? {
+      analyzer: { ...PASSINFO_INDEX_BODY.settings.analysis.analyzer, plate_edge: { type: 'custom', tokenizer: 'plate_edge_tokenizer', filter: ['lowercase'] } },
+      tokenizer: { ...PASSINFO_INDEX_BODY.settings.analysis.tokenizer, plate_edge_tokenizer: { type: 'edge_ngram', min_gram: 1, max_gram: 10, token_chars: ['letter', 'digit'] } },
+    }
+  : PASSINFO_INDEX_BODY.settings.analysis;
+const properties = edge
+  ? {
+      ...PASSINFO_INDEX_BODY.mappings.passinfo.properties,
+      plate: { type: 'text', analyzer: 'plate_ngram', fields: { keyword: { type: 'keyword' }, edge: { type: 'text', analyzer: 'plate_edge', search_analyzer: 'keyword' } } },
+    }
+  : PASSINFO_INDEX_BODY.mappings.passinfo.properties;
+const analyzers = AnalysisRegistry.fromIndexSettings(analysis, { maxNgramDiff: 9 });
+const mapping = Mapping.fromJSON('passinfo', { properties }, { analyzerExists: (n) => analyzers.get(n) !== undefined });
 
 /** CPU time (all threads, GC helpers included) since `start`: steadier than wall time on shared cores. */
 function cpuMsSince(start: NodeJS.CpuUsage): number {
@@ -29,7 +47,7 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
-console.log(`shard index: ${docCount} pass records, refresh every ${perRefresh} docs, merges after each refresh`);
+console.log(`shard index: ${docCount} pass records${edge ? ' (with plate.edge)' : ''}, refresh every ${perRefresh} docs, commit every ${refreshesPerCommit} refreshes, merges after each refresh`);
 console.log('run  parse µs/doc  index µs/doc  refresh+commit µs/doc  merge µs/doc  total µs/doc   docs/s  segments  rss MB');
 const totals: number[] = [];
 for (let run = 1; run <= runs; run++) {
@@ -50,21 +68,25 @@ for (let run = 1; run <= runs; run++) {
       if (batch.length === perRefresh) break;
     }
     if (batch.length === 0) break;
-    let cpu = process.cpuUsage();
-    const docs = batch.map(({ id, text }) => ({
-      id,
-      source: Buffer.from(text),
-      parsed: mapping.parse(JSON.parse(text) as Record<string, unknown>),
-    }));
-    parseMs += cpuMsSince(cpu);
-    cpu = process.cpuUsage();
-    // New ids: the copy's version map knows none of them, so no segment is searched for an older copy.
-    for (const doc of docs) index.index({ id: doc.id, version: 1, seqNo: seqNo++, routing: null, source: doc.source, parsed: doc.parsed }, false);
-    indexMs += cpuMsSince(cpu);
+    let cpu: NodeJS.CpuUsage;
+    // Parsed a thousand at a time, as a shard worker applies a batch: parsed documents are short-lived.
+    for (let at = 0; at < batch.length; at += 1000) {
+      cpu = process.cpuUsage();
+      const docs = batch.slice(at, at + 1000).map(({ id, text }) => ({
+        id,
+        source: Buffer.from(text),
+        parsed: mapping.parse(JSON.parse(text) as Record<string, unknown>),
+      }));
+      parseMs += cpuMsSince(cpu);
+      cpu = process.cpuUsage();
+      // New ids: the copy's version map knows none of them, so no segment is searched for an older copy.
+      for (const doc of docs) index.index({ id: doc.id, version: 1, seqNo: seqNo++, routing: null, source: doc.source, parsed: doc.parsed }, false);
+      indexMs += cpuMsSince(cpu);
+    }
     cpu = process.cpuUsage();
     index.refresh();
     // The copy commits about every fifth refresh (5 s of one-second refreshes): that writes the refreshed segments.
-    if (++refreshes % 5 === 0) index.commit();
+    if (++refreshes % refreshesPerCommit === 0) index.commit();
     refreshMs += cpuMsSince(cpu);
     cpu = process.cpuUsage();
     index.maybeMerge();

@@ -67,8 +67,16 @@ export const COMMIT_INTERVAL_MS = 5_000;
 /** Ops applied since the last commit that make the next refresh commit too (bounds the in-memory version map). */
 export const MAX_UNCOMMITTED_OPS = 100_000;
 
-/** Ops a rebuild's replay applies between two commits (replayCommit). */
-const REPLAY_COMMIT_OPS = Number(process.env['LS_REPLAY_COMMIT_OPS'] ?? MAX_UNCOMMITTED_OPS);
+/**
+ * Ops a rebuild's replay applies between two commits (replayCommit). Pass
+ * records indexed in segments of 50,000, one per commit, cost about a fifth
+ * less CPU per document than one-second refreshes merged by commits and then
+ * by the merge policy (bench/shard-index.bench.ts, docs/performance.md): the
+ * commit writes one segment instead of merging several, and the segments are
+ * too few for the policy to rewrite. A larger buffer saves nothing more and
+ * holds more memory.
+ */
+export const REPLAY_COMMIT_OPS = 50_000;
 
 /** CopyMeta turned back into the engine's objects. */
 export interface WorkerIndexMeta extends SearchMeta {
@@ -329,13 +337,13 @@ export class CopyEngine {
 
   /**
    * A copy replaying its source's log for a rebuild is not refreshed
-   * periodically (ShardCopy.scheduleRefresh): it commits the ops it applied
-   * once there are REPLAY_COMMIT_OPS of them, queued behind the applies
-   * already posted, so each commit writes one large segment straight from the
-   * indexing buffer instead of merging a refresh's small segment a second.
+   * periodically (ShardCopy.scheduleRefresh): it commits once REPLAY_COMMIT_OPS
+   * ops are uncommitted, queued behind the applies already posted, so each
+   * commit writes one large segment from the indexing buffer instead of
+   * merging the small segments of one-second refreshes (which merges rewrite
+   * again later). A restart replays at most that many ops of the log.
    */
   private replayCommit(): void {
-    this.scheduleIdleCommit();
     if (this.replayCommitQueued || this.pending.size < REPLAY_COMMIT_OPS) return;
     this.replayCommitQueued = true;
     this.exclusively(async () => {

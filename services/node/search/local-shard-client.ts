@@ -11,7 +11,7 @@ import { fetchHooks } from '../../../shared/engine/search/fetch-hooks.ts';
 import { scriptFieldHooks } from './script-doc-values.ts';
 import type { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import type { ParsedSearch, RenderedHits, ShardSearchContext } from '../../../shared/engine/search/types.ts';
-import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
+import { collectShardAggsInSlices } from '../../../shared/engine/aggs/collect.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { AggContext } from '../../../shared/engine/aggs/types.ts';
 import type { SearcherSnapshot, SegmentView } from '../../../shared/engine/segment/types.ts';
@@ -20,6 +20,17 @@ import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryRespo
 import { emptyMapping } from './empty-mapping.ts';
 import { runSuggest } from '../../../shared/engine/suggest/run-suggest.ts';
 import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts';
+
+/**
+ * The longest stretch an aggregation collects before it gives the thread a
+ * turn: a shard worker collecting terms × terms over every doc still answers
+ * the small searches sent to it meanwhile (issue 11).
+ */
+const AGG_SLICE_MS = 10;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** What a search needs of the index: its name, mapping, analyzers and shard count. */
 export type SearchMeta = Pick<IndexMetadata, 'name' | 'mapping' | 'analyzers'> & { readonly settings: Pick<IndexMetadata['settings'], 'numberOfShards' | 'flat'> };
@@ -110,7 +121,7 @@ export class LocalShardClient implements ShardClient {
         analyzers: this.meta.analyzers,
         maxAdjacencyMatrixFilters: intOr(this.meta.settings.flat['index.max_adjacency_matrix_filters'], 100),
       };
-      aggs = collectShardAggs(this.aggs, result.matches, aggCtx);
+      aggs = await collectShardAggsInSlices(this.aggs, result.matches, aggCtx, AGG_SLICE_MS, nextTurn);
     }
     // Suggestions are computed once, with the first page (SuggestPhase runs in the query phase).
     const suggest = req.contextId === null && ctx.search.suggest ? this.suggest(ctx.snapshot, ctx.search, shardCtx) : null;

@@ -65,17 +65,72 @@ function rangeToDocs(from: number, to: number): number {
   return to - from;
 }
 
-/** Hands the docs of one segment (all of them, or the set bits of `bits`) to the aggregators, a window at a time. */
-function collectSegment(aggs: readonly Aggregator[], bits: Uint32Array | null, maxDoc: number): void {
+/**
+ * Hands the docs of one segment (all of them, or the set bits of `bits`) to
+ * the aggregators, a window at a time, in runs of `run` docs; after a run
+ * (but the last) it yields when `due()`. Another search may fill the
+ * scratch list during the turn that follows, so the window's docs are copied
+ * before the first.
+ */
+function* collectSegment(aggs: readonly Aggregator[], bits: Uint32Array | null, maxDoc: number, run: number, due: () => boolean): Generator<void> {
   for (let from = 0; from < maxDoc; from += COLLECT_WINDOW) {
     const to = Math.min(maxDoc, from + COLLECT_WINDOW);
     const n = bits === null ? rangeToDocs(from, to) : bitsToDocs(bits, from, to);
     if (n === 0) continue;
-    for (const a of aggs) a.collect(docsScratch, ownersScratch, n);
+    if (run >= n) {
+      for (const a of aggs) a.collect(docsScratch, ownersScratch, n);
+      continue;
+    }
+    let docs = docsScratch;
+    for (let at = 0; at < n; at += run) {
+      const len = Math.min(run, n - at);
+      const runDocs = docs.subarray(at, at + len);
+      for (const a of aggs) a.collect(runDocs, ownersScratch, len);
+      if (at + len < n && due()) {
+        if (docs === docsScratch) docs = docsScratch.slice(0, n);
+        yield;
+      }
+    }
   }
 }
 
 export function collectShardAggs(specs: AggSpec[], matches: readonly MatchSet[], ctx: AggContext): ShardAggState {
+  const steps = collectSteps(specs, matches, ctx, Infinity, () => false);
+  let step = steps.next();
+  while (step.done !== true) step = steps.next();
+  return step.value;
+}
+
+/** Docs collected between two looks at the clock when collecting in slices. */
+const SLICE_DOCS = 4096;
+
+/**
+ * collectShardAggs with a turn of the event loop (`nextTurn`) whenever
+ * `sliceMs` passed since the last one, so that a shard worker collecting a
+ * large aggregation answers the small searches sent to it meanwhile. The
+ * docs are handed to the aggregators in runs of SLICE_DOCS (the same docs in
+ * the same order: the answer is the same); the buckets are built at the
+ * end, at once.
+ */
+export async function collectShardAggsInSlices(
+  specs: AggSpec[],
+  matches: readonly MatchSet[],
+  ctx: AggContext,
+  sliceMs: number,
+  nextTurn: () => Promise<void>,
+): Promise<ShardAggState> {
+  let slice = performance.now();
+  const steps = collectSteps(specs, matches, ctx, SLICE_DOCS, () => performance.now() - slice >= sliceMs);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    await nextTurn();
+    slice = performance.now();
+  }
+}
+
+/** Collects in runs of `run` docs, yielding after a run when `due()`; returns the built state. */
+function* collectSteps(specs: AggSpec[], matches: readonly MatchSet[], ctx: AggContext, run: number, due: () => boolean): Generator<void, ShardAggState> {
   for (const s of specs) if (isParentPipeline(s)) throw topLevelPipelineError(s.name, s.type);
   const views = matches.map((m) => m.view);
   const scope = { views, ctx, budget: ctx.maxBuckets === undefined ? null : new BucketBudget(ctx.maxBuckets) };
@@ -89,13 +144,14 @@ export function collectShardAggs(specs: AggSpec[], matches: readonly MatchSet[],
     const maxDoc = m.view.segment.maxDoc;
     if (others.length > 0) {
       for (const a of others) a.setSegment(seg);
-      collectSegment(others, allSet(m.bits, maxDoc) ? null : m.bits, maxDoc);
+      yield* collectSegment(others, allSet(m.bits, maxDoc) ? null : m.bits, maxDoc, run, due);
     }
     if (globals.length > 0) {
       // `global` sees every live doc, whatever the query matched
       for (const a of globals) a.setSegment(seg);
-      collectSegment(globals, m.view.liveDocs, maxDoc);
+      yield* collectSegment(globals, m.view.liveDocs, maxDoc, run, due);
     }
+    if (i + 1 < matches.length && due()) yield;
   }
   return { aggs: aggs.map((a) => a.build(0)) };
 }

@@ -125,6 +125,9 @@ export class CopyEngine {
   private readonly seqNoStride: number;
   private lastCommit = Date.now();
   private serial: Promise<unknown> = Promise.resolve();
+  /** Tasks queued through exclusively() so far, and the number of the one running. */
+  private exclusiveQueued = 0;
+  private exclusiveRunning = 0;
   /** The end of the last task queued that may change what searches see (every task but applies). */
   private visible: Promise<unknown> = Promise.resolve();
   /** Searches under way (settled, never rejected): the next task that is not an apply waits for them. */
@@ -211,7 +214,11 @@ export class CopyEngine {
 
   private exclusively<T>(task: () => T | Promise<T>): Promise<T> {
     const after = this.searching.size === 0 ? this.serial : Promise.all([this.serial, ...this.searching]);
-    const run = after.then(task);
+    const number = ++this.exclusiveQueued;
+    const run = after.then(() => {
+      this.exclusiveRunning = number;
+      return task();
+    });
     this.serial = run.catch(() => undefined);
     this.visible = this.serial;
     return run;
@@ -268,7 +275,14 @@ export class CopyEngine {
       this.counters.applied(kind, now - clock);
       clock = now;
     };
+    let slice = performance.now();
     for (let i = 0; i < n; i++) {
+      // A batch of 2,000 documents holds the thread for tens of ms: searches answer between slices (see search()).
+      if (performance.now() - slice >= STEP_MS) {
+        await nextTurn();
+        slice = performance.now();
+        clock = slice;
+      }
       const op = ops[i]!;
       if (mine !== null && !mine[i]) {
         results[i] = SKIPPED;
@@ -481,10 +495,30 @@ export class CopyEngine {
     });
   }
 
+  /**
+   * Runs the steps of a refresh or commit of the task running now, a turn of
+   * the thread every STEP_MS, and lets searches run in the turns: they see
+   * the view before the refresh until its last step, which changes it at
+   * once; a commit's writing does not change what they see. Applies and the
+   * tasks queued after this one still wait for it (and for those searches).
+   */
+  private async inSteps<T>(steps: Generator<void, T>): Promise<T> {
+    // Searches queued from now on wait for nothing, unless a task that changes the view was queued after this one.
+    if (this.exclusiveQueued === this.exclusiveRunning) this.visible = Promise.resolve();
+    let slice = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return step.value;
+      if (performance.now() - slice < STEP_MS) continue;
+      await nextTurn();
+      slice = performance.now();
+    }
+  }
+
   refresh(): Promise<void> {
     return this.exclusively(async () => {
       const started = performance.now();
-      const changed = this.index.refresh();
+      const changed = await this.inSteps(this.index.refreshInSteps());
       this.counters.refreshed(performance.now() - started);
       if (changed) this.events.onStats(this.stats());
       if (Date.now() - this.lastCommit >= COMMIT_INTERVAL_MS || this.pending.size >= MAX_UNCOMMITTED_OPS) await this.commitNow(true);
@@ -587,8 +621,8 @@ export class CopyEngine {
 
   private async commitNow(periodic: boolean): Promise<void> {
     const started = performance.now();
-    this.index.refresh();
-    const segments = this.index.commit();
+    await this.inSteps(this.index.refreshInSteps());
+    const segments = await this.inSteps(this.index.commitInSteps());
     const commit: CopyCommit = { ...segments, nextOffset: this.nextOffsets.get(this.shard) ?? 0, nextOffsets: [...this.nextOffsets] };
     this.committing = this.pending;
     this.pending = new Map();
@@ -752,6 +786,8 @@ export class CopyEngine {
       this.forcing--;
       if (this.closed) return;
       if (flush) await this.commitNow(false).catch((err: unknown) => this.events.onError('flush on close', err));
+      // Searches may have started between the commit's steps: they read the segments about to be unmapped.
+      while (this.searching.size > 0) await Promise.all([...this.searching]);
       this.closed = true;
       if (this.idleCommit !== null) clearTimeout(this.idleCommit);
       this.dropAllContexts();

@@ -207,6 +207,19 @@ export class SegmentBuilder {
 
   /** The immutable segment of every doc added, in arrays of its own; reset() before adding more. */
   build(segmentId: number): Segment {
+    const steps = this.buildInSteps(segmentId);
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return step.value;
+    }
+  }
+
+  /**
+   * build(), yielding after each field's columns: a shard worker refreshing
+   * a large buffer gives its thread turns in between. Nothing may be added
+   * until the last step.
+   */
+  *buildInSteps(segmentId: number): Generator<void, Segment> {
     if (this.built) throw new Error('SegmentBuilder.build called twice');
     this.built = true;
     const maxDoc = this.docCount;
@@ -217,6 +230,7 @@ export class SegmentBuilder {
     for (const state of this.fields.values()) {
       // A field kept from an earlier segment that no doc of this one has.
       if (state.lastDoc < 0) continue;
+      yield;
       const column = state.column;
       if (column.kind === 'text') {
         inverted.set(state.path, column.writer.build(maxDoc));

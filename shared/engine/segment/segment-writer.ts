@@ -20,7 +20,7 @@ import type { SegmentFileKind } from '../codec/file-format.ts';
 import { bitsetWords, hasBit } from './bitset.ts';
 import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
 import { keptDocs } from './nested-blocks.ts';
-import { mergeTerms } from './term-merge.ts';
+import { mergeTermsInSteps } from './term-merge.ts';
 import { writePoints } from './point-values-file.ts';
 import { crashPoint } from '../store/fault-injection.ts';
 import type { DocValues, InvertedField, NumericDocValues, PostingsCursor, Segment, SortedDocValues } from './types.ts';
@@ -46,6 +46,23 @@ type Outputs = Record<SegmentFileKind, FileOutput>;
 
 /** Writes segment `id` into `dir`; returns null when no live doc is left to write. */
 export function writeSegment(dir: string, id: number, sources: readonly WriteSource[], opts: WriteOptions): WrittenSegment | null {
+  const steps = writeSegmentInSteps(dir, id, sources, opts);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** Stored documents copied between two yields of writeSegmentInSteps. */
+const DOCS_PER_STEP = 2048;
+
+/**
+ * writeSegment, yielding between its pieces of work (every DOCS_PER_STEP
+ * stored documents, every field, every few thousand terms of a field): a
+ * shard worker writing the segments of a commit gives its thread turns in
+ * between. The files are the same; nothing is visible before the last step.
+ */
+export function* writeSegmentInSteps(dir: string, id: number, sources: readonly WriteSource[], opts: WriteOptions): Generator<void, WrittenSegment | null> {
   const docMaps: Int32Array[] = [];
   let maxDoc = 0;
   for (const { segment, liveDocs } of sources) {
@@ -60,11 +77,15 @@ export function writeSegment(dir: string, id: number, sources: readonly WriteSou
   const out = {} as Outputs;
   try {
     for (const kind of DATA_FILES) out[kind] = new FileOutput(join(dir, segmentFileName(id, kind)), kind);
-    const stored = writeStored(parts, out.fdt);
+    const stored = yield* writeStored(parts, out.fdt);
+    yield;
     const versions = writeGathered(parts, maxDoc, out.dvd, (s) => s.versions);
     const seqNos = writeGathered(parts, maxDoc, out.dvd, (s) => s.seqNos);
     const fields: FieldInfo[] = [];
-    for (const path of fieldPaths(parts)) fields.push(writeField(path, parts, maxDoc, out));
+    for (const path of fieldPaths(parts)) {
+      yield;
+      fields.push(yield* writeField(path, parts, maxDoc, out));
+    }
     const files: Record<string, number> = {};
     for (const kind of DATA_FILES) files[kind] = out[kind].finish(opts.sync);
     crashPoint('segment-before-info');
@@ -100,10 +121,11 @@ function fieldPaths(parts: readonly Part[]): string[] {
   return [...paths].sort();
 }
 
-function writeStored(parts: readonly Part[], fdt: FileOutput) {
+function* writeStored(parts: readonly Part[], fdt: FileOutput): Generator<void, ReturnType<StoredFieldsWriter['finish']>> {
   const w = new StoredFieldsWriter(fdt);
   for (const { segment, docMap } of parts) {
     for (let d = 0; d < docMap.length; d++) {
+      if (d % DOCS_PER_STEP === DOCS_PER_STEP - 1) yield;
       if (docMap[d]! < 0) continue;
       const doc = segment.stored.document(d);
       w.add(doc.source, doc.routing);
@@ -122,13 +144,14 @@ function writeGathered(parts: readonly Part[], maxDoc: number, dvd: FileOutput, 
   return writeColumn(dvd, values, maxDoc, narrowestKind(values, maxDoc));
 }
 
-function writeField(path: string, parts: readonly Part[], maxDoc: number, out: Outputs): FieldInfo {
+function* writeField(path: string, parts: readonly Part[], maxDoc: number, out: Outputs): Generator<void, FieldInfo> {
   let inverted: InvertedInfo | null = null;
   let ordMaps: (Int32Array | null)[] | null = null;
   let sharedDict: DictionaryLayout | null = null;
   const invertedParts = parts.map((p) => p.segment.inverted.get(path) ?? null);
   if (invertedParts.some((f) => f !== null)) {
-    const merged = writeInverted(parts, invertedParts, maxDoc, out);
+    const merged = yield* writeInverted(parts, invertedParts, maxDoc, out);
+    yield;
     inverted = merged.info;
     ordMaps = merged.ordMaps;
     sharedDict = merged.info?.dict ?? null;
@@ -146,8 +169,9 @@ function writeField(path: string, parts: readonly Part[], maxDoc: number, out: O
       ordMaps !== null &&
       sharedDict !== null &&
       sorted.every((dv, i) => dv === null || (invertedParts[i] !== null && invertedParts[i]!.terms === dv.dict));
-    docValues = shares ? writeOrds(parts, sorted, ordMaps!, sharedDict!, maxDoc, out.dvd) : writeSortedWithDict(parts, sorted, maxDoc, out);
+    docValues = shares ? writeOrds(parts, sorted, ordMaps!, sharedDict!, maxDoc, out.dvd) : yield* writeSortedWithDict(parts, sorted, maxDoc, out);
   }
+  yield;
   const points = writePoints(path, parts, maxDoc, out.dvd);
   let present: FieldInfo['present'] = null;
   const words = bitsetWords(maxDoc);
@@ -172,12 +196,12 @@ function writeField(path: string, parts: readonly Part[], maxDoc: number, out: O
   return points === null ? { path, inverted, docValues, present } : { path, inverted, docValues, points, present };
 }
 
-function writeInverted(
+function* writeInverted(
   parts: readonly Part[],
   fields: readonly (InvertedField | null)[],
   maxDoc: number,
   out: Outputs,
-): { info: InvertedInfo | null; ordMaps: (Int32Array | null)[] } {
+): Generator<void, { info: InvertedInfo | null; ordMaps: (Int32Array | null)[] }> {
   const withPositions = fields.some((f) => f !== null && f.hasPositions);
   const postings = new PostingsWriter(out.doc, withPositions ? out.pos : null, maxDoc);
   const dict = new FrontCodedWriter(out.tim, true);
@@ -185,7 +209,7 @@ function writeInverted(
   const withDoc = new Uint32Array(bitsetWords(maxDoc));
   /** One cursor per source, reset for each of its terms. */
   const cursors: (PostingsCursor | undefined)[] = fields.map(() => undefined);
-  mergeTerms(
+  yield* mergeTermsInSteps(
     fields.map((f) => f?.terms ?? null),
     null,
     (term, holders) => {
@@ -285,7 +309,7 @@ function writeNumeric(parts: readonly Part[], dvs: readonly (NumericDocValues | 
 }
 
 /** Sorted doc values of a field without postings: the dictionary keeps the values live docs still have. */
-function writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocValues | null)[], maxDoc: number, out: Outputs): DocValuesInfo | null {
+function* writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocValues | null)[], maxDoc: number, out: Outputs): Generator<void, DocValuesInfo | null> {
   const used = dvs.map((dv, i) => {
     if (dv === null) return null;
     const mark = new Uint8Array(dv.dict.length);
@@ -303,7 +327,7 @@ function writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocVal
   });
   const ordMaps = dvs.map((dv) => (dv === null ? null : new Int32Array(dv.dict.length).fill(-1)));
   const writer = new FrontCodedWriter(out.tim, false);
-  mergeTerms(
+  yield* mergeTermsInSteps(
     dvs.map((dv) => dv?.dict ?? null),
     (part, t) => used[part]![t] === 1,
     (term, holders) => {

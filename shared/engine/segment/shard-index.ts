@@ -30,7 +30,7 @@ import { initialLiveDocs, liveLuceneDocs, nestedDocs, rootCount } from './nested
 import { findDeletesMerges, findForcedMerges, findMerges, type MergeCandidate } from './merge-policy.ts';
 import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
 import { DATA_FILES, segmentFileName, segmentIdOfFile } from './segment-info.ts';
-import { writeSegment, type WriteSource } from './segment-writer.ts';
+import { writeSegment, writeSegmentInSteps, type WriteSource } from './segment-writer.ts';
 import { TermHash } from './term-hash.ts';
 import { crashPoint } from '../store/fault-injection.ts';
 import { ID_FIELD, type SearcherSnapshot, type Segment, type SegmentView, type StoredDocument } from './types.ts';
@@ -285,10 +285,21 @@ export class ShardIndex {
 
   /** Makes buffered operations visible: a new segment for the buffer, new live-docs for deletes. */
   refresh(): boolean {
+    return runSteps(this.refreshInSteps());
+  }
+
+  /**
+   * refresh(), yielding while the buffer's segment is built (see
+   * SegmentBuilder.buildInSteps): searches between the steps see the view
+   * before the refresh, which changes at once in the last step. Nothing may
+   * be indexed or deleted until it is done.
+   */
+  *refreshInSteps(): Generator<void, boolean> {
     if (this.pending === 0) return false;
+    const built = this.buffer.size > 0 ? yield* this.buffer.buildInSteps(this.nextSegmentId++) : null;
     for (const [live, deletes] of this.pendingDeletes) this.applyDeletes(live, deletes);
     this.pendingDeletes = new Map();
-    if (this.buffer.size > 0) this.flushBuffer();
+    if (built !== null) this.addBufferSegment(built);
     this.pending = 0;
     this.snapshot = null;
     return true;
@@ -500,12 +511,13 @@ export class ShardIndex {
     });
   }
 
-  /** Writes the segments in memory as one segment on disk, in place of the first of them. */
-  private writeInMemory(): void {
+  /** Writes the segments in memory as one segment on disk, in place of the first of them (in steps: nothing changes before the last). */
+  private *writeInMemory(): Generator<void> {
     const group = this.segments.filter((s) => s.inMemory);
     if (group.length === 0) return;
     const id = this.nextSegmentId++;
-    const written = writeMerge(this.dir, id, group.map((s) => ({ segment: s.segment, liveDocs: s.liveDocs })));
+    const write = yield* writeSegmentInSteps(this.dir, id, group.map((s) => ({ segment: s.segment, liveDocs: s.liveDocs })), { sync: false });
+    const written = write === null ? null : { docMaps: write.docMaps };
     let merged: LiveSegment | null = null;
     let pendingLive: Uint32Array | null = null;
     let pendingCount = 0;
@@ -545,8 +557,18 @@ export class ShardIndex {
    * Returns what the caller stores as the commit point.
    */
   commit(): SegmentsCommit {
+    return runSteps(this.commitInSteps());
+  }
+
+  /**
+   * commit(), yielding while the segments in memory are written (see
+   * writeSegmentInSteps): searches between the steps see the same documents
+   * as before it. Nothing may be indexed, deleted, refreshed or merged in
+   * until it is done.
+   */
+  *commitInSteps(): Generator<void, SegmentsCommit> {
     // The segments refreshes kept in memory since the last commit go to disk as one.
-    this.writeInMemory();
+    yield* this.writeInMemory();
     for (const id of this.unsynced) {
       for (const kind of [...DATA_FILES, 'si' as const]) syncFile(join(this.dir, segmentFileName(id, kind)));
     }
@@ -669,13 +691,12 @@ export class ShardIndex {
   }
 
   /**
-   * The buffer becomes a segment in memory: searchable now, written to disk
+   * The segment built from the buffer joins the others, in memory: searchable now, written to disk
    * with the others of its kind by the next commit (Elasticsearch keeps small
    * new segments in memory the same way, NRTCachingDirectory), so a refresh a
    * second neither creates files nor leaves tiny segments for merges.
    */
-  private flushBuffer(): void {
-    const segment = this.buffer.build(this.nextSegmentId++);
+  private addBufferSegment(segment: Segment): void {
     this.buffer.reset();
     this.bufferIds.clear();
     let liveDocs = initialLiveDocs(segment);
@@ -742,5 +763,13 @@ function syncFile(path: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Runs a generator of steps to its end at once. */
+function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
   }
 }

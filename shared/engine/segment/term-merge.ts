@@ -77,6 +77,23 @@ export function mergeTerms(
   keep: ((part: number, termId: number) => boolean) | null,
   visit: (term: string, holders: readonly { part: number; termId: number }[]) => void,
 ): void {
+  const steps = mergeTermsInSteps(dicts, keep, visit);
+  while (steps.next().done !== true);
+}
+
+/** Terms visited between two yields of mergeTermsInSteps. */
+const TERMS_PER_STEP = 2048;
+
+/**
+ * mergeTerms, yielding after every TERMS_PER_STEP terms visited: a segment
+ * written on a shard worker gives its thread turns in between (a commit's
+ * write of a segment with 100,000 terms would hold it for ~100 ms).
+ */
+export function* mergeTermsInSteps(
+  dicts: readonly (TermDictionary | null)[],
+  keep: ((part: number, termId: number) => boolean) | null,
+  visit: (term: string, holders: readonly { part: number; termId: number }[]) => void,
+): Generator<void> {
   const present = dicts.filter((d) => d !== null && d.length > 0);
   // Holder records are reused from term to term: a merge visits millions.
   const pool: { part: number; termId: number }[] = [];
@@ -92,6 +109,7 @@ export function mergeTerms(
     const part = dicts.indexOf(present[0]!);
     const terms = present[0]!;
     for (let t = 0; t < terms.length; t++) {
+      if (t % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
       if (keep !== null && !keep(part, t)) continue;
       holders.length = 0;
       hold(part, t);
@@ -115,7 +133,8 @@ export function mergeTerms(
     const c = advance({ part, terms, next: 0, term: '' });
     if (c !== null) heap.push(c);
   });
-  while (heap.size > 0) {
+  for (let visited = 1; heap.size > 0; visited++) {
+    if (visited % TERMS_PER_STEP === 0) yield;
     const term = heap.top().term;
     holders.length = 0;
     while (heap.size > 0 && heap.top().term === term) {

@@ -125,13 +125,14 @@ export class CopyEngine {
   private readonly seqNoStride: number;
   private lastCommit = Date.now();
   private serial: Promise<unknown> = Promise.resolve();
-  /** Tasks queued through exclusively() so far, and the number of the one running. */
-  private exclusiveQueued = 0;
-  private exclusiveRunning = 0;
   /** The end of the last task queued that may change what searches see (every task but applies). */
   private visible: Promise<unknown> = Promise.resolve();
   /** Searches under way (settled, never rejected): the next task that is not an apply waits for them. */
   private readonly searching = new Set<Promise<void>>();
+  /** While a refresh or commit runs in steps, what searches wait for (nothing); null otherwise. */
+  private openInSteps: Promise<unknown> | null = null;
+  /** Those of `searching` that started during such steps: a task queued earlier waits for them too when it starts. */
+  private readonly searchingInSteps = new Set<Promise<void>>();
   private mergeScheduled = false;
   /** A rebuild's replay queued a commit (replayCommit). */
   private replayCommitQueued = false;
@@ -214,11 +215,8 @@ export class CopyEngine {
 
   private exclusively<T>(task: () => T | Promise<T>): Promise<T> {
     const after = this.searching.size === 0 ? this.serial : Promise.all([this.serial, ...this.searching]);
-    const number = ++this.exclusiveQueued;
-    const run = after.then(() => {
-      this.exclusiveRunning = number;
-      return task();
-    });
+    // Searches may also start during the steps of a refresh or commit queued earlier (inSteps): those too.
+    const run = after.then(() => (this.searchingInSteps.size === 0 ? undefined : Promise.all([...this.searchingInSteps]))).then(task);
     this.serial = run.catch(() => undefined);
     this.visible = this.serial;
     return run;
@@ -238,7 +236,11 @@ export class CopyEngine {
       () => undefined,
     );
     this.searching.add(done);
-    void done.then(() => this.searching.delete(done));
+    if (this.visible === this.openInSteps) this.searchingInSteps.add(done);
+    void done.then(() => {
+      this.searching.delete(done);
+      this.searchingInSteps.delete(done);
+    });
     return run;
   }
 
@@ -497,21 +499,32 @@ export class CopyEngine {
 
   /**
    * Runs the steps of a refresh or commit of the task running now, a turn of
-   * the thread every STEP_MS, and lets searches run in the turns: they see
-   * the view before the refresh until its last step, which changes it at
-   * once; a commit's writing does not change what they see. Applies and the
-   * tasks queued after this one still wait for it (and for those searches).
+   * the thread every STEP_MS, and lets the searches that arrive meanwhile
+   * run in the turns: they see the view before the refresh until its last
+   * step, which changes it at once; a commit's writing does not change what
+   * they see. A search that arrives while a refresh is under way may see
+   * the view before it as well as after (no request waiting for that
+   * refresh has been answered yet). Applies and the tasks queued after this
+   * one still wait for it, and for those searches.
    */
   private async inSteps<T>(steps: Generator<void, T>): Promise<T> {
-    // Searches queued from now on wait for nothing, unless a task that changes the view was queued after this one.
-    if (this.exclusiveQueued === this.exclusiveRunning) this.visible = Promise.resolve();
-    let slice = performance.now();
-    for (;;) {
-      const step = steps.next();
-      if (step.done === true) return step.value;
-      if (performance.now() - slice < STEP_MS) continue;
-      await nextTurn();
-      slice = performance.now();
+    const before = this.visible;
+    const open = Promise.resolve();
+    this.visible = open;
+    this.openInSteps = open;
+    try {
+      let slice = performance.now();
+      for (;;) {
+        const step = steps.next();
+        if (step.done === true) return step.value;
+        if (performance.now() - slice < STEP_MS) continue;
+        await nextTurn();
+        slice = performance.now();
+      }
+    } finally {
+      // Later searches wait again for the tasks queued before them (unless one was queued meanwhile, which set its own).
+      if (this.visible === open) this.visible = before;
+      this.openInSteps = null;
     }
   }
 
@@ -787,7 +800,7 @@ export class CopyEngine {
       if (this.closed) return;
       if (flush) await this.commitNow(false).catch((err: unknown) => this.events.onError('flush on close', err));
       // Searches may have started between the commit's steps: they read the segments about to be unmapped.
-      while (this.searching.size > 0) await Promise.all([...this.searching]);
+      while (this.searchingInSteps.size > 0) await Promise.all([...this.searchingInSteps]);
       this.closed = true;
       if (this.idleCommit !== null) clearTimeout(this.idleCommit);
       this.dropAllContexts();

@@ -249,6 +249,7 @@ export class SegmentBuilder {
         fieldDocs.set(state.path, bits);
       }
     }
+    yield;
     const ids = this.ids.build(maxDoc);
     inverted.set(ID_FIELD, ids.inverted!);
     docValues.set(ID_FIELD, ids.docValues!);

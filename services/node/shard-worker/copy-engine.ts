@@ -136,6 +136,12 @@ export class CopyEngine {
   private mergeScheduled = false;
   /** A rebuild's replay queued a commit (replayCommit). */
   private replayCommitQueued = false;
+  /**
+   * Ops applied since the last commit began: what the indexing buffer and
+   * the refreshed segments hold (`pending` counts ids, and many updates of
+   * one id are one entry there but as many documents in the buffer).
+   */
+  private appliedSinceCommit = 0;
   /** The policy's merges under way on the merge thread, null when none. */
   private merging: Promise<void> | null = null;
   /** `_forcemerge` calls under way: the policy plans nothing meanwhile. */
@@ -347,20 +353,22 @@ export class CopyEngine {
     }
     const after = Math.max(n > 0 ? offsets[n - 1]! + 1 : next, end ?? next);
     this.nextOffsets.set(partition, after);
+    this.appliedSinceCommit += n;
     if (meta.rebuilding) this.replayCommit();
     return { results, versions, seqNos, errors, sources, refusal };
   }
 
   /**
    * A copy replaying its source's log for a rebuild is not refreshed
-   * periodically (ShardCopy.scheduleRefresh): it commits once REPLAY_COMMIT_OPS
-   * ops are uncommitted, queued behind the applies already posted, so each
-   * commit writes one large segment from the indexing buffer instead of
-   * merging the small segments of one-second refreshes (which merges rewrite
-   * again later). A restart replays at most that many ops of the log.
+   * periodically (ShardCopy.scheduleRefresh): it commits once it applied
+   * REPLAY_COMMIT_OPS ops since the last commit (updates of one id count
+   * each), queued behind the applies already posted, so each commit writes
+   * one large segment from the indexing buffer instead of merging the small
+   * segments of one-second refreshes (which merges rewrite again later). A
+   * restart replays at most that many ops of the log.
    */
   private replayCommit(): void {
-    if (this.replayCommitQueued || this.pending.size < REPLAY_COMMIT_OPS) return;
+    if (this.replayCommitQueued || this.appliedSinceCommit < REPLAY_COMMIT_OPS) return;
     this.replayCommitQueued = true;
     this.exclusively(async () => {
       this.replayCommitQueued = false;
@@ -636,6 +644,7 @@ export class CopyEngine {
     const started = performance.now();
     await this.inSteps(this.index.refreshInSteps());
     const segments = await this.inSteps(this.index.commitInSteps());
+    this.appliedSinceCommit = 0;
     const commit: CopyCommit = { ...segments, nextOffset: this.nextOffsets.get(this.shard) ?? 0, nextOffsets: [...this.nextOffsets] };
     this.committing = this.pending;
     this.pending = new Map();
@@ -721,6 +730,7 @@ export class CopyEngine {
       await mkdir(join(this.dir, 'segments'), { recursive: true });
       this.index = ShardIndex.open(join(this.dir, 'segments'), this.meta.analyzers, EMPTY_COMMIT);
       this.pending = new Map();
+      this.appliedSinceCommit = 0;
       for (const p of this.partitions) this.nextOffsets.set(p, 0);
       this.committedOffsets = new Map(this.nextOffsets);
       this.events.onStats(this.stats());

@@ -337,7 +337,7 @@ export class Rebuilds {
       });
     }
     if (r.deleteSource && source !== undefined) actions.push({ ...base, kind: 'REMOVE_INDEX', index: source.uuid, alias: null });
-    // The replay does not refresh (ShardCopy.scheduleRefresh): what it applied becomes searchable before the alias moves.
+    // What the copies applied is searchable before the alias moves, not up to a refresh interval later.
     await this.refreshCopies(dest);
     await this.deps.meta.submit({ 'logsearch.FinishRebuild': { index: dest.uuid, failure: null, actions } });
     if (r.deleteSource) await this.deps.indices.reconcile();

@@ -404,16 +404,9 @@ export class ShardCopy {
     await done;
   }
 
-  /**
-   * (Re)arms the periodic refresh from the index's `refresh_interval`. An
-   * index being rebuilt replays its source's log as a bulk load: it does not
-   * refresh periodically (Elasticsearch's advice for bulk loads,
-   * `refresh_interval: -1`); its engine commits every MAX_UNCOMMITTED_OPS, and
-   * the rebuild refreshes it before the switch, which re-arms the interval.
-   */
+  /** (Re)arms the periodic refresh from the index's `refresh_interval`. */
   scheduleRefresh(): void {
-    const meta = this.opts.meta();
-    const interval = meta.rebuild?.state === 'running' ? -1 : meta.settings.refreshIntervalMs;
+    const interval = this.opts.meta().settings.refreshIntervalMs;
     if (interval === this.refreshIntervalMs && (this.refreshTimer !== null || interval < 0)) return;
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     this.refreshTimer = null;

@@ -67,17 +67,6 @@ export const COMMIT_INTERVAL_MS = 5_000;
 /** Ops applied since the last commit that make the next refresh commit too (bounds the in-memory version map). */
 export const MAX_UNCOMMITTED_OPS = 100_000;
 
-/**
- * Ops a rebuild's replay applies between two commits (replayCommit). Pass
- * records indexed in segments of 50,000, one per commit, cost about a fifth
- * less CPU per document than one-second refreshes merged by commits and then
- * by the merge policy (bench/shard-index.bench.ts, docs/performance.md): the
- * commit writes one segment instead of merging several, and the segments are
- * too few for the policy to rewrite. A larger buffer saves nothing more and
- * holds more memory.
- */
-export const REPLAY_COMMIT_OPS = 50_000;
-
 /** CopyMeta turned back into the engine's objects. */
 export interface WorkerIndexMeta extends SearchMeta {
   readonly uuid: string;
@@ -134,14 +123,6 @@ export class CopyEngine {
   /** Those of `searching` that started during such steps: a task queued earlier waits for them too when it starts. */
   private readonly searchingInSteps = new Set<Promise<void>>();
   private mergeScheduled = false;
-  /** A rebuild's replay queued a commit (replayCommit). */
-  private replayCommitQueued = false;
-  /**
-   * Ops applied since the last commit began: what the indexing buffer and
-   * the refreshed segments hold (`pending` counts ids, and many updates of
-   * one id are one entry there but as many documents in the buffer).
-   */
-  private appliedSinceCommit = 0;
   /** The policy's merges under way on the merge thread, null when none. */
   private merging: Promise<void> | null = null;
   /** `_forcemerge` calls under way: the policy plans nothing meanwhile. */
@@ -353,29 +334,7 @@ export class CopyEngine {
     }
     const after = Math.max(n > 0 ? offsets[n - 1]! + 1 : next, end ?? next);
     this.nextOffsets.set(partition, after);
-    this.appliedSinceCommit += n;
-    if (meta.rebuilding) this.replayCommit();
     return { results, versions, seqNos, errors, sources, refusal };
-  }
-
-  /**
-   * A copy replaying its source's log for a rebuild is not refreshed
-   * periodically (ShardCopy.scheduleRefresh): it commits once it applied
-   * REPLAY_COMMIT_OPS ops since the last commit (updates of one id count
-   * each), queued behind the applies already posted, so each commit writes
-   * one large segment from the indexing buffer instead of merging the small
-   * segments of one-second refreshes (which merges rewrite again later). A
-   * restart replays at most that many ops of the log.
-   */
-  private replayCommit(): void {
-    if (this.replayCommitQueued || this.appliedSinceCommit < REPLAY_COMMIT_OPS) return;
-    this.replayCommitQueued = true;
-    this.exclusively(async () => {
-      this.replayCommitQueued = false;
-      if (this.closed) return;
-      await this.commitNow(true);
-      this.scheduleMerge();
-    }).catch((err: unknown) => this.events.onError('commit', err));
   }
 
   private indexDoc(id: string, state: DocState, mayReplace: boolean, parsed?: ParsedDocument): void {
@@ -644,7 +603,6 @@ export class CopyEngine {
     const started = performance.now();
     await this.inSteps(this.index.refreshInSteps());
     const segments = await this.inSteps(this.index.commitInSteps());
-    this.appliedSinceCommit = 0;
     const commit: CopyCommit = { ...segments, nextOffset: this.nextOffsets.get(this.shard) ?? 0, nextOffsets: [...this.nextOffsets] };
     this.committing = this.pending;
     this.pending = new Map();
@@ -730,8 +688,7 @@ export class CopyEngine {
       await mkdir(join(this.dir, 'segments'), { recursive: true });
       this.index = ShardIndex.open(join(this.dir, 'segments'), this.meta.analyzers, EMPTY_COMMIT);
       this.pending = new Map();
-      this.appliedSinceCommit = 0;
-      for (const p of this.partitions) this.nextOffsets.set(p, 0);
+        for (const p of this.partitions) this.nextOffsets.set(p, 0);
       this.committedOffsets = new Map(this.nextOffsets);
       this.events.onStats(this.stats());
       return { nextOffsets: [...this.nextOffsets], recovery: 'empty_store' as const, reason: null };

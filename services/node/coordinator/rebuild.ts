@@ -339,7 +339,7 @@ export class Rebuilds {
     if (r.deleteSource && source !== undefined) actions.push({ ...base, kind: 'REMOVE_INDEX', index: source.uuid, alias: null });
     // What the copies applied is searchable before the alias moves, not up to a refresh interval later.
     await this.refreshCopies(dest);
-    await this.deps.meta.submit({ 'logsearch.FinishRebuild': { index: dest.uuid, failure: null, actions } });
+    await this.submitSwitch(dest, actions);
     if (r.deleteSource) await this.deps.indices.reconcile();
     // Ops acknowledged just before the switch: applied, and searchable, before the rebuild answers.
     const after = this.current(dest.uuid);
@@ -359,6 +359,20 @@ export class Rebuilds {
       opsReplayed: m.replayed,
       switchOffsets: ends,
     };
+  }
+
+  /**
+   * Appends the switch. The master adopts a rebuild whose driver is missing
+   * from a membership view, which a slow driver can be for a moment: then both
+   * replay, and the second FinishRebuild is refused. When the one that won
+   * switched (state `done`), that switch is this rebuild's too.
+   */
+  private async submitSwitch(dest: IndexMetadata, actions: AliasAction[]): Promise<void> {
+    try {
+      await this.deps.meta.submit({ 'logsearch.FinishRebuild': { index: dest.uuid, failure: null, actions } });
+    } catch (err) {
+      if (this.deps.meta.state.indexByUuid(dest.uuid)?.rebuild?.state !== 'done') throw err;
+    }
   }
 
   /** Refreshes every copy of `dest`. */

@@ -688,7 +688,7 @@ export class CopyEngine {
       await mkdir(join(this.dir, 'segments'), { recursive: true });
       this.index = ShardIndex.open(join(this.dir, 'segments'), this.meta.analyzers, EMPTY_COMMIT);
       this.pending = new Map();
-        for (const p of this.partitions) this.nextOffsets.set(p, 0);
+      for (const p of this.partitions) this.nextOffsets.set(p, 0);
       this.committedOffsets = new Map(this.nextOffsets);
       this.events.onStats(this.stats());
       return { nextOffsets: [...this.nextOffsets], recovery: 'empty_store' as const, reason: null };

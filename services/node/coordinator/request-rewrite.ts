@@ -9,7 +9,7 @@
  */
 import { illegalArgument, storedScriptMissing } from '../../../shared/errors/es-errors.ts';
 import { DEFAULT_SHAPE_INDEX, DEFAULT_SHAPE_PATH, shapeFromSource } from '../../../shared/dsl/query/geo-shape-query.ts';
-import { getOwn } from '../../../shared/json/own-keys.ts';
+import { valuesAtPath } from '../../../shared/json/source-values.ts';
 
 export interface RewriteDeps {
   /** The `_source` of a document (realtime), or null when it does not exist. */
@@ -25,30 +25,6 @@ function isObject(v: unknown): v is Record<string, Json> {
 
 function isLookup(v: unknown): v is { index?: string; type?: string; id: string | number; path: string; routing?: string } {
   return isObject(v) && Object.hasOwn(v, 'id') && Object.hasOwn(v, 'path');
-}
-
-/** XContentMapValues.extractRawValues: the values at a dotted path, through arrays. */
-export function valuesAtPath(source: unknown, path: string): Json[] {
-  const out: Json[] = [];
-  const walk = (v: unknown, parts: readonly string[]): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) walk(x, parts);
-      return;
-    }
-    if (parts.length === 0) {
-      if (v !== null && v !== undefined && !isObject(v)) out.push(v as Json);
-      return;
-    }
-    if (!isObject(v)) return;
-    // A key may itself contain dots (`a.b` as one field name).
-    for (let i = parts.length; i >= 1; i--) {
-      const key = parts.slice(0, i).join('.');
-      const next = getOwn(v, key);
-      if (next !== undefined) walk(next, parts.slice(i));
-    }
-  };
-  walk(source, path.split('.'));
-  return out;
 }
 
 /** Whether the body holds anything to rewrite (most do not: then it is left as it is, bytes included). */

@@ -11,6 +11,7 @@
  * scores again, and keeps the `size` best with a positive score and at
  * least `min_doc_count` docs.
  */
+import { valuesAtPath } from '../../json/source-values.ts';
 import { illegalArgument } from '../../errors/es-errors.ts';
 import type { NumericDocValues, SegmentView, SortedDocValues } from '../segment/types.ts';
 import type { AnalyzerLookup } from '../analysis/types.ts';
@@ -366,21 +367,6 @@ export type DocTerms = (view: SegmentView, doc: number, owner: number) => string
 /** Tokens in a run this long seen in an earlier doc are duplicate text (DuplicateByteSequenceSpotter's window). */
 const DUPLICATE_RUN = 6;
 
-/** The values at a dotted path of a parsed `_source` (arrays and objects walked). */
-function valuesAt(node: unknown, parts: readonly string[], at: number, out: (string | number | boolean)[]): void {
-  if (Array.isArray(node)) {
-    for (const x of node) valuesAt(x, parts, at, out);
-    return;
-  }
-  if (at === parts.length) {
-    if (typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean') out.push(node);
-    return;
-  }
-  if (typeof node !== 'object' || node === null) return;
-  const key = parts[at]!;
-  if (Object.prototype.hasOwnProperty.call(node, key)) valuesAt((node as Record<string, unknown>)[key], parts, at + 1, out);
-}
-
 const utf8 = new TextDecoder();
 
 /**
@@ -390,7 +376,6 @@ const utf8 = new TextDecoder();
  */
 export function sourceTerms(sourceFields: readonly string[], field: FieldMapping, analyzers: AnalyzerLookup | undefined, filterDuplicates: boolean): DocTerms {
   const analyzer = analyzers === undefined ? null : indexAnalyzer(field, analyzers);
-  const paths = sourceFields.map((f) => f.split('.'));
   /** filter_duplicate_text: per owning bucket, the runs of tokens seen so far. */
   const seenRuns = new Map<number, Set<string>>();
   return (view, doc, owner) => {
@@ -400,8 +385,7 @@ export function sourceTerms(sourceFields: readonly string[], field: FieldMapping
     } catch {
       return []; // a source that is not JSON text has no values to analyse here
     }
-    const values: (string | number | boolean)[] = [];
-    for (const parts of paths) valuesAt(source, parts, 0, values);
+    const values = sourceFields.flatMap((f) => valuesAtPath(source, f));
     const tokens = fieldTokens(values, analyzer).map((t) => t.term);
     if (!filterDuplicates) return [...new Set(tokens)];
     let seen = seenRuns.get(owner);

@@ -7,7 +7,7 @@
  * not fields; a pattern names every matching field.
  */
 import type { MappingLookup } from '../mapping/types.ts';
-import { getOwn } from '../../json/own-keys.ts';
+import { valuesAtPath } from '../../json/source-values.ts';
 import type { HitHooks } from './render-hit.ts';
 
 /** Requested name → the path its values are read at; null when no requested field is stored. */
@@ -27,23 +27,6 @@ function storedTargets(names: readonly string[], mapping: MappingLookup): [strin
   return out;
 }
 
-/** The value at a dotted path of a parsed source: objects walked key by key, or a dotted key as written. */
-function valueAt(src: unknown, path: string): unknown {
-  if (src === null || typeof src !== 'object' || Array.isArray(src)) return undefined;
-  const whole = getOwn(src as Record<string, unknown>, path);
-  if (whole !== undefined) return whole;
-  const dot = path.indexOf('.');
-  if (dot < 0) return undefined;
-  for (let i = dot; i >= 0; i = path.indexOf('.', i + 1)) {
-    const head = getOwn(src as Record<string, unknown>, path.slice(0, i));
-    if (head !== undefined) {
-      const v = valueAt(head, path.slice(i + 1));
-      if (v !== undefined) return v;
-    }
-  }
-  return undefined;
-}
-
 export function storedFieldHooks(names: readonly string[] | null, mapping: MappingLookup): HitHooks | null {
   if (names === null) return null;
   const targets = storedTargets(names, mapping);
@@ -54,9 +37,7 @@ export function storedFieldHooks(names: readonly string[] | null, mapping: Mappi
       const src = JSON.parse(Buffer.from(source.buffer, source.byteOffset, source.length).toString('utf8')) as unknown;
       const members: string[] = [];
       for (const [name, path] of targets) {
-        const v = valueAt(src, path);
-        if (v === undefined || v === null) continue;
-        const values = (Array.isArray(v) ? v : [v]).filter((x) => x !== null);
+        const values = valuesAtPath(src, path);
         if (values.length > 0) members.push(`${JSON.stringify(name)}:${JSON.stringify(values)}`);
       }
       return members.join(',');

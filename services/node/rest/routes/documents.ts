@@ -14,6 +14,7 @@ import { longParam, params, query, rawBody, timeParam, type Query } from '../par
 import { renderSource, sourceFilterFromParams } from '../source-params.ts';
 import { sendJson } from '../reply.ts';
 import { getOwn, setOwn } from '../../../../shared/json/own-keys.ts';
+import { valuesAtPath } from '../../../../shared/json/source-values.ts';
 import { parseScriptSpec, resolveScript } from '../../../../shared/script/script-spec.ts';
 import { compileUpdateScript } from '../../../../shared/script/update-script.ts';
 import { warningHeader } from './indices.ts';
@@ -154,9 +155,8 @@ function storedFieldValues(r: GetResult, names: readonly string[]): Record<strin
     if (name === '_source') continue;
     const mapping = r.meta.mapping?.field(name);
     if (!mapping || !mapping.store) continue;
-    let v: unknown = src;
-    for (const part of name.split('.')) v = v && typeof v === 'object' ? getOwn(v as Record<string, unknown>, part) : undefined;
-    if (v !== undefined && v !== null) setOwn(out, name, Array.isArray(v) ? v : [v]);
+    const values = valuesAtPath(src, name);
+    if (values.length > 0) setOwn(out, name, values);
   }
   return out;
 }

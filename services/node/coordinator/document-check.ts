@@ -11,6 +11,7 @@
  * back every SLICE_MS. The outcome is the same either way: documents are
  * checked in order, each against the mapping its predecessors extended.
  */
+import { nextTurn } from '../../../shared/steps/run-steps.ts';
 import type { Worker } from 'node:worker_threads';
 import { newThread } from '../shard-worker/new-thread.ts';
 import { EsError, isEsError, javaCause, mapperParsing } from '../../../shared/errors/es-errors.ts';
@@ -209,7 +210,7 @@ export class DocumentChecker {
         errors[i] = err;
       }
       if (performance.now() - sliceStart >= SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         sliceStart = performance.now();
       }
     }

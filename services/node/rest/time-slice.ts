@@ -6,13 +6,13 @@
  * between instead of after the whole request (a 48 MB bulk held every other
  * request for 8 s).
  */
+import { nextTurn } from '../../../shared/steps/run-steps.ts';
 
 /** The longest stretch of one request's work between two turns of the event loop. */
 export const SLICE_MS = 10;
 
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
+/** A turn of the event loop (shared/steps/run-steps.ts). */
+export const yieldToEventLoop = nextTurn;
 
 /** A clock for one request: `due()` is cheap enough to ask once per item. */
 export class TimeSlice {

@@ -4,6 +4,7 @@
  * renders hits in the fetch phase. The segment worker threads serve every
  * shard copy's searches through it (services/node/shard-worker).
  */
+import { nextTurn } from '../../../shared/steps/run-steps.ts';
 import { searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts';
 import { renderHits } from '../../../shared/engine/search/render-hit.ts';
@@ -27,10 +28,6 @@ import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts
  * the small searches sent to it meanwhile (issue 11).
  */
 const AGG_SLICE_MS = 10;
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** What a search needs of the index: its name, mapping, analyzers and shard count. */
 export type SearchMeta = Pick<IndexMetadata, 'name' | 'mapping' | 'analyzers'> & { readonly settings: Pick<IndexMetadata['settings'], 'numberOfShards' | 'flat'> };

@@ -19,6 +19,7 @@
  * document of 90,000 nested objects, `indexLarge`). Its document becomes
  * visible at the refresh after the apply, all of it at once, as before.
  */
+import { nextTurn, runStepsInTurns } from '../../../shared/steps/run-steps.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
@@ -52,10 +53,6 @@ export const LARGE_SOURCE_BYTES = 1 << 20;
 const STEP_MS = 10;
 /** Nested documents added between two looks at the clock. */
 const NESTED_PER_STEP = 128;
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /**
  * A commit follows a refresh once this long has passed since the last one
@@ -480,14 +477,7 @@ export class CopyEngine {
     this.visible = open;
     this.openInSteps = open;
     try {
-      let slice = performance.now();
-      for (;;) {
-        const step = steps.next();
-        if (step.done === true) return step.value;
-        if (performance.now() - slice < STEP_MS) continue;
-        await nextTurn();
-        slice = performance.now();
-      }
+      return await runStepsInTurns(steps, STEP_MS);
     } finally {
       // Later searches wait again for the tasks queued before them (unless one was queued meanwhile, which set its own).
       if (this.visible === open) this.visible = before;

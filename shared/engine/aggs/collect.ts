@@ -2,6 +2,7 @@
  * collectShardAggs: runs the aggregations of one search over one shard's
  * matched docs, segment by segment, and returns the shard's partial states.
  */
+import { runSteps, runStepsInTurns } from '../../steps/run-steps.ts';
 import { EsError } from '../../errors/es-errors.ts';
 import { createAggregators } from './aggregator-factory.ts';
 import type { Aggregator } from './aggregator.ts';
@@ -95,10 +96,7 @@ function* collectSegment(aggs: readonly Aggregator[], bits: Uint32Array | null, 
 }
 
 export function collectShardAggs(specs: AggSpec[], matches: readonly MatchSet[], ctx: AggContext): ShardAggState {
-  const steps = collectSteps(specs, matches, ctx, Infinity, () => false);
-  let step = steps.next();
-  while (step.done !== true) step = steps.next();
-  return step.value;
+  return runSteps(collectSteps(specs, matches, ctx, Infinity, () => false));
 }
 
 /** Docs collected between two looks at the clock when collecting in slices. */
@@ -119,14 +117,13 @@ export async function collectShardAggsInSlices(
   sliceMs: number,
   nextTurn: () => Promise<void>,
 ): Promise<ShardAggState> {
+  // The generator yields only once `sliceMs` passed since the last turn, which runStepsInTurns then gives.
   let slice = performance.now();
-  const steps = collectSteps(specs, matches, ctx, SLICE_DOCS, () => performance.now() - slice >= sliceMs);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
+  const turn = async (): Promise<void> => {
     await nextTurn();
     slice = performance.now();
-  }
+  };
+  return runStepsInTurns(collectSteps(specs, matches, ctx, SLICE_DOCS, () => performance.now() - slice >= sliceMs), 0, turn);
 }
 
 /** Collects in runs of `run` docs, yielding after a run when `due()`; returns the built state. */

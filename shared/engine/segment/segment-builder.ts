@@ -5,6 +5,7 @@
  * arrays: a refresh a second would otherwise allocate (and the collector
  * free) megabytes of hash tables and pools a second.
  */
+import { runSteps } from '../../steps/run-steps.ts';
 import type { Analyzer, AnalyzerLookup } from '../analysis/types.ts';
 import type { FieldMapping, ParsedDocument, ParsedField } from '../mapping/types.ts';
 import { mapperParsing } from '../../errors/es-errors.ts';
@@ -117,11 +118,7 @@ export class SegmentBuilder {
    * the local doc id of the document itself in the segment to be built.
    */
   add(doc: BufferedDoc): number {
-    const steps = this.addInSteps(doc, Infinity);
-    for (;;) {
-      const step = steps.next();
-      if (step.done === true) return step.value;
-    }
+    return runSteps(this.addInSteps(doc, Infinity));
   }
 
   /**
@@ -207,11 +204,7 @@ export class SegmentBuilder {
 
   /** The immutable segment of every doc added, in arrays of its own; reset() before adding more. */
   build(segmentId: number): Segment {
-    const steps = this.buildInSteps(segmentId);
-    for (;;) {
-      const step = steps.next();
-      if (step.done === true) return step.value;
-    }
+    return runSteps(this.buildInSteps(segmentId));
   }
 
   /**

@@ -10,6 +10,7 @@
  * Docs keep their relative order, source after source, so a source's doc d
  * becomes docMaps[source][d] (or -1 when it was deleted).
  */
+import { runSteps } from '../../steps/run-steps.ts';
 import { join } from 'node:path';
 import { FileOutput } from '../codec/file-output.ts';
 import { FrontCodedWriter, type DictionaryLayout } from '../codec/front-coded.ts';
@@ -46,11 +47,7 @@ type Outputs = Record<SegmentFileKind, FileOutput>;
 
 /** Writes segment `id` into `dir`; returns null when no live doc is left to write. */
 export function writeSegment(dir: string, id: number, sources: readonly WriteSource[], opts: WriteOptions): WrittenSegment | null {
-  const steps = writeSegmentInSteps(dir, id, sources, opts);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return runSteps(writeSegmentInSteps(dir, id, sources, opts));
 }
 
 /** Stored documents copied between two yields of writeSegmentInSteps. */

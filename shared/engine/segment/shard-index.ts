@@ -20,6 +20,7 @@
  * segment's `_id` terms, newest first; the caller says when an id cannot
  * have a live copy (its version map knows), so new documents skip the search.
  */
+import { runSteps } from '../../steps/run-steps.ts';
 import { fsyncSync, openSync, closeSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalyzerLookup } from '../analysis/types.ts';
@@ -763,13 +764,5 @@ function syncFile(path: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
-  }
-}
-
-/** Runs a generator of steps to its end at once. */
-function runSteps<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
   }
 }

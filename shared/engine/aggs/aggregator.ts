@@ -26,6 +26,14 @@ export interface Aggregator {
   setSegment(seg: SegmentContext): void;
   /** Collects docs[i] into the bucket owners[i] of the parent, for i < n. */
   collect(docs: Int32Array, owners: Int32Array, n: number): void;
+  /**
+   * Optional, at the top level only: collects every doc of [from, to) into
+   * bucket 0, as collect() would with those docs listed (a query matching a
+   * whole segment, such as match_all, reads the column without a doc list),
+   * and returns true; or returns false having collected nothing, and then
+   * gets the docs of this segment through collect().
+   */
+  collectRange?(from: number, to: number): boolean;
   /** The state of one owning bucket, after every segment was collected. */
   build(owner: number): AggState;
   /**

@@ -43,56 +43,54 @@ function allSet(bits: Uint32Array, maxDoc: number): boolean {
   return mask === 0 || (bits[full]! & mask) === mask;
 }
 
-/** The set bits of docs [from, to) (from a multiple of 32) → doc ids in docsScratch; returns the count. */
-function bitsToDocs(bits: Uint32Array, from: number, to: number): number {
+/**
+ * Hands the docs of one segment (all of them, or the set bits of `bits`) to
+ * the aggregators in runs of at most `run` docs (and of COLLECT_WINDOW); after
+ * a run it yields when `due()`. Each run is listed into the shared scratch
+ * list just before it is handed over, so a turn given to another search in
+ * between costs no copy. A segment that matches every doc goes to
+ * `collectRange` instead where an aggregator has one.
+ */
+function* collectSegment(aggs: readonly Aggregator[], bits: Uint32Array | null, maxDoc: number, run: number, due: () => boolean): Generator<void> {
+  const chunk = Math.min(run, COLLECT_WINDOW);
   const out = docsScratch;
+  if (bits === null) {
+    // Those that cannot take a range on this segment say so on the first one, and get lists.
+    let listed: Aggregator[] | null = null;
+    const ranged: Aggregator[] = [];
+    for (let from = 0; from < maxDoc; ) {
+      const to = Math.min(maxDoc, from + chunk);
+      if (listed === null) {
+        listed = [];
+        for (const a of aggs) {
+          if (a.collectRange !== undefined && a.collectRange(from, to)) ranged.push(a);
+          else listed.push(a);
+        }
+      } else for (const a of ranged) a.collectRange!(from, to);
+      if (listed.length > 0) {
+        for (let d = from; d < to; d++) out[d - from] = d;
+        for (const a of listed) a.collect(out, ownersScratch, to - from);
+      }
+      from = to;
+      if (from < maxDoc && due()) yield;
+    }
+    return;
+  }
   let n = 0;
-  const end = Math.min(bits.length, Math.ceil(to / 32));
-  for (let w = from >>> 5; w < end; w++) {
+  for (let w = 0; w < bits.length; w++) {
     let word = bits[w]!;
     while (word !== 0) {
       const t = word & -word;
       out[n++] = (w << 5) + 31 - Math.clz32(t);
       word ^= t;
-    }
-  }
-  return n;
-}
-
-/** Docs [from, to) → docsScratch; returns the count. */
-function rangeToDocs(from: number, to: number): number {
-  const out = docsScratch;
-  for (let d = from; d < to; d++) out[d - from] = d;
-  return to - from;
-}
-
-/**
- * Hands the docs of one segment (all of them, or the set bits of `bits`) to
- * the aggregators, a window at a time, in runs of `run` docs; after a run
- * (but the last) it yields when `due()`. Another search may fill the
- * scratch list during the turn that follows, so the window's docs are copied
- * before the first.
- */
-function* collectSegment(aggs: readonly Aggregator[], bits: Uint32Array | null, maxDoc: number, run: number, due: () => boolean): Generator<void> {
-  for (let from = 0; from < maxDoc; from += COLLECT_WINDOW) {
-    const to = Math.min(maxDoc, from + COLLECT_WINDOW);
-    const n = bits === null ? rangeToDocs(from, to) : bitsToDocs(bits, from, to);
-    if (n === 0) continue;
-    if (run >= n) {
-      for (const a of aggs) a.collect(docsScratch, ownersScratch, n);
-      continue;
-    }
-    let docs = docsScratch;
-    for (let at = 0; at < n; at += run) {
-      const len = Math.min(run, n - at);
-      const runDocs = docs.subarray(at, at + len);
-      for (const a of aggs) a.collect(runDocs, ownersScratch, len);
-      if (at + len < n && due()) {
-        if (docs === docsScratch) docs = docsScratch.slice(0, n);
-        yield;
+      if (n === chunk) {
+        for (const a of aggs) a.collect(out, ownersScratch, n);
+        n = 0;
+        if (due()) yield;
       }
     }
   }
+  if (n > 0) for (const a of aggs) a.collect(out, ownersScratch, n);
 }
 
 export function collectShardAggs(specs: AggSpec[], matches: readonly MatchSet[], ctx: AggContext): ShardAggState {

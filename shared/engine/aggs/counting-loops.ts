@@ -71,8 +71,20 @@ export function countOrdinalsBySegment(
   counts: Int32Array,
 ): void {
   if (segmentCounts.length <= dictSize) segmentCounts = new Int32Array(Math.max(dictSize + 1, segmentCounts.length * 2));
+  countSegmentOrdinals(docs, n, segOrds, segmentCounts, dictSize);
+  addSegmentCounts(dictSize, toGlobal, missingOrd, counts);
+}
+
+/** countOrdinalsBySegment for every doc of [from, to), with no doc list. */
+export function countOrdinalRange(from: number, to: number, segOrds: OrdArray, dictSize: number, toGlobal: Int32Array, missingOrd: number, counts: Int32Array): void {
+  if (segmentCounts.length <= dictSize) segmentCounts = new Int32Array(Math.max(dictSize + 1, segmentCounts.length * 2));
+  countSegmentOrdinalRange(from, to, segOrds, segmentCounts, dictSize);
+  addSegmentCounts(dictSize, toGlobal, missingOrd, counts);
+}
+
+/** Adds the per segment ordinal counts to their global ordinals and zeroes them. */
+function addSegmentCounts(dictSize: number, toGlobal: Int32Array, missingOrd: number, counts: Int32Array): void {
   const seg = segmentCounts;
-  countSegmentOrdinals(docs, n, segOrds, seg, dictSize);
   for (let o = 0; o < dictSize; o++) {
     const c = seg[o]!;
     if (c === 0) continue;
@@ -81,6 +93,13 @@ export function countOrdinalsBySegment(
   }
   if (missingOrd >= 0) counts[missingOrd]! += seg[dictSize]!;
   seg[dictSize] = 0;
+}
+
+function countSegmentOrdinalRange(from: number, to: number, segOrds: OrdArray, seg: Int32Array, missingSlot: number): void {
+  for (let d = from; d < to; d++) {
+    const o = segOrds[d]!;
+    seg[o >= 0 ? o : missingSlot]!++;
+  }
 }
 
 function countSegmentOrdinals(docs: Int32Array, n: number, segOrds: OrdArray, seg: Int32Array, missingSlot: number): void {

@@ -10,7 +10,7 @@ import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32, subAggSortValue } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
 import { keyCodes } from './key-merge.ts';
-import { appendGlobalOrdinals, countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
+import { appendGlobalOrdinals, countOrdinalRange, countOrdinals, countOrdinalsBySegment, countOrdinalsForSubs } from './counting-loops.ts';
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
@@ -380,6 +380,17 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     this.dv = sortedValues(seg.view.segment, this.field);
     this.map = this.globals.segmentToGlobal[seg.viewIndex] ?? null;
     for (const s of this.subs) s.setSegment(seg);
+  }
+
+  collectRange(from: number, to: number): boolean {
+    const dv = this.dv;
+    const map = this.map;
+    if (dv === null || dv.starts !== null || map === null || !this.ords.singleOwner || this.accept !== null || this.subs.length > 0) return false;
+    // A whole segment is far past the sparse limit: count densely, by segment ordinal first.
+    this.densify();
+    countOrdinalRange(from, to, dv.ords, dv.dict.length, map, this.globals.missingOrd, this.counts);
+    this.ords.add(0, this.globals.terms.length - 1);
+    return true;
   }
 
   collect(docs: Int32Array, owners: Int32Array, n: number): void {

@@ -13,12 +13,23 @@ import type { Segment } from '../segment/types.ts';
 /** Default budget; Elasticsearch's `indices.queries.cache.size` is 10% of heap. */
 export const DEFAULT_FILTER_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** One cached bitset, and the per-segment map that holds it (for eviction). */
+interface Entry {
+  readonly of: Map<string, Entry>;
+  readonly key: string;
+  readonly bits: Uint32Array;
+}
+
 export class FilterCache {
   readonly maxBytes: number;
-  private readonly segmentKeys = new WeakMap<Segment, number>();
-  private nextSegmentKey = 1;
-  /** Insertion order = recency (a hit re-inserts). */
-  private readonly entries = new Map<string, Uint32Array>();
+  /**
+   * Entries by segment, then by filter key: a lookup hashes the filter key
+   * (a string made once per query, whose hash the engine keeps), where one
+   * key string per segment and lookup would be built and hashed anew.
+   */
+  private bySegment = new WeakMap<Segment, Map<string, Entry>>();
+  /** Every entry; insertion order = recency (a hit re-inserts). */
+  private readonly recency = new Map<Entry, true>();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -30,52 +41,49 @@ export class FilterCache {
     this.maxBytes = maxBytes;
   }
 
-  private keyOf(segment: Segment, filterKey: string): string {
-    let sk = this.segmentKeys.get(segment);
-    if (sk === undefined) {
-      sk = this.nextSegmentKey++;
-      this.segmentKeys.set(segment, sk);
-    }
-    return `${sk}\u0000${filterKey}`;
-  }
-
   /** The cached bits (read-only for the caller), or undefined. */
   get(segment: Segment, filterKey: string): Uint32Array | undefined {
-    const key = this.keyOf(segment, filterKey);
-    const bits = this.entries.get(key);
-    if (bits === undefined) {
+    const entry = this.bySegment.get(segment)?.get(filterKey);
+    if (entry === undefined) {
       this.misses++;
       return undefined;
     }
     this.hits++;
-    this.entries.delete(key);
-    this.entries.set(key, bits);
-    return bits;
+    this.recency.delete(entry);
+    this.recency.set(entry, true);
+    return entry.bits;
   }
 
   put(segment: Segment, filterKey: string, bits: Uint32Array): void {
     if (bits.byteLength > this.maxBytes) return;
-    const key = this.keyOf(segment, filterKey);
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.bytes -= old.byteLength;
-      this.entries.delete(key);
+    let of = this.bySegment.get(segment);
+    if (of === undefined) {
+      of = new Map();
+      this.bySegment.set(segment, of);
     }
-    this.entries.set(key, bits);
+    const old = of.get(filterKey);
+    if (old !== undefined) {
+      this.bytes -= old.bits.byteLength;
+      this.recency.delete(old);
+    }
+    const entry: Entry = { of, key: filterKey, bits };
+    of.set(filterKey, entry);
+    this.recency.set(entry, true);
     this.bytes += bits.byteLength;
     this.cached++;
     while (this.bytes > this.maxBytes) {
-      const first = this.entries.keys().next();
+      const first = this.recency.keys().next();
       if (first.done === true) break;
-      const evicted = this.entries.get(first.value)!;
-      this.entries.delete(first.value);
-      this.bytes -= evicted.byteLength;
+      const evicted = first.value;
+      this.recency.delete(evicted);
+      evicted.of.delete(evicted.key);
+      this.bytes -= evicted.bits.byteLength;
       this.evictions++;
     }
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.recency.size;
   }
 
   get sizeInBytes(): number {
@@ -83,7 +91,8 @@ export class FilterCache {
   }
 
   clear(): void {
-    this.entries.clear();
+    this.recency.clear();
+    this.bySegment = new WeakMap();
     this.bytes = 0;
   }
 }

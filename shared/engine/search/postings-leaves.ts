@@ -28,11 +28,12 @@ export function termWeightValue(ctx: SegmentEvalContext, field: string, term: st
   return bm25WeightValue(boost, bm25Idf(ctx.stats.docFreq(field, term), fs.docCount));
 }
 
-export function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
+/** `termId`: the term's id in this segment when the caller looked it up already (-1: absent). */
+export function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number, termId?: number): DocSet {
   const seg = ctx.segment;
   const inv = seg.inverted.get(q.field);
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
-  const t = termIdOf(inv, q.term);
+  const t = termId ?? termIdOf(inv, q.term);
   if (t < 0) return { bits, scores: null, constant: 0, mutable: true };
   const cursor = inv!.postings(t);
   if (!needScores) {

@@ -17,7 +17,7 @@ import { geoBits } from './geo-leaves.ts';
 import { ipRangeBits } from './ip-leaves.ts';
 import { rangeFieldBits } from './range-field-leaves.ts';
 import { geoShapeBits } from './geo-shape-leaves.ts';
-import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
+import { synonymSet, termDocFreq, termIdOf, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
 import type { BoolQuery, DisMaxQuery, FuzzyQuery, NestedQuery, Query, TermQuery } from './query.ts';
 import { nestedDocs } from '../segment/nested-blocks.ts';
@@ -39,6 +39,12 @@ const f = Math.fround;
  * the term conjunctions of its required clauses before they are probed).
  */
 export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean, boost = 1, restrict: Uint32Array | null = null): DocSet {
+  if (!needScores && ctx.filterCache !== null && q.kind === 'term') {
+    // The term is looked up once, for the caching decision and the postings both.
+    const inv = ctx.segment.inverted.get(q.field);
+    const t = termIdOf(inv, q.term);
+    if (t < 0 || inv!.docFreq(t) < Math.max(MIN_CACHED_TERM_DOCS, ctx.segment.maxDoc >>> 6)) return termSet(q, ctx, false, f(boost * q.boost), t);
+  }
   if (!needScores && ctx.filterCache !== null && isCacheableFilter(q) && worthCaching(q, ctx.segment)) {
     const key = filterKey(q);
     const cached = ctx.filterCache.get(ctx.segment, key);
@@ -64,11 +70,23 @@ function worthCaching(q: Query, seg: Segment): boolean {
 /** Postings shorter than this are never cached. */
 const MIN_CACHED_TERM_DOCS = 1024;
 
+/** Every doc of a segment, one shared (read-only) bitset per segment: `match_all` allocates nothing per request. */
+const fullBitsOf = new WeakMap<Segment, Uint32Array>();
+
+function fullBits(seg: Segment): Uint32Array {
+  let bits = fullBitsOf.get(seg);
+  if (bits === undefined) {
+    bits = allBits(seg.maxDoc);
+    fullBitsOf.set(seg, bits);
+  }
+  return bits;
+}
+
 function evaluateUncached(q: Query, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {
   const seg = ctx.segment;
   switch (q.kind) {
     case 'match_all':
-      return constantSet(allBits(seg.maxDoc), needScores, f(boost * q.boost));
+      return constantSet(fullBits(seg), needScores, f(boost * q.boost), false);
     case 'match_none':
       return emptySet(ctx);
     case 'term':

@@ -5,11 +5,11 @@
  */
 import { fielddataOnTextField, illegalArgument } from '../../errors/es-errors.ts';
 import type { MatchSet } from '../aggs/types.ts';
-import type { SearcherSnapshot } from '../segment/types.ts';
+import type { NumericArray, SearcherSnapshot, Segment } from '../segment/types.ts';
 import { andInto, cardinality, lowestBit } from './doc-bits.ts';
 import { evaluate } from './query-eval.ts';
 import type { SegmentEvalContext } from './query-eval.ts';
-import { keyFromSortValue, keyReader, numericSortValue, resolveSort } from './sort-keys.ts';
+import { keyFromSortValue, keyReader, numericSortValue, resolveSort, SingleNumericKeys } from './sort-keys.ts';
 import type { ResolvedSortField, SegmentKeyReader } from './sort-keys.ts';
 import { acquireArena, releaseArena } from './scratch-arena.ts';
 import { ShardTermStats } from './term-stats.ts';
@@ -129,13 +129,10 @@ export function executeQueryPhase(
   const matches: MatchSet[] | null = opts.collectMatches === true ? [] : null;
   const minScore = search.minScore;
   const terminateAfter = search.terminateAfter;
-  let total = 0;
   let collected = 0;
-  let maxScore = -Infinity;
   let terminated = false;
-  const stage = collector.stage;
   const first = fields[0]!;
-  const firstNumeric = first.kind === 'score' || first.kind === 'doc' || first.kind === 'numeric';
+  const hits: SegmentHits = { total: 0, maxScore: -Infinity };
   const arena = acquireArena();
 
   try {
@@ -146,35 +143,24 @@ export function executeQueryPhase(
       const seg = view.segment;
       const segCtx: SegmentEvalContext = { view, segment: seg, stats, filterCache: ctx.filterCache, arena };
       const set = evaluate(query, segCtx, needScores);
-      const bits = set.mutable ? set.bits : set.bits.slice();
+      // A shared set (filter cache) is copied only when something below changes it.
+      let bits = set.bits;
+      let owned = set.mutable;
+      if (!owned && (view.liveDocs !== null || minScore !== null || terminateAfter > 0)) {
+        bits = bits.slice();
+        owned = true;
+      }
       if (view.liveDocs !== null) andInto(bits, view.liveDocs);
       const scores = set.scores;
       const constant = set.constant;
-      if (minScore !== null) {
-        for (let w = 0; w < bits.length; w++) {
-          let word = bits[w]!;
-          while (word !== 0) {
-            const b = lowestBit(word);
-            word &= word - 1;
-            const s = scores === null ? constant : scores[(w << 5) + b]!;
-            if (s < minScore) bits[w]! &= ~(1 << b);
-          }
-        }
-      }
+      if (minScore !== null) dropBelowMinScore(bits, scores, constant, minScore);
       if (terminateAfter > 0) {
         // Collection stops after `terminate_after` docs (EarlyTerminatingCollector).
-        for (let w = 0; w < bits.length; w++) {
-          let word = bits[w]!;
-          while (word !== 0) {
-            const b = lowestBit(word);
-            word &= word - 1;
-            if (collected < terminateAfter) collected++;
-            else {
-              bits[w]! &= ~(1 << b);
-              terminated = true;
-            }
-          }
-        }
+        collected = keepFirst(bits, terminateAfter - collected);
+        if (collected < 0) {
+          collected = terminateAfter;
+          terminated = true;
+        } else collected = terminateAfter - collected;
       }
       if (matches !== null) {
         let matchScores: Float32Array | null = null;
@@ -183,58 +169,40 @@ export function executeQueryPhase(
           if (scores === null) matchScores.fill(constant);
           else matchScores.set(scores.subarray(0, seg.maxDoc));
         }
-        matches.push({ view, bits: bits.slice(), scores: matchScores });
+        // Nothing changes `bits` after this unless a post filter copies them first.
+        matches.push({ view, bits, scores: matchScores });
+        owned = false;
       }
-      if (postFilter !== null) andInto(bits, evaluate(postFilter, segCtx, false).bits);
+      if (postFilter !== null) {
+        if (!owned) bits = bits.slice();
+        andInto(bits, evaluate(postFilter, segCtx, false).bits);
+      }
 
-      const readers: SegmentKeyReader[] = fields.map((f) => keyReader(f, seg));
+      if (scores === null && collector.cap === 0 && !collector.hasAfter) {
+        // Counting only.
+        const n = cardinality(bits);
+        hits.total += n;
+        if (n > 0 && needScores && constant > hits.maxScore) hits.maxScore = constant;
+        continue;
+      }
       const docBase = view.docBase;
+      if (!needScores && scores === null && nFields === 1 && first.kind === 'numeric' && collector.cap > 0 && !collector.hasAfter) {
+        const numeric = numericKeys(first, seg);
+        if (numeric !== null) {
+          hits.total += collectByNumericKey(bits, numeric.values, numeric.missing, first.reverse, collector, docBase);
+          continue;
+        }
+      }
+      const readers: SegmentKeyReader[] = fields.map((f) => keyReader(f, seg));
       // Constant-score docs in score order: once the queue is full, later docs tie and lose on doc id.
       const constantByScore = scores === null && !sortedByField && !collector.hasAfter;
-      for (let w = 0; w < bits.length; w++) {
-        let word = bits[w]!;
-        if (word !== 0 && scores === null && collector.cap === 0 && !collector.hasAfter) {
-          total += cardinality(bits.subarray(w));
-          if (needScores && constant > maxScore) maxScore = constant;
-          break;
-        }
-        if (constantByScore && word !== 0 && collector.isFull() && constant <= collector.worstNum(0)) {
-          total += cardinality(bits.subarray(w));
-          if (needScores && constant > maxScore) maxScore = constant;
-          break;
-        }
-        while (word !== 0) {
-          const d = (w << 5) + lowestBit(word);
-          word &= word - 1;
-          const score = scores === null ? constant : scores[d]!;
-          total++;
-          if (needScores && score > maxScore) maxScore = score;
-          if (collector.cap === 0) continue;
-          if (firstNumeric) {
-            // A doc whose first key sorts strictly after the worst kept one cannot enter a full queue.
-            const k = first.kind === 'score' ? score : first.kind === 'doc' ? docBase + d : readers[0]!.numeric(d);
-            if (collector.isFull()) {
-              const worst = collector.worstNum(0);
-              if (first.reverse ? k < worst : k > worst) continue;
-            }
-            collector.setNum(stage, 0, k);
-          }
-          for (let i = firstNumeric ? 1 : 0; i < nFields; i++) {
-            const field = fields[i]!;
-            if (field.kind === 'score') collector.setNum(stage, i, score);
-            else if (field.kind === 'doc') collector.setNum(stage, i, docBase + d);
-            else if (field.kind === 'numeric') collector.setNum(stage, i, readers[i]!.numeric(d));
-            else collector.setStr(stage, i, readers[i]!.string(d));
-          }
-          collector.docs[stage] = docBase + d;
-          collector.scores[stage] = score;
-          collector.offerStaged();
-        }
-      }
+      collectSegmentHits(bits, scores, constant, constantByScore, needScores, fields, readers, collector, docBase, hits);
     }
   } finally {
     releaseArena(arena);
   }
+  const total = hits.total;
+  const maxScore = hits.maxScore;
   const slots = collector.sortedSlots();
   const docs = new Int32Array(slots.length);
   const scores = new Float32Array(slots.length);
@@ -262,6 +230,148 @@ export function executeQueryPhase(
     terminatedEarly: terminateAfter > 0 ? terminated : null,
     matches,
   };
+}
+
+/** Clears the bits of docs scoring below `minScore`. */
+function dropBelowMinScore(bits: Uint32Array, scores: Float64Array | null, constant: number, minScore: number): void {
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word !== 0) {
+      const b = lowestBit(word);
+      word &= word - 1;
+      const s = scores === null ? constant : scores[(w << 5) + b]!;
+      if (s < minScore) bits[w]! &= ~(1 << b);
+    }
+  }
+}
+
+/**
+ * Keeps the first `room` set bits and clears the rest; returns the room left
+ * (room minus the bits kept), or -1 when some bit was cleared.
+ */
+function keepFirst(bits: Uint32Array, room: number): number {
+  let cleared = false;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word !== 0) {
+      const b = lowestBit(word);
+      word &= word - 1;
+      if (room > 0) room--;
+      else {
+        bits[w]! &= ~(1 << b);
+        cleared = true;
+      }
+    }
+  }
+  return cleared ? -1 : room;
+}
+
+/** The running count and best score of a query phase, across segments. */
+interface SegmentHits {
+  total: number;
+  maxScore: number;
+}
+
+/** A single-valued numeric sort field's values on a segment, or null (multi-valued, or another kind of reader). */
+function numericKeys(field: ResolvedSortField, seg: Segment): { values: NumericArray; missing: number } | null {
+  if (field.kind !== 'numeric') return null;
+  const reader = keyReader(field, seg);
+  return reader instanceof SingleNumericKeys ? { values: reader.values, missing: reader.missing } : null;
+}
+
+/**
+ * Top-N by one single-valued numeric key without scores (a filter sorted by
+ * time: the pass records' fragment search), as one small loop the compiler
+ * optimises once: a doc whose key sorts after the worst kept one is only
+ * counted. Returns the docs counted.
+ */
+function collectByNumericKey(bits: Uint32Array, values: NumericArray, missing: number, reverse: boolean, collector: TopDocsCollector, docBase: number): number {
+  const stage = collector.stage;
+  let total = 0;
+  let full = collector.isFull();
+  let worst = full ? collector.worstNum(0) : 0;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word !== 0) {
+      const d = (w << 5) + lowestBit(word);
+      word &= word - 1;
+      total++;
+      let k = values[d]!;
+      if (k !== k) k = missing;
+      // A doc whose key sorts strictly after the worst kept one cannot enter a full queue.
+      if (full && (reverse ? k < worst : k > worst)) continue;
+      collector.setNum(stage, 0, k);
+      collector.docs[stage] = docBase + d;
+      collector.scores[stage] = 0;
+      collector.offerStaged();
+      if (!full) full = collector.isFull();
+      if (full) worst = collector.worstNum(0);
+    }
+  }
+  return total;
+}
+
+/** Every other top-N collection over one segment's matches. */
+function collectSegmentHits(
+  bits: Uint32Array,
+  scores: Float64Array | null,
+  constant: number,
+  constantByScore: boolean,
+  needScores: boolean,
+  fields: readonly ResolvedSortField[],
+  readers: readonly SegmentKeyReader[],
+  collector: TopDocsCollector,
+  docBase: number,
+  hits: SegmentHits,
+): void {
+  const stage = collector.stage;
+  const nFields = fields.length;
+  const first = fields[0]!;
+  const firstNumeric = first.kind === 'score' || first.kind === 'doc' || first.kind === 'numeric';
+  let total = 0;
+  let maxScore = hits.maxScore;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    if (word !== 0 && scores === null && collector.cap === 0 && !collector.hasAfter) {
+      total += cardinality(bits.subarray(w));
+      if (needScores && constant > maxScore) maxScore = constant;
+      break;
+    }
+    if (constantByScore && word !== 0 && collector.isFull() && constant <= collector.worstNum(0)) {
+      total += cardinality(bits.subarray(w));
+      if (needScores && constant > maxScore) maxScore = constant;
+      break;
+    }
+    while (word !== 0) {
+      const d = (w << 5) + lowestBit(word);
+      word &= word - 1;
+      const score = scores === null ? constant : scores[d]!;
+      total++;
+      if (needScores && score > maxScore) maxScore = score;
+      if (collector.cap === 0) continue;
+      if (firstNumeric) {
+        // A doc whose first key sorts strictly after the worst kept one cannot enter a full queue.
+        const k = first.kind === 'score' ? score : first.kind === 'doc' ? docBase + d : readers[0]!.numeric(d);
+        if (collector.isFull()) {
+          const worst = collector.worstNum(0);
+          if (first.reverse ? k < worst : k > worst) continue;
+        }
+        collector.setNum(stage, 0, k);
+      }
+      for (let i = firstNumeric ? 1 : 0; i < nFields; i++) {
+        const field = fields[i]!;
+        if (field.kind === 'score') collector.setNum(stage, i, score);
+        else if (field.kind === 'doc') collector.setNum(stage, i, docBase + d);
+        else if (field.kind === 'numeric') collector.setNum(stage, i, readers[i]!.numeric(d));
+        else collector.setStr(stage, i, readers[i]!.string(d));
+      }
+      collector.docs[stage] = docBase + d;
+      collector.scores[stage] = score;
+      collector.offerStaged();
+    }
+  }
+  hits.total += total;
+  hits.maxScore = maxScore;
 }
 
 /**

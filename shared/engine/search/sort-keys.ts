@@ -217,10 +217,11 @@ class DictStrings {
   }
 }
 
-class SingleNumericKeys implements SegmentKeyReader {
+/** Exported so that a top-N loop can read the values without a call per doc. */
+export class SingleNumericKeys implements SegmentKeyReader {
   constructor(
-    private readonly values: NumericArray,
-    private readonly missing: number,
+    readonly values: NumericArray,
+    readonly missing: number,
   ) {}
   numeric(d: number): number {
     const v = this.values[d]!;

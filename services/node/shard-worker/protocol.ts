@@ -92,6 +92,12 @@ export interface QueryMessage {
   readonly scroll: boolean;
   /** `search.max_buckets` for the aggregations, when limited. */
   readonly maxBuckets?: number;
+  /**
+   * A first page nothing will be fetched from or continued (`size` 0, no
+   * scroll): the worker lets its view go as soon as it answered, and the node
+   * forgets the context then, so no message frees it afterwards.
+   */
+  readonly transient?: boolean;
 }
 
 export interface FetchMessage {

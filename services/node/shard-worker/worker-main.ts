@@ -84,6 +84,8 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
     maxBuckets: msg.maxBuckets,
   });
   if (first && msg.scroll) copy.markScroll(msg.contextId);
+  // Nothing will be fetched from this view: it goes now rather than on a later message.
+  if (first && msg.transient === true) copy.dropContext(msg.contextId);
   copy.searched('query', performance.now() - started);
   const { matches: _matches, sortValues, ...rest } = res.result;
   void _matches;

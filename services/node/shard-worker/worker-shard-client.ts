@@ -77,6 +77,7 @@ export class WorkerShardClient implements ShardClient {
     const id = this.contexts.open(this.handle.slot, req.keepAliveMs);
     const slowLog = this.slowLog?.watches(this.meta, 'query') ? this.slowLog : null;
     const started = slowLog === null ? 0 : performance.now();
+    const transient = req.size === 0 && req.keepAliveMs <= 0;
     try {
       const reply = await this.handle.request<QueryReply>({
         t: 'query',
@@ -87,8 +88,11 @@ export class WorkerShardClient implements ShardClient {
         body: source.body,
         url: source.url,
         parseKey: parseKeyOf(source.body),
+        transient,
       });
       slowLog?.record(this.meta, this.shard, 'query', performance.now() - started, reply.result.totalHits, source.body);
+      // The worker let the view go with its answer: releasing the id later sends nothing.
+      if (transient) this.contexts.forget(id);
       return resultOf(id, reply);
     } catch (err) {
       this.contexts.free(id);

@@ -7,17 +7,19 @@
  * midnight: night `22:00-06:00` of day D runs from D 22:00 to D+1 06:00
  * (default); `00:00-05:00` runs from D 00:00 to D 05:00.
  *
- * Per day: the night window is read by scroll in `_doc` order into a Map
- * plate → night passes; the day window is read the same way (only the night
- * plates when they are few: a terms filter) and every plate seen removes
- * itself from the map. What remains is the day's answer. Memory is one entry
- * per night plate of one day.
+ * Per day: the night window's passes per plate (a terms aggregation, or a
+ * scroll in `_doc` order when it holds more plates than one aggregation
+ * returns, plate-counts.ts) into a Map plate → night passes; the day window
+ * the same way, filtered to the night plates when they fit in one
+ * aggregation, and every plate it saw removes itself from the map. What
+ * remains is the day's answer. Memory is one entry per night plate of one day.
  */
 import { invalidParameter } from './errors.ts';
 import type { IndexNames } from './index-setup.ts';
 import { DAY_MS, formatDay, formatPassTime, parseClock, parseDay } from './pass-time.ts';
 import { checkpointsParam, intParam } from './query-params.ts';
 import type { SearchClient } from './search-client.ts';
+import { MAX_AGGREGATED_PLATES, platePassCounts } from './plate-counts.ts';
 
 export interface DayNightParams {
   /** First day, yyyy-MM-dd. */
@@ -44,8 +46,12 @@ export interface DayNightDay {
   readonly plates: readonly { readonly plate: string; readonly night_passes: number }[];
 }
 
-/** Filtering the day read by plate pays while the night set is small. */
-const MAX_PLATES_IN_FILTER = 1000;
+/**
+ * The day window is filtered to the night's plates while they fit in one
+ * aggregation (far below `index.max_terms_count`, 65,536): its plates are
+ * then some of those, and one aggregation counts them.
+ */
+const MAX_PLATES_IN_FILTER = MAX_AGGREGATED_PLATES;
 const MAX_DAYS = 366;
 const SCROLL_BATCH = 5000;
 
@@ -83,19 +89,15 @@ export async function dayHiddenNightOut(
   for (let d = first; d < end; d += DAY_MS) {
     const nightFrom = d + night.start * 60_000;
     const nightTo = (night.end > night.start ? d : d + DAY_MS) + night.end * 60_000;
-    const nightPlates = new Map<string, number>();
-    const nightQuery = { query: { bool: { filter: [between(nightFrom, nightTo), ...landFilter] } }, _source: ['plate'] };
-    for await (const batch of client.scroll<{ plate: string }>(names.passes, nightQuery, { batchSize: SCROLL_BATCH })) {
-      for (const hit of batch) nightPlates.set(hit._source.plate, (nightPlates.get(hit._source.plate) ?? 0) + 1);
-    }
+    const nightQuery = { bool: { filter: [between(nightFrom, nightTo), ...landFilter] } };
+    const nightPlates = (await platePassCounts(client, names.passes, nightQuery, { batchSize: SCROLL_BATCH })).counts;
     const nightCount = nightPlates.size;
     for (const [plate, n] of nightPlates) if (n < minNight) nightPlates.delete(plate);
     if (nightPlates.size > 0) {
       const plateFilter = nightPlates.size <= MAX_PLATES_IN_FILTER ? [{ terms: { 'plate.keyword': [...nightPlates.keys()] } }] : [];
-      const dayQuery = { query: { bool: { filter: [between(d + day.start * 60_000, d + day.end * 60_000), ...landFilter, ...plateFilter] } }, _source: ['plate'] };
-      for await (const batch of client.scroll<{ plate: string }>(names.passes, dayQuery, { batchSize: SCROLL_BATCH })) {
-        for (const hit of batch) nightPlates.delete(hit._source.plate);
-      }
+      const dayQuery = { bool: { filter: [between(d + day.start * 60_000, d + day.end * 60_000), ...landFilter, ...plateFilter] } };
+      const seenByDay = (await platePassCounts(client, names.passes, dayQuery, { batchSize: SCROLL_BATCH })).counts;
+      for (const plate of seenByDay.keys()) nightPlates.delete(plate);
     }
     const plates = [...nightPlates.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

@@ -3,18 +3,20 @@
  * a circle around a place (area.ts), and a time window; the answer is the plates seen in every region, with their number
  * of passes in each.
  *
- * Computed outside the search service so that it works for regions of
- * millions of passes: region 1 is read by scroll in `_doc` order (no sorting,
- * only the plate of each pass) into a Map plate → count; each further region
- * is read the same way and counts only plates still in the running, after
- * which plates it did not see are dropped. Memory is one number per distinct
- * plate of region 1 per region, never a list of passes.
+ * Each region's passes per plate come from a terms aggregation on
+ * `plate.keyword` (plate-counts.ts), or, when a region holds more plates than
+ * one aggregation returns, from a scroll in `_doc` order (only the plate of
+ * each pass); each further region counts only plates still in the running,
+ * after which plates it did not see are dropped. Memory is one number per
+ * distinct plate of a region, never a list of passes, so regions of millions
+ * of passes work.
  */
 import { invalidParameter } from './errors.ts';
 import type { IndexNames } from './index-setup.ts';
 import { areaClause, type AreaParams } from './area.ts';
 import { intParam, parseRange, rangeClause, requireRange, type TimeRange } from './query-params.ts';
 import type { SearchClient } from './search-client.ts';
+import { platePassCounts } from './plate-counts.ts';
 
 /** A time window and one of land_id, polygon or circle. */
 export interface Region extends TimeRange, AreaParams {}
@@ -58,18 +60,14 @@ export async function regionCollision(client: SearchClient, names: IndexNames, p
   const counts: Map<string, number>[] = [];
   const scanned: number[] = [];
   for (let k = 0; k < queries.length; k++) {
-    const seen = new Map<string, number>();
     const previous = counts[k - 1];
-    let read = 0;
-    for await (const batch of client.scroll<{ plate: string }>(names.passes, { query: queries[k], _source: ['plate'] }, { batchSize })) {
-      read += batch.length;
-      for (const hit of batch) {
-        const plate = hit._source.plate;
-        if (previous !== undefined && !previous.has(plate)) continue;
-        seen.set(plate, (seen.get(plate) ?? 0) + 1);
-      }
+    const region = await platePassCounts(client, names.passes, queries[k], { batchSize });
+    let seen = region.counts;
+    if (previous !== undefined) {
+      seen = new Map();
+      for (const [plate, n] of region.counts) if (previous.has(plate)) seen.set(plate, n);
     }
-    scanned.push(read);
+    scanned.push(region.passes);
     counts.push(seen);
     if (seen.size === 0) break;
   }

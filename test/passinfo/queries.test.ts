@@ -14,6 +14,7 @@ import { DEFAULT_INDEX_NAMES, ensureIndices } from '../../services/passinfo/inde
 import { importFile, type ImportSummary } from '../../services/passinfo/file-import.ts';
 import { designation } from '../../services/passinfo/entry-designation.ts';
 import { PassinfoQueries } from '../../services/passinfo/queries.ts';
+import { platePassCounts } from '../../services/passinfo/plate-counts.ts';
 import { buildHttpApi } from '../../services/passinfo/http-api.ts';
 import type { PassRecord } from '../../services/passinfo/pass-record.ts';
 import * as P from './planted.ts';
@@ -190,6 +191,31 @@ describe('6: region collision', () => {
 
   test('fewer than two regions is refused', async () => {
     await assert.rejects(queries.regionCollision({ regions: [P.REGION_1] }), /needs 2 to 10 regions/);
+  });
+});
+
+describe('passes per plate of a window (region collision, day/night)', () => {
+  const window = { from: '2026-10-01 00:00:00', to: '2026-10-03 00:00:00' };
+  const query = { bool: { filter: [{ range: { pass_time: { gte: window.from, lt: window.to } } }] } };
+  const expected = (): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const r of records) if (inRange(r, window.from, window.to)) m.set(r.plate, (m.get(r.plate) ?? 0) + 1);
+    return m;
+  };
+
+  test('one aggregation counts them when the plates fit in it', async () => {
+    const want = expected();
+    const got = await platePassCounts(client, DEFAULT_INDEX_NAMES.passes, query, { batchSize: 500 });
+    assert.ok(want.size > 10, 'the window holds more than ten plates');
+    assert.deepEqual(new Map([...got.counts].sort()), new Map([...want].sort()));
+    assert.equal(got.passes, [...want.values()].reduce((a, b) => a + b, 0));
+  });
+
+  test('more plates than one aggregation returns are read by scroll, with the same counts', async () => {
+    const want = expected();
+    const got = await platePassCounts(client, DEFAULT_INDEX_NAMES.passes, query, { batchSize: 500, maxAggregated: 10 });
+    assert.deepEqual(new Map([...got.counts].sort()), new Map([...want].sort()));
+    assert.equal(got.passes, [...want.values()].reduce((a, b) => a + b, 0));
   });
 });
 

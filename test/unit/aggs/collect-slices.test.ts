@@ -67,6 +67,25 @@ describe('aggregations collected in slices', () => {
     assert.ok(turns.n >= 4, `${turns.n} turns`);
   });
 
+  it('count a whole segment by range as they count listed docs, sliced or at once', async () => {
+    // A top-level terms with no sub-aggregation counts a segment that matches every doc without listing it;
+    // an `include` (accept every key) makes it list the docs instead: the answers must not differ.
+    const ranged = { g: { terms: { field: 'g', size: 100 } }, t: { terms: { field: 'tags', size: 20 } } };
+    const listed = { g: { terms: { field: 'g', size: 100, include: 'group-.*' } }, t: { terms: { field: 'tags', size: 20, include: '.*' } } };
+    const answer = async (aggs: object, slices: boolean): Promise<unknown> => {
+      const specs = parseAggregations(aggs, mapping);
+      const matches = shard({ match_all: {} });
+      const state = slices
+        ? await collectShardAggsInSlices(specs, matches, aggContext(mapping), 0, () => new Promise((resolve) => setImmediate(resolve)))
+        : collectShardAggs(specs, matches, aggContext(mapping));
+      return reduceAggs(specs, [state], { typedKeys: false });
+    };
+    const want = await answer(listed, false);
+    assert.equal((want as { g: { buckets: unknown[] } }).g.buckets.length, 97);
+    assert.deepEqual(await answer(ranged, false), want);
+    assert.deepEqual(await answer(ranged, true), want);
+  });
+
   it('answer as collected at once when two collections over different matches take turns on one thread', async () => {
     // Most docs of each segment, not all: both list their docs in the shared scratch until they take turns.
     const low = { range: { n: { lt: 900 } } };

@@ -103,6 +103,34 @@ describe('sorting', () => {
   });
 });
 
+describe('top few by one numeric field (the filter-and-newest shape)', () => {
+  const dateOf = (s: Src) => Date.parse(String(s.date));
+  const tagged = (s: Src) => tagsOf(s).includes('b');
+
+  it('keeps the first few of the full order across segments, ties in doc order, for both directions', () => {
+    for (const desc of [true, false]) {
+      for (const size of [1, 3, 5, 12]) {
+        const want = LIVE_DOCS.filter((d) => tagged(d.source))
+          .map((d) => ({ id: d.id, k: dateOf(d.source), i: Number(d.id) }))
+          .sort((a, b) => (a.k !== b.k ? (a.k < b.k ? -1 : 1) * (desc ? -1 : 1) : a.i - b.i))
+          .map((x) => x.id);
+        const r = run(SNAPSHOT, ctx(), { query: { bool: { filter: { term: { tag: 'b' } } } }, sort: [{ date: desc ? 'desc' : 'asc' }] }, {}, size);
+        assert.deepEqual(r.ids, want.slice(0, size), `${desc ? 'desc' : 'asc'} size ${size}`);
+        assert.equal(r.total, want.length);
+      }
+    }
+  });
+
+  it('puts docs without the field last, whichever the direction', () => {
+    for (const desc of [true, false]) {
+      const want = ordered(nOf, desc);
+      const r = run(SNAPSHOT, ctx(), { sort: [{ n: desc ? 'desc' : 'asc' }] }, {}, want.length);
+      assert.deepEqual(r.ids, want);
+      assert.deepEqual(run(SNAPSHOT, ctx(), { sort: [{ n: desc ? 'desc' : 'asc' }] }, {}, 4).ids, want.slice(0, 4));
+    }
+  });
+});
+
 describe('float fields', () => {
   it('report float sort values with float digits and continue after them exactly', () => {
     const mapping = [field('f', 'float')];

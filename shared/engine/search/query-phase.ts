@@ -7,6 +7,8 @@ import { fielddataOnTextField, illegalArgument } from '../../errors/es-errors.ts
 import type { MatchSet } from '../aggs/types.ts';
 import type { NumericArray, SearcherSnapshot, Segment } from '../segment/types.ts';
 import { andInto, cardinality, lowestBit } from './doc-bits.ts';
+import { popcount32 } from '../segment/bitset.ts';
+import { wordBounds } from './word-bounds.ts';
 import { evaluate } from './query-eval.ts';
 import type { SegmentEvalContext } from './query-eval.ts';
 import { keyFromSortValue, keyReader, numericSortValue, resolveSort, SingleNumericKeys } from './sort-keys.ts';
@@ -290,8 +292,16 @@ function collectByNumericKey(bits: Uint32Array, values: NumericArray, missing: n
   let total = 0;
   let full = collector.isFull();
   let worst = full ? collector.worstNum(0) : 0;
+  // Words whose every value sorts after the worst kept one are only counted.
+  const bounds = wordBounds(values);
+  const best = reverse ? bounds.max : bounds.min;
   for (let w = 0; w < bits.length; w++) {
     let word = bits[w]!;
+    if (word === 0) continue;
+    if (full && (reverse ? best[w]! < worst : best[w]! > worst)) {
+      total += popcount32(word);
+      continue;
+    }
     while (word !== 0) {
       const d = (w << 5) + lowestBit(word);
       word &= word - 1;

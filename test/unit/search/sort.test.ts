@@ -7,7 +7,7 @@ import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts'
 import { renderHit } from '../../../shared/engine/search/render-hit.ts';
 import type { ShardCursor } from '../../../shared/engine/search/types.ts';
 import { LIVE_DOCS, SNAPSHOT, ctx, tagsOf } from './corpus.ts';
-import { buildSegment, contextOf, field, idOf, run, snapshotOf } from './fixtures.ts';
+import { buildSegment, contextOf, field, idOf, run, segmentsOf, snapshotOf, type TestDoc } from './fixtures.ts';
 import { idOf as segmentDocId, type Segment } from '../../../shared/engine/segment/types.ts';
 
 type Src = Record<string, unknown>;
@@ -127,6 +127,38 @@ describe('top few by one numeric field (the filter-and-newest shape)', () => {
       const r = run(SNAPSHOT, ctx(), { sort: [{ n: desc ? 'desc' : 'asc' }] }, {}, want.length);
       assert.deepEqual(r.ids, want);
       assert.deepEqual(run(SNAPSHOT, ctx(), { sort: [{ n: desc ? 'desc' : 'asc' }] }, {}, 4).ids, want.slice(0, 4));
+    }
+  });
+});
+
+describe('top few by a numeric field over many words of matches', () => {
+  // Values at random (a few docs without one) over segments of thousands of docs: most words of
+  // matches are skipped by their least/greatest value once the queue is full, none wrongly.
+  const mapping = [field('t', 'long'), field('k', 'keyword')];
+  let seed = 7;
+  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const docs: TestDoc[] = Array.from({ length: 6000 }, (_, i) => {
+    const source: Record<string, unknown> = { k: i % 7 === 0 ? 'x' : 'y' };
+    if (i % 97 !== 5) source.t = Math.floor(next() * 100_000);
+    return { id: String(i), source };
+  });
+  const snapshot = snapshotOf(segmentsOf(docs, mapping, 3));
+  const context = () => contextOf(mapping);
+
+  it('keeps what a full sort keeps, both directions, missing first or last', () => {
+    for (const order of ['asc', 'desc'] as const) {
+      for (const missing of ['_last', '_first'] as const) {
+        const key = (d: TestDoc) => (d.source.t === undefined ? (missing === '_first' ? -1 : 1) * (order === 'asc' ? Infinity : -Infinity) : (d.source.t as number));
+        const want = docs
+          .filter((d) => d.source.k === 'x')
+          .sort((a, b) => (key(a) !== key(b) ? (key(a) < key(b) ? -1 : 1) * (order === 'asc' ? 1 : -1) : Number(a.id) - Number(b.id)))
+          .map((d) => d.id);
+        for (const size of [1, 10, 50]) {
+          const r = run(snapshot, context(), { query: { bool: { filter: { term: { k: 'x' } } } }, sort: [{ t: { order, missing } }] }, {}, size);
+          assert.deepEqual(r.ids, want.slice(0, size), `${order} missing ${missing} size ${size}`);
+          assert.equal(r.total, want.length);
+        }
+      }
     }
   });
 });

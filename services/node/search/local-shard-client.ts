@@ -13,7 +13,7 @@ import { scriptFieldHooks } from './script-doc-values.ts';
 import type { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import type { ParsedSearch, RenderedHits, ShardSearchContext } from '../../../shared/engine/search/types.ts';
 import { collectShardAggsInSlices } from '../../../shared/engine/aggs/collect.ts';
-import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
+import { readsScores, type AggSpec } from '../../../shared/engine/aggs/spec.ts';
 import type { AggContext } from '../../../shared/engine/aggs/types.ts';
 import type { SearcherSnapshot, SegmentView } from '../../../shared/engine/segment/types.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
@@ -104,6 +104,7 @@ export class LocalShardClient implements ShardClient {
       size: req.size,
       after: req.after,
       collectMatches: wantAggs,
+      matchScores: wantAggs && this.aggs !== null && readsScores(this.aggs),
     });
     let aggs = null;
     if (wantAggs && this.aggs && result.matches) {

@@ -460,3 +460,8 @@ export function isSiblingPipeline(spec: AggSpec): spec is SiblingPipelineSpec {
 export function collectedAggs(specs: readonly AggSpec[]): (BucketAggSpec | MetricAggSpec)[] {
   return specs.filter((s): s is BucketAggSpec | MetricAggSpec => !isPipeline(s));
 }
+
+/** Whether an aggregation of the tree reads the matches' scores (top_hits, sampler, diversified_sampler). */
+export function readsScores(specs: readonly AggSpec[]): boolean {
+  return specs.some((s) => s.type === 'top_hits' || s.type === 'sampler' || s.type === 'diversified_sampler' || readsScores(s.subs));
+}

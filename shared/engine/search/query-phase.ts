@@ -166,7 +166,7 @@ export function executeQueryPhase(
       }
       if (matches !== null) {
         let matchScores: Float32Array | null = null;
-        if (needScores) {
+        if (needScores && opts.matchScores !== false) {
           matchScores = new Float32Array(seg.maxDoc);
           if (scores === null) matchScores.fill(constant);
           else matchScores.set(scores.subarray(0, seg.maxDoc));

@@ -189,4 +189,10 @@ export interface QueryPhaseOptions {
   readonly size: number;
   readonly after?: ShardCursor | null;
   readonly collectMatches?: boolean;
+  /**
+   * With collectMatches: whether the matches carry their scores (an
+   * aggregation reads them: top_hits, the samplers). Default true; false
+   * saves a score array per segment.
+   */
+  readonly matchScores?: boolean;
 }

@@ -59,8 +59,14 @@ export class NodeEngine implements Engine {
     this.landingBody = new Map(seedAggregations()).get('landing points of one plate');
   }
 
-  static async start(dataDir: string): Promise<NodeEngine> {
-    return new NodeEngine(await spawnServer(dataDir, [], 120_000, true));
+  /** `root`: another checkout's compiled build (bench:builds runs two on one data directory). */
+  static async start(dataDir: string, root?: string): Promise<NodeEngine> {
+    return new NodeEngine(await spawnServer(dataDir, [], 180_000, true, root));
+  }
+
+  /** The node process's id: bench:builds reads its threads' CPU time from /proc. */
+  get pid(): number {
+    return this.server.child.pid!;
   }
 
   memory(): NodeMemory {

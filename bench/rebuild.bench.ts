@@ -12,6 +12,8 @@
  *   npm run bench:rebuild -- --skip-reindex  # the rebuild only
  *   npm run bench:rebuild -- --keep /tmp/rebuild-1m   # keep the loaded 5-shard index; a rerun copies it instead of loading
  *   npm run bench:rebuild -- --cpu-prof /tmp/prof     # .cpuprofile of every thread of the node (with --keep: the rebuild only)
+ *   npm run bench:rebuild -- --keep /tmp/rebuild-1m --root /tmp/main-build   # the rebuild on another checkout's build (a before/after)
+ *   npm run bench:rebuild -- --processors 3           # the node's `node.processors` (default 2)
  *
  * The issue's target: a 1M-record rebuild in at most 40 s with the writer running.
  */
@@ -34,6 +36,8 @@ function argString(name: string): string | undefined {
 }
 const KEEP = argString('keep');
 const CPU_PROF = argString('cpu-prof');
+const ROOT = argString('root');
+const PROCESSORS = argString('processors') ?? '2';
 /** The writer's bulk size and pause: a steady live load, not a second bulk load. */
 const WRITER_BATCH = 200;
 const WRITER_PAUSE_MS = 50;
@@ -174,12 +178,12 @@ async function loadedDataDir(rows: string[][]): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  process.stdout.write(`bench:rebuild ${new Date().toISOString()} docs ${DOCS} load average ${load()}\n`);
+  process.stdout.write(`bench:rebuild ${new Date().toISOString()} ${ROOT ?? 'this build'} processors ${PROCESSORS} docs ${DOCS} load average ${load()}\n`);
   const rows: string[][] = [['', 'seconds', 'per second', 'writer acked', 'writer failed', 'peak RSS MiB']];
   const dir = await loadedDataDir(rows);
   // A profile per thread, written when the node stops.
   const profFlags = CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`];
-  const server = await spawnServer(dir, ['--node.processors', '2'], 120_000, true, undefined, profFlags);
+  const server = await spawnServer(dir, ['--node.processors', PROCESSORS], 120_000, true, ROOT, profFlags);
   const pid = server.child.pid!;
   const client = new KeepAliveClient(server.url);
   try {

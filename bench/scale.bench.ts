@@ -13,11 +13,18 @@
  *   npm run bench:scale -- --count 5000000
  *   npm run bench:scale -- --count 20000000 --runs 10
  *   npm run bench:scale -- --keep /tmp/scale-1m   # keep the data directory (to profile queries on it)
+ *   npm run bench:scale -- --load-only            # the load only (no queries, no restart)
+ *   npm run bench:scale -- --load-only --root /tmp/main-build   # another checkout's build (a before/after)
+ *   npm run bench:scale -- --load-only --cpu-prof /tmp/prof     # .cpuprofile of every thread of the node
+ *
+ * The load's table also gives the node's CPU seconds per 1,000 documents by
+ * thread (from /proc; on a shared machine that says more than docs/s).
  */
 import { execSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 import { nextBulkBody, seedAggregations, seedSearches } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
@@ -33,6 +40,43 @@ const warmup = argNumber('warmup', 30);
 const REPORT_EVERY = 1_000_000;
 const keepIndex = process.argv.indexOf('--keep');
 const keepDir = keepIndex > 0 ? process.argv[keepIndex + 1] : undefined;
+function argString(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+const LOAD_ONLY = process.argv.includes('--load-only');
+const ROOT = argString('root');
+const CPU_PROF = argString('cpu-prof');
+
+/** CPU seconds (user + system) each thread of `pid` used so far, by thread id (clock ticks of 10 ms). */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  threadNames.clear();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat = '';
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (f.length > 13) out.set(Number(tid), (Number(f[11]) + Number(f[12])) / 100);
+    threadNames.set(Number(tid), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
+  }
+  return out;
+}
+/** Thread names (`node`, `libuv-worker`, ...) at the last threadCpu reading, by thread id. */
+const threadNames = new Map<number, string>();
+
+/** CPU seconds per 1,000 docs by thread between two readings, busiest first (the main thread's id is the pid). */
+function cpuPerThousand(before: Map<number, number>, after: Map<number, number>, pid: number, docs: number): string {
+  const used = [...after].map(([tid, s]) => [tid, s - (before.get(tid) ?? 0)] as const).filter(([, s]) => s >= 0.5);
+  used.sort((a, b) => b[1] - a[1]);
+  const total = used.reduce((n, [, s]) => n + s, 0);
+  const per = (s: number) => ((s * 1000) / docs).toFixed(3);
+  return `${total.toFixed(1)} CPU s, ${per(total)} s per 1,000 docs (${used.map(([tid, s]) => `${tid === pid ? 'main' : `${threadNames.get(tid) ?? ''}:${tid}`} ${per(s)}`).join(', ')})`;
+}
 
 interface Memory {
   rss: number;
@@ -119,10 +163,11 @@ async function runQueries(client: KeepAliveClient, title: string): Promise<void>
 }
 
 async function main(): Promise<void> {
-  execSync('npm run --silent build', { stdio: 'inherit' });
+  if (ROOT === undefined) execSync('npm run --silent build', { stdio: 'inherit' });
   const dir = keepDir ?? (await tempDir('bench-scale-'));
   if (keepDir !== undefined) await mkdir(keepDir, { recursive: true });
-  let server: ChildServer = await spawnServer(dir, [], 60_000, true);
+  const profFlags = [...(CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`]), ...(argString('node-flags')?.split(' ') ?? [])];
+  let server: ChildServer = await spawnServer(dir, [], 60_000, true, ROOT, profFlags);
   let client = new KeepAliveClient(server.url);
   try {
     const body = { ...PASSINFO_INDEX_BODY, settings: { ...PASSINFO_INDEX_BODY.settings, number_of_replicas: 0 } };
@@ -133,6 +178,9 @@ async function main(): Promise<void> {
     const gen = generatePassRecords({ count });
     let sent = 0;
     let reported = 0;
+    const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+    process.stdout.write(`bench:scale ${new Date().toISOString()} ${ROOT ?? 'this build'} load average ${load()}\n`);
+    const cpuBefore = threadCpu(server.child.pid!);
     const t0 = performance.now();
     let tLast = t0;
     let sentLast = 0;
@@ -157,11 +205,15 @@ async function main(): Promise<void> {
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
     const loadSeconds = (performance.now() - t0) / 1000;
+    const cpuAfter = threadCpu(server.child.pid!);
     await client.request('POST', '/passinfo/_refresh');
     if (sent !== reported) report();
     printTable(`bench:scale load: ${sent} records in ${loadSeconds.toFixed(0)} s, ${f0(sent / loadSeconds)} docs/s overall (5 shards, no replica)`, rows);
+    process.stdout.write(`node CPU during the load: ${cpuPerThousand(cpuBefore, cpuAfter, server.child.pid!, sent)}\n`);
+    process.stdout.write(`load average after the load ${load()}; peak RSS (VmHWM) ${f0(memoryOf(server.child.pid!).hwm)} MiB\n`);
     const counted = (await client.request('GET', '/passinfo/_count')).body as { count: number };
     if (counted.count !== count) throw new Error(`_count says ${counted.count}, expected ${count}`);
+    if (LOAD_ONLY) return;
 
     await runQueries(client, `queries after the load (${count} records, ${runs} runs each)`);
     const served = memoryOf(server.child.pid!);
@@ -173,7 +225,7 @@ async function main(): Promise<void> {
     const stopMs = performance.now() - stopStart;
     client.close();
     const startAt = performance.now();
-    server = await spawnServer(dir, [], 600_000, true);
+    server = await spawnServer(dir, [], 600_000, true, ROOT);
     const httpMs = performance.now() - startAt;
     client = new KeepAliveClient(server.url);
     await waitGreen(client);

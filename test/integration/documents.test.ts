@@ -174,6 +174,36 @@ describe('bulk and mget', () => {
     assert.deepEqual((g.body as { _source: unknown })._source, { a: 1, b: 1 });
   });
 
+  test('a bulk of several slices applies the items on one document in request order, and answers each item in place', async () => {
+    // 2,501 items: three slices of the write path, appended while the earlier ones are still being applied.
+    const lines: string[] = [];
+    for (let i = 0; i < 1200; i++) {
+      lines.push('{"index":{"_index":"bulk3","_type":"_doc","_id":"same"}}', JSON.stringify({ n: i }));
+      lines.push(`{"index":{"_index":"bulk3","_type":"_doc","_id":"d${i}"}}`, JSON.stringify({ n: i }));
+      if (i % 12 === 0) lines.push(`{"delete":{"_index":"bulk3","_type":"_doc","_id":"d${i}"}}`);
+    }
+    lines.push('{"update":{"_index":"bulk3","_type":"_doc","_id":"same"}}', '{"doc":{"last":true}}');
+    const r = await req('POST', '/_bulk', lines.join('\n') + '\n');
+    assert.equal(r.status, 200);
+    const b = r.body as { errors: boolean; items: Record<string, { _id: string; _version: number; result: string; status: number }>[] };
+    assert.equal(b.errors, false);
+    assert.equal(b.items.length, 2501);
+    const same = b.items.filter((it) => Object.values(it)[0]!._id === 'same').map((it) => Object.values(it)[0]!);
+    assert.deepEqual(
+      same.map((it) => it._version),
+      Array.from({ length: 1201 }, (_, k) => k + 1),
+    );
+    assert.deepEqual(
+      b.items.filter((it) => 'delete' in it).map((it) => [it.delete!._id, it.delete!.result]),
+      Array.from({ length: 100 }, (_, k) => [`d${k * 12}`, 'deleted']),
+    );
+    const g = await req('GET', '/bulk3/_doc/same');
+    assert.deepEqual((g.body as { _source: unknown })._source, { n: 1199, last: true });
+    await req('POST', '/bulk3/_refresh');
+    const c = await req('GET', '/bulk3/_count');
+    assert.equal((c.body as { count: number }).count, 1 + 1200 - 100);
+  });
+
   test('a bulk body without the final newline is refused', async () => {
     const r = await req('POST', '/_bulk', '{"index":{"_index":"bulk2","_type":"_doc","_id":"1"}}\n{"a":1}');
     assert.equal(r.status, 400);

@@ -147,8 +147,19 @@ export class WriteCoordinator {
     return (await this.bulk([req], opts))[0];
   }
 
-  /** Executes the items; one failing item never affects the others. Results are in request order. */
-  async bulk(reqs: readonly WriteRequest[], opts: WriteOptions): Promise<WriteItemResult[]> {
+  /**
+   * Executes the items; one failing item never affects the others. Results
+   * are in request order. `onAppended` is called once every item is in the
+   * log or refused before it (the outcomes still to come): a caller may
+   * then append its next items, which the copies apply after these.
+   */
+  async bulk(reqs: readonly WriteRequest[], opts: WriteOptions, onAppended?: () => void): Promise<WriteItemResult[]> {
+    let toldAppended = false;
+    const appended = () => {
+      if (toldAppended) return;
+      toldAppended = true;
+      onAppended?.();
+    };
     const results: (WriteItemResult | undefined)[] = new Array(reqs.length);
     const now = Date.now();
     const targets = await this.resolveTargets(reqs, results);
@@ -169,7 +180,9 @@ export class WriteCoordinator {
         results[i] = failure(reqs[i], err, meta.name);
       }
     }
-    await this.appendAndAwait(prepared, results, opts);
+    await this.appendAndAwait(prepared, results, opts, appended);
+    // Nothing to append (every item refused), or an append that failed.
+    appended();
     await this.mapScriptedFields(reqs, results);
     return results.map((r, i) => r ?? failure(reqs[i], internalError('the write was neither appended nor refused')));
   }
@@ -331,6 +344,7 @@ export class WriteCoordinator {
     prepared: readonly Prepared[],
     results: (WriteItemResult | undefined)[],
     opts: WriteOptions,
+    onAppended?: () => void,
   ): Promise<void> {
     const groups = new Map<string, Prepared[]>();
     for (const p of prepared) {
@@ -339,10 +353,15 @@ export class WriteCoordinator {
       if (g) g.push(p);
       else groups.set(key, [p]);
     }
+    // Groups not yet in the log (or refused before it); the last one to get there calls onAppended.
+    let toAppend = groups.size;
+    const appended = () => {
+      if (--toAppend === 0) onAppended?.();
+    };
     await Promise.all(
       [...groups.values()].map((group) =>
         inSpan('write shard', { [ATTR_INDEX]: group[0].meta.name, [ATTR_SHARD]: group[0].shard, [ATTR_ITEMS]: group.length }, () =>
-          this.appendGroup(group, results, opts),
+          this.appendGroup(group, results, opts, appended),
         ),
       ),
     );
@@ -352,6 +371,26 @@ export class WriteCoordinator {
     group: readonly Prepared[],
     results: (WriteItemResult | undefined)[],
     opts: WriteOptions,
+    appended: () => void,
+  ): Promise<void> {
+    let told = false;
+    const tell = () => {
+      if (told) return;
+      told = true;
+      appended();
+    };
+    try {
+      await this.appendGroupAndAwait(group, results, opts, tell);
+    } finally {
+      tell();
+    }
+  }
+
+  private async appendGroupAndAwait(
+    group: readonly Prepared[],
+    results: (WriteItemResult | undefined)[],
+    opts: WriteOptions,
+    inLog: () => void,
   ): Promise<void> {
     const { meta, shard, partition } = group[0];
     const total = meta.settings.numberOfReplicas + 1;
@@ -399,6 +438,7 @@ export class WriteCoordinator {
         span?.setAttributes({ [ATTR_OFFSET_FIRST]: appended.baseOffset, [ATTR_OFFSET_LAST]: appended.baseOffset + records.length - 1 });
         return appended;
       }, SpanKind.PRODUCER);
+      inLog();
       end = baseOffset + group.length;
       if (first.local) {
         await withTimeout(allApplied, opts.timeoutMs);

@@ -349,8 +349,8 @@ const MGET_SLICE = 250;
  * Items of a `_bulk` handed to the write coordinator at once. Its work per
  * item (the mapping check, encoding, appending) runs on this thread, about
  * 10-20 µs an item: a 100 MB bulk at once held every other request for
- * seconds. The slices run one after the other, so two items on one document
- * still reach its shard in the request's order.
+ * seconds. A slice is appended only once the one before it is in the log, so
+ * two items on one document still reach its shard in the request's order.
  */
 const BULK_SLICE = 1000;
 
@@ -372,8 +372,13 @@ export function bulkHandlers(node: NodeContext) {
     const task = { action: 'indices:data/write/bulk', description: `requests[${items.length}], indices[${indices}]`, cancellable: false };
     const options = writeOptions(q);
     const results = await node.tasks.run(task, async () => {
-      const out: WriteItemResult[] = [];
+      const out = new Array<WriteItemResult>(runnable.length);
       const clock = new TimeSlice();
+      // A slice's items are read and appended while the copies still apply the
+      // earlier slices' (the log keeps them in order): waiting for each slice's
+      // outcomes before reading the next left this thread and the copies idle
+      // in turn.
+      const outcomes: Promise<void>[] = [];
       for (let from = 0; from < runnable.length; from += BULK_SLICE) {
         if (from > 0) await clock.pause();
         const slice = runnable.slice(from, from + BULK_SLICE);
@@ -381,14 +386,20 @@ export function bulkHandlers(node: NodeContext) {
         await readDocumentSources(slice, failed, clock);
         // The write coordinator's part of the slice starts a stretch of its own, not the rest of the reading's.
         await clock.pause();
-        const done = await node.writes.bulk(failed.size === 0 ? slice : slice.filter((_, k) => !failed.has(k)), options);
-        let j = 0;
-        for (let k = 0; k < slice.length; k++) {
-          const error = failed.get(k);
-          const r = slice[k]!;
-          out.push(error === undefined ? done[j++]! : { ok: false, index: r.index, type: r.type, id: r.id, error });
-        }
+        let appended!: () => void;
+        const inLog = new Promise<void>((resolve) => (appended = resolve));
+        const written = node.writes.bulk(failed.size === 0 ? slice : slice.filter((_, k) => !failed.has(k)), options, appended).then((done) => {
+          let j = 0;
+          for (let k = 0; k < slice.length; k++) {
+            const error = failed.get(k);
+            const r = slice[k]!;
+            out[from + k] = error === undefined ? done[j++]! : { ok: false, index: r.index, type: r.type, id: r.id, error };
+          }
+        });
+        outcomes.push(written);
+        await Promise.race([inLog, written]);
       }
+      await Promise.all(outcomes);
       return out;
     });
     let k = 0;

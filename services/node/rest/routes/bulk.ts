@@ -271,7 +271,8 @@ function toWriteRequest(
 function documentObject(source: Buffer): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = parseStrictJson(source);
+    // Decoded here: parseBulk checked the whole body's UTF-8 once (assertUtf8), a check per document again cost as much.
+    parsed = parseStrictJson(source.toString('utf8'));
   } catch (err) {
     throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, isEsError(err) ? err : new EsError('json_parse_exception', (err as Error).message, 400));
   }

@@ -43,6 +43,17 @@ describe('stalled and oversized bodies', () => {
     assert.equal((await http(server.url, 'GET', '/')).status, 200);
   });
 
+  test('a request without a body whose answer takes longer than http.read_timeout is answered, and the node goes on', async () => {
+    // A health check that waits 3 s for a status the index never reaches (yellow: a replica with one node).
+    assert.equal((await http(server.url, 'PUT', '/waits', { settings: { number_of_replicas: 1 } })).status, 200);
+    const started = Date.now();
+    const r = await http(server.url, 'GET', '/_cluster/health/waits?wait_for_status=green&timeout=3s');
+    assert.ok(Date.now() - started >= 2500, `answered after ${Date.now() - started} ms`);
+    assert.equal(r.status, 408);
+    assert.equal((r.body as { status: string; timed_out: boolean }).timed_out, true);
+    assert.equal((await http(server.url, 'GET', '/')).status, 200);
+  });
+
   test('bodies in flight beyond the breaker limit are refused with 429 while the others hold', async () => {
     const first = stalledRequest(2_000_000, 700_000);
     await new Promise((r) => setTimeout(r, 300));

@@ -177,7 +177,7 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
   const inflightLimit = opts.inflightRequestsLimit ?? Number.POSITIVE_INFINITY;
   let inflight = 0;
   const readTimeoutMs = opts.readTimeoutMs ?? 0;
-  app.addHook('preParsing', async (_req, reply, payload) => {
+  app.addHook('preParsing', async (req, reply, payload) => {
     let held = 0;
     let timer: NodeJS.Timeout | undefined;
     reply.raw.once('close', () => {
@@ -201,6 +201,9 @@ export function createHttpServer(opts: HttpServerOptions): FastifyInstance {
     // `http.read_timeout`: a body that has not fully arrived in time is answered 408 and its bytes let go.
     if (readTimeoutMs > 0) {
       timer = setTimeout(() => {
+        // Received whole (a GET has no body to read): the handler is what takes long (a health check that waits), not the request.
+        // Destroyed unread, the stream's error had no listener and ended the process.
+        if (req.raw.complete) return;
         reply.header('connection', 'close');
         counted.destroy(new EsError('timeout_exception', `the request was not received within [${readTimeoutMs}ms] (http.read_timeout)`, 408));
       }, readTimeoutMs);

@@ -61,14 +61,16 @@ export class EngineHandle implements SlotCopy {
     meta: IndexMetadata,
     private readonly dir: string,
     private readonly owner: EngineOwner,
+    readonly rebuildGroup: string | null,
   ) {
     this.sentMeta = meta;
   }
 
-  /** Opens the copy in `dir` in the worker with the fewest copies. */
+  /** Opens the copy in `dir` in the worker with the fewest copies (ShardWorkers.place). */
   static open(workers: ShardWorkers, shard: number, meta: IndexMetadata, dir: string, owner: EngineOwner): { handle: EngineHandle; opened: Promise<OpenReply> } {
-    const { copy, slot } = workers.place();
-    const handle = new EngineHandle(slot, copy, shard, meta, dir, owner);
+    const rebuildGroup = meta.rebuild?.state === 'running' ? meta.uuid : null;
+    const { copy, slot } = workers.place(rebuildGroup);
+    const handle = new EngineHandle(slot, copy, shard, meta, dir, owner, rebuildGroup);
     return { handle, opened: handle.attach() };
   }
 

@@ -30,6 +30,8 @@ function workerGone(index: number, why: string): EsError {
 
 /** What a worker's copy hears from it. */
 export interface SlotCopy {
+  /** The index being rebuilt this copy belongs to (its uuid), else null: see ShardWorkers.place. */
+  readonly rebuildGroup: string | null;
   onStats(stats: SegmentStats): void;
   onError(context: string, err: EsError): void;
   /** The worker died; `replacement` is the new one to rebuild in. */
@@ -135,6 +137,9 @@ export interface ShardWorkersOptions {
   readonly onExit?: (index: number, why: string) => void;
 }
 
+/** Workers a rebuild may start beyond `count` (ShardWorkers.place). */
+const EXTRA_WORKERS = 1;
+
 function startWorker(index: number): Worker {
   return newThread(import.meta.url, './worker-main', { name: `shard-worker-${index}` });
 }
@@ -184,10 +189,29 @@ export class ShardWorkers {
     return n;
   }
 
-  /** A new copy id and the worker to hold it: the one with the fewest copies. */
-  place(): { copy: number; slot: WorkerSlot } {
+  /**
+   * A new copy id and the worker to hold it: the one with the fewest copies.
+   * The copies of an index being rebuilt (`rebuildGroup`) each go to a worker
+   * that holds none of the others when there is one: they replay the whole
+   * log at once, so the worker that held two of three did two thirds of the
+   * rebuild while the other idled. When every worker already holds one, one
+   * worker more is started for them (once: EXTRA_WORKERS); on two cores the
+   * three threads share them evenly.
+   */
+  place(rebuildGroup: string | null = null): { copy: number; slot: WorkerSlot } {
     let slot = this.slots[0]!;
     for (const s of this.slots) if (s.copies.size < slot.copies.size) slot = s;
+    if (rebuildGroup !== null) {
+      const holds = (s: WorkerSlot) => [...s.copies.values()].some((c) => c.rebuildGroup === rebuildGroup);
+      const free = this.slots.filter((s) => !holds(s));
+      if (free.length > 0) {
+        slot = free[0]!;
+        for (const s of free) if (s.copies.size < slot.copies.size) slot = s;
+      } else if (this.slots.length < Math.max(1, this.opts.count) + EXTRA_WORKERS) {
+        slot = this.newSlot(this.slots.length);
+        this.slots.push(slot);
+      }
+    }
     return { copy: this.nextCopy++, slot };
   }
 

@@ -53,7 +53,7 @@ function threadCpu(pid: number): Map<number, number> {
   const out = new Map<number, number>();
   threadNames.clear();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat = '';
+    let stat: string;
     try {
       stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
     } catch {

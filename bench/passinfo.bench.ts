@@ -8,7 +8,9 @@
  *   npm run bench:passinfo -- --count 200000 --runs 10
  *
  * Prints the produce rate, the ingest rate from Kafka to searchable (first
- * record consumed to the last one counted by a search), and p50/p90 per query.
+ * record consumed to the last one counted by a search), and p50/p90 per query;
+ * beside region collision and day-hidden / night-out, the p50 of the engine's
+ * own requests for the same answer (passinfo-engine.ts), which must agree.
  */
 import { parseArgs } from 'node:util';
 import { rm } from 'node:fs/promises';
@@ -23,6 +25,8 @@ import { IngestService } from '../services/passinfo/ingest.ts';
 import { DEFAULT_INDEX_NAMES } from '../services/passinfo/index-setup.ts';
 import { PassinfoQueries } from '../services/passinfo/queries.ts';
 import { SearchClient } from '../services/passinfo/search-client.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
+import { engineCollision, engineDayNight, type EngineRegion } from './passinfo-engine.ts';
 
 const { values } = parseArgs({
   options: { count: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '10' }, partitions: { type: 'string' } },
@@ -106,7 +110,17 @@ async function main(): Promise<void> {
     const busiest = plateOf(0, SEED);
     const other = plateOf(5, SEED);
     const lands = (from: number, n: number) => Array.from({ length: n }, (_, i) => `L${String(from + i).padStart(4, '0')}`);
-    const cases: [string, number, () => Promise<number>][] = [
+    const engine = new KeepAliveClient(server.url);
+    const smallRegions: [EngineRegion, EngineRegion] = [
+      { land_id: lands(1, 10), from: '2026-10-10', to: '2026-10-11' },
+      { land_id: lands(6, 10), from: '2026-10-11', to: '2026-10-12' },
+    ];
+    const bigRegions: [EngineRegion, EngineRegion] = [
+      { land_id: lands(1, 100), from: '2026-10-05', to: '2026-10-08' },
+      { land_id: lands(101, 100), from: '2026-10-08', to: '2026-10-11' },
+    ];
+    /** [name, runs, the application's call, the engine's own requests for the same number]. */
+    const cases: [string, number, () => Promise<number>, (() => Promise<number>)?][] = [
       ['1 fuzzy plate (inner fragment, newest 20)', RUNS, async () => (await q.plates({ q: other.slice(2, 5), size: 20 })).total],
       ['1 fuzzy plate (2 fragments, relevance)', RUNS, async () => (await q.plates({ q: `${other.slice(0, 2)} ${other.slice(4)}`, sort: 'relevance', size: 20 })).total],
       [
@@ -118,18 +132,12 @@ async function main(): Promise<void> {
       ['3 trajectory (busiest plate, 30 days)', RUNS, async () => (await q.trajectory({ plate: busiest, from: '2026-10-01', to: '2026-10-31' })).total],
       ['4 traffic per checkpoint per day (30 days)', RUNS, async () => (await q.traffic({ by: 'checkpoint_day', from: '2026-10-01', to: '2026-10-31' })).rows.length],
       ['5 landing points (busiest plate)', RUNS, async () => (await q.landingPoints({ plate: busiest })).points.length],
+      ['6 region collision (2 x 10 checkpoints x 1 day)', RUNS, async () => (await q.regionCollision({ regions: smallRegions })).total, () => engineCollision(engine, 'passinfo', smallRegions)],
       [
         '6 region collision (2 x 100 checkpoints x 3 days)',
         Math.max(3, Math.floor(RUNS / 2)),
-        async () =>
-          (
-            await q.regionCollision({
-              regions: [
-                { land_id: lands(1, 100), from: '2026-10-05', to: '2026-10-08' },
-                { land_id: lands(101, 100), from: '2026-10-08', to: '2026-10-11' },
-              ],
-            })
-          ).total,
+        async () => (await q.regionCollision({ regions: bigRegions })).total,
+        () => engineCollision(engine, 'passinfo', bigRegions),
       ],
       ['7 first entries (one checkpoint, 30 days)', RUNS, async () => (await q.firstEntries({ land_id: ['L0001'], from: '2026-10-01', to: '2026-10-31' })).total],
       [
@@ -138,10 +146,14 @@ async function main(): Promise<void> {
         async () => (await q.companions({ plate: busiest, from: '2026-10-10', to: '2026-10-13', tolerance: 60, min_checkpoints: 2 })).candidates,
       ],
       ['8 similarity of two plates (30 days)', RUNS, async () => (await q.similarity({ plate_a: busiest, plate_b: plateOf(1, SEED), from: '2026-10-01', to: '2026-10-31' })).lcs],
-      ['9 day-hidden/night-out (3 days)', Math.max(3, Math.floor(RUNS / 2)), async () => (await q.dayNight({ from: '2026-10-10', to: '2026-10-13' })).days.reduce((a, d) => a + d.total, 0)],
+      [
+        '9 day-hidden/night-out (3 days)',
+        Math.max(3, Math.floor(RUNS / 2)),
+        async () => (await q.dayNight({ from: '2026-10-10', to: '2026-10-13' })).days.reduce((a, d) => a + d.total, 0),
+        () => engineDayNight(engine, 'passinfo', '2026-10-10', '2026-10-13'),
+      ],
     ];
-    const rows: string[][] = [['query', 'p50 ms', 'p90 ms', 'runs', 'result']];
-    for (const [name, runs, fn] of cases) {
+    const timed = async (runs: number, fn: () => Promise<number>): Promise<{ result: number; samples: number[] }> => {
       let result = await fn(); // warm-up
       const samples: number[] = [];
       for (let i = 0; i < runs; i++) {
@@ -149,8 +161,22 @@ async function main(): Promise<void> {
         result = await fn();
         samples.push(performance.now() - s);
       }
-      rows.push([name, percentile(samples, 50).toFixed(1), percentile(samples, 90).toFixed(1), String(runs), String(result)]);
+      return { result, samples };
+    };
+    const rows: string[][] = [['query', 'p50 ms', 'p90 ms', 'engine p50 ms', 'app / engine', 'runs', 'result']];
+    for (const [name, runs, fn, engineFn] of cases) {
+      const app = await timed(runs, fn);
+      const p50 = percentile(app.samples, 50);
+      let own = ['', ''];
+      if (engineFn !== undefined) {
+        const e = await timed(runs, engineFn);
+        if (e.result !== app.result) throw new Error(`${name}: the application answers ${app.result}, the engine's own requests ${e.result}`);
+        const engineP50 = percentile(e.samples, 50);
+        own = [engineP50.toFixed(1), (p50 / engineP50).toFixed(2)];
+      }
+      rows.push([name, p50.toFixed(1), percentile(app.samples, 90).toFixed(1), ...own, String(runs), String(app.result)]);
     }
+    engine.close();
     printTable(`passinfo: ${COUNT} records, ${PARTITIONS} partitions, 5 shards, one node`, [
       ['stage', 'records', 'seconds', 'records/s'],
       ['produce to Kafka (Avro)', String(produced.produced), produced.seconds.toFixed(1), Math.round(produced.rate).toString()],

@@ -10,6 +10,9 @@
  *   npm run bench:http-thread -- --only _mget       # the scenarios whose name holds this
  *   npm run bench:http-thread -- --url http://127.0.0.1:9311 --pid 1234 --only _mget
  *                                                   # against a node already running (a profiled one; RSS read with --pid)
+ *   npm run bench:http-thread -- --only nested --cpu-prof /tmp/prof
+ *                                                   # a .cpuprofile of every thread of the node; then
+ *                                                   # `npx tsx bench/long-stretches.ts /tmp/prof` lists what held a thread > 15 ms
  *
  * The heavy requests are the ones that stalled every other request: a
  * terms aggregation with size 2^31-1 over 100,000 distinct values, a
@@ -136,7 +139,10 @@ async function main(): Promise<void> {
   const urlAt = process.argv.indexOf('--url');
   const pidAt = process.argv.indexOf('--pid');
   const child = pidAt >= 0 ? { pid: Number(process.argv[pidAt + 1]) } : null;
-  const server = urlAt >= 0 ? { url: process.argv[urlAt + 1]!, child } : await spawnServer(dir, ['--node.processors', '2']);
+  const profAt = process.argv.indexOf('--cpu-prof');
+  const profFlags = profAt >= 0 ? ['--cpu-prof', `--cpu-prof-dir=${process.argv[profAt + 1]!}`] : [];
+  const server =
+    urlAt >= 0 ? { url: process.argv[urlAt + 1]!, child } : await spawnServer(dir, ['--node.processors', '2'], 60_000, false, undefined, profFlags);
   const heavyClient = new KeepAliveClient(server.url);
   const probeClient = new KeepAliveClient(server.url);
   try {
@@ -165,8 +171,11 @@ async function main(): Promise<void> {
         }
         done = true;
       })();
+      const from = process.hrtime.bigint() / 1000n;
       const p = await probe(probeClient, () => done);
       await heavy;
+      // The window on the clock of the .cpuprofile files (µs, monotonic): `bench/long-stretches.ts DIR --from A --to B`.
+      if (profFlags.length > 0) process.stdout.write(`${s.name}: --from ${from} --to ${process.hrtime.bigint() / 1000n}\n`);
       rows.push([s.name, [...statuses].join('/'), percentile(heavyTimes, 50).toFixed(0), ...stats(p.root), ...stats(p.search), (await rssMiB(server.child?.pid)).toFixed(0)]);
     }
     printTable(`bench:http-thread (${DOCS} documents, 2 shards, ${SECONDS} s per scenario, probes every ${PROBE_EVERY_MS} ms; times in ms)`, rows);

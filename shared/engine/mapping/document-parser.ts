@@ -148,6 +148,13 @@ export interface ParserMapping {
   readonly parseOptions: MappingParseOptions;
 }
 
+/** parseField takes an array's elements one at a time: not for an alias (an error) or a leaf that reads the array itself (a `[lon, lat]` point). */
+function takesElementsOneByOne(node: MappingNode | undefined): boolean {
+  if (node === undefined || node.kind === 'object') return true;
+  if (node.kind === 'alias') return false;
+  return node.code !== T_GEO_POINT && node.code !== T_RANGE && node.code !== T_COMPLETION && node.code !== T_GEO_SHAPE;
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -227,6 +234,49 @@ export class DocumentParser {
    * that only validates a document needs, at a fraction of the garbage.
    */
   parse(source: Record<string, unknown>, nestedObjectsLimit = DEFAULT_NESTED_OBJECTS_LIMIT, materializeNested = true): ParsedDocument {
+    this.begin(nestedObjectsLimit, materializeNested);
+    const root = this.m.root;
+    this.failingAsElasticsearch(() => {
+      if (root.enabled) this.parseObject(root, source, root.dynamic ?? 'true');
+    });
+    return this.finish();
+  }
+
+  /**
+   * parse() as a generator of steps (shared/steps/run-steps.ts), for a large
+   * document on a thread that answers searches meanwhile (issue 11): a step
+   * is a root field, or one element of an array at the root (the 90,000
+   * objects of a `nested` field), so no step holds the thread for more than
+   * one such element. The result and errors are parse()'s. The parser keeps
+   * the document's state between steps: nothing else may parse with this
+   * instance until the generator is done (Mapping.parseInSteps uses a new one).
+   */
+  *parseSteps(source: Record<string, unknown>, nestedObjectsLimit = DEFAULT_NESTED_OBJECTS_LIMIT): Generator<void, ParsedDocument> {
+    this.begin(nestedObjectsLimit, true);
+    const root = this.m.root;
+    if (root.enabled) {
+      const dynamic = root.dynamic ?? 'true';
+      for (const key in source) {
+        const value = source[key];
+        const node = this.child(root, key);
+        // An array of a plain root field: parseField would take its elements one by one, as here (arrays a leaf reads whole are not split).
+        const split = Array.isArray(value) && key.length > 0 && key.indexOf('.') === -1 && !METADATA_FIELDS.has(key) && takesElementsOneByOne(node);
+        if (!split) {
+          this.failingAsElasticsearch(() => this.parseObject(root, { [key]: value }, dynamic));
+          yield;
+          continue;
+        }
+        if (node === undefined && dynamic === 'strict') this.failingAsElasticsearch(() => this.parseField(root, key, value, dynamic));
+        for (let i = 0; i < value.length; i++) {
+          this.failingAsElasticsearch(() => this.parseField(root, key, value[i], dynamic));
+          yield;
+        }
+      }
+    }
+    return this.finish();
+  }
+
+  private begin(nestedObjectsLimit: number, materializeNested: boolean): void {
     this.materializeNested = materializeNested;
     this.gen = this.freshGen();
     this.out = [];
@@ -239,9 +289,12 @@ export class DocumentParser {
     this.added = [];
     if (this.created.size > 0) this.created = new Set();
     this.nextSlot = this.m.leafCount;
-    const root = this.m.root;
+  }
+
+  /** Runs `walk`, turning an error of a value into Elasticsearch's mapper_parsing_exception. */
+  private failingAsElasticsearch(walk: () => void): void {
     try {
-      if (root.enabled) this.parseObject(root, source, root.dynamic ?? 'true');
+      walk();
     } catch (e) {
       if (isEsError(e) && (e.type === 'mapper_parsing_exception' || e.type === 'strict_dynamic_mapping_exception')) throw e;
       // Lucene refuses an immense term while indexing, not while parsing: Elasticsearch reports it as it is.
@@ -249,6 +302,9 @@ export class DocumentParser {
       if (isEsError(e)) throw mapperParsing('failed to parse', e);
       throw e;
     }
+  }
+
+  private finish(): ParsedDocument {
     // IgnoredFieldMapper adds the root document's `_ignored` after its fields
     if (this.ignored !== null) this.out.push({ mapping: IGNORED_MAPPING, values: [...this.ignored].sort() });
     const doc: ParsedDocument = { fields: this.out as ParsedField[], dynamicUpdate: this.added.length === 0 ? null : this.dynamicUpdate() };

@@ -8,7 +8,7 @@
  *   const next = m.merge('doc', parsed.dynamicUpdate);
  */
 import { javaCause } from '../../errors/es-errors.ts';
-import { DocumentParser } from './document-parser.ts';
+import { DocumentParser, type ParserMapping } from './document-parser.ts';
 import { simpleMatch } from './dynamic-templates.ts';
 import { javaHashSetOrder } from './java-hash-order.ts';
 import { mergeRoot } from './mapping-merge.ts';
@@ -277,16 +277,28 @@ export class Mapping implements MappingLookup {
    */
   parse(source: Record<string, unknown>, nestedObjectsLimit?: number, materializeNested = true): ParsedDocument {
     if (this.parser === null) {
-      this.parser = new DocumentParser({
-        typeName: this.typeName ?? DEFAULT_TYPE,
-        root: this.root,
-        rootOptions: this.rootOptions,
-        leaves: this.leaves,
-        leafCount: this.leafList.length,
-        parseOptions: this.parseOptions,
-      });
+      this.parser = new DocumentParser(this.parserMapping());
     }
     return this.parser.parse(source, nestedObjectsLimit, materializeNested);
+  }
+
+  /**
+   * parse() as a generator of steps (DocumentParser.parseSteps), with a
+   * parser of its own: other documents may be parsed between the steps.
+   */
+  parseInSteps(source: Record<string, unknown>, nestedObjectsLimit?: number): Generator<void, ParsedDocument> {
+    return new DocumentParser(this.parserMapping()).parseSteps(source, nestedObjectsLimit);
+  }
+
+  private parserMapping(): ParserMapping {
+    return {
+      typeName: this.typeName ?? DEFAULT_TYPE,
+      root: this.root,
+      rootOptions: this.rootOptions,
+      leaves: this.leaves,
+      leafCount: this.leafList.length,
+      parseOptions: this.parseOptions,
+    };
   }
 }
 

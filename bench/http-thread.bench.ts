@@ -10,6 +10,7 @@
  *   npm run bench:http-thread -- --only _mget       # the scenarios whose name holds this
  *   npm run bench:http-thread -- --url http://127.0.0.1:9311 --pid 1234 --only _mget
  *                                                   # against a node already running (a profiled one; RSS read with --pid)
+ *   npm run bench:http-thread -- --root /path/to/other/checkout    # that checkout's build (alternate before/after)
  *   npm run bench:http-thread -- --only nested --cpu-prof /tmp/prof
  *                                                   # a .cpuprofile of every thread of the node; then
  *                                                   # `npx tsx bench/long-stretches.ts /tmp/prof` lists what held a thread > 15 ms
@@ -141,8 +142,11 @@ async function main(): Promise<void> {
   const child = pidAt >= 0 ? { pid: Number(process.argv[pidAt + 1]) } : null;
   const profAt = process.argv.indexOf('--cpu-prof');
   const profFlags = profAt >= 0 ? ['--cpu-prof', `--cpu-prof-dir=${process.argv[profAt + 1]!}`] : [];
+  // --root DIR: another checkout's build (a "before" to alternate with this one on the same machine state).
+  const rootAt = process.argv.indexOf('--root');
+  const root = rootAt >= 0 ? `${process.argv[rootAt + 1]!.replace(/\/$/, '')}/` : undefined;
   const server =
-    urlAt >= 0 ? { url: process.argv[urlAt + 1]!, child } : await spawnServer(dir, ['--node.processors', '2'], 60_000, false, undefined, profFlags);
+    urlAt >= 0 ? { url: process.argv[urlAt + 1]!, child } : await spawnServer(dir, ['--node.processors', '2'], 60_000, false, root, profFlags);
   const heavyClient = new KeepAliveClient(server.url);
   const probeClient = new KeepAliveClient(server.url);
   try {

@@ -208,6 +208,25 @@ export class CopyEngine {
   }
 
   /**
+   * A task of the copy's own (the idle commit, planning merges) that no
+   * request waits for: queued after every earlier task as `exclusively`,
+   * and it waits for the searches under way when it starts, but searches
+   * that arrive while it is queued do not wait for it. Queued behind the
+   * steps of a 10 MB document's apply, an idle commit made every search of
+   * the copy wait for the rest of that apply (seconds; issue 11).
+   */
+  private background<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = this.serial.then(() => this.searchesDone()).then(task);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves once no search of the copy is under way. */
+  private async searchesDone(): Promise<void> {
+    while (this.searching.size > 0) await Promise.all([...this.searching]);
+  }
+
+  /**
    * Runs a search (a query or fetch phase) after every earlier task of this
    * copy but the applies: those change only the indexing buffer and the
    * pending deletes, which no search reads before the next refresh, so the
@@ -516,7 +535,7 @@ export class CopyEngine {
     this.idleCommit = setTimeout(() => {
       this.idleCommit = null;
       if (this.closed || this.allCommitted()) return;
-      this.exclusively(() => this.commitNow(true)).catch((err: unknown) => this.events.onError('commit', err));
+      this.background(() => this.commitNow(true)).catch((err: unknown) => this.events.onError('commit', err));
     }, COMMIT_INTERVAL_MS);
     this.idleCommit.unref();
   }
@@ -628,7 +647,7 @@ export class CopyEngine {
     this.mergeScheduled = true;
     setImmediate(() => {
       this.mergeScheduled = false;
-      void this.exclusively(() => {
+      void this.background(() => {
         if (this.closed || this.merging !== null || this.forcing > 0) return;
         const plans = this.index.planMerges(findMerges);
         if (plans.length === 0) return;

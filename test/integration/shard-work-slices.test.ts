@@ -111,3 +111,30 @@ test('searches answer while terms under terms collects over 40,000 documents, an
   assert.equal(tooMany.status, 400, tooMany.text.slice(0, 300));
   assert.equal((tooMany.body as { error: { type: string } }).error.type, 'too_many_buckets_exception');
 });
+
+test('searches answer while an _mget of 40,000 ids reads them, and the _mget answers every id in the order asked', async () => {
+  // Every id once, in an order that is not the index's, and one that does not exist.
+  const ids = Array.from({ length: DOCS }, (_, i) => String((i * 7919) % DOCS));
+  ids.splice(1234, 0, 'no-such-id');
+  let mget: Awaited<ReturnType<typeof http>> | null = null;
+  const run = await probeDuring('steps', async () => {
+    mget = await http(server.url, 'POST', '/steps/_doc/_mget', { ids });
+  });
+  const r = mget!;
+  assert.equal(r.status, 200, r.text.slice(0, 300));
+  const docs = (r.body as { docs: { _id: string; found: boolean; _source?: { k: string } }[] }).docs;
+  assert.deepEqual(
+    docs.map((d) => d._id),
+    ids,
+  );
+  assert.deepEqual(
+    docs.filter((d) => !d.found).map((d) => d._id),
+    ['no-such-id'],
+  );
+  assert.ok(docs.every((d) => !d.found || d._source!.k === `key-${d._id}`));
+  // Every probe saw the 400 documents of group-7 (nothing is written meanwhile).
+  assert.deepEqual([...run.counts], [DOCS / 100]);
+  const longest = Math.max(...run.probes);
+  assert.ok(run.probes.length >= 3, `${run.probes.length} searches during an _mget of ${run.workMs.toFixed(0)} ms`);
+  assert.ok(longest < run.workMs / 2, `the longest search took ${longest.toFixed(0)} ms during an _mget of ${run.workMs.toFixed(0)} ms: ${run.probes.map((p) => p.toFixed(0)).join(' ')}`);
+});

@@ -141,7 +141,10 @@ async function main(): Promise<void> {
   const pidAt = process.argv.indexOf('--pid');
   const child = pidAt >= 0 ? { pid: Number(process.argv[pidAt + 1]) } : null;
   const profAt = process.argv.indexOf('--cpu-prof');
-  const profFlags = profAt >= 0 ? ['--cpu-prof', `--cpu-prof-dir=${process.argv[profAt + 1]!}`] : [];
+  const profDir = profAt >= 0 ? process.argv[profAt + 1]! : null;
+  // With the profiles, each thread's stretches without a turn of its event loop (loop-gaps.mjs).
+  const profFlags = profDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--import', new URL('./loop-gaps.mjs', import.meta.url).pathname];
+  if (profDir !== null) process.env.LOOP_GAPS_DIR = profDir;
   // --root DIR: another checkout's build (a "before" to alternate with this one on the same machine state).
   const rootAt = process.argv.indexOf('--root');
   const root = rootAt >= 0 ? `${process.argv[rootAt + 1]!.replace(/\/$/, '')}/` : undefined;

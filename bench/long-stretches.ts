@@ -12,7 +12,11 @@
  * bench prints it per scenario; stretches outside it are left out.
  *
  * Wall time, not CPU time: on a loaded machine a stretch includes the time
- * the thread waited for a core.
+ * the thread waited for a core. A run of samples without `(idle)` may be
+ * many short steps with turns between them (a turn with work queued is not
+ * idle); where the bench also wrote the threads' loop gaps (loop-gaps.mjs,
+ * gaps.<pid>.<thread>.json beside the profiles), the stretches are those
+ * gaps instead: times the thread's event loop took no turn at all.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,7 +50,7 @@ function isProjectFrame(n: ProfileNode): boolean {
   return (url.includes('/services/') || url.includes('/shared/')) && !url.includes('node_modules');
 }
 
-function analyse(name: string, p: Profile): void {
+function analyse(name: string, p: Profile, gaps: readonly [number, number][] | null): void {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -70,6 +74,18 @@ function analyse(name: string, p: Profile): void {
     }
   }
   close(t);
+  if (gaps !== null) {
+    // The loop's own record of when it took no turn: the samples inside each gap.
+    found.length = 0;
+    const times: number[] = [];
+    let at = p.startTime;
+    for (const d of p.timeDeltas) times.push((at += d));
+    for (const [from, to] of gaps) {
+      if ((to - from) / 1000 <= OVER_MS || from < FROM || to > TO) continue;
+      const samples = p.samples.filter((id, i) => times[i]! >= from && times[i]! <= to && !idle.has(id));
+      found.push({ start: from, ms: (to - from) / 1000, samples: samples.length > 0 ? samples : [p.samples[0]!] });
+    }
+  }
   if (found.length === 0) return;
   found.sort((a, b) => b.ms - a.ms);
   const total = found.reduce((s, f) => s + f.ms, 0);
@@ -108,8 +124,13 @@ function analyse(name: string, p: Profile): void {
 async function main(): Promise<void> {
   const dir = process.argv[2];
   if (dir === undefined) throw new Error('usage: tsx bench/long-stretches.ts DIR [--over ms] [--top n]');
-  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile')).sort()) {
-    analyse(file, JSON.parse(await readFile(join(dir, file), 'utf8')) as Profile);
+  const files = await readdir(dir);
+  for (const file of files.filter((f) => f.endsWith('.cpuprofile')).sort()) {
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile
+    const [, , , pid, thread] = file.split('.');
+    const gapsFile = `gaps.${pid}.${thread}.json`;
+    const gaps = files.includes(gapsFile) ? (JSON.parse(await readFile(join(dir, gapsFile), 'utf8')) as [number, number][]) : null;
+    analyse(`${file}${gaps === null ? '' : ' (loop gaps)'}`, JSON.parse(await readFile(join(dir, file), 'utf8')) as Profile, gaps);
   }
 }
 

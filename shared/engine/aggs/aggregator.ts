@@ -37,6 +37,12 @@ export interface Aggregator {
   /** The state of one owning bucket, after every segment was collected. */
   build(owner: number): AggState;
   /**
+   * build() as a generator of steps, where a large build has them (terms:
+   * a step per bucket whose sub-aggregations it builds): a shard worker
+   * answers searches between the steps of a top-level build.
+   */
+  buildSteps?(owner: number): Generator<void, AggState>;
+  /**
    * The value a parent orders its buckets by (`"order": {"this>sub.metric": "asc"}`):
    * `path[at]` names this aggregation, `metric` is the part after the last `.`.
    */

@@ -9,7 +9,7 @@ import type { Aggregator } from './aggregator.ts';
 import { GlobalAggregator } from './single-bucket-aggregators.ts';
 import type { AggSpec } from './spec.ts';
 import { isParentPipeline } from './spec.ts';
-import type { ShardAggState } from './state.ts';
+import type { AggState, ShardAggState } from './state.ts';
 import type { AggContext, MatchSet } from './types.ts';
 import { BucketBudget } from './bucket-budget.ts';
 
@@ -106,7 +106,7 @@ const SLICE_DOCS = 4096;
  * large aggregation answers the small searches sent to it meanwhile. The
  * docs are handed to the aggregators in runs of SLICE_DOCS (the same docs in
  * the same order: the answer is the same); the buckets are built at the
- * end, at once.
+ * end, a terms aggregation's a bucket (with its sub-aggregations) per step.
  */
 export async function collectShardAggsInSlices(
   specs: AggSpec[],
@@ -148,5 +148,19 @@ function* collectSteps(specs: AggSpec[], matches: readonly MatchSet[], ctx: AggC
     }
     if (i + 1 < matches.length && due()) yield;
   }
-  return { aggs: aggs.map((a) => a.build(0)) };
+  const built: AggState[] = [];
+  for (const a of aggs) {
+    built.push(a.buildSteps === undefined ? a.build(0) : yield* whenDue(a.buildSteps(0), due));
+    if (due()) yield;
+  }
+  return { aggs: built };
+}
+
+/** The steps of `steps`, yielding only when `due()` (the callers' generators yield only then). */
+function* whenDue<T>(steps: Generator<void, T>, due: () => boolean): Generator<void, T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    if (due()) yield;
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * Aggregations collected in slices (a shard worker gives its thread a turn
  * between runs of docs, issue 11) answer exactly as collected at once, also
- * when two collections take turns on the same thread.
+ * when two collections take turns on the same thread; a terms aggregation's
+ * buckets are built with turns between them, in the same order.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -93,5 +94,22 @@ describe('aggregations collected in slices', () => {
     const [a, b] = await Promise.all([sliced(low, { n: 0 }), sliced(high, { n: 0 })]);
     assert.deepEqual(a, atOnce(low));
     assert.deepEqual(b, atOnce(high));
+  });
+
+  it('build a terms aggregation a bucket at a time, with turns between its buckets, to the same buckets in the same order', async () => {
+    // One segment of 300 docs: collected in one run, so the turns are the build's.
+    const aggs = { g: { terms: { field: 'g', size: 97 }, aggs: { k: { terms: { field: 'k', size: 3 } }, m: { max: { field: 'n' } } } } };
+    const specs = parseAggregations(aggs, mapping);
+    const matches = () => [matchSet(viewOf(buildSegment(docs(300, 2), mapping, 'one'), 0), { match_all: {} })];
+    let turns = 0;
+    const state = await collectShardAggsInSlices(specs, matches(), aggContext(mapping), 0, () => {
+      turns++;
+      return new Promise((resolve) => setImmediate(resolve));
+    });
+    const out = reduceAggs(specs, [state], { typedKeys: false }) as { g: { buckets: { key: string; doc_count: number; k: { buckets: unknown[] } }[] } };
+    assert.deepEqual(out, reduceAggs(specs, [collectShardAggs(specs, matches(), aggContext(mapping))], { typedKeys: false }));
+    assert.equal(out.g.buckets.length, 97);
+    assert.deepEqual(out.g.buckets.slice(0, 3).map((b) => [b.key, b.doc_count, b.k.buckets.length]), [['group-0', 4, 3], ['group-1', 4, 3], ['group-2', 4, 3]]);
+    assert.ok(turns >= 97, `${turns} turns`);
   });
 });

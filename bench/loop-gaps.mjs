@@ -7,7 +7,7 @@
  * to tell a step that held the thread from many short steps back to back.
  */
 import { threadId } from 'node:worker_threads';
-import { writeFileSync } from 'node:fs';
+import { writeFile, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.env.LOOP_GAPS_DIR;
@@ -22,13 +22,14 @@ if (dir) {
     setTimeout(tick, 1).unref();
   };
   setTimeout(tick, 1).unref();
-  // Written every second as well as at exit: a worker that is terminated runs no exit handler.
+  // Written every second as well as at exit: a worker that is terminated may run no exit handler.
   let saved = 0;
-  const save = () => {
+  const file = join(dir, `gaps.${process.pid}.${threadId}.json`);
+  // Off the thread while it runs (a synchronous write would be a gap of its own); at exit at once.
+  setInterval(() => {
     if (gaps.length === saved) return;
     saved = gaps.length;
-    writeFileSync(join(dir, `gaps.${process.pid}.${threadId}.json`), JSON.stringify(gaps));
-  };
-  setInterval(save, 1000).unref();
-  process.on('exit', save);
+    writeFile(file, JSON.stringify(gaps), () => undefined);
+  }, 1000).unref();
+  process.on('exit', () => writeFileSync(file, JSON.stringify(gaps)));
 }

@@ -5,6 +5,7 @@
  * ShardWorkers through boot.mjs.
  */
 import { parentPort } from 'node:worker_threads';
+import { buildCharacterTables } from '../../../shared/engine/analysis/character-tables.ts';
 import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
@@ -20,6 +21,10 @@ import { packResultRows, unpackSortRows } from './sort-rows.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
+// Built while the node starts (as the main thread's): the first text document
+// or query of this thread built them in one step of 100-500 ms while the
+// copy's searches waited (issue 11).
+buildCharacterTables();
 
 /** Copies by id; a copy's entry is there from its `open` message on, resolved once it opened. */
 const copies = new Map<number, Promise<CopyEngine>>();

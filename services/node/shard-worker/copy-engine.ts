@@ -15,9 +15,11 @@
  * the version map, and nothing else of the copy may run in between. Searches
  * are the exception: they read the view of the last refresh, which applies
  * do not change, so a search waits for the work queued before it except
- * applies (`search`), and runs between the steps of a long apply (a
- * document of 90,000 nested objects, `indexLarge`). Its document becomes
- * visible at the refresh after the apply, all of it at once, as before.
+ * applies, realtime gets and the copy's own background work (the idle
+ * commit, merge planning), and runs between the steps of a long apply (a
+ * document of 90,000 nested objects, `indexLarge`: its JSON, the mapping's
+ * parse and its indexing all in steps). Its document becomes visible at the
+ * refresh after the apply, all of it at once, as before.
  */
 import { nextTurn, runStepsInTurns } from '../../../shared/steps/run-steps.ts';
 import { strictJsonSteps } from '../../../shared/json/json-steps.ts';

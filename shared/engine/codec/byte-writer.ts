@@ -92,6 +92,24 @@ export class ByteWriter {
     this.length = at;
   }
 
+  /** Code units s[from..to) without a header: one byte each, or two (little-endian) when `wide`. */
+  unitsRaw(s: string, from: number, to: number, wide: boolean): void {
+    const n = to - from;
+    this.reserve(wide ? 2 * n : n);
+    const bytes = this.bytes;
+    let at = this.length;
+    if (wide) {
+      for (let k = from; k < to; k++) {
+        const c = s.charCodeAt(k);
+        bytes[at++] = c & 0xff;
+        bytes[at++] = c >>> 8;
+      }
+    } else {
+      for (let k = from; k < to; k++) bytes[at++] = s.charCodeAt(k);
+    }
+    this.length = at;
+  }
+
   /** Pads with zero bytes to a multiple of `alignment`. */
   align(alignment: number): void {
     while (this.length % alignment !== 0) this.byte(0);

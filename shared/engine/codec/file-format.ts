@@ -17,8 +17,11 @@ export const FOOTER_BYTES = 8;
  * Bumped whenever any segment file changes its layout or the meaning of its
  * terms; older files are refused (the copy rebuilds from the log).
  * 4: `ip` terms and doc values are the address's 16 bytes in hex, no longer its text.
+ * 5: stored fields compressed with a per-segment dictionary; dictionary entries with one
+ *    header byte for prefix and length and optional shared tails; postings metadata that
+ *    shares a neighbour's doc or postings.
  */
-export const SEGMENT_FORMAT_VERSION = 4;
+export const SEGMENT_FORMAT_VERSION = 5;
 
 /** The files of a segment, by extension. */
 export type SegmentFileKind = 'si' | 'tim' | 'doc' | 'pos' | 'dvd' | 'fdt' | 'liv';

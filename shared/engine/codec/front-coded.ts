@@ -2,18 +2,27 @@
  * Sorted term dictionaries on disk, front-coded in blocks of 16 (as Lucene's
  * terms dictionaries and sorted doc-values dictionaries are): the first entry
  * of a block is stored whole, each other one as the length of the prefix it
- * shares with the entry before it and its own suffix. Sorted neighbours share
- * most of their text (`http://img.example/land/12/…`, n-grams of one plate),
- * so a dictionary takes a fraction of its raw code units.
+ * shares with the entry before it and the units after that prefix. Sorted
+ * neighbours share most of their text (`http://img.example/land/12/…`,
+ * n-grams of one plate), so a dictionary takes a fraction of its raw code
+ * units. A block may also keep, per entry, the length of the tail it shares
+ * with the entry before it (`…/1203.jpg`, `…/1207.jpg`: only `7` is new);
+ * the writer codes each block both ways and keeps the shorter.
  *
- *   entry   = vint(prefix), units(suffix)  (the first of a block: prefix 0, the whole term)
- *             [meta]                        (with metadata: a term's postings pointers; the
- *                                            reader is given the function that skips it)
- *   section = entry*, pad to 4, u32 blockStart * (blocks + 1)  (relative to the first entry)
+ *   block   = u8 flags (1: entries have tails), entry*
+ *   entry   = vint(units * 16 + min(prefix, 15)), [vint(prefix - 15)], [vint(tail)], code units
+ *             units = count * 2 + wide (ByteWriter.units: one byte a unit, or two when wide);
+ *             the term is the previous one's first `prefix` units, these units, and its last
+ *             `tail` units (the first entry of a block: prefix 0, no tail, the whole term)
+ *             [meta]  (with metadata: a term's postings pointers; the reader is given the
+ *                      function that skips it)
+ *   section = block*, pad to 4, u32 blockStart * (blocks + 1)  (relative to the first block)
  *
- * A lookup binary-searches the blocks' first entries and decodes at most one
- * block; reading entries in order decodes each entry once (the reader keeps
- * its place).
+ * Short suffixes (an n-gram one unit longer than the one before it, the
+ * next id) take one header byte for prefix and length together. A lookup
+ * binary-searches the blocks' first entries and decodes at most one block;
+ * reading entries in order decodes each entry once (the reader keeps its
+ * place).
  */
 import { ByteReader } from './byte-reader.ts';
 import { ByteWriter } from './byte-writer.ts';
@@ -44,9 +53,13 @@ export interface ByteSink {
 }
 
 export class FrontCodedWriter {
-  private readonly entry = new ByteWriter(256);
+  /** The block being gathered: its terms and where each one's metadata ends in `metas`. */
+  private readonly terms: string[] = [];
+  private readonly metas = new ByteWriter(256);
+  private readonly metaEnds: number[] = [];
+  private readonly plain = new ByteWriter(1024);
+  private readonly tailed = new ByteWriter(1024);
   private readonly blockStarts: number[] = [];
-  private previous = '';
   private count = 0;
   private readonly at: number;
 
@@ -59,27 +72,68 @@ export class FrontCodedWriter {
 
   /** Adds the next term (ascending, distinct), with its metadata bytes when the dictionary has them. */
   add(term: string, meta: Uint8Array | null = null): void {
-    const e = this.entry;
-    e.clear();
-    if (this.count % TERMS_PER_BLOCK === 0) {
-      this.blockStarts.push(this.out.position - this.at);
-      e.vint(0);
-      e.units(term, 0, term.length);
-    } else {
-      const prev = this.previous;
-      const n = Math.min(prev.length, term.length);
-      let prefix = 0;
-      while (prefix < n && prev.charCodeAt(prefix) === term.charCodeAt(prefix)) prefix++;
-      e.vint(prefix);
-      e.units(term, prefix, term.length);
-    }
     if (this.withMeta) {
       if (meta === null) throw new Error('a dictionary with metadata needs it for every term');
-      e.raw(meta);
+      this.metas.raw(meta);
     }
-    this.out.writePrefix(e.bytes, e.length);
-    this.previous = term;
+    this.metaEnds.push(this.metas.length);
+    this.terms.push(term);
     this.count++;
+    if (this.terms.length === TERMS_PER_BLOCK) this.flushBlock();
+  }
+
+  /** Writes the gathered block, with tails when that is shorter. */
+  private flushBlock(): void {
+    if (this.terms.length === 0) return;
+    this.blockStarts.push(this.out.position - this.at);
+    const plain = this.encode(this.plain, false);
+    const tailed = this.encode(this.tailed, true);
+    const best = tailed.length < plain.length ? tailed : plain;
+    this.out.writePrefix(best.bytes, best.length);
+    this.terms.length = 0;
+    this.metaEnds.length = 0;
+    this.metas.clear();
+  }
+
+  private encode(e: ByteWriter, tails: boolean): ByteWriter {
+    e.clear();
+    e.byte(tails ? 1 : 0);
+    let prev = '';
+    let metaAt = 0;
+    const metas = this.metas.bytes;
+    for (let k = 0; k < this.terms.length; k++) {
+      const term = this.terms[k]!;
+      let prefix = 0;
+      let tail = 0;
+      if (k > 0) {
+        const n = Math.min(prev.length, term.length);
+        while (prefix < n && prev.charCodeAt(prefix) === term.charCodeAt(prefix)) prefix++;
+        if (tails) {
+          const most = Math.min(prev.length, term.length) - prefix;
+          while (tail < most && prev.charCodeAt(prev.length - 1 - tail) === term.charCodeAt(term.length - 1 - tail)) tail++;
+        }
+      }
+      const to = term.length - tail;
+      let wide = 0;
+      for (let c = prefix; c < to; c++) {
+        if (term.charCodeAt(c) > 0xff) {
+          wide = 1;
+          break;
+        }
+      }
+      const units = (to - prefix) * 2 + wide;
+      e.vint(units * 16 + Math.min(prefix, 15));
+      if (prefix >= 15) e.vint(prefix - 15);
+      if (tails) e.vint(tail);
+      e.unitsRaw(term, prefix, to, wide === 1);
+      if (this.withMeta) {
+        const metaEnd = this.metaEnds[k]!;
+        e.raw(metas.subarray(metaAt, metaEnd));
+        metaAt = metaEnd;
+      }
+      prev = term;
+    }
+    return e;
   }
 
   get size(): number {
@@ -87,12 +141,22 @@ export class FrontCodedWriter {
   }
 
   finish(): DictionaryLayout {
+    this.flushBlock();
     this.blockStarts.push(this.out.position - this.at);
     this.out.align(4);
     const blocksAt = this.out.position;
     this.out.writeArray(Uint32Array.from(this.blockStarts));
     return { count: this.count, at: this.at, blocksAt, withMeta: this.withMeta };
   }
+}
+
+/** Moves past one entry's term (not its metadata). */
+export function skipTermText(r: ByteReader, tails: boolean): void {
+  const h = r.vint();
+  if ((h & 15) === 15) r.vint();
+  if (tails) r.vint();
+  const units = h >>> 4;
+  r.pos += (units & 1) === 1 ? units - 1 : units >>> 1;
 }
 
 /** An in-memory ByteSink (tests; small dictionaries). */
@@ -125,6 +189,7 @@ export class FrontCodedDictionary implements TermDictionary {
   private lastTerm = '';
   private lastEnd = 0;
   private lastMeta = 0;
+  private lastTails = false;
 
   /**
    * `bytes` is the whole file (a mapped view); `layout` says where the
@@ -147,20 +212,28 @@ export class FrontCodedDictionary implements TermDictionary {
     const r = this.reader;
     let at: number;
     let term: string;
+    let tails: boolean;
     if (i > this.lastIndex && this.lastIndex >= 0 && Math.floor(i / TERMS_PER_BLOCK) === Math.floor(this.lastIndex / TERMS_PER_BLOCK)) {
       at = this.lastIndex + 1;
       term = this.lastTerm;
       r.pos = this.lastEnd;
+      tails = this.lastTails;
     } else {
       at = i - (i % TERMS_PER_BLOCK);
       term = '';
       r.pos = this.blockStarts[at / TERMS_PER_BLOCK]!;
+      tails = r.byte() === 1;
     }
     let meta = 0;
     for (; at <= i; at++) {
-      const prefix = r.vint();
-      const suffix = r.units();
-      term = prefix === 0 ? suffix : term.slice(0, prefix) + suffix;
+      const h = r.vint();
+      let prefix = h & 15;
+      if (prefix === 15) prefix += r.vint();
+      const tail = tails ? r.vint() : 0;
+      const units = h >>> 4;
+      const middle = (units & 1) === 1 ? r.wideUnits(units >>> 1) : r.narrowUnits(units >>> 1);
+      if (prefix === 0 && tail === 0) term = middle;
+      else term = term.slice(0, prefix) + middle + (tail === 0 ? '' : term.slice(term.length - tail));
       if (this.skipMeta !== null) {
         meta = r.pos;
         this.skipMeta(r);
@@ -170,6 +243,7 @@ export class FrontCodedDictionary implements TermDictionary {
     this.lastTerm = term;
     this.lastEnd = r.pos;
     this.lastMeta = meta;
+    this.lastTails = tails;
   }
 
   get(i: number): string {
@@ -183,7 +257,7 @@ export class FrontCodedDictionary implements TermDictionary {
     return this.lastMeta;
   }
 
-  /** Offset (in the reader's bytes) of block b's first entry. */
+  /** Offset (in the reader's bytes) of block b (its flags byte, then its first entry). */
   blockStart(b: number): number {
     return this.blockStarts[b]!;
   }

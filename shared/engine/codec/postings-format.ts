@@ -2,11 +2,13 @@
  * Postings on disk (the `.doc` and `.pos` files), a term at a time:
  *
  *   term metadata (kept in the terms dictionary entry, see front-coded.ts):
- *     vint(docFreq), then
- *       a single posting without positions: vint(doc)
- *       a single posting with positions:    vint(doc * 2 + (freq == 1)), then freq 1: vint(position)
- *                                           (the positions stay here), else vint(freq) vint(posDelta)
- *       more:                               vint(docDelta * 2 + dense) [vint(posDelta)]
+ *     vint(docFreq * 2 + same), then
+ *       a single posting:  [vint(doc)]            (same: the doc of the block's previous single-doc term)
+ *                          with positions: vint(position * 2 + 1) when freq is 1 (the position stays
+ *                          here), else vint(freq * 2) vint(posDelta)
+ *       more:              [vint(docDelta * 2 + dense)] [vint(posDelta)]
+ *                          (same: the very postings of the block's previous term of more than one
+ *                          doc, at its docPointer: written once)
  *     the deltas from the previous term of the dictionary block that has them
  *     (the block's first term: from 0, i.e. absolute)
  *
@@ -25,7 +27,10 @@
  * candidate with one bit instead of decoding the block that may hold it, and
  * a filter ORs words. A term that occurs in one doc (most long n-grams, every `_id`) keeps that doc
  * (and a single position) in its metadata and writes no postings, as Lucene's
- * pulsing did. The skip
+ * pulsing did. Neighbouring terms often occur in the same docs (`a1234` and
+ * `a12345` come from the same plates): a term whose docs (and freqs) are
+ * those of the term before it points at the same postings, and a single-doc
+ * term in the doc of the one before it does not repeat the doc. The skip
  * table lets a conjunction jump over the blocks of a common term (a plate's
  * single characters) to the block that may hold the doc it looks for.
  */
@@ -33,7 +38,7 @@ import { ByteReader } from './byte-reader.ts';
 import { ByteWriter } from './byte-writer.ts';
 import { bitsRequired, pack, packedBytes, unpack } from './bit-packing.ts';
 import type { ByteSink, FrontCodedDictionary } from './front-coded.ts';
-import { TERMS_PER_BLOCK } from './front-coded.ts';
+import { TERMS_PER_BLOCK, skipTermText } from './front-coded.ts';
 import { POSTINGS_BLOCK, type PostingsCursor } from '../segment/types.ts';
 
 const SKIP_ENTRY_INTS = 3;
@@ -54,6 +59,11 @@ export class PostingsWriter {
   private termIndex = 0;
   private lastDocPointer = 0;
   private lastPosPointer = 0;
+  /** The doc of the dictionary block's last single-doc term (-1: none yet). */
+  private lastSingleDoc = -1;
+  /** The postings bytes of the block's last term of more than one doc, when they can be shared (one block, no bitset). */
+  private readonly lastShared = new ByteWriter(256);
+  private lastSharedValid = false;
   /** Totals for the field's statistics. */
   sumTotalTermFreq = 0;
 
@@ -95,28 +105,30 @@ export class PostingsWriter {
     if (n === 0) throw new Error('a term without postings');
     const m = this.meta;
     m.clear();
-    m.vint(n);
     const firstOfBlock = this.termIndex % TERMS_PER_BLOCK === 0;
     this.termIndex++;
     if (firstOfBlock) {
       this.lastDocPointer = 0;
       this.lastPosPointer = 0;
+      this.lastSingleDoc = -1;
+      this.lastSharedValid = false;
     }
     const withPositions = this.posOut !== null;
     if (n === 1) {
-      if (!withPositions) {
-        m.vint(this.docs[0]!);
-        return m.view();
-      }
+      const doc = this.docs[0]!;
+      const same = doc === this.lastSingleDoc;
+      m.vint(2 + (same ? 1 : 0));
+      if (!same) m.vint(doc);
+      this.lastSingleDoc = doc;
+      if (!withPositions) return m.view();
       const freq = this.freqs[0]!;
-      m.vint(this.docs[0]! * 2 + (freq === 1 ? 1 : 0));
       if (freq === 1) {
-        m.vint(this.positions[0]!);
+        m.vint(this.positions[0]! * 2 + 1);
         return m.view();
       }
       const posPointer = this.posOut!.position;
       this.writePositions();
-      m.vint(freq);
+      m.vint(freq * 2);
       m.vint(posPointer - this.lastPosPointer);
       this.lastPosPointer = posPointer;
       return m.view();
@@ -124,9 +136,23 @@ export class PostingsWriter {
     const posPointer = withPositions ? this.posOut!.position : 0;
     if (withPositions) this.writePositions();
     const dense = n * DENSE_FRACTION >= this.maxDoc;
-    const docPointer = this.writeDocs(withPositions, dense);
-    m.vint((docPointer - this.lastDocPointer) * 2 + (dense ? 1 : 0));
-    this.lastDocPointer = docPointer;
+    const blocks = this.encodeBlocks(withPositions);
+    const b = this.block;
+    const shareable = !dense && blocks === 1;
+    if (shareable && this.lastSharedValid && b.length === this.lastShared.length && equalBytes(b.bytes, this.lastShared.bytes, b.length)) {
+      m.vint(n * 2 + 1);
+    } else {
+      const docPointer = this.writeDocs(blocks, dense);
+      m.vint(n * 2);
+      m.vint((docPointer - this.lastDocPointer) * 2 + (dense ? 1 : 0));
+      this.lastDocPointer = docPointer;
+      this.lastSharedValid = shareable;
+      if (shareable) {
+        this.lastShared.clear();
+        this.lastShared.raw(b.view());
+      }
+    }
+    this.blockPosEnds.length = 0;
     if (withPositions) {
       m.vint(posPointer - this.lastPosPointer);
       this.lastPosPointer = posPointer;
@@ -153,13 +179,12 @@ export class PostingsWriter {
 
   private readonly blockPosEnds: number[] = [];
 
-  /** Writes bitset (dense terms), skip table and blocks; returns the docPointer. */
-  private writeDocs(withFreqs: boolean, dense: boolean): number {
+  /** Encodes the term's blocks into `block` (recording where each ends); returns how many. */
+  private encodeBlocks(withFreqs: boolean): number {
     const n = this.count;
-    const blocks = Math.ceil(n / POSTINGS_BLOCK);
     const b = this.block;
     b.clear();
-    const blockEnds: number[] = [];
+    this.blockEnds.length = 0;
     let prev = -1;
     for (let start = 0; start < n; start += POSTINGS_BLOCK) {
       const end = Math.min(n, start + POSTINGS_BLOCK);
@@ -187,8 +212,17 @@ export class PostingsWriter {
           }
         }
       }
-      blockEnds.push(b.length);
+      this.blockEnds.push(b.length);
     }
+    return this.blockEnds.length;
+  }
+
+  private readonly blockEnds: number[] = [];
+
+  /** Writes bitset (dense terms), skip table and the encoded blocks; returns the docPointer. */
+  private writeDocs(blocks: number, dense: boolean): number {
+    const n = this.count;
+    const b = this.block;
     const out = this.docOut;
     let bitsPointer = -1;
     if (dense) {
@@ -207,17 +241,15 @@ export class PostingsWriter {
       const skip = new Uint32Array((blocks - 1) * SKIP_ENTRY_INTS);
       for (let k = 0; k < blocks - 1; k++) {
         skip[k * SKIP_ENTRY_INTS] = this.docs[(k + 1) * POSTINGS_BLOCK - 1]!;
-        skip[k * SKIP_ENTRY_INTS + 1] = blockEnds[k]!;
+        skip[k * SKIP_ENTRY_INTS + 1] = this.blockEnds[k]!;
         skip[k * SKIP_ENTRY_INTS + 2] = this.blockPosEnds[k] ?? 0;
       }
       out.writeArray(skip);
       out.writePrefix(b.bytes, b.length);
-      this.blockPosEnds.length = 0;
       return docPointer;
     }
     const docPointer = bitsPointer >= 0 ? bitsPointer : out.position;
     out.writePrefix(b.bytes, b.length);
-    this.blockPosEnds.length = 0;
     return docPointer;
   }
 
@@ -228,6 +260,11 @@ export class PostingsWriter {
     b.reserve(bytes);
     b.length = pack(values, POSTINGS_BLOCK, bits, b.bytes, b.length);
   }
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function grow(a: Int32Array): Int32Array {
@@ -251,18 +288,14 @@ export interface TermPostingsMeta {
 
 /** Moves past one term's metadata (the dictionary walks entries without reading them). */
 export function skipTermMeta(r: ByteReader, withPositions: boolean): void {
-  const docFreq = r.vint();
-  if (docFreq === 1) {
-    if (!withPositions) {
-      r.vint();
-      return;
-    }
-    const code = r.vint();
-    r.vint();
-    if (code % 2 === 0) r.vint();
+  const code = r.vint();
+  const same = (code & 1) === 1;
+  if (code >>> 1 === 1) {
+    if (!same) r.vint();
+    if (withPositions && (r.vint() & 1) === 0) r.vint();
     return;
   }
-  r.vint();
+  if (!same) r.vint();
   if (withPositions) r.vint();
 }
 
@@ -279,6 +312,10 @@ export class TermMetaReader {
   private lastEnd = 0;
   private docPointer = 0;
   private posPointer = 0;
+  /** Per dictionary block, as the walk goes: whether entries have tails, the last single doc, whether the last shared postings are dense. */
+  private tails = false;
+  private singleDoc = -1;
+  private dense = false;
 
   constructor(
     private readonly dict: FrontCodedDictionary,
@@ -297,45 +334,50 @@ export class TermMetaReader {
     } else {
       j = first;
       r.pos = this.dict.blockStart(first / TERMS_PER_BLOCK);
+      this.tails = r.byte() === 1;
       this.docPointer = 0;
       this.posPointer = 0;
+      this.singleDoc = -1;
+      this.dense = false;
     }
     const withPositions = this.withPositions;
+    const tails = this.tails;
     for (; j <= t; j++) {
-      r.vint();
-      r.skipUnits();
-      const docFreq = r.vint();
+      skipTermText(r, tails);
+      const code = r.vint();
+      const docFreq = code >>> 1;
+      const same = (code & 1) === 1;
       if (docFreq === 1) {
-        let doc: number;
+        if (!same) this.singleDoc = r.vint();
         let freq = 1;
         let position = -1;
-        if (!withPositions) {
-          doc = r.vint();
-        } else {
-          const code = r.vint();
-          doc = Math.floor(code / 2);
-          if (code % 2 === 1) {
-            position = r.vint();
+        if (withPositions) {
+          const c = r.vint();
+          if ((c & 1) === 1) {
+            position = c >>> 1;
           } else {
-            freq = r.vint();
+            freq = c >>> 1;
             this.posPointer += r.vint();
           }
         }
         if (j === t) {
-          out.singleDoc = doc;
+          out.singleDoc = this.singleDoc;
           out.singleFreq = freq;
           out.singlePosition = position;
           out.dense = false;
         }
       } else {
-        const code = r.vint();
-        this.docPointer += Math.floor(code / 2);
+        if (!same) {
+          const c = r.vint();
+          this.docPointer += Math.floor(c / 2);
+          this.dense = c % 2 === 1;
+        }
         if (withPositions) this.posPointer += r.vint();
         if (j === t) {
           out.singleDoc = -1;
           out.singleFreq = 0;
           out.singlePosition = -1;
-          out.dense = code % 2 === 1;
+          out.dense = this.dense;
         }
       }
       if (j === t) out.docFreq = docFreq;
@@ -351,7 +393,7 @@ export class TermMetaReader {
   docFreq(t: number): number {
     const r = this.r;
     r.pos = this.dict.metaOffset(t);
-    return r.vint();
+    return r.vint() >>> 1;
   }
 }
 

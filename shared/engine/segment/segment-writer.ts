@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { FileOutput } from '../codec/file-output.ts';
 import { FrontCodedWriter, type DictionaryLayout } from '../codec/front-coded.ts';
 import { PostingsWriter } from '../codec/postings-format.ts';
-import { StoredFieldsWriter } from '../codec/stored-fields.ts';
+import { StoredFieldsWriter, sampleDictionary } from '../codec/stored-fields.ts';
 import { narrowestKind, ordKind, writeColumn, type ColumnLayout } from '../codec/typed-columns.ts';
 import type { SegmentFileKind } from '../codec/file-format.ts';
 import { bitsetWords, hasBit } from './bitset.ts';
@@ -24,7 +24,7 @@ import { keptDocs } from './nested-blocks.ts';
 import { mergeTermsInSteps } from './term-merge.ts';
 import { writePoints } from './point-values-file.ts';
 import { crashPoint } from '../store/fault-injection.ts';
-import type { DocValues, InvertedField, NumericDocValues, PostingsCursor, Segment, SortedDocValues } from './types.ts';
+import type { DocValues, InvertedField, NumericDocValues, PostingsCursor, Segment, SortedDocValues, StoredDocument } from './types.ts';
 
 export interface WriteSource {
   readonly segment: Segment;
@@ -74,7 +74,7 @@ export function* writeSegmentInSteps(dir: string, id: number, sources: readonly 
   const out = {} as Outputs;
   try {
     for (const kind of DATA_FILES) out[kind] = new FileOutput(join(dir, segmentFileName(id, kind)), kind);
-    const stored = yield* writeStored(parts, out.fdt);
+    const stored = yield* writeStored(parts, maxDoc, out.fdt);
     yield;
     const versions = writeGathered(parts, maxDoc, out.dvd, (s) => s.versions);
     const seqNos = writeGathered(parts, maxDoc, out.dvd, (s) => s.seqNos);
@@ -118,8 +118,8 @@ function fieldPaths(parts: readonly Part[]): string[] {
   return [...paths].sort();
 }
 
-function* writeStored(parts: readonly Part[], fdt: FileOutput): Generator<void, ReturnType<StoredFieldsWriter['finish']>> {
-  const w = new StoredFieldsWriter(fdt);
+function* writeStored(parts: readonly Part[], maxDoc: number, fdt: FileOutput): Generator<void, ReturnType<StoredFieldsWriter['finish']>> {
+  const w = new StoredFieldsWriter(fdt, sampleDictionary(maxDoc, keptDocReader(parts)));
   for (const { segment, docMap } of parts) {
     for (let d = 0; d < docMap.length; d++) {
       if (d % DOCS_PER_STEP === DOCS_PER_STEP - 1) yield;
@@ -129,6 +129,30 @@ function* writeStored(parts: readonly Part[], fdt: FileOutput): Generator<void, 
     }
   }
   return w.finish();
+}
+
+/**
+ * Reads kept doc i (in the new numbering) from its source; calls with
+ * ascending i cost one walk of the doc maps between them.
+ */
+function keptDocReader(parts: readonly Part[]): (i: number) => StoredDocument {
+  let part = 0;
+  let d = 0;
+  return (i) => {
+    if (part >= parts.length || (d < parts[part]!.docMap.length && parts[part]!.docMap[d]! > i)) {
+      part = 0;
+      d = 0;
+    }
+    for (;;) {
+      const map = parts[part]!.docMap;
+      for (; d < map.length; d++) if (map[d]! === i) return parts[part]!.segment.stored.document(d);
+      else if (map[d]! > i) break;
+      if (d < map.length) throw new Error(`kept doc ${i} not found`);
+      part++;
+      d = 0;
+      if (part >= parts.length) throw new Error(`kept doc ${i} not found`);
+    }
+  };
 }
 
 /** A per-doc number column of the sources (versions, seq_nos), renumbered and written narrow. */

@@ -80,7 +80,9 @@ test('postings read back through cursors; advance lands and freqOf answers where
     dict.add(`t${String(t).padStart(3, '0')}`, writer.finishTerm());
     lists.push({ docs, freqs, positions });
   }
-  const reader = new FrontCodedDictionary(dictSink.buffer.view(), dict.finish(), (r) => skipTermMeta(r, true));
+  // The writer keeps the last block until finish: the bytes are complete after it.
+  const dictLayout = dict.finish();
+  const reader = new FrontCodedDictionary(dictSink.buffer.view(), dictLayout, (r) => skipTermMeta(r, true));
   const meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1, dense: false };
   const metas = new TermMetaReader(reader, true);
   lists.forEach((list, t) => {

@@ -1,7 +1,9 @@
 /**
  * The segment format version: a file of another version is refused when it
  * opens (the copy is then rebuilt from the log), never read in the wrong
- * form. Format 4 changed what an `ip` term is (16 bytes in hex, not text).
+ * form. Format 4 changed what an `ip` term is (16 bytes in hex, not text);
+ * format 5 the stored fields (a dictionary per segment), the dictionary
+ * entries (tails) and the postings metadata (shared postings).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,15 +23,22 @@ function segmentFile(version: number): Uint8Array {
 }
 
 describe('segment format version', () => {
-  test('this node writes and reads format 4, where ip terms are the addresses in hex', () => {
-    assert.equal(SEGMENT_FORMAT_VERSION, 4);
-    verifyFile(segmentFile(4), 'tim', '_0.tim');
+  test('this node writes and reads format 5, with stored-field dictionaries and shared postings', () => {
+    assert.equal(SEGMENT_FORMAT_VERSION, 5);
+    verifyFile(segmentFile(5), 'tim', '_0.tim');
+  });
+
+  test('a format 4 file (entries without tails, no stored-field dictionary) is refused as corrupt, naming both versions', () => {
+    assert.throws(
+      () => verifyFile(segmentFile(4), 'tim', '_0.tim'),
+      (e: unknown) => e instanceof CorruptSegmentError && e.message === 'segment file [_0.tim] is corrupt: format version 4, this node reads 5',
+    );
   });
 
   test('a format 3 file (ip terms as text) is refused as corrupt, naming both versions', () => {
     assert.throws(
       () => verifyFile(segmentFile(3), 'tim', '_0.tim'),
-      (e: unknown) => e instanceof CorruptSegmentError && e.message === 'segment file [_0.tim] is corrupt: format version 3, this node reads 4',
+      (e: unknown) => e instanceof CorruptSegmentError && e.message === 'segment file [_0.tim] is corrupt: format version 3, this node reads 5',
     );
   });
 });

@@ -1,8 +1,9 @@
 /**
  * segment-sizes — where a data directory's segment bytes go: per file kind,
  * and per field within `.tim` (term text and postings metadata apart),
- * `.dvd` (each column), `.doc` and `.pos`. Reads the files only (safe on a
- * kept bench:scale directory while no node runs on it).
+ * `.dvd` (each column; a section fields share counts for the first of
+ * them). Reads the files only (safe on a kept bench:scale directory while
+ * no node runs on it).
  *
  *   npx tsx bench/segment-sizes.ts /tmp/scale-1m
  */
@@ -20,7 +21,13 @@ const dir = process.argv[2];
 if (dir === undefined) throw new Error('usage: segment-sizes <data dir>');
 
 const ELEMENT: Record<string, number> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, f32: 4, f64: 8 };
-const col = (c: ColumnLayout | null | undefined): number => (c === null || c === undefined ? 0 : c.length * ELEMENT[c.kind]!);
+/** `.dvd` offsets counted in the current segment: a section two fields share (shared-sections.ts) counts once, for the first. */
+const counted = new Set<number>();
+const col = (c: ColumnLayout | null | undefined): number => {
+  if (c === null || c === undefined || counted.has(c.at)) return 0;
+  counted.add(c.at);
+  return c.length * ELEMENT[c.kind]!;
+};
 
 const byKind = new Map<string, number>();
 const byField = new Map<string, number>();
@@ -61,6 +68,7 @@ for (const segs of segmentDirs(dir)) {
     const info = JSON.parse(si.subarray(HEADER_BYTES, si.length - FOOTER_BYTES).toString('utf8')) as SegmentInfo;
     docs += info.maxDoc;
     const tim = readFileSync(join(segs, name.replace('.si', '.tim')));
+    counted.clear();
     add(byField, 'dvd _version', col(info.versions));
     add(byField, 'dvd _seq_no', col(info.seqNos));
     add(byField, 'fdt stored index', info.stored.blocks * 8);
@@ -84,7 +92,10 @@ for (const segs of segmentDirs(dir)) {
         add(byField, `dvd ${f.path} points`, col(f.points.values) + col(f.points.starts));
         if (f.points.tree) add(byField, `dvd ${f.path} point tree`, col(f.points.tree.boxes) + col(f.points.tree.docs) + col(f.points.tree.coords));
       }
-      if (f.present !== null) add(byField, `dvd ${f.path} present`, f.present.words * 4);
+      if (f.present !== null && !counted.has(f.present.at)) {
+        counted.add(f.present.at);
+        add(byField, `dvd ${f.path} present`, f.present.words * 4);
+      }
     }
   }
 }

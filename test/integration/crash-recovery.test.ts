@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import zlib from 'node:zlib';
+import { SEGMENT_FORMAT_VERSION } from '../../shared/engine/codec/file-format.ts';
 import { spawnServer, startServer, tempDir, http } from '../helpers/server.ts';
 import type { ShardWorkers } from '../../services/node/shard-worker/shard-workers.ts';
 
@@ -188,6 +190,43 @@ test('a copy whose segment file is damaged is rebuilt from the log, and the node
       const rows = (await http(child.url, 'GET', '/_cat/recovery/dmg?format=json&h=index,type,translog_ops')).body as RecoveryRow[];
       assert.deepEqual(rows, [{ index: 'dmg', type: 'empty_store', translog_ops: '20000' }]);
       assert.match(await logged(), /rebuilding from the log: segment file \[_[0-9a-z]+\.doc\] is corrupt: checksum/);
+    } finally {
+      child.child.kill('SIGTERM');
+      await child.exited;
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a copy whose segments an older node wrote (format 4) is rebuilt from the log, and the node says why', async () => {
+  const dir = await tempDir('format4-');
+  try {
+    const server = await startServer([], dir);
+    await loadDocs(server.url, 'old', 20_000);
+    await server.stop();
+    // What the previous release wrote: the same files, with format 4 in every header and checksums that add up.
+    const files = await filesMatching(join(dir, 'indices'), /segments\/_[0-9a-z]+\.(si|tim|doc|pos|dvd|fdt)$/);
+    assert.ok(files.length >= 6);
+    for (const f of files) {
+      const bytes = await readFile(f);
+      assert.equal(bytes.readUInt32LE(4), SEGMENT_FORMAT_VERSION);
+      bytes.writeUInt32LE(4, 4);
+      bytes.writeUInt32LE(zlib.crc32(bytes.subarray(0, bytes.length - 8)), bytes.length - 4);
+      await writeFile(f, bytes);
+    }
+
+    const child = await spawnServer(dir);
+    const logged = async () => readFile(join(dir, 'logs', 'logsearch.log'), 'utf8');
+    try {
+      await http(child.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=60s');
+      await http(child.url, 'POST', '/old/_refresh');
+      assert.equal(((await http(child.url, 'GET', '/old/_count')).body as { count: number }).count, 20_000);
+      const found = (await http(child.url, 'POST', '/old/_search', { size: 0, query: { match: { plate: 'A00042' } } })).body as { hits: { total: number } };
+      assert.equal(found.hits.total, 1);
+      const rows = (await http(child.url, 'GET', '/_cat/recovery/old?format=json&h=index,type,translog_ops')).body as RecoveryRow[];
+      assert.deepEqual(rows, [{ index: 'old', type: 'empty_store', translog_ops: '20000' }]);
+      assert.match(await logged(), new RegExp(`rebuilding from the log: segment file \\[_[0-9a-z]+\\.si\\] is corrupt: format version 4, this node reads ${SEGMENT_FORMAT_VERSION}`));
     } finally {
       child.child.kill('SIGTERM');
       await child.exited;

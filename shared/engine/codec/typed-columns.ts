@@ -67,6 +67,13 @@ export function ordKind(maxOrd: number, withMissing: boolean): ColumnKind {
   return maxOrd <= 0xff ? 'u8' : maxOrd <= 0xffff ? 'u16' : 'i32';
 }
 
+/** values[0..n) as a typed array of `kind` (the bytes writeColumn writes). */
+export function toColumn(values: ArrayLike<number>, n: number, kind: ColumnKind): NumericArray {
+  const column = new CONSTRUCTORS[kind](n);
+  for (let i = 0; i < n; i++) column[i] = values[i]!;
+  return column;
+}
+
 /** Writes values[0..n) as `kind`. */
 export function writeColumn(out: ByteSink, values: ArrayLike<number>, n: number, kind: ColumnKind): ColumnLayout {
   const Ctor = CONSTRUCTORS[kind];

@@ -17,6 +17,7 @@ import { FrontCodedWriter, type DictionaryLayout } from '../codec/front-coded.ts
 import { PostingsWriter } from '../codec/postings-format.ts';
 import { StoredFieldsWriter, sampleDictionary } from '../codec/stored-fields.ts';
 import { narrowestKind, ordKind, writeColumn, type ColumnLayout } from '../codec/typed-columns.ts';
+import { DictionarySink, SharedSections } from './shared-sections.ts';
 import type { SegmentFileKind } from '../codec/file-format.ts';
 import { bitsetWords, hasBit } from './bitset.ts';
 import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
@@ -79,9 +80,10 @@ export function* writeSegmentInSteps(dir: string, id: number, sources: readonly 
     const versions = writeGathered(parts, maxDoc, out.dvd, (s) => s.versions);
     const seqNos = writeGathered(parts, maxDoc, out.dvd, (s) => s.seqNos);
     const fields: FieldInfo[] = [];
+    const shared = new SharedSections();
     for (const path of fieldPaths(parts)) {
       yield;
-      fields.push(yield* writeField(path, parts, maxDoc, out));
+      fields.push(yield* writeField(path, parts, maxDoc, out, shared));
     }
     const files: Record<string, number> = {};
     for (const kind of DATA_FILES) files[kind] = out[kind].finish(opts.sync);
@@ -165,13 +167,13 @@ function writeGathered(parts: readonly Part[], maxDoc: number, dvd: FileOutput, 
   return writeColumn(dvd, values, maxDoc, narrowestKind(values, maxDoc));
 }
 
-function* writeField(path: string, parts: readonly Part[], maxDoc: number, out: Outputs): Generator<void, FieldInfo> {
+function* writeField(path: string, parts: readonly Part[], maxDoc: number, out: Outputs, shared: SharedSections): Generator<void, FieldInfo> {
   let inverted: InvertedInfo | null = null;
   let ordMaps: (Int32Array | null)[] | null = null;
   let sharedDict: DictionaryLayout | null = null;
   const invertedParts = parts.map((p) => p.segment.inverted.get(path) ?? null);
   if (invertedParts.some((f) => f !== null)) {
-    const merged = yield* writeInverted(parts, invertedParts, maxDoc, out);
+    const merged = yield* writeInverted(parts, invertedParts, maxDoc, out, shared);
     yield;
     inverted = merged.info;
     ordMaps = merged.ordMaps;
@@ -182,7 +184,7 @@ function* writeField(path: string, parts: readonly Part[], maxDoc: number, out: 
   const kinds = new Set(dvParts.filter((d) => d !== null).map((d) => d!.kind));
   if (kinds.size > 1) throw new Error(`cannot merge doc values of [${path}]: numeric in one segment, keyword in another`);
   if (kinds.has('numeric')) {
-    docValues = writeNumeric(parts, dvParts as (NumericDocValues | null)[], maxDoc, out.dvd);
+    docValues = writeNumeric(parts, dvParts as (NumericDocValues | null)[], maxDoc, out.dvd, shared);
   } else if (kinds.has('sorted')) {
     const sorted = dvParts as (SortedDocValues | null)[];
     // A keyword field's doc values share the postings' dictionary (the same terms, kept by the same live docs).
@@ -190,7 +192,7 @@ function* writeField(path: string, parts: readonly Part[], maxDoc: number, out: 
       ordMaps !== null &&
       sharedDict !== null &&
       sorted.every((dv, i) => dv === null || (invertedParts[i] !== null && invertedParts[i]!.terms === dv.dict));
-    docValues = shares ? writeOrds(parts, sorted, ordMaps!, sharedDict!, maxDoc, out.dvd) : yield* writeSortedWithDict(parts, sorted, maxDoc, out);
+    docValues = shares ? writeOrds(parts, sorted, ordMaps!, sharedDict!, maxDoc, out.dvd, shared) : yield* writeSortedWithDict(parts, sorted, maxDoc, out, shared);
   }
   yield;
   const points = writePoints(path, parts, maxDoc, out.dvd);
@@ -209,11 +211,7 @@ function* writeField(path: string, parts: readonly Part[], maxDoc: number, out: 
       }
     }
   }
-  if (any) {
-    out.dvd.align(8);
-    present = { at: out.dvd.position, words };
-    out.dvd.writeArray(bits);
-  }
+  if (any) present = { at: shared.bitset(out.dvd, bits), words };
   return points === null ? { path, inverted, docValues, present } : { path, inverted, docValues, points, present };
 }
 
@@ -222,10 +220,14 @@ function* writeInverted(
   fields: readonly (InvertedField | null)[],
   maxDoc: number,
   out: Outputs,
+  shared: SharedSections,
 ): Generator<void, { info: InvertedInfo | null; ordMaps: (Int32Array | null)[] }> {
   const withPositions = fields.some((f) => f !== null && f.hasPositions);
   const postings = new PostingsWriter(out.doc, withPositions ? out.pos : null, maxDoc);
-  const dict = new FrontCodedWriter(out.tim, true);
+  // 4-aligned, so that identical dictionaries are identical bytes wherever they start.
+  out.tim.align(4);
+  const dictSink = new DictionarySink(out.tim);
+  const dict = new FrontCodedWriter(dictSink, true);
   const ordMaps = fields.map((f) => (f === null ? null : new Int32Array(f.terms.length).fill(-1)));
   const withDoc = new Uint32Array(bitsetWords(maxDoc));
   /** One cursor per source, reset for each of its terms. */
@@ -258,8 +260,12 @@ function* writeInverted(
       for (const { part, termId } of holders) ordMaps[part]![termId] = ord;
     },
   );
-  const layout = dict.finish();
-  if (layout.count === 0) return { info: null, ordMaps };
+  const written = dict.finish();
+  if (written.count === 0) {
+    dictSink.commit();
+    return { info: null, ordMaps };
+  }
+  const layout = shared.dictionary(dictSink, written, withPositions ? 'postings with positions' : 'postings');
   let norms: ColumnLayout | null = null;
   if (fields.some((f) => f !== null && f.norms !== null)) {
     const values = new Uint8Array(maxDoc);
@@ -306,7 +312,7 @@ function valueCounts(parts: readonly Part[], dvs: readonly (DocValues | null)[],
 }
 
 /** Numeric doc values of the kept docs: single-valued unless some kept doc has two values; null when none has one. */
-function writeNumeric(parts: readonly Part[], dvs: readonly (NumericDocValues | null)[], maxDoc: number, dvd: FileOutput): DocValuesInfo | null {
+function writeNumeric(parts: readonly Part[], dvs: readonly (NumericDocValues | null)[], maxDoc: number, dvd: FileOutput, shared: SharedSections): DocValuesInfo | null {
   const { counts, total, multi } = valueCounts(parts, dvs, maxDoc);
   if (total === 0) return null;
   const values = multi ? new Float64Array(total) : new Float64Array(maxDoc).fill(NaN);
@@ -324,13 +330,19 @@ function writeNumeric(parts: readonly Part[], dvs: readonly (NumericDocValues | 
       }
     }
   });
-  if (!multi) return { kind: 'numeric', values: writeColumn(dvd, values, maxDoc, narrowestKind(values, maxDoc)), starts: null };
-  const starts = writeColumn(dvd, counts, maxDoc + 1, 'u32');
-  return { kind: 'numeric', values: writeColumn(dvd, values, total, narrowestKind(values, total)), starts };
+  if (!multi) return { kind: 'numeric', values: shared.column(dvd, values, maxDoc, narrowestKind(values, maxDoc)), starts: null };
+  const starts = shared.column(dvd, counts, maxDoc + 1, 'u32');
+  return { kind: 'numeric', values: shared.column(dvd, values, total, narrowestKind(values, total)), starts };
 }
 
 /** Sorted doc values of a field without postings: the dictionary keeps the values live docs still have. */
-function* writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocValues | null)[], maxDoc: number, out: Outputs): Generator<void, DocValuesInfo | null> {
+function* writeSortedWithDict(
+  parts: readonly Part[],
+  dvs: readonly (SortedDocValues | null)[],
+  maxDoc: number,
+  out: Outputs,
+  shared: SharedSections,
+): Generator<void, DocValuesInfo | null> {
   const used = dvs.map((dv, i) => {
     if (dv === null) return null;
     const mark = new Uint8Array(dv.dict.length);
@@ -347,7 +359,9 @@ function* writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocVa
     return mark;
   });
   const ordMaps = dvs.map((dv) => (dv === null ? null : new Int32Array(dv.dict.length).fill(-1)));
-  const writer = new FrontCodedWriter(out.tim, false);
+  out.tim.align(4);
+  const sink = new DictionarySink(out.tim);
+  const writer = new FrontCodedWriter(sink, false);
   yield* mergeTermsInSteps(
     dvs.map((dv) => dv?.dict ?? null),
     (part, t) => used[part]![t] === 1,
@@ -357,7 +371,7 @@ function* writeSortedWithDict(parts: readonly Part[], dvs: readonly (SortedDocVa
       for (const { part, termId } of holders) ordMaps[part]![termId] = ord;
     },
   );
-  return writeOrds(parts, dvs, ordMaps, writer.finish(), maxDoc, out.dvd);
+  return writeOrds(parts, dvs, ordMaps, shared.dictionary(sink, writer.finish(), 'values'), maxDoc, out.dvd, shared);
 }
 
 function writeOrds(
@@ -367,6 +381,7 @@ function writeOrds(
   dict: DictionaryLayout,
   maxDoc: number,
   dvd: FileOutput,
+  shared: SharedSections,
 ): DocValuesInfo | null {
   const { counts, total, multi } = valueCounts(parts, dvs, maxDoc);
   if (total === 0) return null;
@@ -388,7 +403,7 @@ function writeOrds(
       }
     }
   });
-  if (!multi) return { kind: 'sorted', dict, ords: writeColumn(dvd, ords, maxDoc, ordKind(maxOrd, true)), starts: null };
-  const starts = writeColumn(dvd, counts, maxDoc + 1, 'u32');
-  return { kind: 'sorted', dict, ords: writeColumn(dvd, ords, total, ordKind(maxOrd, false)), starts };
+  if (!multi) return { kind: 'sorted', dict, ords: shared.column(dvd, ords, maxDoc, ordKind(maxOrd, true)), starts: null };
+  const starts = shared.column(dvd, counts, maxDoc + 1, 'u32');
+  return { kind: 'sorted', dict, ords: shared.column(dvd, ords, total, ordKind(maxOrd, false)), starts };
 }

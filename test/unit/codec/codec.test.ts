@@ -4,10 +4,10 @@ import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FrontCodedDictionary, FrontCodedWriter, MemorySink } from '../../../shared/engine/codec/front-coded.ts';
 import { MappedPostingsCursor, PostingsWriter, TermMetaReader, skipTermMeta, type TermPostingsMeta } from '../../../shared/engine/codec/postings-format.ts';
-import { MappedStoredFields, StoredFieldsWriter } from '../../../shared/engine/codec/stored-fields.ts';
+import { MappedStoredFields, StoredFieldsWriter, sampleDictionary } from '../../../shared/engine/codec/stored-fields.ts';
 import { narrowestKind } from '../../../shared/engine/codec/typed-columns.ts';
 import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
-import { prng } from '../../../services/passinfo/pass-record-generator.ts';
+import { generatePassRecords, prng } from '../../../services/passinfo/pass-record-generator.ts';
 import { SegmentBuilder } from '../../../shared/engine/segment/segment-builder.ts';
 import { writeSegment } from '../../../shared/engine/segment/segment-writer.ts';
 import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
@@ -220,3 +220,106 @@ test('a segment file with a flipped byte or a missing file is refused at open', 
   assert.throws(() => MappedSegment.open(dir, 4), /fdt/);
 });
 
+
+test('a dictionary whose neighbours share tails (URLs) reads back, finds every term and codes each in a few bytes', () => {
+  // Sorted unique URLs: neighbours share `http://img.example/land/N/` and `.jpg`, only a few digits differ.
+  const set = new Set<string>();
+  for (let i = 0; i < 3000; i++) set.add(`http://img.example/land/${i % 7}/${100_000 + i * 37}.jpg`);
+  // Some blocks without a common tail, a wide term and a long shared prefix (15 units or more) among them.
+  for (let i = 0; i < 40; i++) set.add(`http://img.example/land/3/${100_000 + i}${'x'.repeat(i % 5)}`);
+  set.add('http://img.example/文/1.jpg');
+  set.add('');
+  const terms = [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sink = new MemorySink();
+  const w = new FrontCodedWriter(sink, false);
+  for (const t of terms) w.add(t);
+  const layout = w.finish();
+  const dict = new FrontCodedDictionary(sink.buffer.view(), layout);
+  for (let i = 0; i < terms.length; i++) assert.equal(dict.get(i), terms[i]);
+  for (let i = terms.length - 1; i >= 0; i -= 3) assert.equal(dict.find(terms[i]!), i);
+  assert.equal(dict.find('http://img.example/land/3/100001.jpgx'), -1);
+  // A URL is 35 bytes; with its prefix and `.jpg` shared an entry is a header, a tail length and 2-3 digits
+  // (about 12.5 bytes a term without tails, with a whole first term every 16).
+  const perTerm = (layout.blocksAt - layout.at) / terms.length;
+  assert.ok(perTerm < 10, `${perTerm.toFixed(2)} bytes a term`);
+});
+
+test('stored fields compressed with a dictionary of the segment own docs read back every doc and take fewer bytes', () => {
+  const docs = [...generatePassRecords({ count: 6000 })].map((r) => JSON.stringify(r));
+  const doc = (i: number) => ({ source: Buffer.from(docs[i]!), routing: i % 500 === 0 ? `r${i}` : null });
+  const write = (dictionary: Uint8Array | null) => {
+    const sink = new MemorySink();
+    const w = new StoredFieldsWriter(sink, dictionary);
+    for (let i = 0; i < docs.length; i++) w.add(doc(i).source, doc(i).routing);
+    const layout = w.finish();
+    return { bytes: sink.buffer.view(), layout };
+  };
+  const dictionary = sampleDictionary(docs.length, doc);
+  assert.ok(dictionary !== null && dictionary.length === 16 * 1024);
+  const plain = write(null);
+  const packed = write(dictionary);
+  assert.equal(plain.layout.dictLength, 0);
+  assert.equal(packed.layout.dictLength, dictionary.length);
+  assert.ok(packed.bytes.length < plain.bytes.length, `${packed.bytes.length} bytes with the dictionary, ${plain.bytes.length} without`);
+  const stored = new MappedStoredFields(packed.bytes, packed.layout);
+  const r = prng(3);
+  for (let k = 0; k < 500; k++) {
+    const i = k < 2 ? k * (docs.length - 1) : Math.floor(r() * docs.length);
+    const d = stored.document(i);
+    assert.equal(Buffer.from(d.source).toString('utf8'), docs[i], `doc ${i}`);
+    assert.equal(d.routing, doc(i).routing);
+  }
+});
+
+test('a segment of a few small docs gets no stored-fields dictionary (it would cost more than it saves)', () => {
+  const doc = (i: number) => ({ source: Buffer.from(`{"i":${i}}`), routing: null });
+  assert.equal(sampleDictionary(0, doc), null);
+  assert.equal(sampleDictionary(50, doc), null);
+});
+
+test('terms with the postings of the term before them share them, and single docs repeat no doc, yet read back whole', () => {
+  const docSink = new MemorySink();
+  const posSink = new MemorySink();
+  const dictSink = new MemorySink();
+  const writer = new PostingsWriter(docSink, posSink, 1000);
+  const dict = new FrontCodedWriter(dictSink, true);
+  // n-grams of two plates: runs of terms in the same docs (with their own positions), and single-doc runs.
+  const lists: { docs: number[]; positions: number[] }[] = [];
+  for (let t = 0; t < 70; t++) {
+    const docs = t % 10 < 4 ? [3, 400, 999] : t % 10 < 7 ? [17 + Math.floor(t / 10)] : [5, 6 + (t % 3)];
+    const positions = docs.map((_, k) => t + k);
+    writer.startTerm();
+    docs.forEach((d, k) => writer.addPosting(d, 1, [positions[k]!]));
+    dict.add(`t${String(t).padStart(3, '0')}`, writer.finishTerm());
+    lists.push({ docs, positions });
+  }
+  const layout = dict.finish();
+  const reader = new FrontCodedDictionary(dictSink.buffer.view(), layout, (r) => skipTermMeta(r, true));
+  const metas = new TermMetaReader(reader, true);
+  const meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1, dense: false };
+  // Each distinct list is written once a dictionary block: far fewer bytes than 40 lists of three docs.
+  assert.ok(docSink.buffer.length < 40 * 6, `${docSink.buffer.length} postings bytes`);
+  const pointers = new Set<number>();
+  for (const order of [lists.map((_, t) => t), lists.map((_, t) => lists.length - 1 - t)]) {
+    for (const t of order) {
+      const list = lists[t]!;
+      metas.read(t, meta);
+      if (list.docs.length > 1) pointers.add(meta.docPointer);
+      const c = new MappedPostingsCursor(docSink.buffer.view(), posSink.buffer.view(), true, Math.ceil(1000 / 32)).reset(meta);
+      const seen: number[] = [];
+      const positions: number[] = [];
+      while (c.nextBlock()) {
+        for (let i = 0; i < c.count; i++) {
+          seen.push(c.docs[i]!);
+          positions.push(...c.positions(i));
+        }
+      }
+      assert.deepEqual(seen, list.docs, `term ${t}`);
+      assert.deepEqual(positions, list.positions, `term ${t} positions`);
+      assert.equal(reader.get(t), `t${String(t).padStart(3, '0')}`);
+    }
+  }
+  // 49 terms have more than one doc: the 21 of their own lists, and 7 runs of 4 terms with one list,
+  // each run written once (one run twice: a dictionary block starts inside it).
+  assert.equal(pointers.size, 21 + 7 + 1);
+});

@@ -152,3 +152,33 @@ test('a segment of many docs reads back from its files exactly as it was built',
   assert.equal(segment.inverted.get('title')!.docCount, built.inverted.get('title')!.docCount);
   assert.equal(segment.inverted.get('title')!.sumTotalTermFreq, built.inverted.get('title')!.sumTotalTermFreq);
 });
+
+test('a keyword field that repeats _id shares its dictionary and ordinals in the files, fields all docs have share one presence bitset', () => {
+  const eventId = fieldMapping('event_id', 'keyword');
+  const land = fieldMapping('land', 'keyword');
+  const builder = new SegmentBuilder(analyzers);
+  for (let i = 0; i < 500; i++) {
+    const id = `E-${i.toString(36).padStart(6, '0')}`;
+    // `land` is in every doc, `color` in some: their presence bitsets differ.
+    const fields: [typeof eventId, (string | number)[]][] = [[eventId, [id]], [land, [`L${i % 13}`]], [price, [i]]];
+    if (i % 4 === 0) fields.push([color, ['red']]);
+    builder.add(bufferedDoc(id, fields));
+  }
+  const built = builder.build(0);
+  const { segment } = mergeSegments([{ segment: built, liveDocs: null }], 3);
+  const info = (path: string) => segment.info.fields.find((f) => f.path === path)!;
+  assert.deepEqual(info('event_id').inverted!.dict, info('_id').inverted!.dict);
+  const ords = (path: string) => (info(path).docValues as { ords: unknown }).ords;
+  assert.deepEqual(ords('event_id'), ords('_id'));
+  assert.notDeepEqual(info('land').inverted!.dict, info('_id').inverted!.dict);
+  assert.deepEqual(info('land').present, info('price').present);
+  assert.notDeepEqual(info('color').present, info('land').present);
+  for (let d = 0; d < built.maxDoc; d++) assert.deepEqual(docRecord(segment, d), docRecord(built, d), `doc ${d}`);
+  const lookup = (s: Segment, path: string, term: string) => {
+    const field = s.inverted.get(path)!;
+    return postingsOf(field, field.terms.find(term));
+  };
+  assert.deepEqual(lookup(segment, 'event_id', 'E-0000a0'), [[360, 1, []]]);
+  assert.deepEqual(lookup(segment, '_id', 'E-0000a0'), lookup(built, '_id', 'E-0000a0'));
+  assert.deepEqual(termsOf(segment.inverted.get('land')!.terms), termsOf(built.inverted.get('land')!.terms));
+});

@@ -12,7 +12,8 @@
  *   npm run bench:scale                         # 1,000,000 records
  *   npm run bench:scale -- --count 5000000
  *   npm run bench:scale -- --count 20000000 --runs 10
- *   npm run bench:scale -- --keep /tmp/scale-1m   # keep the data directory (to profile queries on it)
+ *   npm run bench:scale -- --keep /tmp/scale-1m   # keep the data directory (to profile queries on it;
+ *                                                 # `npx tsx bench/segment-sizes.ts /tmp/scale-1m` splits its segments per field)
  *   npm run bench:scale -- --load-only            # the load only (no queries, no restart)
  *   npm run bench:scale -- --load-only --root /tmp/main-build   # another checkout's build (a before/after)
  *   npm run bench:scale -- --load-only --cpu-prof /tmp/prof     # .cpuprofile of every thread of the node
@@ -113,6 +114,28 @@ function duBytes(path: string): number {
     total += s.isDirectory() ? duBytes(p) : s.size;
   }
   return total;
+}
+
+/** Bytes of the segment files under `dir`'s indices, by kind (`.tim`, `.doc`, ...). */
+function segmentKinds(dir: string): Map<string, number> {
+  const kinds = new Map<string, number>();
+  const indices = join(dir, 'indices');
+  for (const uuid of readdirSync(indices)) {
+    for (const shard of readdirSync(join(indices, uuid))) {
+      const segs = join(indices, uuid, shard, 'segments');
+      let names: string[];
+      try {
+        names = readdirSync(segs);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const kind = name.slice(name.lastIndexOf('.') + 1);
+        kinds.set(kind, (kinds.get(kind) ?? 0) + statSync(join(segs, name)).size);
+      }
+    }
+  }
+  return kinds;
 }
 
 /** Bytes on disk: the log, the segment files, the version maps (classic-level). */
@@ -241,6 +264,13 @@ async function main(): Promise<void> {
       ['RSS / anon / file / PSS while serving queries, MiB', `${f0(served.rss)} / ${f0(served.anon)} / ${f0(served.file)} / ${f0(served.pss)}`],
       ['peak RSS (VmHWM) during the load, MiB', f0(served.hwm)],
       ['on disk: log + segments + versions, MiB', `${mb(disk.log + disk.segments + disk.versions)} (${mb(disk.log)} + ${mb(disk.segments)} + ${mb(disk.versions)})`],
+      [
+        'segments by file kind, MiB',
+        [...segmentKinds(dir)]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, n]) => `.${k} ${mb(n)}`)
+          .join(', '),
+      ],
       ['stop (SIGTERM, commits every copy), ms', f0(stopMs)],
       ['restart until HTTP answers, ms', f0(httpMs)],
       ['restart until every shard is started, ms', f0(greenMs)],

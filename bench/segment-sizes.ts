@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { FOOTER_BYTES, HEADER_BYTES } from '../shared/engine/codec/file-format.ts';
 import { ByteReader } from '../shared/engine/codec/byte-reader.ts';
 import { skipTermMeta } from '../shared/engine/codec/postings-format.ts';
-import { TERMS_PER_BLOCK, skipTermText, type DictionaryLayout } from '../shared/engine/codec/front-coded.ts';
+import { skipTermText, type DictionaryLayout } from '../shared/engine/codec/front-coded.ts';
 import type { ColumnLayout } from '../shared/engine/codec/typed-columns.ts';
 import type { SegmentInfo } from '../shared/engine/segment/segment-info.ts';
 import { printTable } from './report.ts';
@@ -46,7 +46,7 @@ function dictBytes(tim: Uint8Array, d: DictionaryLayout, positions: boolean): { 
   let meta = 0;
   let tails = false;
   for (let i = 0; i < d.count; i++) {
-    if (i % TERMS_PER_BLOCK === 0) tails = r.byte() === 1;
+    if (i % d.blockSize === 0) tails = r.byte() === 1;
     skipTermText(r, tails);
     if (d.withMeta) {
       const at = r.pos;
@@ -54,7 +54,7 @@ function dictBytes(tim: Uint8Array, d: DictionaryLayout, positions: boolean): { 
       meta += r.pos - at;
     }
   }
-  const blocks = Math.ceil(d.count / TERMS_PER_BLOCK) + 1;
+  const blocks = Math.ceil(d.count / d.blockSize) + 1;
   return { text: d.blocksAt - d.at - meta, meta, index: blocks * 4 };
 }
 

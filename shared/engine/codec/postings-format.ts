@@ -72,6 +72,8 @@ export class PostingsWriter {
     private readonly posOut: ByteSink | null,
     /** Docs of the segment being written (the width of dense terms' bitsets). */
     private readonly maxDoc: number,
+    /** Terms a block of the dictionary the metadata goes to (pointers restart from 0 at each). */
+    private readonly dictBlockSize = TERMS_PER_BLOCK,
   ) {}
 
   get withPositions(): boolean {
@@ -105,7 +107,7 @@ export class PostingsWriter {
     if (n === 0) throw new Error('a term without postings');
     const m = this.meta;
     m.clear();
-    const firstOfBlock = this.termIndex % TERMS_PER_BLOCK === 0;
+    const firstOfBlock = this.termIndex % this.dictBlockSize === 0;
     this.termIndex++;
     if (firstOfBlock) {
       this.lastDocPointer = 0;
@@ -325,7 +327,8 @@ export class TermMetaReader {
   }
 
   read(t: number, out: TermPostingsMeta): TermPostingsMeta {
-    const first = t - (t % TERMS_PER_BLOCK);
+    const size = this.dict.blockSize;
+    const first = t - (t % size);
     const r = this.r;
     let j: number;
     if (this.lastT >= first && this.lastT < t) {
@@ -333,7 +336,7 @@ export class TermMetaReader {
       r.pos = this.lastEnd;
     } else {
       j = first;
-      r.pos = this.dict.blockStart(first / TERMS_PER_BLOCK);
+      r.pos = this.dict.blockStart(first / size);
       this.tails = r.byte() === 1;
       this.docPointer = 0;
       this.posPointer = 0;

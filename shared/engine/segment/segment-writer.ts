@@ -13,7 +13,7 @@
 import { runSteps } from '../../steps/run-steps.ts';
 import { join } from 'node:path';
 import { FileOutput } from '../codec/file-output.ts';
-import { FrontCodedWriter, type DictionaryLayout } from '../codec/front-coded.ts';
+import { FrontCodedWriter, TERMS_PER_BLOCK, TEXT_TERMS_PER_BLOCK, type DictionaryLayout } from '../codec/front-coded.ts';
 import { PostingsWriter } from '../codec/postings-format.ts';
 import { StoredFieldsWriter, sampleDictionary } from '../codec/stored-fields.ts';
 import { narrowestKind, ordKind, writeColumn, type ColumnLayout } from '../codec/typed-columns.ts';
@@ -223,11 +223,13 @@ function* writeInverted(
   shared: SharedSections,
 ): Generator<void, { info: InvertedInfo | null; ordMaps: (Int32Array | null)[] }> {
   const withPositions = fields.some((f) => f !== null && f.hasPositions);
-  const postings = new PostingsWriter(out.doc, withPositions ? out.pos : null, maxDoc);
+  // A text field's terms are never read by ordinal: larger dictionary blocks.
+  const blockSize = withPositions ? TEXT_TERMS_PER_BLOCK : TERMS_PER_BLOCK;
+  const postings = new PostingsWriter(out.doc, withPositions ? out.pos : null, maxDoc, blockSize);
   // 4-aligned, so that identical dictionaries are identical bytes wherever they start.
   out.tim.align(4);
   const dictSink = new DictionarySink(out.tim);
-  const dict = new FrontCodedWriter(dictSink, true);
+  const dict = new FrontCodedWriter(dictSink, true, blockSize);
   const ordMaps = fields.map((f) => (f === null ? null : new Int32Array(f.terms.length).fill(-1)));
   const withDoc = new Uint32Array(bitsetWords(maxDoc));
   /** One cursor per source, reset for each of its terms. */
@@ -403,7 +405,11 @@ function writeOrds(
       }
     }
   });
-  if (!multi) return { kind: 'sorted', dict, ords: shared.column(dvd, ords, maxDoc, ordKind(maxOrd, true)), starts: null };
+  if (!multi) {
+    // -1 marks a doc without a value: when every doc has one, unsigned ords hold twice the range (200 values in a byte).
+    const withMissing = total < maxDoc;
+    return { kind: 'sorted', dict, ords: shared.column(dvd, ords, maxDoc, ordKind(maxOrd, withMissing)), starts: null };
+  }
   const starts = shared.column(dvd, counts, maxDoc + 1, 'u32');
   return { kind: 'sorted', dict, ords: shared.column(dvd, ords, total, ordKind(maxOrd, false)), starts };
 }

@@ -93,7 +93,7 @@ export class SharedSections {
   /** The dictionary `sink` gathered: written, or an identical one written before (its layout). */
   dictionary(sink: DictionarySink, layout: DictionaryLayout, readAs: string): DictionaryLayout {
     if (sink.streamed) return layout;
-    const key = `${readAs}|${layout.count}|${layout.withMeta}|${layout.blocksAt - layout.at}|${digest(sink.bytes())}`;
+    const key = `${readAs}|${layout.count}|${layout.withMeta}|${layout.blockSize}|${layout.blocksAt - layout.at}|${digest(sink.bytes())}`;
     const earlier = this.dictionaries.get(key);
     if (earlier !== undefined) return earlier;
     sink.commit();

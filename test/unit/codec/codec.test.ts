@@ -52,6 +52,19 @@ test('a front-coded dictionary reads back every term, finds each one and bounds 
   assert.equal(dict.lowerBound('\uffff'), terms.length);
 });
 
+test('a dictionary of 32-term blocks (a text field) reads back and finds every term', () => {
+  const terms = someTerms(1500, 5);
+  const sink = new MemorySink();
+  const w = new FrontCodedWriter(sink, false, 32);
+  for (const t of terms) w.add(t);
+  const layout = w.finish();
+  assert.equal(layout.blockSize, 32);
+  const dict = new FrontCodedDictionary(sink.buffer.view(), layout);
+  for (let i = terms.length - 1; i >= 0; i--) assert.equal(dict.get(i), terms[i]);
+  for (let i = 0; i < terms.length; i += 7) assert.equal(dict.find(terms[i]!), i);
+  assert.equal(dict.lowerBound('\uffff'), terms.length);
+});
+
 test('postings read back through cursors; advance lands and freqOf answers where a scan would', () => {
   const docSink = new MemorySink();
   const posSink = new MemorySink();

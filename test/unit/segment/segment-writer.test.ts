@@ -172,6 +172,9 @@ test('a keyword field that repeats _id shares its dictionary and ordinals in the
   assert.deepEqual(ords('event_id'), ords('_id'));
   assert.notDeepEqual(info('land').inverted!.dict, info('_id').inverted!.dict);
   assert.deepEqual(info('land').present, info('price').present);
+  // Every doc has a `land`: its ordinals are unsigned (no -1 to keep); `color` is missing from some docs.
+  assert.equal((ords('land') as { kind: string }).kind, 'u8');
+  assert.equal((ords('color') as { kind: string }).kind, 'i8');
   assert.notDeepEqual(info('color').present, info('land').present);
   for (let d = 0; d < built.maxDoc; d++) assert.deepEqual(docRecord(segment, d), docRecord(built, d), `doc ${d}`);
   const lookup = (s: Segment, path: string, term: string) => {

@@ -213,7 +213,8 @@ export class FrontCodedDictionary implements TermDictionary {
     this.length = layout.count;
     if (layout.withMeta && skipMeta === null) throw new Error('a dictionary with metadata is read with the function that skips it');
     this.skipMeta = layout.withMeta ? skipMeta : null;
-    this.blockSize = layout.blockSize;
+    // Absent in the first format-5 segments, written before text fields' blocks grew: 16.
+    this.blockSize = layout.blockSize ?? TERMS_PER_BLOCK;
     const blocks = Math.ceil(layout.count / layout.blockSize) + 1;
     this.blockStarts = new Uint32Array(bytes.buffer, bytes.byteOffset + layout.blocksAt, blocks);
     this.reader = new ByteReader(bytes.subarray(layout.at, layout.blocksAt));

@@ -46,7 +46,7 @@ function dictBytes(tim: Uint8Array, d: DictionaryLayout, positions: boolean): { 
   let meta = 0;
   let tails = false;
   for (let i = 0; i < d.count; i++) {
-    if (i % d.blockSize === 0) tails = r.byte() === 1;
+    if (i % (d.blockSize ?? 16) === 0) tails = r.byte() === 1;
     skipTermText(r, tails);
     if (d.withMeta) {
       const at = r.pos;
@@ -54,7 +54,7 @@ function dictBytes(tim: Uint8Array, d: DictionaryLayout, positions: boolean): { 
       meta += r.pos - at;
     }
   }
-  const blocks = Math.ceil(d.count / d.blockSize) + 1;
+  const blocks = Math.ceil(d.count / (d.blockSize ?? 16)) + 1;
   return { text: d.blocksAt - d.at - meta, meta, index: blocks * 4 };
 }
 

@@ -215,7 +215,7 @@ export class FrontCodedDictionary implements TermDictionary {
     this.skipMeta = layout.withMeta ? skipMeta : null;
     // Absent in the first format-5 segments, written before text fields' blocks grew: 16.
     this.blockSize = layout.blockSize ?? TERMS_PER_BLOCK;
-    const blocks = Math.ceil(layout.count / layout.blockSize) + 1;
+    const blocks = Math.ceil(layout.count / this.blockSize) + 1;
     this.blockStarts = new Uint32Array(bytes.buffer, bytes.byteOffset + layout.blocksAt, blocks);
     this.reader = new ByteReader(bytes.subarray(layout.at, layout.blocksAt));
   }

@@ -67,8 +67,7 @@ export class FrontCodedWriter {
   private readonly terms: string[] = [];
   private readonly metas = new ByteWriter(256);
   private readonly metaEnds: number[] = [];
-  private readonly plain = new ByteWriter(1024);
-  private readonly tailed = new ByteWriter(1024);
+  private readonly block = new ByteWriter(1024);
   private readonly blockStarts: number[] = [];
   private count = 0;
   private readonly at: number;
@@ -93,37 +92,54 @@ export class FrontCodedWriter {
     if (this.terms.length === this.blockSize) this.flushBlock();
   }
 
-  /** Writes the gathered block, with tails when that is shorter. */
-  private flushBlock(): void {
-    if (this.terms.length === 0) return;
-    this.blockStarts.push(this.out.position - this.at);
-    const plain = this.encode(this.plain, false);
-    const tailed = this.encode(this.tailed, true);
-    const best = tailed.length < plain.length ? tailed : plain;
-    this.out.writePrefix(best.bytes, best.length);
-    this.terms.length = 0;
-    this.metaEnds.length = 0;
-    this.metas.clear();
-  }
+  /** Per entry of the gathered block: the prefix it shares with the one before, and the tail. */
+  private prefixes = new Int32Array(64);
+  private tails = new Int32Array(64);
 
-  private encode(e: ByteWriter, tails: boolean): ByteWriter {
-    e.clear();
-    e.byte(tails ? 1 : 0);
+  /** Writes the gathered block, with tails when that is shorter (the sizes are counted, the block coded once). */
+  private flushBlock(): void {
+    const terms = this.terms;
+    if (terms.length === 0) return;
+    this.blockStarts.push(this.out.position - this.at);
+    if (this.prefixes.length < terms.length) {
+      this.prefixes = new Int32Array(2 * terms.length);
+      this.tails = new Int32Array(2 * terms.length);
+    }
+    // Bytes tails save (the units they leave out) less what they cost (a vint each).
+    let gain = 0;
     let prev = '';
-    let metaAt = 0;
-    const metas = this.metas.bytes;
-    for (let k = 0; k < this.terms.length; k++) {
-      const term = this.terms[k]!;
+    for (let k = 0; k < terms.length; k++) {
+      const term = terms[k]!;
       let prefix = 0;
       let tail = 0;
       if (k > 0) {
         const n = Math.min(prev.length, term.length);
         while (prefix < n && prev.charCodeAt(prefix) === term.charCodeAt(prefix)) prefix++;
-        if (tails) {
-          const most = Math.min(prev.length, term.length) - prefix;
-          while (tail < most && prev.charCodeAt(prev.length - 1 - tail) === term.charCodeAt(term.length - 1 - tail)) tail++;
-        }
+        const most = n - prefix;
+        while (tail < most && prev.charCodeAt(prev.length - 1 - tail) === term.charCodeAt(term.length - 1 - tail)) tail++;
+        gain += tail - (tail < 128 ? 1 : 2);
       }
+      this.prefixes[k] = prefix;
+      this.tails[k] = tail;
+      prev = term;
+    }
+    const e = this.block;
+    this.encode(e, gain > 0);
+    this.out.writePrefix(e.bytes, e.length);
+    this.terms.length = 0;
+    this.metaEnds.length = 0;
+    this.metas.clear();
+  }
+
+  private encode(e: ByteWriter, tails: boolean): void {
+    e.clear();
+    e.byte(tails ? 1 : 0);
+    let metaAt = 0;
+    const metas = this.metas.bytes;
+    for (let k = 0; k < this.terms.length; k++) {
+      const term = this.terms[k]!;
+      const prefix = this.prefixes[k]!;
+      const tail = tails ? this.tails[k]! : 0;
       const to = term.length - tail;
       let wide = 0;
       for (let c = prefix; c < to; c++) {
@@ -142,9 +158,7 @@ export class FrontCodedWriter {
         e.raw(metas.subarray(metaAt, metaEnd));
         metaAt = metaEnd;
       }
-      prev = term;
     }
-    return e;
   }
 
   get size(): number {

@@ -84,8 +84,9 @@ test('searches answer while a flush builds the segment of 40,000 documents and w
 });
 
 test('searches answer while terms under terms collects over 40,000 documents, and terms 1000 x terms 1000 fails with too_many_buckets_exception', async () => {
-  // Every (group, key) pair is a bucket to collect; only ten groups' best ten keys are built.
-  const heavy = { size: 0, aggs: { g: { terms: { field: 'g', size: 10 }, aggs: { k: { terms: { field: 'k', size: 10 } } } } } };
+  // Every (group, key) pair is a bucket to collect; with min_doc_count 0 each group built also weighs all
+  // 40,000 keys, so an aggregation takes many turns of the thread (collecting alone is now a few of them).
+  const heavy = { size: 0, aggs: { g: { terms: { field: 'g', size: 10 }, aggs: { k: { terms: { field: 'k', size: 10, min_doc_count: 0 } } } } } };
   // Once first: global ordinals are built (once per set of segments) before collecting starts.
   assert.equal((await http(server.url, 'POST', '/steps/_search', heavy)).status, 200);
   // One after the other: without turns, a search sent meanwhile would wait for the rest of the one running.

@@ -75,21 +75,8 @@ export class ByteWriter {
         break;
       }
     }
-    const n = to - from;
-    this.vint(n * 2 + wide);
-    this.reserve(wide ? 2 * n : n);
-    const bytes = this.bytes;
-    let at = this.length;
-    if (wide) {
-      for (let k = from; k < to; k++) {
-        const c = s.charCodeAt(k);
-        bytes[at++] = c & 0xff;
-        bytes[at++] = c >>> 8;
-      }
-    } else {
-      for (let k = from; k < to; k++) bytes[at++] = s.charCodeAt(k);
-    }
-    this.length = at;
+    this.vint((to - from) * 2 + wide);
+    this.unitsRaw(s, from, to, wide === 1);
   }
 
   /** Code units s[from..to) without a header: one byte each, or two (little-endian) when `wide`. */

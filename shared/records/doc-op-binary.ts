@@ -324,15 +324,16 @@ export function decodeDocOpHeader(buf: Buffer, start: number): { requestId: stri
 }
 
 /** Just what routes the op to a shard, `id` and `routing`, without the source or the rest. */
-export function decodeDocOpRoute(buf: Buffer, start: number): { id: string; routing: string | null } {
+export function decodeDocOpRoute(buf: Buffer, start: number): { id: string; routing: string | null; op: OpType } {
   const r = new Reader(buf, start);
   r.repeatedString(requestIds);
   r.long(); // item
-  r.long(); // op
+  const op = OP_TYPES[r.long()];
+  if (op === undefined) throw new Error('invalid DocOp op index');
   r.repeatedString(indexUuids);
   r.repeatedString(typeNames);
   const id = r.string();
-  return { id, routing: r.union() ? r.string() : null };
+  return { id, routing: r.union() ? r.string() : null, op };
 }
 
 export function decodeDocOp(buf: Buffer, start: number): DocOp {

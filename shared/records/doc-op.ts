@@ -68,12 +68,13 @@ export function docOpHeader(value: Buffer): { requestId: string; item: number } 
 }
 
 /**
- * The id and routing of a DocOp log value, without decoding its source: a
- * copy of a shared log (a rebuild with another shard count) keeps only the
- * ops that route to its shard, and drops the others on the main thread
- * before they are sent to its worker. Every schema version starts with the
- * same fields up to `routing`.
+ * The id, routing and kind of a DocOp log value, without decoding its
+ * source: a copy of a shared log (a rebuild with another shard count) keeps
+ * only the ops that route to its shard, and drops the others on the main
+ * thread before they are sent to its worker; `_reindex` of a whole index
+ * finds each id's last op (reindex-replay.ts). Every schema version starts
+ * with the same fields up to `routing`.
  */
-export function docOpRoute(value: Buffer): { id: string; routing: string | null } {
+export function docOpRoute(value: Buffer): { id: string; routing: string | null; op: OpType } {
   return decodeDocOpRoute(value, 2);
 }

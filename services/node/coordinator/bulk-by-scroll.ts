@@ -36,6 +36,24 @@ export const DEFAULT_SCROLL_KEEP_ALIVE_MS = 5 * 60_000;
 /** The write each hit becomes (`_reindex` builds it from the hit; the by-query kinds from the request). */
 export type HitToWrite = (hit: PageHit) => WriteRequest | 'noop' | EsError;
 
+/**
+ * Hits read some other way than by a scroll: `_reindex` of a whole index,
+ * read from the source's log (reindex-replay.ts).
+ */
+export interface HitPages {
+  /** The documents to copy: those of the partitions read so far, and an estimate of the others. */
+  total(): number;
+  /** Pages of the request's page size (the last one smaller). */
+  pages(): AsyncIterable<PageHit[]>;
+}
+
+/**
+ * Bulk requests a replayed `_reindex` keeps in flight while it reads the next
+ * page, unthrottled and when no version conflict can stop it: the copies
+ * index one page while the next is read.
+ */
+export const PAGES_IN_FLIGHT = 3;
+
 export interface BulkByScrollRequest {
   readonly kind: BulkByScrollKind;
   /** The scroll's first search (size = scroll_size, scroll keep-alive set). */
@@ -52,6 +70,10 @@ export interface BulkByScrollRequest {
   readonly refresh: string | null;
   readonly description: string;
   readonly script: ScriptRecord | null;
+  /** Read the hits from these pages instead of by `search` (no slices, no `maxDocs`). */
+  readonly pages?: HitPages;
+  /** Bulk requests of `pages` in flight at once (1: each page written before the next is read, as a scroll's). */
+  readonly pagesInFlight?: number;
 }
 
 /** BulkByScrollTask.Status: the progress and the final counts. */
@@ -175,6 +197,7 @@ class SliceWorker {
   }
 
   async run(): Promise<void> {
+    if (this.req.pages !== undefined) return this.runPages(this.req.pages);
     const req = this.req;
     let scrollId: string | null = null;
     try {
@@ -207,6 +230,50 @@ class SliceWorker {
     } finally {
       if (scrollId !== null) await this.deps.search.clearScroll([scrollId]).catch(() => 0);
     }
+  }
+
+  /**
+   * The pages of a replayed `_reindex`: as a scroll's, but a few bulk
+   * requests in flight at once when unthrottled (every id is written once,
+   * so the order of the writes does not matter).
+   */
+  private async runPages(src: HitPages): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
+    let stop = false;
+    let failed: unknown = null;
+    this.status.total = src.total();
+    try {
+      for await (const hits of src.pages()) {
+        if (this.task.cancelled !== null) {
+          this.status.canceled = this.task.cancelled;
+          break;
+        }
+        if (stop) break;
+        const started = Date.now();
+        this.status.batches++;
+        const write: Promise<void> = this.applyBatch(hits).then(
+          (s) => {
+            if (s) stop = true;
+          },
+          (err: unknown) => {
+            failed ??= err;
+            stop = true;
+          },
+        );
+        const tracked = write.finally(() => inFlight.delete(tracked));
+        inFlight.add(tracked);
+        const depth = Number.isFinite(this.status.requestsPerSecond) ? 1 : (this.req.pagesInFlight ?? 1);
+        while (inFlight.size >= depth) await Promise.race(inFlight);
+        this.status.total = src.total();
+        if (stop) break;
+        await this.throttle(hits.length, started);
+      }
+    } finally {
+      await Promise.all(inFlight);
+    }
+    if (failed !== null) throw failed;
+    if (this.task.cancelled !== null) this.status.canceled = this.task.cancelled;
+    else if (!stop) this.status.total = src.total();
   }
 
   private noteShardFailures(body: Record<string, unknown>): void {

@@ -133,6 +133,28 @@ export class DocReader {
     return out;
   }
 
+  /**
+   * The version states (and sources) of `ids` on one shard as a copy of this
+   * node sees them (another node's when this one holds none), once that copy
+   * applied its partition of the log below `appliedUpTo`: every op up to
+   * that offset counts, tombstones included (`_reindex` replayed from the
+   * log, reindex-replay.ts).
+   */
+  async shardStates(meta: IndexMetadata, shard: number, ids: readonly string[], appliedUpTo: number): Promise<(DocState | undefined)[]> {
+    const order = this.directory.readOrder(meta, shard, '_local');
+    if (order.length === 0) throw noShardAvailable(meta.name, shard);
+    let last: unknown;
+    for (const route of order) {
+      try {
+        if (!(await this.access.waitApplied(route, meta, shard, appliedUpTo, 60_000))) throw noShardAvailable(meta.name, shard);
+        return (await this.access.getMany(route, meta, shard, ids)).docs;
+      } catch (err) {
+        last = err;
+      }
+    }
+    throw last;
+  }
+
   private async readManyFromSomeCopy(meta: IndexMetadata, shard: number, ids: readonly string[], preference: string | null): Promise<{ docs: (DocState | undefined)[]; refreshedOffset: number }> {
     const order = this.directory.readOrder(meta, shard, preference);
     if (order.length === 0) throw noShardAvailable(meta.name, shard);

@@ -18,13 +18,14 @@ import type { ScriptRecord, VersionType } from '../../../../shared/records/doc-o
 import { failedToExecuteScript } from '../../../../shared/errors/es-errors.ts';
 import type { NodeContext } from '../node-context.ts';
 import type { WriteRequest } from '../../coordinator/write-coordinator.ts';
-import type { BulkByScrollRequest, HitToWrite } from '../../coordinator/bulk-by-scroll.ts';
+import { PAGES_IN_FLIGHT, type BulkByScrollRequest, type HitToWrite } from '../../coordinator/bulk-by-scroll.ts';
 import type { PageHit } from '../../coordinator/hit-page.ts';
 import { resolveIndices } from '../../cluster/index-resolver.ts';
 import { jsonBody, query } from '../params.ts';
 import { securityOf } from '../../security/request-security.ts';
 import { bulkWriteOptions, conflictsParam, maxDocs, requestScript, requestsPerSecond, runBulkByScroll, scrollSearch, slicesParam } from './by-query.ts';
 import { versionType } from './documents.ts';
+import { LogHistoryIncomplete, ReindexReplay, replayRefusal } from '../../coordinator/reindex-replay.ts';
 
 const BODY_KEYS = new Set(['source', 'dest', 'size', 'max_docs', 'script', 'conflicts']);
 const DEST_KEYS = new Set(['index', 'type', 'routing', 'op_type', 'version_type', 'pipeline']);
@@ -120,6 +121,51 @@ function hitWriter(dest: Dest, script: ScriptRecord | null): HitToWrite {
   };
 }
 
+/** The source keys a copy of a whole index may have (`size` is only the page size). */
+const WHOLE_INDEX_SOURCE_KEYS = new Set(['query', 'size']);
+
+function isMatchAll(query: unknown): boolean {
+  if (query === undefined) return true;
+  if (typeof query !== 'object' || query === null || Array.isArray(query)) return false;
+  const keys = Object.keys(query);
+  if (keys.length !== 1 || keys[0] !== 'match_all') return false;
+  const body = (query as Record<string, unknown>).match_all;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0;
+}
+
+/**
+ * The source's log, read instead of a scroll (coordinator/reindex-replay.ts,
+ * docs/rebuild.md), when the request copies one whole index: one index (or an
+ * alias to one), no query but match_all, no script, no type filter, no
+ * `size`, no `sort`, no `_source` filtering, no slices. Null: copy by scroll.
+ */
+async function replayPages(
+  node: NodeContext,
+  q: Record<string, string | undefined>,
+  body: Record<string, unknown>,
+  source: Record<string, unknown>,
+  sourceIndices: readonly string[],
+  typeList: string | undefined,
+  script: ScriptRecord | null,
+  slices: number,
+  search: { size: number },
+): Promise<ReindexReplay | null> {
+  if (sourceIndices.length !== 1 || script !== null || typeList !== undefined || slices !== 1) return null;
+  if (body.size !== undefined || body.max_docs !== undefined) return null;
+  if (Object.keys(source).some((k) => !WHOLE_INDEX_SOURCE_KEYS.has(k)) || !isMatchAll(source.query)) return null;
+  if (q.sort !== undefined || q.q !== undefined || q.routing !== undefined || q.size !== undefined || q.max_docs !== undefined) return null;
+  const meta = node.cluster.index(sourceIndices[0]!);
+  if (meta === undefined || replayRefusal(meta) !== null) return null;
+  const replay = new ReindexReplay({ log: node.log, topicOf: (m) => node.indices.topicOf(m), directory: node.directory, reader: node.reader }, meta, search.size);
+  try {
+    await replay.snapshot();
+  } catch (err) {
+    if (err instanceof LogHistoryIncomplete) return null;
+    throw err;
+  }
+  return replay;
+}
+
 export function reindexHandlers(node: NodeContext) {
   const reindex = async (req: FastifyRequest, reply: FastifyReply) => {
     // A copy: `source.size` below becomes the scroll size.
@@ -156,15 +202,8 @@ export function reindexHandlers(node: NodeContext) {
     const warnings: string[] = [];
     const script = requestScript(node, body, (m) => warnings.push(m));
 
-    // REPLAY-REBUILD (issue 15): a copy of one whole index (no query, no script, no remote, no size, no
-    // slice, no type filter) is what a replay-based rebuild does better: the destination consumes the
-    // source's log from offset 0 instead of scrolling and re-appending every document. Route
-    // `wholeIndexCopy` there once that lands; until then it runs as scroll + bulk below.
-    const wholeIndexCopy =
-      sourceIndices.length === 1 && script === null && source.query === undefined && body.size === undefined && source.slice === undefined && typeList === undefined;
-    void wholeIndexCopy;
-
     const search = scrollSearch(q, indexList, typeList, source, true);
+    const slices = slicesParam(node, q, indexList);
     const request: BulkByScrollRequest = {
       kind: 'reindex',
       search,
@@ -178,7 +217,12 @@ export function reindexHandlers(node: NodeContext) {
       description: `reindex from [${indexList ?? 'all indices'}]${typeList ? `[${typeList}]` : ''} to [${dest.index}]${dest.type ? `[${dest.type}]` : ''}`,
       script,
     };
-    return runBulkByScroll(node, req, reply, request, slicesParam(node, q, indexList), warnings);
+    const pages = await replayPages(node, q, body, source, sourceIndices, typeList, script, slices, search.body as { size: number });
+    // Pages in flight at once only when no version conflict can stop the copy (with `conflicts: abort` the
+    // copy stops at the page that had one, as a scroll's does, not pages later).
+    const mayConflict = request.abortOnVersionConflict && (dest.opType === 'create' || dest.versionType !== 'INTERNAL');
+    const replay = pages === null ? request : { ...request, pages, pagesInFlight: mayConflict ? 1 : PAGES_IN_FLIGHT };
+    return runBulkByScroll(node, req, reply, replay, slices, warnings);
   };
   return { reindex };
 }

@@ -259,13 +259,13 @@ describe('_reindex of a whole index, read from its log', () => {
     assert.equal(started.status, 200, started.text);
     assert.ok(reindexReplayCounters.started > before);
     const task = (started.body as { task: string }).task;
-    let body: { completed: boolean; task: { action: string; status: { total: number; batches: number } }; response?: Response } | null = null;
-    for (let i = 0; i < 200; i++) {
-      body = (await req('GET', `/_tasks/${task}`)).body as NonNullable<typeof body>;
-      if (body.completed) break;
+    type TaskBody = { completed: boolean; task: { action: string; status: { total: number; batches: number } }; response?: Response };
+    let body = (await req('GET', `/_tasks/${task}`)).body as TaskBody;
+    for (let i = 0; i < 200 && !body.completed; i++) {
       await new Promise((r) => setTimeout(r, 50));
+      body = (await req('GET', `/_tasks/${task}`)).body as TaskBody;
     }
-    assert.ok(body?.completed);
+    assert.ok(body.completed);
     assert.equal(body.task.action, 'indices:data/write/reindex');
     assert.equal(body.response!.created, model.size);
     assert.equal(body.response!.batches, Math.ceil(model.size / 25));

@@ -75,11 +75,30 @@ export function countOrdinalsBySegment(
   addSegmentCounts(dictSize, toGlobal, missingOrd, counts);
 }
 
-/** countOrdinalsBySegment for every doc of [from, to), with no doc list. */
+/**
+ * countOrdinals for every doc of [from, to), with no doc list: by segment
+ * ordinal first when the range is large against the dictionary (as
+ * countOrdinalsBySegment), else straight to the global ordinals. A search
+ * collected in slices hands a segment over a few thousand docs at a time, and
+ * a pass over a dictionary of 130,000 plates per 4,096 docs made the
+ * collection quadratic in the segment's size.
+ */
 export function countOrdinalRange(from: number, to: number, segOrds: OrdArray, dictSize: number, toGlobal: Int32Array, missingOrd: number, counts: Int32Array): void {
+  if ((to - from) * 4 < dictSize) {
+    countGlobalOrdinalRange(from, to, segOrds, toGlobal, missingOrd, counts);
+    return;
+  }
   if (segmentCounts.length <= dictSize) segmentCounts = new Int32Array(Math.max(dictSize + 1, segmentCounts.length * 2));
   countSegmentOrdinalRange(from, to, segOrds, segmentCounts, dictSize);
   addSegmentCounts(dictSize, toGlobal, missingOrd, counts);
+}
+
+function countGlobalOrdinalRange(from: number, to: number, segOrds: OrdArray, toGlobal: Int32Array, missingOrd: number, counts: Int32Array): void {
+  for (let d = from; d < to; d++) {
+    const o = segOrds[d]!;
+    if (o >= 0) counts[toGlobal[o]!]!++;
+    else if (missingOrd >= 0) counts[missingOrd]!++;
+  }
 }
 
 /** Adds the per segment ordinal counts to their global ordinals and zeroes them. */

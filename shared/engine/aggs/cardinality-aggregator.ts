@@ -70,6 +70,17 @@ function markOrdinals(docs: Int32Array, n: number, ords: OrdArray, seen: Uint8Ar
   }
 }
 
+/** seen[ord] = 1 for the ordinal of every doc of [from, to). */
+function markOrdinalRange(from: number, to: number, ords: OrdArray, seen: Uint8Array): void {
+  for (let d = from; d < to; d++) {
+    const o = ords[d]!;
+    if (o >= 0) seen[o] = 1;
+  }
+}
+
+/** A whole segment's sketch as kept in the field data cache (null: no doc of it has a value). */
+type SegmentSketch = { readonly encoded: Int32Array | null; readonly registers: Uint8Array | null } | null;
+
 /** Adds the seen ordinals' hashes to the sketch, hashing those not hashed yet. */
 function collectSeen(seen: Uint8Array, hashes: OrdHashes, dict: TermDictionary, sketch: HyperLogLog): void {
   const { encoded, done } = hashes;
@@ -90,6 +101,9 @@ export class CardinalityAggregator implements Aggregator {
   private seen: Uint8Array | null = null;
   private missingHi = 0;
   private missingLo = 0;
+  /** The segment being collected: its doc count, and whether its kept sketch was merged (whole-segment collection). */
+  private segmentDocs = 0;
+  private segmentKept = false;
 
   constructor(
     spec: CardinalitySpec,
@@ -129,6 +143,50 @@ export class CardinalityAggregator implements Aggregator {
     this.sorted = src.kind === 'bytes' ? sortedValues(seg.view.segment, src.field) : null;
     this.hashes = this.sorted === null ? null : ordHashes(this.sorted.dict, this.precision);
     this.seen = this.sorted !== null && this.singleOwner ? new Uint8Array(this.sorted.dict.length) : null;
+    this.segmentDocs = seg.view.segment.maxDoc;
+    this.segmentKept = false;
+  }
+
+  /**
+   * A segment whose every doc is matched (match_all on a segment without
+   * deletes), single owner, single-valued keyword, no `missing`: its own
+   * sketch is kept in the field data cache (2^precision bytes at most) the
+   * first time, and later searches merge it instead of reading the segment's
+   * ordinals and their hashes. The merged sketch is the one the docs would
+   * have made: a sketch is a function of the set of hashes added to it.
+   */
+  collectRange(from: number, to: number): boolean {
+    const src = this.source;
+    if (!this.singleOwner || src.kind !== 'bytes' || src.missing !== null) return false;
+    const dv = this.sorted;
+    if (dv === null) return true; // no doc of this segment has the field
+    if (dv.starts !== null || this.seen === null) return false;
+    const key = `segmentSketch|${this.precision}|${dictionaryId(dv.dict)}`;
+    if (from === 0) {
+      const kept = fieldDataCache.get<SegmentSketch>(key);
+      if (kept !== undefined) {
+        this.seen = null;
+        this.segmentKept = true;
+        if (kept !== null) this.sketch(0).merge(kept);
+        return true;
+      }
+    }
+    if (this.segmentKept) return true;
+    markOrdinalRange(from, to, dv.ords, this.seen);
+    if (to === this.segmentDocs) {
+      // the whole segment was seen: its own sketch, kept, then merged
+      const seen = this.seen;
+      this.seen = null;
+      let kept: SegmentSketch = null;
+      if (seen.indexOf(1) >= 0) {
+        const own = new HyperLogLog(this.precision);
+        collectSeen(seen, this.hashes!, dv.dict, own);
+        kept = own.isLinearCounting ? { encoded: own.encodedValues(), registers: null } : { encoded: null, registers: own.registers };
+        this.sketch(0).merge(kept);
+      }
+      fieldDataCache.set(key, kept, 64 + (kept === null ? 0 : (kept.encoded?.byteLength ?? 0) + (kept.registers?.byteLength ?? 0)));
+    }
+    return true;
   }
 
   /** Hashes the ordinals seen in the segment into bucket 0 (single owner path). */

@@ -193,6 +193,35 @@ export function countHistogramRun(
   return n;
 }
 
+/** countHistogramRun over every doc of [from, to), with no doc list; returns the position it stopped at (to when done). */
+export function countHistogramRange(
+  from: number,
+  to: number,
+  values: NumericArray,
+  missing: number,
+  step: number,
+  shift: number,
+  base: number,
+  dense: Int32Array,
+  counts: Int32Array,
+): number {
+  const width = dense.length;
+  const size = counts.length;
+  for (let d = from; d < to; d++) {
+    let v = values[d]!;
+    if (v !== v) {
+      if (missing !== missing) continue;
+      v = missing;
+    }
+    const rel = Math.floor((v + shift) / step) - base;
+    if (!(rel >= 0 && rel < width)) return d;
+    const id = dense[rel]!;
+    if (id < 0 || id >= size) return d;
+    counts[id]!++;
+  }
+  return to;
+}
+
 /**
  * Histogram counting below a bucket aggregation into an owner × bucket-index
  * grid, single-valued: grid[owner * width + index - base]++. Stops at the

@@ -20,6 +20,8 @@ export interface GlobalOrdinals {
   readonly segmentToGlobal: readonly (Int32Array | null)[];
   /** Global ord of the `missing` value, or -1. */
   readonly missingOrd: number;
+  /** Names this set of dictionaries (and `missing`) in the field data cache: what is derived from them is kept under keys made from it. */
+  readonly cacheKey: string;
 }
 
 function dictKey(dv: SortedDocValues | null): number {
@@ -31,7 +33,7 @@ export function globalOrdinals(views: readonly SegmentView[], field: string | nu
   const key = `globalOrdinals|${missing === null ? '' : `m:${missing}`}|${dvs.map(dictKey).join(',')}`;
   const hit = fieldDataCache.get<GlobalOrdinals>(key);
   if (hit !== undefined) return hit;
-  const built = build(dvs, missing);
+  const built = build(dvs, missing, key);
   fieldDataCache.set(key, built, globalOrdinalsBytes(built));
   return built;
 }
@@ -48,7 +50,7 @@ function globalOrdinalsBytes(g: GlobalOrdinals): number {
   return bytes;
 }
 
-function build(dvs: readonly (SortedDocValues | null)[], missing: string | null): GlobalOrdinals {
+function build(dvs: readonly (SortedDocValues | null)[], missing: string | null, cacheKey: string): GlobalOrdinals {
   const dicts: TermDictionary[] = dvs.map((d) => (d === null ? PackedStrings.EMPTY : d.dict));
   if (missing !== null) dicts.push(PackedStrings.of([missing]));
   const present = dicts.filter((d) => d.length > 0);
@@ -61,6 +63,7 @@ function build(dvs: readonly (SortedDocValues | null)[], missing: string | null)
       terms: only,
       segmentToGlobal: dvs.map((d) => (d === null ? null : d.dict.length === 0 ? new Int32Array(0) : identity)),
       missingOrd: -1,
+      cacheKey,
     };
   }
   const ordMaps = dicts.map((d) => new Int32Array(d.length));
@@ -76,6 +79,7 @@ function build(dvs: readonly (SortedDocValues | null)[], missing: string | null)
     terms: terms.build(),
     segmentToGlobal: dvs.map((d, i) => (d === null ? null : ordMaps[i]!)),
     missingOrd: missing === null ? -1 : ordMaps[dicts.length - 1]![0]!,
+    cacheKey,
   };
 }
 

@@ -10,7 +10,8 @@ import type { NumericDocValues } from '../segment/types.ts';
 import type { Aggregator, SegmentContext, ShardScope } from './aggregator.ts';
 import { DocOwnerBuffer, flushToChildren, growI32 } from './aggregator.ts';
 import { BucketOrds, NumberIds } from './bucket-ords.ts';
-import { countGridRun, countHistogramRun } from './counting-loops.ts';
+import { countGridRun, countHistogramRange, countHistogramRun } from './counting-loops.ts';
+import { dictionaryId, fieldDataCache } from './field-data-cache.ts';
 import { dateFormatterFor, resolveDateValue } from './date-formats.ts';
 import { createRounding, type Rounding } from './date-rounding.ts';
 import type { AggPathElement, DateHistogramSpec, HistogramSpec } from './spec.ts';
@@ -27,6 +28,15 @@ const FIXED_UNIT_MILLIS: Partial<Record<string, number>> = { second: 1000, minut
 const MAX_DENSE = 1 << 20;
 /** Largest owner × bucket-index grid of a histogram below another bucket aggregation. */
 const MAX_GRID_CELLS = 1 << 22;
+
+/** A segment with more buckets than this keeps none (a per-second histogram over a month). */
+const MAX_KEPT_SEGMENT_BUCKETS = 1 << 16;
+
+/** A whole segment's buckets: keys and the number of its docs in each. */
+interface SegmentBuckets {
+  readonly keys: Float64Array;
+  readonly counts: Int32Array;
+}
 
 /** Placeholder owner for "a bucket that collected nothing". */
 export const EMPTY_OWNER = 0x7fffffff;
@@ -72,6 +82,11 @@ export class HistogramAggregator implements Aggregator {
   private gridBase = 0;
   private gridWidth = 0;
   private gridRows = 0;
+  /** The segment being collected: its doc count, its key in the field data cache, whether its kept buckets were added, the counts before it (whole-segment collection). */
+  private segmentDocs = 0;
+  private segmentKey = '';
+  private segmentKept = false;
+  private countsBefore: Int32Array | null = null;
 
   constructor(
     private readonly spec: DateHistogramSpec | HistogramSpec,
@@ -173,7 +188,81 @@ export class HistogramAggregator implements Aggregator {
 
   setSegment(seg: SegmentContext): void {
     this.dv = numericValues(seg.view.segment, this.source.field);
+    this.segmentDocs = seg.view.segment.maxDoc;
+    this.segmentKept = false;
+    this.countsBefore = null;
     for (const s of this.subs) s.setSegment(seg);
+  }
+
+  /**
+   * A segment whose every doc is matched (match_all on a segment without
+   * deletes), at the top level, single-valued, arithmetic rounding, no
+   * sub-aggregations: its buckets and counts are kept in the field data
+   * cache (a few bytes per bucket) the first time, and a later search adds
+   * them without reading the column, as Elasticsearch 7 counts a
+   * date_histogram's ranges from the points tree of a segment without
+   * deletes. A segment with deletes, or a query that does not match it
+   * whole, reads its docs.
+   */
+  collectRange(from: number, to: number): boolean {
+    const dv = this.dv;
+    if (!this.ords.singleOwner || this.subs.length > 0 || this.step === 0) return false;
+    if (dv === null) return this.missing === null; // no doc has the field and none counts as missing
+    if (dv.starts !== null) return false;
+    if (from === 0) {
+      this.segmentKey = `histogram|${dictionaryId(dv)}|${this.step}|${this.shift}|${this.offset}|${this.rounding === null ? 'n' : 'd'}|${this.missing}`;
+      const kept = fieldDataCache.get<SegmentBuckets>(this.segmentKey);
+      if (kept !== undefined) {
+        this.addSegmentBuckets(kept);
+        this.segmentKept = true;
+        return true;
+      }
+      this.countsBefore = this.counts.slice(0, this.keys.size);
+    }
+    if (this.segmentKept) return true;
+    const values = dv.values;
+    const miss = this.missing ?? NaN;
+    for (let d = from; d < to; d++) {
+      d = countHistogramRange(d, to, values, miss, this.step, this.shift, this.denseBase, this.dense, this.counts);
+      if (d === to) break;
+      const v = values[d]!;
+      const id = this.denseKeyId(v === v ? v : miss);
+      if (id >= this.counts.length) this.counts = growI32(this.counts, id + 1);
+      this.counts[id]!++;
+    }
+    this.ords.add(0, this.keys.size - 1);
+    if (to === this.segmentDocs && this.countsBefore !== null) this.keepSegmentBuckets(this.countsBefore);
+    return true;
+  }
+
+  /** The segment just counted whole: what it added to each key, kept under segmentKey. */
+  private keepSegmentBuckets(before: Int32Array): void {
+    this.countsBefore = null;
+    const n = this.keys.size;
+    let filled = 0;
+    for (let id = 0; id < n; id++) if ((this.counts[id] ?? 0) > (before[id] ?? 0)) filled++;
+    if (filled > MAX_KEPT_SEGMENT_BUCKETS) return;
+    const keys = new Float64Array(filled);
+    const counts = new Int32Array(filled);
+    let k = 0;
+    for (let id = 0; id < n; id++) {
+      const c = (this.counts[id] ?? 0) - (before[id] ?? 0);
+      if (c <= 0) continue;
+      keys[k] = this.keys.key(id);
+      counts[k++] = c;
+    }
+    fieldDataCache.set(this.segmentKey, { keys, counts } satisfies SegmentBuckets, 12 * filled + 64);
+  }
+
+  /** Adds a whole segment's kept buckets. */
+  private addSegmentBuckets(kept: SegmentBuckets): void {
+    for (let i = 0; i < kept.keys.length; i++) {
+      const id = this.keys.add(kept.keys[i]!);
+      if (id >= this.keyLimit) this.overBudget();
+      if (id >= this.counts.length) this.counts = growI32(this.counts, id + 1);
+      this.counts[id]! += kept.counts[i]!;
+    }
+    if (this.keys.size > 0) this.ords.add(0, this.keys.size - 1);
   }
 
   /** Key id of the bucket holding value v. */

@@ -15,13 +15,14 @@ import { appendGlobalOrdinals, countOrdinalRange, countOrdinals, countOrdinalsBy
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
+import { fieldDataCache } from './field-data-cache.ts';
 import { ipIncludeExclude, keywordAcceptor, numericAcceptor } from './include-exclude.ts';
 import type { AggPathElement, BucketOrder, TermsSpec } from './spec.ts';
 import type { AggState, KeyCodes, TermsState, ValueFormat } from './state.ts';
 import { topN } from './top-n.ts';
 import type { ResolvedSource } from './value-source.ts';
 import { numericValues, sortedValues } from './value-source.ts';
-import type { NumericDocValues, SortedDocValues } from '../segment/types.ts';
+import type { NumericDocValues, SegmentView, SortedDocValues } from '../segment/types.ts';
 import { IP_FORMAT, RAW_FORMAT } from './value-format.ts';
 
 /** BucketUtils.suggestShardSideQueueSize. */
@@ -310,12 +311,32 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   /** After a sparse build: the distinct ordinals collected, ascending, and their counts. */
   private sparseKeys: Int32Array | null = null;
   private sparseCounts: Int32Array | null = null;
+  /** The search's views, and the position of the one being collected. */
+  private readonly views: readonly SegmentView[];
+  private viewIndex = 0;
+  /**
+   * Whole-segment counting (a top-level terms with no sub-aggregations,
+   * include/exclude or `missing`, on a query matching every doc of a
+   * segment): each global ordinal's count over every doc of this set of
+   * segments, kept in the field data cache beside the global ordinals (4
+   * bytes a distinct term; the per-term document frequency Lucene keeps in
+   * its terms dictionary). Null when the aggregation cannot use it.
+   */
+  private readonly allDocsKey: string | null;
+  /** The cached counts over every doc; while set, segments collected whole are only marked, not counted. */
+  private allDocs: Int32Array | null = null;
+  /** Views collected whole through collectRange (marked when their first range comes). */
+  private readonly wholeViews: Uint8Array;
+  /** Docs came through collect(): the counts are not those of every doc of every segment. */
+  private listedAny = false;
 
   constructor(spec: TermsSpec, subs: readonly Aggregator[], singleOwner: boolean, scope: ShardScope, source: ResolvedSource & { kind: 'bytes' }) {
     super(spec, subs, singleOwner, scope.ctx.numberOfShards ?? 5, scope.budget);
     this.field = source.field;
     this.format = source.ip === true ? IP_FORMAT : RAW_FORMAT;
     this.globals = globalOrdinals(scope.views, source.field, source.missing);
+    this.views = scope.views;
+    this.wholeViews = new Uint8Array(scope.views.length);
     const acceptor = source.ip === true ? keywordAcceptor(ipIncludeExclude(spec.include), ipIncludeExclude(spec.exclude)) : keywordAcceptor(spec.include, spec.exclude);
     if (acceptor === null) {
       this.accept = null;
@@ -326,6 +347,9 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     }
     this.sparseLimit = Math.max(256, this.globals.terms.length >>> 4);
     if (singleOwner) this.sparse = new Int32Array(64);
+    const wholeCountable = singleOwner && subs.length === 0 && this.accept === null && source.missing === null;
+    this.allDocsKey = wholeCountable ? `allDocCounts|${this.globals.cacheKey}` : null;
+    if (this.allDocsKey !== null) this.allDocs = fieldDataCache.get<Int32Array>(this.allDocsKey) ?? null;
   }
 
   /** From sparse to dense counting: one count per global ordinal. */
@@ -340,6 +364,16 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   }
 
   override *buildSteps(owner: number): Generator<void, AggState> {
+    if (this.allDocs !== null) {
+      if (this.everyViewWhole()) {
+        // every doc of every segment: the kept counts are this search's
+        this.counts = this.allDocs.slice();
+        this.sparse = null;
+        this.ords.add(0, this.globals.terms.length - 1);
+      } else this.countMarkedViews();
+    } else if (this.allDocsKey !== null && this.sparse === null && this.everyViewWhole()) {
+      fieldDataCache.set(this.allDocsKey, this.counts.slice(0, Math.max(16, this.globals.terms.length)), 4 * this.globals.terms.length);
+    }
     if (this.sparse !== null) {
       if (this.countDescKeyOrdered() && this.spec.minDocCount > 0) return yield* this.sparseBuild();
       this.densify();
@@ -388,21 +422,58 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   setSegment(seg: SegmentContext): void {
     this.dv = sortedValues(seg.view.segment, this.field);
     this.map = this.globals.segmentToGlobal[seg.viewIndex] ?? null;
+    this.viewIndex = seg.viewIndex;
     for (const s of this.subs) s.setSegment(seg);
   }
 
   collectRange(from: number, to: number): boolean {
     const dv = this.dv;
     const map = this.map;
-    if (dv === null || dv.starts !== null || map === null || !this.ords.singleOwner || this.accept !== null || this.subs.length > 0) return false;
-    // A whole segment is far past the sparse limit: count densely, by segment ordinal first.
+    if (!this.ords.singleOwner || this.accept !== null || this.subs.length > 0) return false;
+    if (dv === null && this.globals.missingOrd < 0) {
+      // no doc of this segment has the field: nothing to count
+      this.wholeViews[this.viewIndex] = 1;
+      return true;
+    }
+    if (dv === null || dv.starts !== null || map === null) return false;
+    if (from === 0) this.wholeViews[this.viewIndex] = 1;
+    // counted at the end from the kept counts (or, if some segment is not whole, then)
+    if (this.allDocs !== null) return true;
+    // A whole segment is far past the sparse limit: count densely.
     this.densify();
     countOrdinalRange(from, to, dv.ords, dv.dict.length, map, this.globals.missingOrd, this.counts);
     this.ords.add(0, this.globals.terms.length - 1);
     return true;
   }
 
+  /** Every view with docs was collected whole: the counts are those of every doc, as kept under allDocsKey. */
+  private everyViewWhole(): boolean {
+    if (this.listedAny) return false;
+    for (let i = 0; i < this.views.length; i++) if (this.wholeViews[i] === 0 && this.views[i]!.segment.maxDoc > 0) return false;
+    return true;
+  }
+
+  /** Leaves whole-segment counting: counts the segments it only marked so far, from their doc values. */
+  private countMarkedViews(): void {
+    if (this.allDocs === null) return;
+    this.allDocs = null;
+    this.densify();
+    for (let i = 0; i < this.views.length; i++) {
+      if (this.wholeViews[i] === 0) continue;
+      const segment = this.views[i]!.segment;
+      const dv = sortedValues(segment, this.field);
+      const map = this.globals.segmentToGlobal[i] ?? null;
+      if (dv === null || map === null) continue;
+      countOrdinalRange(0, segment.maxDoc, dv.ords, dv.dict.length, map, this.globals.missingOrd, this.counts);
+      this.ords.add(0, this.globals.terms.length - 1);
+    }
+  }
+
   collect(docs: Int32Array, owners: Int32Array, n: number): void {
+    if (n > 0) {
+      this.listedAny = true;
+      this.countMarkedViews();
+    }
     const dv = this.dv;
     const map = this.map;
     const missingOrd = this.globals.missingOrd;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
-import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
+import { collectShardAggs, collectShardAggsInSlices } from '../../../shared/engine/aggs/collect.ts';
 import { encodeHash, HyperLogLog } from '../../../shared/engine/aggs/cardinality-hll.ts';
 import { prng } from '../../../shared/random/prng.ts';
 import { FieldDataCache, fieldDataCache, FIELD_DATA_CACHE_BYTES } from '../../../shared/engine/aggs/field-data-cache.ts';
@@ -159,6 +159,126 @@ describe('plate aggregations on mapped segments', () => {
     for (const r of generatePassRecords({ count: COUNT, plates: PLATES })) if (r.land_id === 'L0001') want.add(r.plate);
     assert.ok(want.size > 10 && want.size < 3000);
     assert.equal(got, want.size);
+  });
+});
+
+/** The day (UTC, epoch ms) of a record's pass_time, `yyyy-MM-dd HH:mm:ss`. */
+function dayOf(passTime: string): number {
+  return Date.parse(`${passTime.slice(0, 10)}T00:00:00Z`);
+}
+
+describe('whole-segment aggregations (match_all on segments without deletes)', () => {
+  let built: { shards: Shard[]; counts: Map<string, number> };
+  /** The records still in the index, by event id. */
+  const live = new Map<string, { plate: string; day: number; land: string }>();
+  const DAYS = { days: { date_histogram: { field: 'pass_time', interval: 'day' } } };
+  const CARD = { c: { cardinality: { field: 'plate.keyword', precision_threshold: 40_000 } } };
+
+  before(() => {
+    built = buildShards(COUNT, PLATES, 3, 1000);
+    for (const r of generatePassRecords({ count: COUNT, plates: PLATES })) live.set(r.event_id, { plate: r.plate, day: dayOf(r.pass_time), land: r.land_id });
+  });
+
+  after(() => {
+    fieldDataCache.resize(FIELD_DATA_CACHE_BYTES);
+    for (const { index, dir } of built.shards) {
+      index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** Each shard collected at once, or in slices of 4,096 docs with a turn of the event loop between them. */
+  async function searchBy(aggs: unknown, query: unknown, sliced: boolean): Promise<Record<string, unknown>> {
+    const parsed = parseSearchBody({ size: 0, query, aggs });
+    const specs = parseAggregations(parsed.aggregations, mapping);
+    const states = [];
+    for (const { index } of built.shards) {
+      const ctx = { mapping, analyzers, nowMillis: 0, filterCache: new FilterCache(), typeName: 'passinfo' };
+      const q = executeQueryPhase(index.acquireSnapshot(), parsed, ctx, { size: 0, after: null, collectMatches: true });
+      const actx = { mapping, nowMillis: 0, numberOfShards: built.shards.length, filterBits: () => new Uint32Array(0) };
+      states.push(sliced ? await collectShardAggsInSlices(specs, q.matches!, actx, 0, () => new Promise((resolve) => setImmediate(resolve))) : collectShardAggs(specs, q.matches!, actx));
+    }
+    return reduceAggs(specs, states, { typedKeys: false });
+  }
+
+  /** Brute force over the live records `keep` selects: per-day counts, plates over 10 passes, distinct plates. */
+  function expected(keep: (r: { plate: string; land: string }) => boolean): { days: [number, number][]; many: [string, number][]; distinct: number } {
+    const days = new Map<number, number>();
+    const plates = new Map<string, number>();
+    for (const r of live.values()) {
+      if (!keep(r)) continue;
+      days.set(r.day, (days.get(r.day) ?? 0) + 1);
+      plates.set(r.plate, (plates.get(r.plate) ?? 0) + 1);
+    }
+    return {
+      days: [...days].sort((a, b) => a[0] - b[0]),
+      many: [...plates].filter(([, c]) => c > 10).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+      distinct: plates.size,
+    };
+  }
+
+  /** The three answers, compared with brute force, for a query and the records it matches. */
+  async function check(query: unknown, keep: (r: { plate: string; land: string }) => boolean, sliced: boolean, what: string): Promise<void> {
+    const want = expected(keep);
+    const days = (await searchBy(DAYS, query, sliced)).days as { buckets: { key: number; doc_count: number }[] };
+    assert.deepEqual(days.buckets.map((b) => [b.key, b.doc_count]), want.days, `date_histogram, ${what}`);
+    const many = (await searchBy(SELECTOR, query, sliced)).plates as Buckets;
+    assert.deepEqual(many.buckets.map((b) => [b.key, b.doc_count]), want.many, `bucket_selector, ${what}`);
+    const card = (await searchBy(CARD, query, sliced)).c as { value: number };
+    // linear counting below the threshold: exact but for the odd hash collision
+    assert.ok(Math.abs(card.value - want.distinct) <= 2, `cardinality ${card.value} for ${want.distinct}, ${what}`);
+  }
+
+  const all = () => true;
+  const landOne = (r: { land: string }) => r.land === 'L0001';
+
+  it('count every doc from what the segments keep: the same answers cold, warm and in slices', async () => {
+    fieldDataCache.clear();
+    await check({ match_all: {} }, all, false, 'cold');
+    assert.ok(fieldDataCache.size > 0);
+    await check({ match_all: {} }, all, false, 'warm');
+    await check({ match_all: {} }, all, true, 'sliced, warm');
+    fieldDataCache.clear();
+    await check({ match_all: {} }, all, true, 'sliced, cold');
+    fieldDataCache.resize(0);
+    await check({ match_all: {} }, all, false, 'no cache');
+    fieldDataCache.resize(FIELD_DATA_CACHE_BYTES);
+  });
+
+  it('keep one entry per segment for a date_histogram over every doc, none for a query that does not match segments whole', async () => {
+    const segments = built.shards.reduce((n, { index }) => n + index.acquireSnapshot().views.filter((v) => v.segment.maxDoc > 0).length, 0);
+    fieldDataCache.clear();
+    await searchBy(DAYS, { term: { land_id: 'L0001' } }, false);
+    assert.equal(fieldDataCache.size, 0);
+    await searchBy(DAYS, { match_all: {} }, false);
+    assert.equal(fieldDataCache.size, segments);
+  });
+
+  it('a query matching part of the docs reads them, with the whole-index entries kept', async () => {
+    await check({ match_all: {} }, all, false, 'warm the cache');
+    await check({ term: { land_id: 'L0001' } }, landOne, false, 'term query');
+    await check({ bool: { must_not: { term: { land_id: 'L0001' } } } }, (r) => !landOne(r), true, 'must_not, sliced');
+  });
+
+  it('segments with deletes read their live docs; the others still count whole', async () => {
+    await check({ match_all: {} }, all, false, 'before the deletes');
+    // delete every 13th record of the first shard's (a few in each of its segments) and refresh
+    const { index } = built.shards[0]!;
+    let i = 0;
+    let deleted = 0;
+    for (const id of [...live.keys()]) {
+      if (i++ % 3 !== 0) continue; // records go round-robin to the shards: shard 0 holds every third
+      if ((i - 1) % 39 !== 0) continue;
+      index.delete(id);
+      live.delete(id);
+      deleted++;
+    }
+    index.refresh();
+    assert.ok(deleted > 100);
+    assert.ok(index.acquireSnapshot().views.some((v) => v.liveDocs !== null && v.segment.maxDoc > 0));
+    await check({ match_all: {} }, all, false, 'after the deletes, at once');
+    await check({ match_all: {} }, all, true, 'after the deletes, sliced');
+    await check({ term: { land_id: 'L0001' } }, landOne, false, 'after the deletes, term query');
   });
 });
 

@@ -274,6 +274,18 @@ describe('_reindex of a whole index, read from its log', () => {
     assert.equal(body.task.status.total, model.size);
   });
 
+  test('_tasks/_cancel stops it after the current page; the response says so', async () => {
+    const started = await req('POST', '/_reindex?wait_for_completion=false&requests_per_second=20', { source: { index: 'src', size: 10 }, dest: { index: 'cancelled' } });
+    assert.equal(started.status, 200, started.text);
+    const task = (started.body as { task: string }).task;
+    const cancel = await req('POST', `/_tasks/${task}/_cancel`);
+    assert.equal(cancel.status, 200, cancel.text);
+    const done = (await req('GET', `/_tasks/${task}?wait_for_completion=true&timeout=10s`)).body as { completed: boolean; response: Response & { canceled?: string } };
+    assert.ok(done.completed);
+    assert.equal(done.response.canceled, 'by user request');
+    assert.ok(done.response.created < model.size, `${done.response.created} of ${model.size} copied before the cancel`);
+  });
+
   test('a query, a type filter, max size, a script or slices copy by scroll', async () => {
     for (const [name, body, params] of [
       ['query', { source: { index: 'src', query: { term: { tag: 't1' } } }, dest: { index: 'q1' } }, ''],

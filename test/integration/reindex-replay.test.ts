@@ -286,7 +286,8 @@ describe('_reindex of a whole index, read from its log', () => {
     assert.ok(done.response.created < model.size, `${done.response.created} of ${model.size} copied before the cancel`);
   });
 
-  test('a query, a type filter, max size, a script or slices copy by scroll', async () => {
+  test('a query, a type filter, max size, a script, slices or a filtered alias copy by scroll', async () => {
+    assert.equal((await req('POST', '/_aliases', { actions: [{ add: { index: 'src', alias: 'src-t1', filter: { term: { tag: 't1' } } } }] })).status, 200);
     for (const [name, body, params] of [
       ['query', { source: { index: 'src', query: { term: { tag: 't1' } } }, dest: { index: 'q1' } }, ''],
       ['size', { source: { index: 'src' }, size: 10, dest: { index: 'q2' } }, ''],
@@ -294,10 +295,13 @@ describe('_reindex of a whole index, read from its log', () => {
       ['slices', { source: { index: 'src' }, dest: { index: 'q4' } }, 'slices=2'],
       ['sort', { source: { index: 'src', sort: ['n'] }, dest: { index: 'q5' } }, ''],
       ['_source', { source: { index: 'src', _source: ['n'] }, dest: { index: 'q6' } }, ''],
+      ['filtered alias', { source: { index: 'src-t1' }, dest: { index: 'q7' } }, 'refresh=true'],
     ] as const) {
       const r = await reindex(body, params);
       assert.equal(r.status, 200, `${name}: ${JSON.stringify(r.body)}`);
       assert.ok(!r.replayed, name);
     }
+    const t1 = [...model.values()].filter((e) => (JSON.parse(e.source) as { tag: string }).tag === 't1').length;
+    assert.equal(((await req('GET', '/q7/_count')).body as { count: number }).count, t1, 'the alias filter applies');
   });
 });

@@ -136,7 +136,7 @@ function isMatchAll(query: unknown): boolean {
 /**
  * The source's log, read instead of a scroll (coordinator/reindex-replay.ts,
  * docs/rebuild.md), when the request copies one whole index: one index (or an
- * alias to one), no query but match_all, no script, no type filter, no
+ * alias to one, without a filter or search routing), no query but match_all, no script, no type filter, no
  * `size`, no `sort`, no `_source` filtering, no slices. Null: copy by scroll.
  */
 async function replayPages(
@@ -144,18 +144,22 @@ async function replayPages(
   q: Record<string, string | undefined>,
   body: Record<string, unknown>,
   source: Record<string, unknown>,
-  sourceIndices: readonly string[],
+  indexList: string | undefined,
   typeList: string | undefined,
   script: ScriptRecord | null,
   slices: number,
   search: { size: number },
 ): Promise<ReindexReplay | null> {
-  if (sourceIndices.length !== 1 || script !== null || typeList !== undefined || slices !== 1) return null;
+  if (script !== null || typeList !== undefined || slices !== 1) return null;
   if (body.size !== undefined || body.max_docs !== undefined) return null;
   if (Object.keys(source).some((k) => !WHOLE_INDEX_SOURCE_KEYS.has(k)) || !isMatchAll(source.query)) return null;
   if (q.sort !== undefined || q.q !== undefined || q.routing !== undefined || q.size !== undefined || q.max_docs !== undefined) return null;
-  const meta = node.cluster.index(sourceIndices[0]!);
-  if (meta === undefined || replayRefusal(meta) !== null) return null;
+  const resolved = resolveIndices(node.cluster, indexList, { ignoreUnavailable: false });
+  if (resolved.length !== 1) return null;
+  const { meta, direct, viaAliases } = resolved[0]!;
+  // Through a filtered alias (or one with search routing) a search sees part of the index: copied by scroll.
+  if (!direct && viaAliases.some((a) => (a.filter !== null && a.filter !== undefined) || a.searchRouting !== null)) return null;
+  if (replayRefusal(meta) !== null) return null;
   const replay = new ReindexReplay({ log: node.log, topicOf: (m) => node.indices.topicOf(m), directory: node.directory, reader: node.reader }, meta, search.size);
   try {
     await replay.snapshot();
@@ -217,7 +221,7 @@ export function reindexHandlers(node: NodeContext) {
       description: `reindex from [${indexList ?? 'all indices'}]${typeList ? `[${typeList}]` : ''} to [${dest.index}]${dest.type ? `[${dest.type}]` : ''}`,
       script,
     };
-    const pages = await replayPages(node, q, body, source, sourceIndices, typeList, script, slices, search.body as { size: number });
+    const pages = await replayPages(node, q, body, source, indexList, typeList, script, slices, search.body as { size: number });
     // Pages in flight at once only when no version conflict can stop the copy (with `conflicts: abort` the
     // copy stops at the page that had one, as a scroll's does, not pages later).
     const mayConflict = request.abortOnVersionConflict && (dest.opType === 'create' || dest.versionType !== 'INTERNAL');

@@ -8,7 +8,7 @@
  * Almost every outcome is a plain success (created, deleted, ...) with a
  * version and a seq_no: those are kept in typed columns, so the ring holds
  * no object per op for the collector to mark; only failures and updates
- * (which report a source) keep their object.
+ * that report a source keep their object.
  */
 import type { DocOutcome, WriteResult } from '../shard-worker/apply-doc-op.ts';
 
@@ -38,8 +38,10 @@ export class OutcomeRing {
   record(offset: number, outcome: DocOutcome): void {
     const i = offset & this.mask;
     this.offsets[i] = offset;
-    // The source of an index op is not needed by anyone asking later; an update reports it.
-    if (outcome.ok && outcome.result !== 'updated' && outcome.result !== 'noop') {
+    // The source of an index op is not needed by anyone asking later; an update reports it. An index op
+    // that replaced a document is 'updated' without a source: typed too (a 50,000-document bulk of
+    // overwrites kept 50,000 objects in the map, for the collector to promote and then mark).
+    if (outcome.ok && outcome.source === null) {
       this.results[i] = RESULTS.indexOf(outcome.result);
       this.versions[i] = outcome.version;
       this.seqNos[i] = outcome.seqNo;
@@ -48,6 +50,11 @@ export class OutcomeRing {
       this.results[i] = OBJECT;
       this.objects.set(i, outcome);
     }
+  }
+
+  /** Outcomes held as objects (failures, and those that report a source). */
+  get objectCount(): number {
+    return this.objects.size;
   }
 
   get(offset: number): DocOutcome | undefined {

@@ -38,3 +38,16 @@ test('a slot that held a failure holds a later success cleanly', () => {
   ring.record(2, created(7, 2));
   assert.deepEqual(ring.get(2), created(7, 2));
 });
+
+test('an index op that replaced a document (updated, no source) is kept without an object, and read back the same', () => {
+  const ring = new OutcomeRing(8);
+  const replaced: DocOutcome = { ok: true, result: 'updated', version: 2, seqNo: 3, next: null, source: null };
+  const noop: DocOutcome = { ok: true, result: 'noop', version: 2, seqNo: 3, next: null, source: null };
+  ring.record(3, replaced);
+  ring.record(4, noop);
+  assert.equal(ring.objectCount, 0);
+  assert.deepEqual(ring.get(3), replaced);
+  assert.deepEqual(ring.get(4), noop);
+  ring.record(5, { ok: true, result: 'updated', version: 3, seqNo: 5, next: null, source: Buffer.from('{}') });
+  assert.equal(ring.objectCount, 1);
+});

@@ -160,7 +160,7 @@ export class PairIds {
   }
 }
 
-/** Largest owner × key table (cells) kept in front of the pair hash. */
+/** Most cells of the owner × key rows kept in front of the pair hash (all rows together). */
 const MAX_DENSE_CELLS = 1 << 22;
 
 /**
@@ -173,12 +173,14 @@ export class BucketOrds {
   private maxKeyId = -1;
   private grouped: { starts: Int32Array; buckets: Int32Array } | null = null;
   /**
-   * Below another bucket aggregation, a dense owner × key table in front of the
-   * hash while it stays small (most nested aggregations: checkpoints × days).
+   * Below another bucket aggregation, a dense row of bucket ids per owner in
+   * front of the hash while they stay small (most nested aggregations:
+   * checkpoints × days). A row of its own per owner, so that a wider key
+   * copies that owner's row only: one owner × key table grown whole copied
+   * up to 16 MB in one piece under terms × terms (issue 11).
    */
-  private table = new Int32Array(0);
-  private rows = 0;
-  private width = 0;
+  private rows: (Int32Array | undefined)[] = [];
+  private cells = 0;
   private denseOff = false;
 
   constructor(readonly singleOwner: boolean) {
@@ -190,37 +192,35 @@ export class BucketOrds {
       if (keyId > this.maxKeyId) this.maxKeyId = keyId;
       return keyId;
     }
-    if (owner < this.rows && keyId < this.width) {
-      const at = owner * this.width + keyId;
-      const b = this.table[at]!;
+    const row = owner < this.rows.length ? this.rows[owner] : undefined;
+    if (row !== undefined && keyId < row.length) {
+      const b = row[keyId]!;
       if (b >= 0) return b;
       const id = this.pairs.add(owner, keyId);
-      this.table[at] = id;
+      row[keyId] = id;
       return id;
     }
     const id = this.pairs.add(owner, keyId);
-    if (!this.denseOff) this.growTable(owner, keyId, id);
+    if (!this.denseOff) this.growRow(owner, keyId, id, row);
     return id;
   }
 
-  private growTable(owner: number, keyId: number, id: number): void {
-    let rows = Math.max(this.rows, 16);
-    while (rows <= owner) rows *= 2;
-    let width = Math.max(this.width, 16);
+  private growRow(owner: number, keyId: number, id: number, row: Int32Array | undefined): void {
+    let width = Math.max(row === undefined ? 0 : row.length * 2, 16);
     while (width <= keyId) width *= 2;
-    if (rows * width > MAX_DENSE_CELLS) {
+    // A slot of the row list counts as a cell: owners far apart must not make it long either.
+    this.cells += width - (row === undefined ? 0 : row.length) + Math.max(0, owner + 1 - this.rows.length);
+    if (this.cells > MAX_DENSE_CELLS) {
       this.denseOff = true;
-      this.table = new Int32Array(0);
-      this.rows = 0;
-      this.width = 0;
+      this.rows = [];
+      this.cells = 0;
       return;
     }
-    const table = new Int32Array(rows * width).fill(-1);
-    for (let r = 0; r < this.rows; r++) table.set(this.table.subarray(r * this.width, (r + 1) * this.width), r * width);
-    this.table = table;
-    this.rows = rows;
-    this.width = width;
-    table[owner * width + keyId] = id;
+    const grown = new Int32Array(width).fill(-1);
+    if (row !== undefined) grown.set(row);
+    grown[keyId] = id;
+    while (this.rows.length <= owner) this.rows.push(undefined);
+    this.rows[owner] = grown;
   }
 
   /** Upper bound (exclusive) of bucket ids handed out so far. */

@@ -504,13 +504,18 @@ export class CopyEngine {
    * refresh has been answered yet). Applies and the tasks queued after this
    * one still wait for it, and for those searches.
    */
-  private async inSteps<T>(steps: Generator<void, T>): Promise<T> {
+  private inSteps<T>(steps: Generator<void, T>): Promise<T> {
+    return this.openWhile(() => runStepsInTurns(steps, STEP_MS));
+  }
+
+  /** Runs `work` (steps, or a commit's fsyncs off the thread) letting searches in meanwhile, as inSteps. */
+  private async openWhile<T>(work: () => Promise<T>): Promise<T> {
     const before = this.visible;
     const open = Promise.resolve();
     this.visible = open;
     this.openInSteps = open;
     try {
-      return await runStepsInTurns(steps, STEP_MS);
+      return await work();
     } finally {
       // Later searches wait again for the tasks queued before them (unless one was queued meanwhile, which set its own).
       if (this.visible === open) this.visible = before;
@@ -625,7 +630,8 @@ export class CopyEngine {
   private async commitNow(periodic: boolean): Promise<void> {
     const started = performance.now();
     await this.inSteps(this.index.refreshInSteps());
-    const segments = await this.inSteps(this.index.commitInSteps());
+    // The fsyncs run off the thread, searches let in meanwhile; the commit point is recorded only once they are done.
+    const segments = await this.openWhile(async () => this.index.syncCommit(await runStepsInTurns(this.index.prepareCommitInSteps(), STEP_MS)));
     const commit: CopyCommit = { ...segments, nextOffset: this.nextOffsets.get(this.shard) ?? 0, nextOffsets: [...this.nextOffsets] };
     this.committing = this.pending;
     this.pending = new Map();

@@ -19,10 +19,11 @@ export function liveDocsFileOf(name: string): { segmentId: number; generation: n
   return m === null ? null : { segmentId: parseInt(m[1]!, 36), generation: parseInt(m[2]!, 36) };
 }
 
-export function writeLiveDocs(dir: string, segmentId: number, generation: number, bits: Uint32Array): void {
+/** Writes a live-docs file; `sync` false leaves its fsync to the caller (a commit syncs its files together). */
+export function writeLiveDocs(dir: string, segmentId: number, generation: number, bits: Uint32Array, sync = true): void {
   const out = new FileOutput(join(dir, liveDocsFileName(segmentId, generation)), 'liv');
   out.writeArray(bits);
-  out.finish(true);
+  out.finish(sync);
 }
 
 export function readLiveDocs(dir: string, segmentId: number, generation: number, words: number): Uint32Array {

@@ -22,6 +22,7 @@
  */
 import { runSteps } from '../../steps/run-steps.ts';
 import { fsyncSync, openSync, closeSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnalyzerLookup } from '../analysis/types.ts';
 import { bitsetWords, clearBit, hasBit, newFullBitset } from './bitset.ts';
@@ -60,6 +61,14 @@ interface PendingDeletes {
 export interface SegmentsCommit {
   readonly segments: readonly { readonly id: number; readonly liveGen: number }[];
   readonly nextSegmentId: number;
+}
+
+/** A commit whose files are written, not yet synced: `point` may be recorded once `files` and the directory are durable. */
+export interface PreparedCommit {
+  readonly point: SegmentsCommit;
+  readonly files: readonly string[];
+  readonly segmentIds: readonly number[];
+  readonly live: readonly string[];
 }
 
 export const EMPTY_COMMIT: SegmentsCommit = { segments: [], nextSegmentId: 0 };
@@ -155,6 +164,8 @@ export class ShardIndex {
   private readonly retired = new Set<MappedSegment>();
   /** Segments written since the last commit, whose files are not yet known durable. */
   private readonly unsynced = new Set<number>();
+  /** Live-docs files written by a commit not yet known durable (paths). */
+  private readonly unsyncedLive = new Set<string>();
   /** Segments a planned merge reads, and the ids of the segments such merges are writing. */
   private readonly merging = new Set<Segment>();
   private readonly writing = new Set<number>();
@@ -558,26 +569,41 @@ export class ShardIndex {
    * Returns what the caller stores as the commit point.
    */
   commit(): SegmentsCommit {
-    return runSteps(this.commitInSteps());
+    const prepared = runSteps(this.prepareCommitInSteps());
+    for (const path of prepared.files) syncFile(path);
+    syncFile(this.dir);
+    return this.committed(prepared);
   }
 
   /**
-   * commit(), yielding while the segments in memory are written (see
-   * writeSegmentInSteps): searches between the steps see the same documents
-   * as before it. Nothing may be indexed, deleted, refreshed or merged in
-   * until it is done.
+   * commit() with its fsyncs run by libuv's pool, off this thread: the
+   * files together, then the directory. A shard worker that synced a
+   * commit's dozen files in turn held its searches for each (issue 11).
+   * Call it on what prepareCommitInSteps returned, nothing written between.
    */
-  *commitInSteps(): Generator<void, SegmentsCommit> {
+  async syncCommit(prepared: PreparedCommit): Promise<SegmentsCommit> {
+    await Promise.all(prepared.files.map(syncFileOffThread));
+    await syncFileOffThread(this.dir);
+    return this.committed(prepared);
+  }
+
+  /**
+   * The writing half of a commit, yielding while the segments in memory are
+   * written (see writeSegmentInSteps): searches between the steps see the
+   * same documents as before it. Nothing may be indexed, deleted, refreshed
+   * or merged in until the commit is durable (commit() or syncCommit()). The
+   * files stay "unsynced" until then: a commit whose fsync failed syncs
+   * them again with the next.
+   */
+  *prepareCommitInSteps(): Generator<void, PreparedCommit> {
     // The segments refreshes kept in memory since the last commit go to disk as one.
     yield* this.writeInMemory();
-    for (const id of this.unsynced) {
-      for (const kind of [...DATA_FILES, 'si' as const]) syncFile(join(this.dir, segmentFileName(id, kind)));
-    }
-    this.unsynced.clear();
+    const segmentIds = [...this.unsynced];
     this.segments = this.segments.map((s) => {
       if (!s.liveDirty || s.liveDocs === null || s.inMemory) return s;
       const liveGen = s.liveGen + 1;
-      writeLiveDocs(this.dir, s.segment.id, liveGen, s.liveDocs);
+      writeLiveDocs(this.dir, s.segment.id, liveGen, s.liveDocs, false);
+      this.unsyncedLive.add(join(this.dir, liveDocsFileName(s.segment.id, liveGen)));
       return { ...s, liveGen, liveDirty: false };
     });
     // Pending deletes refer to LiveSegment objects: carry them to the replacements.
@@ -587,8 +613,19 @@ export class ShardIndex {
       for (const [old, deletes] of this.pendingDeletes) carried.set(byId.get(old.segment) ?? old, deletes);
       this.pendingDeletes = carried;
     }
-    syncFile(this.dir);
-    return { segments: this.segments.map((s) => ({ id: s.segment.id, liveGen: s.liveGen })), nextSegmentId: this.nextSegmentId };
+    const files: string[] = [];
+    for (const id of segmentIds) for (const kind of [...DATA_FILES, 'si' as const]) files.push(join(this.dir, segmentFileName(id, kind)));
+    const live = [...this.unsyncedLive];
+    files.push(...live);
+    const point = { segments: this.segments.map((s) => ({ id: s.segment.id, liveGen: s.liveGen })), nextSegmentId: this.nextSegmentId };
+    return { point, files, segmentIds, live };
+  }
+
+  /** The prepared commit's files are durable. */
+  private committed(prepared: PreparedCommit): SegmentsCommit {
+    for (const id of prepared.segmentIds) this.unsynced.delete(id);
+    for (const path of prepared.live) this.unsyncedLive.delete(path);
+    return prepared.point;
   }
 
   /** Removes the files neither `commit` nor a live or pinned segment uses (call once `commit` is durable). */
@@ -755,6 +792,16 @@ function countBits(bits: Uint32Array): number {
     n += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
   }
   return n;
+}
+
+/** fsync of a file or directory by path, on libuv's pool. */
+async function syncFileOffThread(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** fsync of a file or directory by path. */

@@ -5,7 +5,8 @@
  */
 import { Int32List } from './growable-arrays.ts';
 import { layoutPostings } from './postings-layout.ts';
-import { sortTerms } from './term-dictionary.ts';
+import { runSteps } from '../../steps/run-steps.ts';
+import { sortTermsInSteps } from './term-dictionary.ts';
 import { TermHash } from './term-hash.ts';
 import { HeapInvertedField } from './heap-inverted-field.ts';
 import type { SortedDocValues } from './types.ts';
@@ -74,7 +75,12 @@ export class KeywordFieldWriter {
 
   /** The field's columns, in arrays of their own (the writer may be reset and reused). */
   build(maxDoc: number): KeywordFieldColumns {
-    const { terms, order, slotToTerm } = sortTerms(this.termSlots);
+    return runSteps(this.buildSteps(maxDoc));
+  }
+
+  /** build(), yielding while its terms sort (a refresh in steps gives its thread turns within a field). */
+  *buildSteps(maxDoc: number): Generator<void, KeywordFieldColumns> {
+    const { terms, order, slotToTerm } = yield* sortTermsInSteps(this.termSlots);
     const count = this.entryDocs.length;
     const docs = this.entryDocs.array;
     const slots = this.entrySlots.array;

@@ -226,9 +226,9 @@ export class SegmentBuilder {
       yield;
       const column = state.column;
       if (column.kind === 'text') {
-        inverted.set(state.path, column.writer.build(maxDoc));
+        inverted.set(state.path, yield* column.writer.buildSteps(maxDoc));
       } else if (column.kind === 'keyword' || column.kind === 'completion') {
-        const built = column.writer.build(maxDoc);
+        const built = yield* column.writer.buildSteps(maxDoc);
         if (built.inverted !== null) inverted.set(state.path, built.inverted);
         if (built.docValues !== null) docValues.set(state.path, built.docValues);
       } else if (column.kind === 'numeric') {
@@ -243,7 +243,7 @@ export class SegmentBuilder {
       }
     }
     yield;
-    const ids = this.ids.build(maxDoc);
+    const ids = yield* this.ids.buildSteps(maxDoc);
     inverted.set(ID_FIELD, ids.inverted!);
     docValues.set(ID_FIELD, ids.docValues!);
     const sources = this.sourceBytes.toArray();

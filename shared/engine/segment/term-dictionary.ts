@@ -2,6 +2,7 @@
  * Turns a field writer's TermHash (slots in order of first appearance) into
  * the sorted term dictionary a segment exposes.
  */
+import { runSteps } from '../../steps/run-steps.ts';
 import type { PackedStrings } from './packed-strings.ts';
 import type { TermHash } from './term-hash.ts';
 
@@ -15,7 +16,13 @@ export interface SortedTerms {
 }
 
 export function sortTerms(hash: TermHash): SortedTerms {
-  const order = hash.sortedSlots();
+  return runSteps(sortTermsInSteps(hash));
+}
+
+/** sortTerms(), yielding while the terms sort (TermHash.sortedSlotsInSteps) and once more after. */
+export function* sortTermsInSteps(hash: TermHash): Generator<void, SortedTerms> {
+  const order = yield* hash.sortedSlotsInSteps();
+  yield;
   const terms = hash.packedTerms(order);
   const slotToTerm = new Int32Array(order.length);
   for (let t = 0; t < order.length; t++) slotToTerm[order[t]] = t;

@@ -9,6 +9,7 @@
  * code-unit prefixes (the order of JS `<`).
  */
 
+import { runSteps } from '../../steps/run-steps.ts';
 import { PackedStrings, fnvHash } from './packed-strings.ts';
 
 const EMPTY = 0;
@@ -16,6 +17,10 @@ const EMPTY = 0;
 const INSERTION_SORT_MAX = 16;
 /** Table size (entries) from which growth doubles rather than quadruples. */
 const LARGE_TABLE_ENTRIES = 1 << 20;
+/** Keys a step of sortedSlotsInSteps encodes, distributes or sorts (a native sort of 131,072 keys: about 10 ms); fewer sort at once. */
+const STEP_KEYS = 1 << 17;
+/** Buckets (the top 16 bits of a key) a sort of more than STEP_KEYS keys distributes them into. */
+const BUCKETS = 1 << 16;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export class TermHash {
@@ -149,6 +154,17 @@ export class TermHash {
    * compared as strings.
    */
   sortedSlots(): Int32Array {
+    return runSteps(this.sortedSlotsInSteps());
+  }
+
+  /**
+   * sortedSlots(), yielding every STEP_KEYS keys: a refresh of a large buffer
+   * sorted a field's terms in one piece of its shard worker (issue 11). Up to
+   * STEP_KEYS terms sort natively at once; more are distributed into buckets
+   * by their keys' top bits and each bucket sorted natively, about STEP_KEYS
+   * keys a step. Nothing may be added until the last step.
+   */
+  *sortedSlotsInSteps(): Generator<void, Int32Array> {
     const n = this.count;
     const slots = new Int32Array(n);
     if (n === 0) return slots;
@@ -166,37 +182,67 @@ export class TermHash {
     const encodedChars = Math.floor((64 - slotBits) / charBits);
 
     const keys = new BigUint64Array(n);
-    const words = new Uint32Array(keys.buffer);
+    let words = new Uint32Array(keys.buffer);
     const low = LITTLE_ENDIAN ? 0 : 1;
     const high = 1 - low;
-    for (let s = 0; s < n; s++) {
-      const start = starts[s];
-      const end = starts[s + 1];
-      let hi = 0;
-      let lo = 0;
-      for (let k = 0; k < encodedChars; k++) {
-        const code = start + k < end ? rank[chars[start + k]] : 0;
-        hi = ((hi << charBits) | (lo >>> (32 - charBits))) >>> 0;
-        lo = ((lo << charBits) | code) >>> 0;
-      }
-      hi = ((hi << slotBits) | (lo >>> (32 - slotBits))) >>> 0;
-      lo = ((lo << slotBits) | s) >>> 0;
-      words[2 * s + low] = lo;
-      words[2 * s + high] = hi;
+    const encoding = { chars, starts, rank, charBits, slotBits, encodedChars, low, high };
+    for (let from = 0; from < n; from += STEP_KEYS) {
+      if (from > 0) yield;
+      encodeKeys(words, from, Math.min(n, from + STEP_KEYS), encoding);
     }
-    keys.sort();
+    if (n <= STEP_KEYS) {
+      keys.sort();
+    } else {
+      // Distributed by the top 16 bits of the key (a counting pass, then a scatter), then each
+      // bucket sorted natively, buckets of about STEP_KEYS keys a step: one native sort's order.
+      const ends = new Int32Array(BUCKETS);
+      for (let from = 0; from < n; from += STEP_KEYS) {
+        yield;
+        countBuckets(words, from, Math.min(n, from + STEP_KEYS), high, ends);
+      }
+      for (let b = 1; b < BUCKETS; b++) ends[b]! += ends[b - 1]!;
+      const fill = new Int32Array(BUCKETS);
+      fill.set(ends.subarray(0, BUCKETS - 1), 1);
+      const sorted = new BigUint64Array(n);
+      const out = new Uint32Array(sorted.buffer);
+      for (let from = 0; from < n; from += STEP_KEYS) {
+        yield;
+        scatter(words, out, from, Math.min(n, from + STEP_KEYS), high, fill);
+      }
+      let since = 0;
+      for (let b = 0; b < BUCKETS; b++) {
+        const lo = b === 0 ? 0 : ends[b - 1]!;
+        const hi = ends[b]!;
+        if (hi - lo > 1) sorted.subarray(lo, hi).sort();
+        since += hi - lo;
+        if (since >= STEP_KEYS) {
+          since = 0;
+          yield;
+        }
+      }
+      words = out;
+    }
 
     const slotMask = slotBits === 32 ? 0xffffffff : 2 ** slotBits - 1;
     for (let i = 0; i < n; i++) slots[i] = words[2 * i + low] & slotMask;
+    yield;
     // Equal keys above the slot bits: terms that share their first `encodedChars` code units.
     let groupStart = 0;
+    let sinceStep = 0;
     for (let i = 1; i <= n; i++) {
       const same =
         i < n &&
         words[2 * i + high] === words[2 * groupStart + high] &&
         words[2 * i + low] - (words[2 * i + low] & slotMask) === words[2 * groupStart + low] - (words[2 * groupStart + low] & slotMask);
       if (same) continue;
-      if (i - groupStart > 1) this.sortGroup(slots, groupStart, i, encodedChars);
+      if (i - groupStart > 1) {
+        this.sortGroup(slots, groupStart, i, encodedChars);
+        sinceStep += i - groupStart;
+        if (sinceStep >= STEP_KEYS / 4) {
+          sinceStep = 0;
+          yield;
+        }
+      }
       groupStart = i;
     }
     return slots;
@@ -303,4 +349,49 @@ function hashOfRange(text: string, start: number, end: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   return h ^ (h >>> 13);
+}
+
+interface KeyEncoding {
+  readonly chars: Uint16Array;
+  readonly starts: Int32Array;
+  readonly rank: Int32Array;
+  readonly charBits: number;
+  readonly slotBits: number;
+  readonly encodedChars: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** The 64-bit sort keys of slots [from, to) (see TermHash.sortedSlots), as two 32-bit words each. */
+function encodeKeys(words: Uint32Array, from: number, to: number, e: KeyEncoding): void {
+  const { chars, starts, rank, charBits, slotBits, encodedChars, low, high } = e;
+  for (let s = from; s < to; s++) {
+    const start = starts[s]!;
+    const end = starts[s + 1]!;
+    let hi = 0;
+    let lo = 0;
+    for (let k = 0; k < encodedChars; k++) {
+      const code = start + k < end ? rank[chars[start + k]!]! : 0;
+      hi = ((hi << charBits) | (lo >>> (32 - charBits))) >>> 0;
+      lo = ((lo << charBits) | code) >>> 0;
+    }
+    hi = ((hi << slotBits) | (lo >>> (32 - slotBits))) >>> 0;
+    lo = ((lo << slotBits) | s) >>> 0;
+    words[2 * s + low] = lo;
+    words[2 * s + high] = hi;
+  }
+}
+
+/** Counts keys [from, to) into their bucket (top 16 bits), each count at the bucket's index. */
+function countBuckets(words: Uint32Array, from: number, to: number, high: number, counts: Int32Array): void {
+  for (let i = from; i < to; i++) counts[words[2 * i + high]! >>> 16]!++;
+}
+
+/** Moves keys [from, to) to their bucket's next place (`fill`) in `out`. */
+function scatter(words: Uint32Array, out: Uint32Array, from: number, to: number, high: number, fill: Int32Array): void {
+  for (let i = from; i < to; i++) {
+    const at = fill[words[2 * i + high]! >>> 16]!++;
+    out[2 * at] = words[2 * i]!;
+    out[2 * at + 1] = words[2 * i + 1]!;
+  }
 }

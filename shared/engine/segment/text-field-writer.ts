@@ -11,7 +11,8 @@ import type { Analyzer, RangeSink, TokenSink } from '../analysis/types.ts';
 import { ByteList } from './growable-arrays.ts';
 import { SlicePool } from './slice-pool.ts';
 import { intToByte4 } from './small-float.ts';
-import { sortTerms } from './term-dictionary.ts';
+import { runSteps } from '../../steps/run-steps.ts';
+import { sortTermsInSteps } from './term-dictionary.ts';
 import { TermHash } from './term-hash.ts';
 import { HeapInvertedField } from './heap-inverted-field.ts';
 
@@ -137,7 +138,12 @@ export class TextFieldWriter {
 
   /** The field's postings, in arrays of their own (the writer may be reset and reused). */
   build(maxDoc: number): HeapInvertedField {
-    const { terms, order } = sortTerms(this.termSlots);
+    return runSteps(this.buildSteps(maxDoc));
+  }
+
+  /** build(), yielding while its terms sort (a refresh in steps gives its thread turns within a field). */
+  *buildSteps(maxDoc: number): Generator<void, HeapInvertedField> {
+    const { terms, order } = yield* sortTermsInSteps(this.termSlots);
     const count = this.postingCount;
     const postingStarts = new Uint32Array(terms.length + 1);
     const postingDocs = new Int32Array(count);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sortTerms } from '../../../shared/engine/segment/term-dictionary.ts';
 import { TermHash } from '../../../shared/engine/segment/term-hash.ts';
+import { KeywordFieldWriter } from '../../../shared/engine/segment/keyword-field-writer.ts';
 
 function jsSorted(terms: readonly string[]): string[] {
   return [...new Set(terms)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -80,4 +81,46 @@ test('the sorted dictionary finds each term at its index', () => {
   assert.equal(terms.find('fig'), 1);
   assert.equal(terms.find('kiwi'), -1);
   assert.deepEqual([...slotToTerm], [2, 0, 1]);
+});
+
+test('300,000 terms sort in steps (runs of 131,072 merged pairwise) to JS < order', () => {
+  // Shared prefixes past the encoded code units, and a large alphabet: every path of the sort.
+  const terms = randomTerms(300_000, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789é😀', 14).map((t, i) => (i % 3 === 0 ? `prefix-shared-long-${t}` : t));
+  const hash = hashOf(terms);
+  const steps = hash.sortedSlotsInSteps();
+  let yields = 0;
+  let r = steps.next();
+  while (r.done !== true) {
+    yields++;
+    r = steps.next();
+  }
+  const order = r.value;
+  const expected = jsSorted(terms);
+  assert.equal(order.length, expected.length);
+  const packed = hash.packedTerms(order).toArray();
+  assert.deepEqual(packed, expected);
+  // Before: one native sort of every key, no step. Here (243,940 distinct): encoding, sorting 2 runs, merging them and reading the slots yield.
+  assert.ok(yields >= 5, `${yields} steps for ${expected.length} keys`);
+});
+
+test('a keyword field of 100,000 values builds in steps within the field (its terms sort in steps), to the same columns', () => {
+  const writer = new KeywordFieldWriter(true, true);
+  for (let d = 0; d < 100_000; d++) {
+    writer.startDoc(d);
+    writer.addValue(`key-${(d * 7919) % 100_000}`);
+    writer.finishDoc();
+  }
+  let yields = 0;
+  const steps = writer.buildSteps(100_000);
+  let r = steps.next();
+  while (r.done !== true) {
+    yields++;
+    r = steps.next();
+  }
+  assert.ok(yields >= 2, `${yields} steps`);
+  const dict = r.value.docValues!.dict;
+  assert.deepEqual([0, 1, 2].map((i) => dict.get(i)), ['key-0', 'key-1', 'key-10']);
+  assert.equal(dict.length, 100_000);
+  // Doc 1 holds key-7919: its ordinal names it.
+  assert.equal(dict.get((r.value.docValues as { ords: Int32Array }).ords[1]!), 'key-7919');
 });

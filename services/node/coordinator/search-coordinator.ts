@@ -8,7 +8,7 @@
  */
 import { EsError, illegalArgument, indexNotFound, isEsError, noShardAvailable, renderError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
-import { mergeTopHits, type MergedHit } from '../../../shared/engine/search/merge-top-hits.ts';
+import { mergeTopHits, scoresShown, type MergedHit } from '../../../shared/engine/search/merge-top-hits.ts';
 import { plainBytes } from '../../../shared/engine/search/render-hit.ts';
 import { releaseOnce, responseBuffers } from '../../../shared/engine/search/buffer-pool.ts';
 import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
@@ -39,6 +39,17 @@ import { checkSearchLimits, parseSlice, shardsOfSlice } from './search-limits.ts
 import { inSpan, inSpanSync, type Attributes } from '../../../shared/telemetry/spans.ts';
 import { ATTR_HITS, ATTR_INDEX, ATTR_SHARD, ATTR_SHARDS } from '../../../shared/telemetry/attributes.ts';
 
+
+/**
+ * The largest `from + size` a search over several shards asks every shard to
+ * render with its query phase (ShardQueryRequest.renderFrom): each shard then
+ * renders up to that many hits of which the page keeps `size` in all, but
+ * the search saves a message to and from every shard worker (the fetch
+ * phase's round trip), which costs more than rendering a few hits. A search
+ * of one shard always does (its list is the page: Elasticsearch's
+ * query-and-fetch shortcut).
+ */
+const QUERY_AND_FETCH_HITS = 10;
 
 export interface SearchRequest {
   readonly indices: string | undefined;
@@ -217,6 +228,7 @@ export class SearchCoordinator {
     for (const meta of new Set(targets.map((t) => t.meta))) checkSearchLimits(meta, search, size, scroll);
     const timeoutMs = req.timeoutMs ?? (search.timeout ? parseTimeValue(search.timeout, 'timeout') : null);
     const window = scroll ? size : search.from + size;
+    const renderFrom = scroll || size === 0 || search.collapse !== null ? undefined : targets.length === 1 ? search.from : window <= QUERY_AND_FETCH_HITS ? 0 : undefined;
     const { responses, failures, timedOut } = await this.queryPhase(targets, (i) => ({
       search: targets[i].search,
       source: targets[i].source,
@@ -226,6 +238,8 @@ export class SearchCoordinator {
       keepAliveMs: scroll ? req.scrollKeepAliveMs : 0,
       contextId: null,
       maxBuckets: req.maxBuckets,
+      // A boosted shard's hits show the boosted score, known only here.
+      ...(renderFrom === undefined || targets[i].boost !== 1 ? {} : { renderFrom }),
     }), timeoutMs);
     // Too many buckets on one shard means too many in the response: the request fails as a whole, as after the reduce.
     const tooMany = failures.find((f) => f.error.type === 'too_many_buckets_exception');
@@ -322,7 +336,7 @@ export class SearchCoordinator {
   private async fetchPhase(
     targets: readonly ShardTarget[],
     responses: readonly (ShardQueryResponse | null)[],
-    merged: readonly { shardIndex: number; doc: number; score: number; sortValues: SortValue[] | null }[],
+    merged: readonly { shardIndex: number; rank?: number; doc: number; score: number; sortValues: SortValue[] | null }[],
     release: boolean,
     /** Given: the scroll cursors are not moved by the fetch; where each context's page ended is put here instead. */
     deferredCursors?: { contextId: number; cursor: ShardCursor }[],
@@ -342,8 +356,18 @@ export class SearchCoordinator {
     await Promise.all(
       [...byShard].map(async ([shardIndex, positions]) => {
         const resp = responses[shardIndex]!;
+        const inline = resp.rendered;
+        if (inline !== undefined && inline !== null && release && deferredCursors === undefined) {
+          // Rendered with the query phase (renderFrom): the page is spliced from those bytes, no fetch round trip.
+          positions.forEach((p) => {
+            renderedOf[p] = inline.hits;
+            bytesOf[p] = plainBytes(inline.hits.bytes);
+            indexIn[p] = merged[p]!.rank! - inline.renderFrom;
+          });
+          return;
+        }
         const search = targets[shardIndex].search;
-        const scoreShown = search.sort === null || search.trackScores || search.sort.some((s) => s.kind === 'score');
+        const scoreShown = scoresShown(search);
         const client = targets[shardIndex].client;
         let cursor = release ? null : lastEmitted(resp, merged[positions[positions.length - 1]!]!);
         if (cursor !== null && deferredCursors !== undefined) {

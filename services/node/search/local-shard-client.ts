@@ -138,7 +138,7 @@ export class LocalShardClient implements ShardClient {
   }
 
   async fetch(req: ShardFetchRequest): Promise<string[]> {
-    const { bytes, starts, release } = this.render(req);
+    const { bytes, starts, release } = this.renderNow(req);
     const out: string[] = new Array<string>(req.docs.length);
     for (let i = 0; i < out.length; i++) out[i] = bytes.toString('utf8', starts[i], starts[i + 1]);
     release?.();
@@ -146,10 +146,11 @@ export class LocalShardClient implements ShardClient {
   }
 
   async fetchRendered(req: ShardFetchRequest): Promise<RenderedHits> {
-    return this.render(req);
+    return this.renderNow(req);
   }
 
-  private render(req: ShardFetchRequest): RenderedHits {
+  /** The fetch phase, in this turn (a shard worker folds it into a query phase: ShardQueryRequest.renderFrom). */
+  renderNow(req: ShardFetchRequest): RenderedHits {
     const ctx = this.contexts.get(req.contextId);
     if (!ctx) throw searchContextMissing(req.contextId);
     const mapping = this.meta.mapping;

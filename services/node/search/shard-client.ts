@@ -35,6 +35,20 @@ export interface ShardQueryRequest {
   readonly contextId: number | null;
   /** `search.max_buckets`: the shard stops building aggregations past it (too_many_buckets_exception). */
   readonly maxBuckets?: number;
+  /**
+   * The fetch phase folded into this query phase (a plain search whose page
+   * is small, Elasticsearch's query-and-fetch for one shard): the copy also
+   * renders its hits from this position of its list on and lets its view go
+   * with the answer. A copy that cannot (another node's) leaves `rendered`
+   * out, and the coordinator fetches its hits as usual.
+   */
+  readonly renderFrom?: number;
+}
+
+/** A shard's hits rendered with its query phase: hit `renderFrom + i` of its list is `hits` entry i. */
+export interface RenderedPage {
+  readonly hits: RenderedHits;
+  readonly renderFrom: number;
 }
 
 export interface ShardQueryResponse {
@@ -45,6 +59,8 @@ export interface ShardQueryResponse {
   readonly aggs: ShardAggState | null;
   /** The shard's suggestions (`suggest`), computed with the first page; absent or null without. */
   readonly suggest?: ShardSuggestResult | null;
+  /** The hits of the page, when the request asked for them (`renderFrom`) and the copy rendered them; its context is gone then. */
+  readonly rendered?: RenderedPage | null;
 }
 
 export interface ShardFetchRequest {

@@ -98,6 +98,11 @@ export interface QueryMessage {
    * forgets the context then, so no message frees it afterwards.
    */
   readonly transient?: boolean;
+  /**
+   * A first page whose hits from this position of the copy's list on are
+   * rendered with the answer (ShardQueryRequest.renderFrom); it is transient.
+   */
+  readonly renderFrom?: number;
 }
 
 export interface FetchMessage {
@@ -212,6 +217,8 @@ export interface QueryReply {
   readonly result: Omit<ShardQueryResult, 'matches' | 'sortValues'> & { readonly sortValues: PackedSortRows | null };
   readonly aggs: ShardAggState | null;
   readonly suggest: ShardSuggestResult | null;
+  /** The hits from QueryMessage.renderFrom on, when it asked for them. */
+  readonly rendered?: FetchReply | null;
 }
 
 export interface FetchReply {

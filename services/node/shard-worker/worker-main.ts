@@ -10,7 +10,8 @@ import { parseSearchBody } from '../../../shared/dsl/query/search-body.ts';
 import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
 import { evaluateFilterBits } from '../../../shared/dsl/query/filter-bits.ts';
 import type { AggSpec } from '../../../shared/engine/aggs/spec.ts';
-import type { ParsedSearch } from '../../../shared/engine/search/types.ts';
+import type { ParsedSearch, RenderedHits, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
+import { pageRow, scoresShown, sortedByDocAlone } from '../../../shared/engine/search/merge-top-hits.ts';
 import { LocalShardClient } from '../search/local-shard-client.ts';
 import { emptyMapping } from '../search/empty-mapping.ts';
 import { errorToWire } from '../../../shared/errors/transport-errors.ts';
@@ -89,14 +90,54 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
     maxBuckets: msg.maxBuckets,
   });
   if (first && msg.scroll) copy.markScroll(msg.contextId);
+  const queried = performance.now();
+  copy.searched('query', queried - started);
+  const rendered = first && msg.renderFrom !== undefined ? renderPage(client, msg.contextId, res.result, search!, msg.renderFrom) : null;
+  // Counted as a fetch phase when it rendered hits (a shard whose hits miss the page counts one too, unlike a fetch round trip).
+  if (rendered !== null && rendered.starts.length > 1) copy.searched('fetch', performance.now() - queried);
   // Nothing will be fetched from this view: it goes now rather than on a later message.
-  if (first && msg.transient === true) copy.dropContext(msg.contextId);
-  copy.searched('query', performance.now() - started);
+  if (first && (msg.transient === true || rendered !== null)) copy.dropContext(msg.contextId);
   const { matches: _matches, sortValues, ...rest } = res.result;
   void _matches;
   const result = { ...rest, sortValues: packResultRows(sortValues) };
-  const value: QueryReply = { result, aggs: res.aggs, suggest: res.suggest ?? null };
-  post({ t: 'reply', seq: msg.seq, value }, [...ownBuffer(result.docs), ...ownBuffer(result.scores)]);
+  const value: QueryReply = { result, aggs: res.aggs, suggest: res.suggest ?? null, rendered };
+  const transfer = [...ownBuffer(result.docs), ...ownBuffer(result.scores)];
+  if (rendered !== null) transfer.push(...ownBuffer(rendered.bytes), ...ownBuffer(rendered.starts));
+  post({ t: 'reply', seq: msg.seq, value }, transfer);
+}
+
+/**
+ * The fetch phase of a query phase's hits from `from` on, as the node would
+ * ask for them after merging the shards' lists: each hit with the score and
+ * sort values the merged page shows (mergeTopHits, scoresShown). Null when
+ * rendering failed.
+ */
+function renderPage(client: LocalShardClient, contextId: number, result: ShardQueryResult, search: ParsedSearch, from: number): FetchReply | null {
+  const n = Math.max(0, result.docs.length - from);
+  const showScores = scoresShown(search);
+  const docOrder = sortedByDocAlone(search);
+  const scores = new Float64Array(n);
+  const sortValues = new Array<SortValue[] | null>(n);
+  for (let i = 0; i < n; i++) {
+    scores[i] = showScores ? result.scores[from + i]! : NaN;
+    sortValues[i] = pageRow(result, from + i, docOrder);
+  }
+  let rendered: RenderedHits;
+  try {
+    rendered = client.renderNow({ contextId, docs: result.docs.subarray(from), scores, sortValues, release: false });
+  } catch {
+    // The view stays: the node's fetch phase asks for the hits and fails as a fetch phase does.
+    return null;
+  }
+  return ownCopy(rendered);
+}
+
+/** Rendered hits in a buffer of their own (they may sit in a pooled one), to transfer. */
+function ownCopy(rendered: RenderedHits): FetchReply {
+  const bytes = new Uint8Array(rendered.bytes.length);
+  bytes.set(rendered.bytes);
+  rendered.release?.();
+  return { bytes, starts: rendered.starts };
 }
 
 async function fetch(msg: FetchMessage): Promise<void> {
@@ -114,13 +155,9 @@ async function fetchNow(msg: FetchMessage, copy: CopyEngine): Promise<void> {
     sortValues: unpackSortRows(msg.sortValues),
     release: msg.release,
   });
-  // The rendered bytes may sit in a pooled buffer: hand over a copy of their own.
-  const bytes = new Uint8Array(rendered.bytes.length);
-  bytes.set(rendered.bytes);
-  rendered.release?.();
+  const value = ownCopy(rendered);
   copy.searched('fetch', performance.now() - started);
-  const value: FetchReply = { bytes, starts: rendered.starts };
-  post({ t: 'reply', seq: msg.seq, value }, [bytes.buffer, ...ownBuffer(rendered.starts)]);
+  post({ t: 'reply', seq: msg.seq, value }, [...ownBuffer(value.bytes), ...ownBuffer(value.starts)]);
 }
 
 function handle(msg: ToWorker): void | Promise<void> {

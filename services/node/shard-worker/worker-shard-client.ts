@@ -13,8 +13,11 @@ import type { FetchReply, QueryReply } from './protocol.ts';
 import type { EngineHandle } from './engine-handle.ts';
 import { packSortRows, unpackResultRows } from './sort-rows.ts';
 
-function resultOf(contextId: number, reply: QueryReply): ShardQueryResponse {
-  return { contextId, result: { ...reply.result, sortValues: unpackResultRows(reply.result.sortValues), matches: null }, aggs: reply.aggs, suggest: reply.suggest };
+function resultOf(contextId: number, reply: QueryReply, renderFrom?: number): ShardQueryResponse {
+  const result = { ...reply.result, sortValues: unpackResultRows(reply.result.sortValues), matches: null };
+  const r = reply.rendered;
+  const rendered = r === undefined || r === null || renderFrom === undefined ? null : { hits: { bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength), starts: r.starts }, renderFrom };
+  return { contextId, result, aggs: reply.aggs, suggest: reply.suggest, rendered };
 }
 
 /** The parts of a query request a copy needs: the search travels as the client's body. */
@@ -78,6 +81,7 @@ export class WorkerShardClient implements ShardClient {
     const slowLog = this.slowLog?.watches(this.meta, 'query') ? this.slowLog : null;
     const started = slowLog === null ? 0 : performance.now();
     const transient = req.size === 0 && req.keepAliveMs <= 0;
+    const renderFrom = req.keepAliveMs > 0 || transient ? undefined : req.renderFrom;
     try {
       const reply = await this.handle.request<QueryReply>({
         t: 'query',
@@ -89,11 +93,12 @@ export class WorkerShardClient implements ShardClient {
         url: source.url,
         parseKey: parseKeyOf(source.body),
         transient,
+        ...(renderFrom === undefined ? {} : { renderFrom }),
       });
       slowLog?.record(this.meta, this.shard, 'query', performance.now() - started, reply.result.totalHits, source.body);
-      // The worker let the view go with its answer: releasing the id later sends nothing.
-      if (transient) this.contexts.forget(id);
-      return resultOf(id, reply);
+      // The worker let the view go with its answer (or with the hits it rendered): releasing the id later sends nothing.
+      if (transient || (reply.rendered !== undefined && reply.rendered !== null)) this.contexts.forget(id);
+      return resultOf(id, reply, renderFrom);
     } catch (err) {
       this.contexts.free(id);
       throw err;

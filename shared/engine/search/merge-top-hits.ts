@@ -7,6 +7,8 @@ import type { ParsedSearch, ShardQueryResult, SortSpec, SortValue } from './type
 
 export interface MergedHit {
   readonly shardIndex: number;
+  /** The hit's position in its shard's list (where a shard that rendered its page with the query phase has it). */
+  readonly rank: number;
   readonly doc: number;
   readonly score: number;
   readonly sortValues: SortValue[] | null;
@@ -61,6 +63,21 @@ function compareHits(
   return i - j;
 }
 
+/** Whether the hits of `search` show their scores (else `_score` is null): sorted by score, `track_scores`, or a `_score` sort. */
+export function scoresShown(search: ParsedSearch): boolean {
+  return search.sort === null || search.trackScores || search.sort.some((s) => s.kind === 'score');
+}
+
+/** Sorted by `_doc` alone: the rows of such a page are the docs (the shards may leave them out). */
+export function sortedByDocAlone(search: ParsedSearch): boolean {
+  return search.sort !== null && search.sort.length === 1 && search.sort[0]!.kind === 'doc';
+}
+
+/** The sort values hit `i` of a shard's list shows on the page. */
+export function pageRow(shard: ShardQueryResult, i: number, docOrder: boolean): SortValue[] | null {
+  return shard.sortValues !== null ? shard.sortValues[i]! : docOrder ? [shard.docs[i]!] : null;
+}
+
 /**
  * Each shard's hits are already in sort order, so the global order is a k-way
  * merge of the shard lists (a heap of shard heads): only the hits up to
@@ -104,12 +121,7 @@ export function mergeTopHits(
     const shard = shards[s]!;
     const i = next[s]!;
     if (rank >= from) {
-      out.push({
-        shardIndex: s,
-        doc: shard.docs[i]!,
-        score: shard.scores[i]!,
-        sortValues: shard.sortValues !== null ? shard.sortValues[i]! : docOrder !== 0 ? [shard.docs[i]!] : null,
-      });
+      out.push({ shardIndex: s, rank: i, doc: shard.docs[i]!, score: shard.scores[i]!, sortValues: pageRow(shard, i, docOrder !== 0) });
     }
     next[s] = i + 1;
     if (i + 1 < shard.docs.length) siftDown(0);

@@ -40,6 +40,7 @@ import { bitsRequired, pack, packedBytes, unpack } from './bit-packing.ts';
 import type { ByteSink, FrontCodedDictionary } from './front-coded.ts';
 import { TERMS_PER_BLOCK, skipTermText } from './front-coded.ts';
 import { POSTINGS_BLOCK, type PostingsCursor } from '../segment/types.ts';
+import { popcount32 } from '../segment/bitset.ts';
 
 const SKIP_ENTRY_INTS = 3;
 /** A term in at least 1/DENSE_FRACTION of a segment's docs keeps a bitset of them too (costs maxDoc/8 bytes: at most 4 bytes a posting). */
@@ -472,6 +473,8 @@ export class MappedPostingsCursor implements PostingsCursor {
     this.bits = null;
     this.freqsAt = -1;
     this.probeBlock = -1;
+    this.rankWord = 0;
+    this.rankCount = 0;
     if (this.single) {
       this.docs[0] = meta.singleDoc;
       this.freqBuf[0] = meta.singleFreq;
@@ -593,7 +596,16 @@ export class MappedPostingsCursor implements PostingsCursor {
   private probeDecoded = 0;
   private probeDoc = -1;
 
+  /** A dense term's rank so far: the set bits of `bits` in words [0, rankWord). */
+  private rankWord = 0;
+  private rankCount = 0;
+
   freqOf(target: number): number {
+    return this.bits !== null ? this.denseFreqOf(target, this.bits) : this.probe(target);
+  }
+
+  /** freqOf by decoding the gaps of the target's block up to it. */
+  private probe(target: number): number {
     if (this.single) {
       const d = this.docs[0]!;
       return d === target ? this.freqBuf[0]! : d > target ? 0 : -1;
@@ -630,6 +642,40 @@ export class MappedPostingsCursor implements PostingsCursor {
     if (!this.withFreqs) return 1;
     const fbits = src[this.probeFreqsAt]!;
     return (fbits === 0 ? 0 : readPacked(src, this.probeFreqsAt + 1, fbits, i - 1, (1 << fbits) - 1)) + 1;
+  }
+
+  /**
+   * freqOf of a term that keeps a bitset: the target's place in the postings
+   * is the number of set bits before it (counted on from the last target),
+   * which names its block and slot, and a full block's freq is read from its
+   * packed freqs directly, without decoding the gaps before it (a probe of an
+   * n-gram's single character decoded about 64 gaps).
+   */
+  private denseFreqOf(target: number, bits: Uint32Array): number {
+    const w = target >>> 5;
+    if (w < this.rankWord) {
+      this.rankWord = 0;
+      this.rankCount = 0;
+    }
+    let rank = this.rankCount;
+    for (let v = this.rankWord; v < w; v++) rank += popcount32(bits[v]!);
+    this.rankWord = w;
+    this.rankCount = rank;
+    const bit = 1 << (target & 31);
+    // Postings before the target: the set bits below it in its word too.
+    const i = rank + popcount32(bits[w]! & (bit - 1));
+    if ((bits[w]! & bit) === 0) return i >= this.docFreq ? -1 : 0;
+    if (!this.withFreqs) return 1;
+    const k = Math.floor(i / POSTINGS_BLOCK);
+    const full = k < this.blocks - 1 || this.docFreq - k * POSTINGS_BLOCK === POSTINGS_BLOCK;
+    // A partial last block is vint-coded: the sequential probe reads it.
+    if (!full) return this.probe(target);
+    const src = this.doc.bytes;
+    const at = k === 0 ? this.dataStart : this.dataStart + this.skip![(k - 1) * SKIP_ENTRY_INTS + 1]!;
+    const freqsAt = at + 1 + packedBytes(POSTINGS_BLOCK, src[at]!);
+    const fbits = src[freqsAt]!;
+    if (fbits > 24) return this.probe(target);
+    return (fbits === 0 ? 0 : readPacked(src, freqsAt + 1, fbits, i - k * POSTINGS_BLOCK, (1 << fbits) - 1)) + 1;
   }
 
   private enterProbeBlock(k: number, last: number): void {

@@ -358,12 +358,16 @@ export class SearchCoordinator {
         const resp = responses[shardIndex]!;
         const inline = resp.rendered;
         if (inline !== undefined && inline !== null && release && deferredCursors === undefined) {
-          // Rendered with the query phase (renderFrom): the page is spliced from those bytes, no fetch round trip.
-          positions.forEach((p) => {
-            renderedOf[p] = inline.hits;
-            bytesOf[p] = plainBytes(inline.hits.bytes);
-            indexIn[p] = merged[p]!.rank! - inline.renderFrom;
-          });
+          // Rendered with the query phase (renderFrom): the page is spliced from those bytes, no fetch round trip
+          // (the span still says which shard's hits the page holds).
+          const bytes = plainBytes(inline.hits.bytes);
+          inSpanSync('fetch', { ...shardAttributes(targets[shardIndex].client), [ATTR_HITS]: positions.length }, () =>
+            positions.forEach((p) => {
+              renderedOf[p] = inline.hits;
+              bytesOf[p] = bytes;
+              indexIn[p] = merged[p]!.rank! - inline.renderFrom;
+            }),
+          );
           return;
         }
         const search = targets[shardIndex].search;

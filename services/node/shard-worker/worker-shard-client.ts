@@ -81,7 +81,8 @@ export class WorkerShardClient implements ShardClient {
     const slowLog = this.slowLog?.watches(this.meta, 'query') ? this.slowLog : null;
     const started = slowLog === null ? 0 : performance.now();
     const transient = req.size === 0 && req.keepAliveMs <= 0;
-    const renderFrom = req.keepAliveMs > 0 || transient ? undefined : req.renderFrom;
+    // A fetch phase the slow log watches runs as its own phase, to be timed as one.
+    const renderFrom = req.keepAliveMs > 0 || transient || this.slowLog?.watches(this.meta, 'fetch') === true ? undefined : req.renderFrom;
     try {
       const reply = await this.handle.request<QueryReply>({
         t: 'query',

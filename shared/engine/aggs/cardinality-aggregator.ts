@@ -142,7 +142,7 @@ export class CardinalityAggregator implements Aggregator {
     this.numeric = src.kind === 'numeric' ? numericValues(seg.view.segment, src.field) : null;
     this.sorted = src.kind === 'bytes' ? sortedValues(seg.view.segment, src.field) : null;
     this.hashes = this.sorted === null ? null : ordHashes(this.sorted.dict, this.precision);
-    this.seen = this.sorted !== null && this.singleOwner ? new Uint8Array(this.sorted.dict.length) : null;
+    this.seen = null; // made on first use: a segment merged from its kept sketch needs none
     this.segmentDocs = seg.view.segment.maxDoc;
     this.segmentKept = false;
   }
@@ -160,7 +160,7 @@ export class CardinalityAggregator implements Aggregator {
     if (!this.singleOwner || src.kind !== 'bytes' || src.missing !== null) return false;
     const dv = this.sorted;
     if (dv === null) return true; // no doc of this segment has the field
-    if (dv.starts !== null || this.seen === null) return false;
+    if (dv.starts !== null) return false;
     const key = `segmentSketch|${this.precision}|${dictionaryId(dv.dict)}`;
     if (from === 0) {
       const kept = fieldDataCache.get<SegmentSketch>(key);
@@ -172,10 +172,10 @@ export class CardinalityAggregator implements Aggregator {
       }
     }
     if (this.segmentKept) return true;
-    markOrdinalRange(from, to, dv.ords, this.seen);
+    markOrdinalRange(from, to, dv.ords, this.seenArray()!);
     if (to === this.segmentDocs) {
       // the whole segment was seen: its own sketch, kept, then merged
-      const seen = this.seen;
+      const seen = this.seen!;
       this.seen = null;
       let kept: SegmentSketch = null;
       if (seen.indexOf(1) >= 0) {
@@ -187,6 +187,12 @@ export class CardinalityAggregator implements Aggregator {
       fieldDataCache.set(key, kept, 64 + (kept === null ? 0 : (kept.encoded?.byteLength ?? 0) + (kept.registers?.byteLength ?? 0)));
     }
     return true;
+  }
+
+  /** The segment's seen-ordinals marks (single owner, keyword), made on first use; null on other paths. */
+  private seenArray(): Uint8Array | null {
+    if (this.seen === null && this.sorted !== null && this.singleOwner) this.seen = new Uint8Array(this.sorted.dict.length);
+    return this.seen;
   }
 
   /** Hashes the ordinals seen in the segment into bucket 0 (single owner path). */
@@ -210,7 +216,7 @@ export class CardinalityAggregator implements Aggregator {
     const hasMissing = src.missing !== null;
     if (src.kind === 'bytes') {
       const dv = this.sorted;
-      const seen = this.seen;
+      const seen = this.seenArray();
       if (seen !== null && dv !== null && dv.starts === null && !hasMissing) {
         markOrdinals(docs, n, dv.ords, seen);
         return;

@@ -324,7 +324,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
    */
   private readonly allDocsKey: string | null;
   /** The cached counts over every doc; while set, segments collected whole are only marked, not counted. */
-  private allDocs: Int32Array | null = null;
+  private allDocs: Int32Array<ArrayBuffer> | null = null;
   /** Views collected whole through collectRange (marked when their first range comes). */
   private readonly wholeViews: Uint8Array;
   /** Docs came through collect(): the counts are not those of every doc of every segment. */
@@ -349,7 +349,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     if (singleOwner) this.sparse = new Int32Array(64);
     const wholeCountable = singleOwner && subs.length === 0 && this.accept === null && source.missing === null;
     this.allDocsKey = wholeCountable ? `allDocCounts|${this.globals.cacheKey}` : null;
-    if (this.allDocsKey !== null) this.allDocs = fieldDataCache.get<Int32Array>(this.allDocsKey) ?? null;
+    if (this.allDocsKey !== null) this.allDocs = fieldDataCache.get<Int32Array<ArrayBuffer>>(this.allDocsKey) ?? null;
   }
 
   /** From sparse to dense counting: one count per global ordinal. */
@@ -366,8 +366,8 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   override *buildSteps(owner: number): Generator<void, AggState> {
     if (this.allDocs !== null) {
       if (this.everyViewWhole()) {
-        // every doc of every segment: the kept counts are this search's
-        this.counts = this.allDocs.slice();
+        // every doc of every segment: the kept counts are this search's (only read from here on: no copy)
+        this.counts = this.allDocs;
         this.sparse = null;
         this.ords.add(0, this.globals.terms.length - 1);
       } else this.countMarkedViews();

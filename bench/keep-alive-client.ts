@@ -14,6 +14,9 @@ export interface JsonResponse {
   readonly text: string;
 }
 
+/** A request failed on a reused keep-alive socket before any answer: safe to send again. */
+class StaleSocket extends Error {}
+
 export class KeepAliveClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 8 });
   private readonly host: string;
@@ -31,7 +34,19 @@ export class KeepAliveClient {
   }
 
   /** Sends prepared bytes (an NDJSON body) and parses the answer as `request` does. */
-  send(method: string, path: string, payload: Buffer | undefined, contentType: string): Promise<JsonResponse> {
+  async send(method: string, path: string, payload: Buffer | undefined, contentType: string): Promise<JsonResponse> {
+    try {
+      return await this.sendOnce(method, path, payload, contentType);
+    } catch (err) {
+      // A kept-alive socket the server closed while this process was busy (an in-process peer's
+      // synchronous load outlasting the server's keep-alive timeout) fails on reuse: send it again
+      // on a new one, as Node's documentation advises (`request.reusedSocket`).
+      if (!(err instanceof StaleSocket)) throw err;
+      return this.sendOnce(method, path, payload, contentType);
+    }
+  }
+
+  private sendOnce(method: string, path: string, payload: Buffer | undefined, contentType: string): Promise<JsonResponse> {
     const headers: Record<string, string | number> = payload ? { 'content-type': contentType, 'content-length': payload.length } : {};
     return new Promise((resolve, reject) => {
       const req = request({ host: this.host, port: this.port, method, path, agent: this.agent, headers }, (res) => {
@@ -52,7 +67,7 @@ export class KeepAliveClient {
           resolve({ status: res.statusCode ?? 0, body: parsed, text });
         });
       });
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleSocket(err.message) : err));
       req.end(payload);
     });
   }

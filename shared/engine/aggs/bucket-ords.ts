@@ -162,6 +162,9 @@ export class PairIds {
 
 /** Most cells of the owner × key rows kept in front of the pair hash (all rows together). */
 const MAX_DENSE_CELLS = 1 << 22;
+/** Past this many cells, rows holding fewer than one pair per SPARSE_RATIO cells are dropped for the hash. */
+const SPARSE_CHECK_CELLS = 1 << 16;
+const SPARSE_RATIO = 8;
 
 /**
  * Buckets of a multi-bucket aggregation: maps (owner, key id) to a bucket id.
@@ -210,7 +213,9 @@ export class BucketOrds {
     while (width <= keyId) width *= 2;
     // A slot of the row list counts as a cell: owners far apart must not make it long either.
     this.cells += width - (row === undefined ? 0 : row.length) + Math.max(0, owner + 1 - this.rows.length);
-    if (this.cells > MAX_DENSE_CELLS) {
+    // Rows mostly empty (keys spread wide under each owner, as terms × terms on a field of 100,000 values):
+    // the hash alone, before the rows cost more to allocate and fill than the pairs they hold.
+    if (this.cells > MAX_DENSE_CELLS || (this.cells > SPARSE_CHECK_CELLS && this.cells > SPARSE_RATIO * this.pairs!.size)) {
       this.denseOff = true;
       this.rows = [];
       this.cells = 0;

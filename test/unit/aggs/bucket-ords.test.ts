@@ -51,3 +51,19 @@ describe('BucketOrds under another bucket aggregation', () => {
     assert.equal(ords.bucketsOf(999).length, 2);
   });
 });
+
+describe('BucketOrds with keys spread wide under each owner', () => {
+  it('drops the dense rows for the hash once they hold under one pair per 8 cells (terms × terms allocated millions of cells a request)', () => {
+    const ords = new BucketOrds(false);
+    // 1,000 groups × a field of 100,000 values, each value in one group: 100 keys per owner, spread over 0..99,999.
+    const sizes = int32Allocations(() => {
+      for (let k = 0; k < 100_000; k++) ords.add(k % 1000, k);
+    });
+    const cells = sizes.reduce((a, b) => a + b, 0);
+    // The pair hash alone allocates about 4 × 131,072 + 2 × 262,144 cells as it doubles; the rows stop at about 65,536.
+    assert.ok(cells < 2_000_000, `${cells} cells allocated`);
+    assert.equal(ords.bucketCount, 100_000);
+    assert.equal(ords.add(7, 7007), 7007);
+    assert.deepEqual([...ords.bucketsOf(7)].slice(0, 3), [7, 1007, 2007]);
+  });
+});

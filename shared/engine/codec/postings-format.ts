@@ -86,8 +86,12 @@ export class PostingsWriter {
     this.positionCount = 0;
   }
 
-  /** The next doc of the term (ascending), with its positions (text fields; `freq` of them). */
-  addPosting(doc: number, freq: number, positions: ArrayLike<number> | null): void {
+  /**
+   * The next doc of the term (ascending), with its positions (text fields;
+   * `freq` of them from positions[from]: a segment in memory passes its flat
+   * array rather than a view a posting).
+   */
+  addPosting(doc: number, freq: number, positions: ArrayLike<number> | null, from = 0): void {
     if (this.count === this.docs.length) {
       this.docs = grow(this.docs);
       this.freqs = grow(this.freqs);
@@ -97,7 +101,7 @@ export class PostingsWriter {
     this.count++;
     if (this.posOut !== null && positions !== null) {
       while (this.positionCount + freq > this.positions.length) this.positions = grow(this.positions);
-      for (let k = 0; k < freq; k++) this.positions[this.positionCount++] = positions[k]!;
+      for (let k = 0; k < freq; k++) this.positions[this.positionCount++] = positions[from + k]!;
     }
     this.sumTotalTermFreq += freq;
   }

@@ -24,6 +24,7 @@ import { DATA_FILES, segmentFileName, type DocValuesInfo, type FieldInfo, type I
 import { keptDocs } from './nested-blocks.ts';
 import { mergeTermsInSteps } from './term-merge.ts';
 import { writePoints } from './point-values-file.ts';
+import { HeapInvertedField } from './heap-inverted-field.ts';
 import { crashPoint } from '../store/fault-injection.ts';
 import type { DocValues, InvertedField, NumericDocValues, PostingsCursor, Segment, SortedDocValues, StoredDocument } from './types.ts';
 
@@ -241,9 +242,24 @@ function* writeInverted(
       postings.startTerm();
       let added = 0;
       for (const { part, termId } of holders) {
-        const cursor = fields[part]!.postings(termId, cursors[part]);
-        cursors[part] = cursor;
+        const field = fields[part]!;
         const docMap = parts[part]!.docMap;
+        if (field instanceof HeapInvertedField) {
+          // A segment a refresh kept in memory (every commit writes them): its flat arrays, no cursor or view a posting.
+          const d = field.data;
+          const positions = withPositions ? d.positions : null;
+          const positionStarts = d.positionStarts;
+          for (let p = d.postingStarts[termId]!, end = d.postingStarts[termId + 1]!; p < end; p++) {
+            const nd = docMap[d.postingDocs[p]!]!;
+            if (nd < 0) continue;
+            postings.addPosting(nd, d.postingFreqs[p]!, positions, positionStarts === null ? 0 : positionStarts[p]!);
+            withDoc[nd >>> 5]! |= 1 << (nd & 31);
+            added++;
+          }
+          continue;
+        }
+        const cursor = field.postings(termId, cursors[part]);
+        cursors[part] = cursor;
         while (cursor.nextBlock()) {
           const docs = cursor.docs;
           const freqs = cursor.freqs;

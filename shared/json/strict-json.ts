@@ -71,16 +71,13 @@ function shape(text: string): Shape {
   let depth = 0;
   let maxDepth = 0;
   let tooDeepAt = -1;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
+    if (c === 0x22 /* " */) {
+      i = stringEnd(text, i);
       continue;
     }
-    if (c === 0x22) inString = true;
-    else if (c === 0x3a /* : */) keys++;
+    if (c === 0x3a /* : */) keys++;
     else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (++depth > maxDepth) {
         maxDepth = depth;
@@ -89,6 +86,24 @@ function shape(text: string): Shape {
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
   }
   return { keys, maxDepth, tooDeepAt };
+}
+
+/**
+ * The offset of the quote that closes the string opened at `open` (the text's
+ * length when none does): the next quote not escaped, found by indexOf
+ * rather than a loop over every code unit of the string.
+ */
+function stringEnd(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return text.length;
+    // Escaped when an odd number of backslashes precedes it (the opening quote stops the count).
+    let b = quote - 1;
+    while (text.charCodeAt(b) === 0x5c /* \ */) b--;
+    if ((quote - 1 - b) % 2 === 0) return quote;
+    from = quote + 1;
+  }
 }
 
 /** Keys of every object in a parsed value (iteratively: the value may be deep). */

@@ -33,6 +33,7 @@ import { findMerges } from '../../../shared/engine/segment/merge-policy.ts';
 import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
 import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
 import { crashPoint } from '../../../shared/engine/store/fault-injection.ts';
+import { releaseFreeNativeMemory } from '../../../shared/engine/store/native-heap.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
 import { fieldDataCache } from '../../../shared/engine/aggs/field-data-cache.ts';
 import { VersionStore, type CopyCommit, type VersionEntry } from '../../../shared/engine/store/version-store.ts';
@@ -550,7 +551,10 @@ export class CopyEngine {
     this.idleCommit = setTimeout(() => {
       this.idleCommit = null;
       if (this.closed || this.allCommitted()) return;
-      this.background(() => this.commitNow(true)).catch((err: unknown) => this.events.onError('commit', err));
+      this.background(() => this.commitNow(true))
+        // Writes stopped: the C heap the load used goes back to the system (native-heap.ts).
+        .then(() => releaseFreeNativeMemory())
+        .catch((err: unknown) => this.events.onError('commit', err));
     }, COMMIT_INTERVAL_MS);
     this.idleCommit.unref();
   }
@@ -671,6 +675,8 @@ export class CopyEngine {
           .catch((err: unknown) => this.events.onError('merge', err))
           .finally(() => {
             this.merging = null;
+            // Merges that ran on after the writes stopped: what they used goes back too.
+            if (this.allCommitted()) releaseFreeNativeMemory();
             this.scheduleMerge();
           });
       });

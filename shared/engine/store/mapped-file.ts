@@ -6,36 +6,10 @@
  * instead of whenever the garbage collector finalizes the buffer
  * (docs/decisions/003).
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-interface MmapAddon {
-  map(path: string): ArrayBuffer;
-  unmap(buffer: ArrayBuffer): void;
-  advise(buffer: ArrayBuffer, advice: number): void;
-  resident(buffer: ArrayBuffer): number;
-}
+import { addon } from './native-addon.ts';
 
 const ADVICE = { normal: 0, random: 1, sequential: 2, willneed: 3, dontneed: 4 } as const;
 export type Advice = keyof typeof ADVICE;
-
-const ADDON_PATH = join('native', 'mmap', 'build', 'Release', 'logsearch_mmap.node');
-
-/** The addon, found from this file up to the package root (source tree or compiled dist/). */
-function loadAddon(): MmapAddon {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, ADDON_PATH);
-    if (existsSync(candidate)) return createRequire(import.meta.url)(candidate) as MmapAddon;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`native addon ${ADDON_PATH} not found: run \`npm install\` (it builds it with node-gyp)`);
-    dir = parent;
-  }
-}
-
-const addon = loadAddon();
 
 export interface MappedFile {
   /** The whole file. */

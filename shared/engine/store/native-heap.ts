@@ -3,17 +3,37 @@
  *
  * Every thread that allocates native memory (buffers of typed arrays,
  * Zstandard contexts, LevelDB) gets a glibc malloc arena of its own, and
- * glibc returns an arena's free memory only from its top: after a long bulk
- * load about 200 MB of the node's anonymous memory was free chunks inside
+ * glibc returns an arena's free memory only from its top: after a 2M bulk
+ * load about 200 MB of the node's anonymous memory were free chunks inside
  * the arenas of the shard workers, merge threads and the main thread
  * (docs/performance.md, "Anonymous memory after a load"). malloc_trim
- * releases the free pages of every arena. It costs a walk of the free
- * chunks, so it runs when a load is over (a copy's idle commit, merges
- * finished on an idle copy), not while writes go on.
+ * releases the free pages of every arena. Memory given back is faulted in
+ * again when it is needed, so a thread trims at most every TRIM_INTERVAL_MS:
+ * a call within it is deferred to the interval's end, and the last call of
+ * a load still trims.
  */
 import { addon } from './native-addon.ts';
 
-/** malloc_trim(0) where the C library is glibc; false where it did nothing. */
-export function releaseFreeNativeMemory(): boolean {
-  return addon.trim?.() ?? false;
+const TRIM_INTERVAL_MS = 30_000;
+let lastTrim = -Infinity;
+let deferred: NodeJS.Timeout | null = null;
+
+function trimNow(): void {
+  lastTrim = performance.now();
+  addon.trim?.();
+}
+
+/** malloc_trim(0) (where the C library is glibc) now, or at the end of the current interval. */
+export function releaseFreeNativeMemory(): void {
+  const since = performance.now() - lastTrim;
+  if (since >= TRIM_INTERVAL_MS) {
+    trimNow();
+    return;
+  }
+  if (deferred !== null) return;
+  deferred = setTimeout(() => {
+    deferred = null;
+    trimNow();
+  }, TRIM_INTERVAL_MS - since);
+  deferred.unref();
 }

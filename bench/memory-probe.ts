@@ -1,0 +1,124 @@
+/**
+ * What a node's anonymous memory is right after a long `_bulk` load (issue
+ * 12: 1,018 MiB anonymous after a 5M load against 387 after a restart on the
+ * same data). Loads N pass records like bench:scale, then classifies the
+ * node process's anonymous memory from /proc/PID/smaps: V8 heap pages
+ * (regions of 256 KB), glibc malloc (the main arena's [heap] and the other
+ * threads' 64 MiB arena heaps), other mappings; again after `--idle` seconds
+ * without writes (the idle commits ran), and after each `--gdb` call made
+ * into the process (needs gdb; e.g. `--gdb malloc_trim(0)` shows what the
+ * allocator holds free).
+ *
+ *   npx tsx bench/memory-probe.ts --count 2000000 [--root DIR] [--idle 15] [--gdb 'malloc_trim(0)']
+ *   MALLOC_ARENA_MAX=2 npx tsx bench/memory-probe.ts ...   # the environment reaches the node
+ */
+import { execFileSync, execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
+import { nextBulkBody } from './seed-workload.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
+import { argNumber } from './dataset.ts';
+import { spawnServer, tempDir } from '../test/helpers/server.ts';
+
+const count = argNumber('count', 2_000_000);
+const idleSeconds = argNumber('idle', 15);
+function argString(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+const ROOT = argString('root');
+const GDB = argString('gdb');
+
+interface Mapping {
+  readonly start: number;
+  readonly end: number;
+  readonly perm: string;
+  readonly name: string;
+  anon: number;
+}
+
+/** Anonymous KiB of `pid` by kind of mapping. */
+export function anonymousByKind(pid: number): Map<string, number> {
+  const maps: Mapping[] = [];
+  let cur: Mapping | null = null;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (m !== null) {
+      cur = { start: parseInt(m[1]!, 16), end: parseInt(m[2]!, 16), perm: m[3]!, name: m[4]!, anon: 0 };
+      maps.push(cur);
+      continue;
+    }
+    const k = /^Anonymous:\s+(\d+) kB/.exec(line);
+    if (k !== null && cur !== null) cur.anon = Number(k[1]);
+  }
+  const out = new Map<string, number>();
+  const add = (kind: string, kb: number) => out.set(kind, (out.get(kind) ?? 0) + kb);
+  const ARENA = 64 << 20;
+  maps.forEach((m, i) => {
+    if (m.anon === 0) return;
+    const size = m.end - m.start;
+    const next = maps[i + 1];
+    if (m.name === '[heap]') add('malloc: main arena', m.anon);
+    else if (m.name !== '') add('other (stacks, libraries)', m.anon);
+    // A thread arena's heap: 64 MiB aligned, its reserved tail right after it.
+    else if (m.start % ARENA === 0 && (size === ARENA || (next !== undefined && next.start === m.end && next.perm === '---p' && next.end - m.start === ARENA))) add('malloc: thread arenas', m.anon);
+    else if (size === 256 * 1024) add('V8 heap pages (256 KB)', m.anon);
+    else add('other anonymous maps (V8 large objects, big mallocs)', m.anon);
+  });
+  return out;
+}
+
+function status(pid: number): { rss: number; anon: number; file: number } {
+  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (n: string) => Number(new RegExp(`${n}:\\s+(\\d+) kB`).exec(s)?.[1] ?? NaN) / 1024;
+  return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
+}
+
+function print(title: string, pid: number): void {
+  const s = status(pid);
+  process.stdout.write(`\n${title} (load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}): RSS ${s.rss.toFixed(0)} MiB, anonymous ${s.anon.toFixed(0)}, file ${s.file.toFixed(0)}\n`);
+  for (const [kind, kb] of [...anonymousByKind(pid)].sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${(kb / 1024).toFixed(0).padStart(6)} MiB  ${kind}\n`);
+}
+
+async function main(): Promise<void> {
+  if (ROOT === undefined) execSync('npm run --silent build', { stdio: 'inherit' });
+  const dir = await tempDir('memory-probe-');
+  const server = await spawnServer(dir, [], 60_000, true, ROOT);
+  const client = new KeepAliveClient(server.url);
+  const pid = server.child.pid!;
+  try {
+    const body = { ...PASSINFO_INDEX_BODY, settings: { ...PASSINFO_INDEX_BODY.settings, number_of_replicas: 0 } };
+    const created = await client.request('PUT', '/passinfo', body);
+    if (created.status !== 200) throw new Error(`create index: ${created.text}`);
+    const gen = generatePassRecords({ count });
+    let sent = 0;
+    let next = 1_000_000;
+    const worker = async () => {
+      for (let b = nextBulkBody(gen, 5000); b !== null; b = nextBulkBody(gen, 5000)) {
+        await client.bulk('/passinfo/_bulk', b.body);
+        sent += b.docs;
+        if (sent >= next) {
+          next += 1_000_000;
+          print(`after ${sent} records`, pid);
+        }
+      }
+    };
+    await Promise.all([worker(), worker(), worker()]);
+    print(`right after the load of ${sent}`, pid);
+    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+    print(`after ${idleSeconds} s idle`, pid);
+    if (GDB !== undefined) {
+      execFileSync('gdb', ['-p', String(pid), '-batch', '-ex', `call (int)${GDB}`], { stdio: 'ignore' });
+      print(`after ${GDB}`, pid);
+    }
+  } finally {
+    client.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

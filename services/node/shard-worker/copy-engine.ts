@@ -119,6 +119,8 @@ export class CopyEngine {
   private visible: Promise<unknown> = Promise.resolve();
   /** Searches under way (settled, never rejected): the next task that is not an apply waits for them. */
   private readonly searching = new Set<Promise<void>>();
+  /** Those of `searching` whose task has started (no longer waiting for a task queued before them): what a background task waits for. */
+  private readonly searchesStarted = new Set<Promise<void>>();
   /** While a refresh or commit runs in steps, what searches wait for (nothing); null otherwise. */
   private openInSteps: Promise<unknown> | null = null;
   /** Those of `searching` that started during such steps: a task queued earlier waits for them too when it starts. */
@@ -217,16 +219,18 @@ export class CopyEngine {
    * that arrive while it is queued do not wait for it. Queued behind the
    * steps of a 10 MB document's apply, an idle commit made every search of
    * the copy wait for the rest of that apply (seconds; issue 11).
+   *
+   * Only the searches whose task has started: one still waiting may be
+   * queued behind a task queued after this one (a refresh), which waits
+   * for this one. Waiting for every search, this task waited for such a
+   * search, the search for the refresh and the refresh for this task: the
+   * copy answered nothing more, not even its close (a source shard of a
+   * scroll `_reindex` under writes, at load 40).
    */
   private background<T>(task: () => T | Promise<T>): Promise<T> {
-    const run = this.serial.then(() => this.searchesDone()).then(task);
+    const run = this.serial.then(() => (this.searchesStarted.size === 0 ? undefined : Promise.all([...this.searchesStarted]))).then(task);
     this.serial = run.catch(() => undefined);
     return run;
-  }
-
-  /** Resolves once no search of the copy is under way. */
-  private async searchesDone(): Promise<void> {
-    while (this.searching.size > 0) await Promise.all([...this.searching]);
   }
 
   /**
@@ -237,17 +241,23 @@ export class CopyEngine {
    * are not applies (refresh, commit, merges) wait for it.
    */
   search<T>(task: () => T | Promise<T>): Promise<T> {
-    const run = this.visible.then(task);
-    const done = run.then(
-      () => undefined,
-      () => undefined,
-    );
+    const run = this.visible.then(() => this.startSearch(task));
+    const done = settled(run);
     this.searching.add(done);
     if (this.visible === this.openInSteps) this.searchingInSteps.add(done);
     void done.then(() => {
       this.searching.delete(done);
       this.searchingInSteps.delete(done);
     });
+    return run;
+  }
+
+  /** Runs a search's task, among `searchesStarted` until it settles. */
+  private startSearch<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = new Promise<T>((resolve) => resolve(task()));
+    const done = settled(run);
+    this.searchesStarted.add(done);
+    void done.then(() => this.searchesStarted.delete(done));
     return run;
   }
 
@@ -813,6 +823,14 @@ export class CopyEngine {
 }
 
 const EMPTY_SOURCE = Buffer.from('{}');
+
+/** Resolves when `p` settles, never rejects. */
+function settled(p: Promise<unknown>): Promise<void> {
+  return p.then(
+    () => undefined,
+    () => undefined,
+  );
+}
 
 function sum(offsets: ReadonlyMap<number, number>): number {
   let n = 0;

@@ -91,8 +91,8 @@ test('a record cut short is refused, not misread', () => {
   assert.throws(() => docOpCodec.decode(full.subarray(0, full.length - 3)));
 });
 
-test('docOpRoute reads the id and routing of every kind of op without the rest, as the full decode does', () => {
+test('docOpRoute reads the id, routing and kind of every kind of op without the rest, as the full decode does', () => {
   for (const [name, op] of Object.entries(cases)) {
-    assert.deepEqual(docOpRoute(docOpCodec.encode(op)), { id: op.id, routing: op.routing }, name);
+    assert.deepEqual(docOpRoute(docOpCodec.encode(op)), { id: op.id, routing: op.routing, op: op.op }, name);
   }
 });

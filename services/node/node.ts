@@ -92,6 +92,8 @@ interface ClusterParts {
 export interface NodeStartOptions {
   /** Log to this logger instead of stdout + path.logs (tests). */
   readonly logger?: Logger;
+  /** How long the stop waits for one shard copy's close; default 30 s (tests shorten it). */
+  readonly copyCloseLimitMs?: number;
 }
 
 export class Node implements NodeContext {
@@ -257,6 +259,7 @@ export class Node implements NodeContext {
       onError: (err, context) => logger.error({ err, context }, 'indexer error'),
       onNotice: (message) => logger.warn(message),
       slowLog: new SlowLog(logger, config.nodeName),
+      copyCloseLimitMs: opts.copyCloseLimitMs,
       workers,
       hosted: parts ? (m) => hostedShards(parts.membership, identity.nodeId, m) : undefined,
       // One node holds primaries only, and a shard it never held is a new one.

@@ -24,6 +24,7 @@ import { partitionsOf, type IndexMetadata } from '../cluster/index-metadata.ts';
 import { ShardCopy } from './shard-copy.ts';
 import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
 import type { SlowLog } from '../search/slow-log.ts';
+import { orNullAfter } from '../timeouts.ts';
 
 export type CopyState = 'INITIALIZING' | 'STARTED';
 
@@ -64,6 +65,8 @@ export interface IndicesServiceOptions {
   readonly onNotice?: (message: string) => void;
   /** The node's search and indexing slow logs, handed to every copy. */
   readonly slowLog?: SlowLog;
+  /** How long `close` waits for one copy's close (its final commit); default 30 s. */
+  readonly copyCloseLimitMs?: number;
 }
 
 /** One copy this node holds. */
@@ -273,7 +276,27 @@ export class IndicesService {
   async close(): Promise<void> {
     this.closed = true;
     await this.reconciling;
-    for (const shards of this.copies.values()) await Promise.all([...shards.values()].map((e) => e.copy.close()));
+    const closing: Promise<void>[] = [];
+    for (const shards of this.copies.values()) {
+      for (const e of shards.values()) closing.push(this.closeWithinLimit(e));
+    }
+    await Promise.all(closing);
     this.copies.clear();
+  }
+
+  /**
+   * A copy that does not close within the limit (a stuck task in its worker)
+   * would hold the node's stop forever, silently. Past the limit the stop goes
+   * on without the copy's final commit, which loses nothing: the next start
+   * replays the log after the copy's last durable commit.
+   */
+  private async closeWithinLimit(e: Entry): Promise<void> {
+    const limit = this.opts.copyCloseLimitMs ?? 30_000;
+    const closed = await orNullAfter(e.copy.close().then(() => true), limit);
+    if (closed === null) {
+      this.opts.onNotice?.(
+        `shard copy [${e.copy.indexName}][${e.copy.shard}] did not close within ${limit} ms; stopping without its final commit (the next start replays the log after its last commit)`,
+      );
+    }
   }
 }

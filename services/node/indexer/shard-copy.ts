@@ -116,6 +116,10 @@ export class ShardCopy {
     this.setOffsets(opened);
   }
 
+  get indexName(): string {
+    return this.opts.meta().name;
+  }
+
   private setOffsets(reply: OpenReply): void {
     for (const [p, offset] of reply.nextOffsets) {
       const part = this.parts.get(p);

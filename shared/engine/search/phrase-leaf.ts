@@ -5,7 +5,6 @@
 import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
 import { wordsFor } from './doc-bits.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
-import { termIdOf } from './postings-leaves.ts';
 import type { PostingsCursor } from '../segment/types.ts';
 import type { PhraseQuery } from './query.ts';
 
@@ -89,7 +88,7 @@ export function phraseSet(q: PhraseQuery, ctx: SegmentEvalContext, needScores: b
   const n = q.terms.length;
   const cursors: PostingsCursor[] = [];
   for (const term of q.terms) {
-    const t = termIdOf(inv, term);
+    const t = ctx.stats.termId(seg, q.field, term);
     if (t < 0) return empty;
     cursors.push(inv.postings(t));
   }

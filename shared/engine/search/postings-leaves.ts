@@ -11,14 +11,10 @@ import type { SynonymQuery, TermQuery } from './query.ts';
 
 const f = Math.fround;
 
-/** Term id of `term` in a field, or -1 (no field, or no such term). */
-export function termIdOf(inv: InvertedField | undefined, term: string): number {
-  return inv === undefined ? -1 : inv.terms.find(term);
-}
-
 /** Docs containing `term` in this segment (0 when none). */
-export function termDocFreq(inv: InvertedField | undefined, term: string): number {
-  const t = termIdOf(inv, term);
+export function termDocFreq(ctx: SegmentEvalContext, field: string, term: string): number {
+  const inv = ctx.segment.inverted.get(field);
+  const t = inv === undefined ? -1 : ctx.stats.termId(ctx.segment, field, term);
   return t < 0 ? 0 : inv!.docFreq(t);
 }
 
@@ -33,7 +29,7 @@ export function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boole
   const seg = ctx.segment;
   const inv = seg.inverted.get(q.field);
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
-  const t = termId ?? termIdOf(inv, q.term);
+  const t = termId ?? (inv === undefined ? -1 : ctx.stats.termId(seg, q.field, q.term));
   if (t < 0) return { bits, scores: null, constant: 0, mutable: true };
   const cursor = inv!.postings(t);
   if (!needScores) {
@@ -96,7 +92,7 @@ export function synonymSet(q: SynonymQuery, ctx: SegmentEvalContext, needScores:
   if (inv === undefined) return { bits, scores: null, constant: 0, mutable: true };
   const freqSum = needScores ? ctx.arena.takeScores(seg.maxDoc) : null;
   for (const term of q.terms) {
-    const t = termIdOf(inv, term);
+    const t = ctx.stats.termId(seg, q.field, term);
     if (t < 0) continue;
     const cursor = inv.postings(t);
     while (cursor.nextBlock()) {

@@ -17,7 +17,7 @@ import { geoBits } from './geo-leaves.ts';
 import { ipRangeBits } from './ip-leaves.ts';
 import { rangeFieldBits } from './range-field-leaves.ts';
 import { geoShapeBits } from './geo-shape-leaves.ts';
-import { synonymSet, termDocFreq, termIdOf, termSet, unionPostings } from './postings-leaves.ts';
+import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
 import type { BoolQuery, DisMaxQuery, FuzzyQuery, NestedQuery, Query, TermQuery } from './query.ts';
 import { nestedDocs } from '../segment/nested-blocks.ts';
@@ -42,10 +42,10 @@ export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean,
   if (!needScores && ctx.filterCache !== null && q.kind === 'term') {
     // The term is looked up once, for the caching decision and the postings both.
     const inv = ctx.segment.inverted.get(q.field);
-    const t = termIdOf(inv, q.term);
+    const t = inv === undefined ? -1 : ctx.stats.termId(ctx.segment, q.field, q.term);
     if (t < 0 || inv!.docFreq(t) < Math.max(MIN_CACHED_TERM_DOCS, ctx.segment.maxDoc >>> 6)) return termSet(q, ctx, false, f(boost * q.boost), t);
   }
-  if (!needScores && ctx.filterCache !== null && isCacheableFilter(q) && worthCaching(q, ctx.segment)) {
+  if (!needScores && ctx.filterCache !== null && isCacheableFilter(q) && worthCaching(q, ctx)) {
     const key = filterKey(q);
     const cached = ctx.filterCache.get(ctx.segment, key);
     if (cached !== undefined) return constantSet(cached, false, 0, false);
@@ -62,9 +62,10 @@ export function evaluate(q: Query, ctx: SegmentEvalContext, needScores: boolean,
  * never caches a TermQuery for the same reason); doc-value scans and
  * multi-term expansions always are worth it.
  */
-function worthCaching(q: Query, seg: Segment): boolean {
+function worthCaching(q: Query, ctx: SegmentEvalContext): boolean {
   if (q.kind !== 'term') return true;
-  return termDocFreq(seg.inverted.get(q.field), q.term) >= Math.max(MIN_CACHED_TERM_DOCS, seg.maxDoc >>> 6);
+  const seg = ctx.segment;
+  return termDocFreq(ctx, q.field, q.term) >= Math.max(MIN_CACHED_TERM_DOCS, seg.maxDoc >>> 6);
 }
 
 /** Postings shorter than this are never cached. */

@@ -4,12 +4,12 @@
  * array and a per-doc counter tracks how many clauses matched. This is how a
  * `match` query (a bool of its analyzed terms) runs.
  */
-import type { InvertedField } from '../segment/types.ts';
+import type { InvertedField, PostingsCursor } from '../segment/types.ts';
 import { BM25_K1, bm25Score } from './bm25.ts';
 import { lowestBit, wordsFor } from './doc-bits.ts';
 import { emptySet, roundScores } from './doc-set.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
-import { termIdOf, termWeightValue } from './postings-leaves.ts';
+import { termWeightValue } from './postings-leaves.ts';
 import type { Query, TermQuery } from './query.ts';
 
 const f = Math.fround;
@@ -48,15 +48,38 @@ export function termConjunction(
   restrict: Uint32Array | null = null,
 ): DocSet {
   const seg = ctx.segment;
-  const ranges: { q: TermQuery; inv: InvertedField; termId: number; docFreq: number }[] = [];
+  const ranges: TermRange[] = [];
   for (const q of terms) {
     const inv = seg.inverted.get(q.field);
-    const termId = termIdOf(inv, q.term);
+    const termId = inv === undefined ? -1 : ctx.stats.termId(seg, q.field, q.term);
     if (termId < 0) return emptySet(ctx);
     ranges.push({ q, inv: inv!, termId, docFreq: inv!.docFreq(termId) });
   }
   ranges.sort((a, b) => a.docFreq - b.docFreq);
   const cursors = ranges.map((r) => r.inv.postings(r.termId));
+  try {
+    return conjunctionOf(ranges, cursors, ctx, boost, needScores, restrict);
+  } finally {
+    for (let r = 0; r < ranges.length; r++) ranges[r]!.inv.release?.(cursors[r]!);
+  }
+}
+
+interface TermRange {
+  readonly q: TermQuery;
+  readonly inv: InvertedField;
+  readonly termId: number;
+  readonly docFreq: number;
+}
+
+function conjunctionOf(
+  ranges: readonly TermRange[],
+  cursors: readonly PostingsCursor[],
+  ctx: SegmentEvalContext,
+  boost: number,
+  needScores: boolean,
+  restrict: Uint32Array | null,
+): DocSet {
+  const seg = ctx.segment;
   const lead = ranges[0]!;
   const cand = new Int32Array(lead.docFreq);
   const acc = needScores ? new Float64Array(lead.docFreq) : null;
@@ -149,7 +172,7 @@ export function termDisjunction(
   const counts = minShouldMatch > 1 ? ctx.arena.takeCounts(maxDoc) : null;
   for (const q of terms) {
     const inv = seg.inverted.get(q.field);
-    const termId = termIdOf(inv, q.term);
+    const termId = inv === undefined ? -1 : ctx.stats.termId(seg, q.field, q.term);
     if (termId < 0) continue;
     const norms = inv!.norms;
     const wv = needScores ? termWeightValue(ctx, q.field, q.term, f(boost * q.boost)) : 0;

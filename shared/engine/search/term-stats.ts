@@ -3,7 +3,7 @@
  * segments of one searcher snapshot the way Lucene's IndexSearcher does:
  * docFreq and docCount are summed over segments, deleted docs included.
  */
-import type { SearcherSnapshot } from '../segment/types.ts';
+import type { SearcherSnapshot, Segment } from '../segment/types.ts';
 import { bm25AvgFieldLength, bm25NormCache } from './bm25.ts';
 import { expandFuzzy, type FuzzySpec, type FuzzyTerm } from './fuzzy-terms.ts';
 
@@ -44,8 +44,14 @@ export class ShardTermStats {
     return stats;
   }
 
-  /** Per field, docFreq by term: each segment's dictionary is searched once per term a query asks for. */
-  private readonly docFreqs = new Map<string, Map<string, number>>();
+  /**
+   * Per field, by term: its id in each segment and its docFreq summed over them.
+   * Each segment's dictionary is searched once per term a query asks for, for
+   * the statistics and the postings both (Lucene's TermStates): a query over
+   * many segments would otherwise search every dictionary twice per term.
+   */
+  private readonly terms = new Map<string, Map<string, TermState>>();
+  private segmentIndex: Map<Segment, number> | null = null;
 
   private readonly fuzzy = new Map<string, FuzzyTerm[]>();
 
@@ -59,26 +65,46 @@ export class ShardTermStats {
 
   /** Docs containing `term` in `field`, summed over segments. */
   docFreq(field: string, term: string): number {
-    let byTerm = this.docFreqs.get(field);
-    if (byTerm === undefined) {
-      byTerm = new Map();
-      this.docFreqs.set(field, byTerm);
-    }
-    const known = byTerm.get(term);
-    if (known !== undefined) return known;
-    const df = this.sumDocFreq(field, term);
-    byTerm.set(term, df);
-    return df;
+    return this.state(field, term).docFreq;
   }
 
-  private sumDocFreq(field: string, term: string): number {
-    let df = 0;
-    for (const view of this.snapshot.views) {
-      const inv = view.segment.inverted.get(field);
-      if (inv === undefined) continue;
-      const t = inv.terms.find(term);
-      if (t >= 0) df += inv.docFreq(t);
+  /** The id of `term` in `segment`'s dictionary of `field` (-1: absent). */
+  termId(segment: Segment, field: string, term: string): number {
+    this.segmentIndex ??= new Map(this.snapshot.views.map((v, i) => [v.segment, i]));
+    const i = this.segmentIndex.get(segment);
+    if (i === undefined) {
+      // Not of this snapshot (a caller's own segment): looked up directly.
+      const inv = segment.inverted.get(field);
+      return inv === undefined ? -1 : inv.terms.find(term);
     }
-    return df;
+    return this.state(field, term).ids[i]!;
   }
+
+  private state(field: string, term: string): TermState {
+    let byTerm = this.terms.get(field);
+    if (byTerm === undefined) {
+      byTerm = new Map();
+      this.terms.set(field, byTerm);
+    }
+    let state = byTerm.get(term);
+    if (state !== undefined) return state;
+    const views = this.snapshot.views;
+    const ids = new Int32Array(views.length);
+    let docFreq = 0;
+    for (let i = 0; i < views.length; i++) {
+      const inv = views[i]!.segment.inverted.get(field);
+      const t = inv === undefined ? -1 : inv.terms.find(term);
+      ids[i] = t;
+      if (t >= 0) docFreq += inv!.docFreq(t);
+    }
+    state = { docFreq, ids };
+    byTerm.set(term, state);
+    return state;
+  }
+}
+
+interface TermState {
+  readonly docFreq: number;
+  /** By the snapshot's view index. */
+  readonly ids: Int32Array;
 }

@@ -138,13 +138,23 @@ export class MappedSegment implements Segment {
 const skipTextTermMeta = (r: ByteReader): void => skipTermMeta(r, true);
 const skipKeywordTermMeta = (r: ByteReader): void => skipTermMeta(r, false);
 
+/** Term metadata a field keeps from its last reads, and cursors it keeps for reuse: a few, whatever the segment's size. */
+const RECENT_TERMS = 16;
+const SPARE_CURSORS = 8;
+
 class MappedInvertedField implements InvertedField {
   readonly hasPositions: boolean;
   readonly norms: Uint8Array | null;
   readonly docCount: number;
   readonly sumTotalTermFreq: number;
-  private readonly meta: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1, dense: false };
   private readonly metaReader: TermMetaReader;
+  /**
+   * The metadata of the terms read last: a query reads a term's docFreq, then
+   * its postings, and reading it is a walk of the term's dictionary block.
+   */
+  private readonly recentMeta = new Map<number, TermPostingsMeta>();
+  /** Cursors handed back (`release`), for the next `postings`. */
+  private readonly spare: MappedPostingsCursor[] = [];
 
   constructor(
     info: InvertedInfo,
@@ -165,14 +175,29 @@ class MappedInvertedField implements InvertedField {
   private readonly bitsWords: number;
 
   docFreq(termId: number): number {
-    return this.metaReader.docFreq(termId);
+    return this.metaOf(termId).docFreq;
+  }
+
+  private metaOf(termId: number): TermPostingsMeta {
+    let meta = this.recentMeta.get(termId);
+    if (meta !== undefined) return meta;
+    meta = this.metaReader.read(termId, { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1, dense: false });
+    if (this.recentMeta.size >= RECENT_TERMS) this.recentMeta.delete(this.recentMeta.keys().next().value!);
+    this.recentMeta.set(termId, meta);
+    return meta;
   }
 
   postings(termId: number, reuse?: PostingsCursor): PostingsCursor {
-    this.metaReader.read(termId, this.meta);
-    if (reuse instanceof MappedPostingsCursor && reuse.owner === this) return reuse.reset(this.meta);
+    const meta = this.metaOf(termId);
+    if (reuse instanceof MappedPostingsCursor && reuse.owner === this) return reuse.reset(meta);
+    const spare = this.spare.pop();
+    if (spare !== undefined) return spare.reset(meta);
     const cursor = new MappedPostingsCursor(this.docBytes, this.hasPositions ? this.posBytes : null, this.hasPositions, this.bitsWords);
     cursor.owner = this;
-    return cursor.reset(this.meta);
+    return cursor.reset(meta);
+  }
+
+  release(cursor: PostingsCursor): void {
+    if (cursor instanceof MappedPostingsCursor && cursor.owner === this && this.spare.length < SPARE_CURSORS && !this.spare.includes(cursor)) this.spare.push(cursor);
   }
 }

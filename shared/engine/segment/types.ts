@@ -87,6 +87,12 @@ export interface InvertedField {
    */
   postings(termId: number, reuse?: PostingsCursor): PostingsCursor;
   /**
+   * Hands back a cursor of this field its caller is done with and keeps no
+   * reference to: a later `postings` may return it reset (a query over many
+   * segments would otherwise make a cursor per term and segment each time).
+   */
+  release?(cursor: PostingsCursor): void;
+  /**
    * Text fields only: per-doc field length encoded as Lucene's
    * SmallFloat.intToByte4 (BM25 norm), 0 where the doc has no value.
    */

@@ -185,3 +185,26 @@ test('a keyword field that repeats _id shares its dictionary and ordinals in the
   assert.deepEqual(lookup(segment, '_id', 'E-0000a0'), lookup(built, '_id', 'E-0000a0'));
   assert.deepEqual(termsOf(segment.inverted.get('land')!.terms), termsOf(built.inverted.get('land')!.terms));
 });
+
+test('a postings cursor handed back is reused, reset, for the next term: every term reads as it was built, its docFreq too', () => {
+  const builder = new SegmentBuilder(analyzers);
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'omega'];
+  // Common words span several postings blocks, rare ones hold one doc: a cursor goes from one kind to the other.
+  for (let i = 0; i < 900; i++) builder.add(bufferedDoc(`doc-${i}`, [[title, [`${words[i % 5]} ${i % 2 === 0 ? 'even' : 'odd'} w${i}`]]]));
+  const built = builder.build(0);
+  const { segment } = mergeSegments([{ segment: built, liveDocs: null }], 0);
+  const field = segment.inverted.get('title')!;
+  const expected = built.inverted.get('title')!;
+  const count = field.terms.length;
+  let previous = field.postings(0);
+  // Half read: a probe left in the middle of a block, then handed back.
+  previous.freqOf(450);
+  for (let t = 0; t < count; t++) {
+    field.release!(previous);
+    const cursor = field.postings(t);
+    assert.equal(cursor, previous, `term ${t}: the cursor handed back is the one handed out`);
+    assert.equal(field.docFreq(t), expected.docFreq(t), `docFreq of term ${t}`);
+    assert.deepEqual(postingsOf({ ...field, postings: () => cursor } as typeof field, t), postingsOf(expected, t), `postings of ${field.terms.get(t)}`);
+    previous = cursor;
+  }
+});

@@ -153,6 +153,7 @@ class MappedInvertedField implements InvertedField {
    * its postings, and reading it is a walk of the term's dictionary block.
    */
   private readonly recentMeta = new Map<number, TermPostingsMeta>();
+  private readonly scratch: TermPostingsMeta = { docFreq: 0, docPointer: 0, posPointer: 0, singleDoc: -1, singleFreq: 0, singlePosition: -1, dense: false };
   /** Cursors handed back (`release`), for the next `postings`. */
   private readonly spare: MappedPostingsCursor[] = [];
 
@@ -188,8 +189,9 @@ class MappedInvertedField implements InvertedField {
   }
 
   postings(termId: number, reuse?: PostingsCursor): PostingsCursor {
+    // A merge walks every term once, reusing one cursor: nothing of it is worth keeping.
+    if (reuse instanceof MappedPostingsCursor && reuse.owner === this) return reuse.reset(this.recentMeta.get(termId) ?? this.metaReader.read(termId, this.scratch));
     const meta = this.metaOf(termId);
-    if (reuse instanceof MappedPostingsCursor && reuse.owner === this) return reuse.reset(meta);
     const spare = this.spare.pop();
     if (spare !== undefined) return spare.reset(meta);
     const cursor = new MappedPostingsCursor(this.docBytes, this.hasPositions ? this.posBytes : null, this.hasPositions, this.bitsWords);

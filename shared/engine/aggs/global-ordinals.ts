@@ -6,16 +6,28 @@
  * up once per bucket at the end. Kept per set of segments (segments are
  * immutable) in the thread's field data cache (field-data-cache.ts), so
  * repeated searches skip the merge while it fits the cache's budget.
+ *
+ * The maps are all that is kept: 4 bytes per segment term. A global
+ * ordinal's term is read from a segment's own dictionary (the first, largest
+ * first, whose map holds it: a binary search, the maps ascend), as Lucene
+ * reads it through `OrdinalMap.getFirstSegmentNumber`. A copy of the terms
+ * (18 bytes a 7-character plate in UTF-16) made a shard of 4M plates'
+ * ordinals 3 times larger, and 3 shards of a worker no longer fitted the
+ * cache: they were merged again on every search.
  */
-import { PackedStrings, PackedStringsBuilder } from '../segment/packed-strings.ts';
+import { PackedStrings } from '../segment/packed-strings.ts';
 import { mergeTerms } from '../segment/term-merge.ts';
 import type { SegmentView, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import { sortedValues } from './value-source.ts';
 import { dictionaryId, fieldDataCache } from './field-data-cache.ts';
 
 export interface GlobalOrdinals {
-  /** Distinct values over all segments, ascending (JS `<`). */
-  readonly terms: TermDictionary;
+  /** Distinct values over all segments (and `missing`). */
+  readonly length: number;
+  /** The value of global ordinal g (0 <= g < length); values ascend with g (JS `<`). */
+  term(g: number): string;
+  /** 1 for each global ordinal whose value `accept` takes: every segment dictionary read in order once. */
+  acceptedBy(accept: (term: string) => boolean): Uint8Array;
   /** Per view (in the order given): segment ord → global ord; null when the segment lacks the field. */
   readonly segmentToGlobal: readonly (Int32Array | null)[];
   /** Global ord of the `missing` value, or -1. */
@@ -33,14 +45,14 @@ export function globalOrdinals(views: readonly SegmentView[], field: string | nu
   const key = `globalOrdinals|${missing === null ? '' : `m:${missing}`}|${dvs.map(dictKey).join(',')}`;
   const hit = fieldDataCache.get<GlobalOrdinals>(key);
   if (hit !== undefined) return hit;
-  const built = build(dvs, missing, key);
+  const built = buildGlobalOrdinals(dvs.map((d) => (d === null ? null : d.dict)), missing, key);
   fieldDataCache.set(key, built, globalOrdinalsBytes(built));
   return built;
 }
 
-/** What a global ordinals map holds in its arrays. */
-function globalOrdinalsBytes(g: GlobalOrdinals): number {
-  let bytes = g.terms instanceof PackedStrings ? g.terms.chars.byteLength + g.terms.starts.byteLength : 0;
+/** What a global ordinals map holds in its arrays (the dictionaries are the segments'). */
+export function globalOrdinalsBytes(g: GlobalOrdinals): number {
+  let bytes = 64;
   const seen = new Set<Int32Array>();
   for (const m of g.segmentToGlobal) {
     if (m === null || seen.has(m)) continue;
@@ -50,36 +62,85 @@ function globalOrdinalsBytes(g: GlobalOrdinals): number {
   return bytes;
 }
 
-function build(dvs: readonly (SortedDocValues | null)[], missing: string | null, cacheKey: string): GlobalOrdinals {
-  const dicts: TermDictionary[] = dvs.map((d) => (d === null ? PackedStrings.EMPTY : d.dict));
-  if (missing !== null) dicts.push(PackedStrings.of([missing]));
-  const present = dicts.filter((d) => d.length > 0);
+/** A dictionary and its ordinals' global ordinals (ascending). */
+interface Part {
+  readonly dict: TermDictionary;
+  readonly map: Int32Array;
+}
+
+class OrdinalMap implements GlobalOrdinals {
+  /** Parts with terms, the largest dictionary first: most lookups end at the first. */
+  private readonly lookupOrder: readonly Part[];
+
+  constructor(
+    readonly length: number,
+    parts: readonly Part[],
+    readonly segmentToGlobal: readonly (Int32Array | null)[],
+    readonly missingOrd: number,
+    readonly cacheKey: string,
+  ) {
+    this.lookupOrder = parts.filter((p) => p.map.length > 0).sort((a, b) => b.map.length - a.map.length);
+  }
+
+  term(g: number): string {
+    if (!(g >= 0 && g < this.length)) throw new RangeError(`global ordinal ${g} of ${this.length}`);
+    for (const { dict, map } of this.lookupOrder) {
+      let lo = 0;
+      let hi = map.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const v = map[mid]!;
+        if (v === g) return dict.get(mid);
+        if (v < g) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+    throw new Error(`global ordinal ${g} is in no dictionary`);
+  }
+
+  acceptedBy(accept: (term: string) => boolean): Uint8Array {
+    // 0 undecided, 1 taken, 2 refused: a term of several segments is tested once
+    const out = new Uint8Array(this.length);
+    for (const { dict, map } of this.lookupOrder) {
+      for (let i = 0; i < map.length; i++) {
+        const g = map[i]!;
+        if (out[g] === 0) out[g] = accept(dict.get(i)) ? 1 : 2;
+      }
+    }
+    for (let g = 0; g < out.length; g++) if (out[g] === 2) out[g] = 0;
+    return out;
+  }
+}
+
+/** The global ordinals of these dictionaries (null: a segment without the field) and `missing`. */
+export function buildGlobalOrdinals(dicts: readonly (TermDictionary | null)[], missing: string | null, cacheKey: string): GlobalOrdinals {
+  const all: TermDictionary[] = dicts.map((d) => d ?? PackedStrings.EMPTY);
+  if (missing !== null) all.push(PackedStrings.of([missing]));
+  const present = all.filter((d) => d.length > 0);
   if (missing === null && present.length <= 1) {
     // At most one dictionary: it is the global one.
     const only = present[0] ?? PackedStrings.EMPTY;
     const identity = new Int32Array(only.length);
     for (let i = 0; i < identity.length; i++) identity[i] = i;
-    return {
-      terms: only,
-      segmentToGlobal: dvs.map((d) => (d === null ? null : d.dict.length === 0 ? new Int32Array(0) : identity)),
-      missingOrd: -1,
+    return new OrdinalMap(
+      only.length,
+      [{ dict: only, map: identity }],
+      dicts.map((d) => (d === null ? null : d.length === 0 ? new Int32Array(0) : identity)),
+      -1,
       cacheKey,
-    };
+    );
   }
-  const ordMaps = dicts.map((d) => new Int32Array(d.length));
-  // A copy of the terms (UTF-16, 18 bytes a 7-character plate): bucket keys are read
-  // at random, and a segment dictionary decodes a block's entries to reach one.
-  const terms = new PackedStringsBuilder(1024, 16 * 1024);
-  mergeTerms(dicts, null, (term, holders) => {
-    const ord = terms.length;
-    terms.add(term);
-    for (const { part, termId } of holders) ordMaps[part]![termId] = ord;
+  const ordMaps = all.map((d) => new Int32Array(d.length));
+  let length = 0;
+  mergeTerms(all, null, (_term, holders) => {
+    for (const { part, termId } of holders) ordMaps[part]![termId] = length;
+    length++;
   });
-  return {
-    terms: terms.build(),
-    segmentToGlobal: dvs.map((d, i) => (d === null ? null : ordMaps[i]!)),
-    missingOrd: missing === null ? -1 : ordMaps[dicts.length - 1]![0]!,
+  return new OrdinalMap(
+    length,
+    all.map((dict, i) => ({ dict, map: ordMaps[i]! })),
+    dicts.map((d, i) => (d === null ? null : ordMaps[i]!)),
+    missing === null ? -1 : ordMaps[all.length - 1]![0]!,
     cacheKey,
-  };
+  );
 }
-

@@ -338,14 +338,8 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     this.views = scope.views;
     this.wholeViews = new Uint8Array(scope.views.length);
     const acceptor = source.ip === true ? keywordAcceptor(ipIncludeExclude(spec.include), ipIncludeExclude(spec.exclude)) : keywordAcceptor(spec.include, spec.exclude);
-    if (acceptor === null) {
-      this.accept = null;
-    } else {
-      const terms = this.globals.terms;
-      this.accept = new Uint8Array(terms.length);
-      for (let g = 0; g < terms.length; g++) this.accept[g] = acceptor(terms.get(g)) ? 1 : 0;
-    }
-    this.sparseLimit = Math.max(256, this.globals.terms.length >>> 4);
+    this.accept = acceptor === null ? null : this.globals.acceptedBy(acceptor);
+    this.sparseLimit = Math.max(256, this.globals.length >>> 4);
     if (singleOwner) this.sparse = new Int32Array(64);
     const wholeCountable = singleOwner && subs.length === 0 && this.accept === null && source.missing === null;
     this.allDocsKey = wholeCountable ? `allDocCounts|${this.globals.cacheKey}` : null;
@@ -356,7 +350,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private densify(): void {
     const list = this.sparse;
     if (list === null) return;
-    const counts = new Int32Array(Math.max(16, this.globals.terms.length));
+    const counts = new Int32Array(Math.max(16, this.globals.length));
     for (let i = 0; i < this.sparseN; i++) counts[list[i]!]!++;
     this.counts = counts;
     this.sparse = null;
@@ -369,10 +363,10 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
         // every doc of every segment: the kept counts are this search's (only read from here on: no copy)
         this.counts = this.allDocs;
         this.sparse = null;
-        this.ords.add(0, this.globals.terms.length - 1);
+        this.ords.add(0, this.globals.length - 1);
       } else this.countMarkedViews();
     } else if (this.allDocsKey !== null && this.sparse === null && this.everyViewWhole()) {
-      fieldDataCache.set(this.allDocsKey, this.counts.slice(0, Math.max(16, this.globals.terms.length)), 4 * this.globals.terms.length);
+      fieldDataCache.set(this.allDocsKey, this.counts.slice(0, Math.max(16, this.globals.length)), 4 * this.globals.length);
     }
     if (this.sparse !== null) {
       if (this.countDescKeyOrdered() && this.spec.minDocCount > 0) return yield* this.sparseBuild();
@@ -442,7 +436,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     // A whole segment is far past the sparse limit: count densely.
     this.densify();
     countOrdinalRange(from, to, dv.ords, dv.dict.length, map, this.globals.missingOrd, this.counts);
-    this.ords.add(0, this.globals.terms.length - 1);
+    this.ords.add(0, this.globals.length - 1);
     return true;
   }
 
@@ -465,7 +459,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
       const map = this.globals.segmentToGlobal[i] ?? null;
       if (dv === null || map === null) continue;
       countOrdinalRange(0, segment.maxDoc, dv.ords, dv.dict.length, map, this.globals.missingOrd, this.counts);
-      this.ords.add(0, this.globals.terms.length - 1);
+      this.ords.add(0, this.globals.length - 1);
     }
   }
 
@@ -492,7 +486,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
           this.sparse = grown;
         }
         this.sparseN = appendGlobalOrdinals(docs, n, segOrds, map, missingOrd, this.sparse, this.sparseN);
-        ords.add(0, this.globals.terms.length - 1);
+        ords.add(0, this.globals.length - 1);
         return;
       }
       this.densify();
@@ -500,7 +494,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
       if (!hasSubs && n * 4 >= dv.dict.length) countOrdinalsBySegment(docs, n, segOrds, dv.dict.length, map, missingOrd, counts);
       else if (!hasSubs) countOrdinals(docs, n, segOrds, map, missingOrd, counts);
       else buf.n = countOrdinalsForSubs(docs, n, segOrds, map, missingOrd, counts, buf.docs, buf.owners, buf.n);
-      ords.add(0, this.globals.terms.length - 1);
+      ords.add(0, this.globals.length - 1);
       flushToChildren(this.subs, buf);
       return;
     }
@@ -542,7 +536,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   }
 
   protected keyOf(keyId: number): string {
-    return this.globals.terms.get(keyId);
+    return this.globals.term(keyId);
   }
 
   protected override compareKeyIds(a: number, b: number): number {
@@ -559,7 +553,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   }
 
   protected allKeyIds(): Int32Array {
-    const n = this.globals.terms.length;
+    const n = this.globals.length;
     const out: number[] = [];
     for (let g = 0; g < n; g++) if (this.accept === null || this.accept[g] === 1) out.push(g);
     return Int32Array.from(out);

@@ -5,7 +5,7 @@
  * thread's field data cache, field-data-cache.ts); numbers with
  * BitMixer.mix64, as Elasticsearch's MurmurHash3Values does.
  */
-import type { NumericDocValues, OrdArray, SortedDocValues, TermDictionary } from '../segment/types.ts';
+import type { NumericDocValues, OrdArray, Segment, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import type { Aggregator, SegmentContext } from './aggregator.ts';
 import { encodeHash, HyperLogLog, precisionFromThreshold } from './cardinality-hll.ts';
 import { dictionaryId, fieldDataCache } from './field-data-cache.ts';
@@ -136,6 +136,9 @@ export class CardinalityAggregator implements Aggregator {
     return mix64(hashHigh(), lo);
   }
 
+  /** The segment being collected. */
+  private segment: Segment | null = null;
+
   setSegment(seg: SegmentContext): void {
     this.flushSeen();
     const src = this.source;
@@ -144,6 +147,7 @@ export class CardinalityAggregator implements Aggregator {
     this.hashes = this.sorted === null ? null : ordHashes(this.sorted.dict, this.precision);
     this.seen = null; // made on first use: a segment merged from its kept sketch needs none
     this.segmentDocs = seg.view.segment.maxDoc;
+    this.segment = seg.view.segment;
     this.segmentKept = false;
   }
 
@@ -185,6 +189,8 @@ export class CardinalityAggregator implements Aggregator {
         this.sketch(0).merge(kept);
       }
       fieldDataCache.set(key, kept, 64 + (kept === null ? 0 : (kept.encoded?.byteLength ?? 0) + (kept.registers?.byteLength ?? 0)));
+      // the hashes read the values of every ordinal seen; later searches merge the kept sketch
+      this.segment?.releasePages?.('terms');
     }
     return true;
   }

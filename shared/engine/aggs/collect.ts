@@ -139,7 +139,11 @@ function* collectSteps(specs: AggSpec[], matches: readonly MatchSet[], ctx: AggC
     const maxDoc = m.view.segment.maxDoc;
     if (others.length > 0) {
       for (const a of others) a.setSegment(seg);
-      yield* collectSegment(others, allSet(m.bits, maxDoc) ? null : m.bits, maxDoc, run, due);
+      const whole = allSet(m.bits, maxDoc);
+      yield* collectSegment(others, whole ? null : m.bits, maxDoc, run, due);
+      // A pass over every doc read whole columns, once: what it derived is counted or kept, and the
+      // pages it mapped would stay in the process (4M docs: ~50 MB a segment) until the next one.
+      if (whole) m.view.segment.releasePages?.('docValues');
     }
     if (globals.length > 0) {
       // `global` sees every live doc, whatever the query matched

@@ -47,6 +47,8 @@ export function globalOrdinals(views: readonly SegmentView[], field: string | nu
   if (hit !== undefined) return hit;
   const built = buildGlobalOrdinals(dvs.map((d) => (d === null ? null : d.dict)), missing, key);
   fieldDataCache.set(key, built, globalOrdinalsBytes(built));
+  // The merge read every dictionary whole; the searches after it read a term here and there.
+  for (let i = 0; i < views.length; i++) if (dvs[i] !== null) views[i]!.segment.releasePages?.('terms');
   return built;
 }
 

@@ -120,6 +120,10 @@ export class MappedSegment implements Segment {
     for (const m of this.maps.values()) m.advise('dontneed');
   }
 
+  releasePages(what: 'docValues' | 'terms'): void {
+    if (!this.closed) this.maps.get(what === 'docValues' ? 'dvd' : 'tim')?.advise('dontneed');
+  }
+
   /** Unmaps the files; nothing may read the segment afterwards. */
   close(): void {
     if (this.closed) return;

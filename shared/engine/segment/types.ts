@@ -197,6 +197,13 @@ export interface Segment {
   readonly fieldDocs: ReadonlyMap<string, Uint32Array>;
   /** Bytes the segment takes on disk (0 for one only in memory). */
   readonly sizeInBytes: number;
+  /**
+   * Gives the pages of the doc values (`docValues`) or term dictionaries
+   * (`terms`) that this process touched back to the page cache, after a pass
+   * over a whole column or dictionary whose result is kept or not needed
+   * again soon; the next read maps them again. Absent on a segment in memory.
+   */
+  releasePages?(what: 'docValues' | 'terms'): void;
 }
 
 /**

@@ -7,7 +7,7 @@
  * cache, are rebuilt, or do not fit its budget at all.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -65,6 +65,18 @@ function search(shards: readonly Shard[], aggs: unknown): Record<string, unknown
     return collectShardAggs(specs, q.matches!, { mapping, nowMillis: 0, numberOfShards: shards.length, filterBits: () => new Uint32Array(0) });
   });
   return reduceAggs(specs, states, { typedKeys: false });
+}
+
+/** Resident KiB of this process's mappings of files under `dirs` whose name ends with `suffix` (/proc/self/smaps). */
+function residentKb(dirs: readonly string[], suffix: string): number {
+  let kb = 0;
+  let counted = false;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s+(.*)$/.exec(line);
+    if (header !== null) counted = header[1]!.endsWith(suffix) && dirs.some((d) => header[1]!.startsWith(d));
+    else if (counted && line.startsWith('Rss:')) kb += Number(/\d+/.exec(line)![0]);
+  }
+  return kb;
 }
 
 type Buckets = { buckets: { key: string; doc_count: number }[]; sum_other_doc_count: number };
@@ -258,6 +270,19 @@ describe('whole-segment aggregations (match_all on segments without deletes)', (
     await check({ match_all: {} }, all, false, 'warm the cache');
     await check({ term: { land_id: 'L0001' } }, landOne, false, 'term query');
     await check({ bool: { must_not: { term: { land_id: 'L0001' } } } }, (r) => !landOne(r), true, 'must_not, sliced');
+  });
+
+  it('a search over every doc of a mapped segment gives its doc value pages back to the page cache, and answers the same after', async (t) => {
+    if (!existsSync('/proc/self/smaps')) return t.skip('no /proc/self/smaps');
+    const dirs = built.shards.map((s) => s.dir);
+    const mappedKb = () => residentKb(dirs, '.dvd');
+    fieldDataCache.clear();
+    await check({ term: { land_id: 'L0001' } }, landOne, false, 'part of the docs');
+    assert.ok(mappedKb() > 0, 'a query over part of the docs keeps the pages it read');
+    await searchBy(DAYS, { match_all: {} }, false);
+    assert.equal(mappedKb(), 0, 'every doc value page of the mapped segments given back');
+    await check({ match_all: {} }, all, false, 'after the pages were given back');
+    await check({ term: { land_id: 'L0001' } }, landOne, true, 'part of the docs again');
   });
 
   it('segments with deletes read their live docs; the others still count whole', async () => {

@@ -57,6 +57,17 @@ describe('global ordinals (segment ordinal maps, terms read from the segments)',
     }
   });
 
+  it('read every value right, again and again, past the number of values kept read (40,000 values in 3 segments)', () => {
+    const lists: string[][] = [[], [], []];
+    for (let i = 0; i < 40_000; i++) lists[i % 3 === 0 ? 0 : i % 7 === 0 ? 1 : 2]!.push(`p${String(i).padStart(6, '0')}`);
+    lists[1]!.push(...lists[0]!.slice(0, 500));
+    const dicts = lists.map((l, i) => (i === 0 ? frontCoded(l.sort(byJs)) : PackedStrings.of(l.sort(byJs))));
+    const g = buildGlobalOrdinals(dicts, null, 'k');
+    assert.equal(g.length, 40_000);
+    for (let pass = 0; pass < 2; pass++) for (let o = 0; o < g.length; o += pass + 1) assert.equal(g.term(o), `p${String(o).padStart(6, '0')}`);
+    for (let o = g.length - 1; o >= 0; o -= 3) assert.equal(g.term(o), `p${String(o).padStart(6, '0')}`);
+  });
+
   it('with one dictionary number its terms as it does', () => {
     const { dicts, lists } = segments(5);
     const g = buildGlobalOrdinals([null, dicts[0]!, PackedStrings.EMPTY], null, 'k');

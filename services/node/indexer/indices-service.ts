@@ -28,6 +28,11 @@ import { orNullAfter } from '../timeouts.ts';
 
 export type CopyState = 'INITIALIZING' | 'STARTED';
 
+/** A started copy being rebuilt from the log (its worker died, a merge found a damaged file) answers no search meanwhile. */
+function stateOf(e: { readonly copy: ShardCopy; readonly state: CopyState }): CopyState {
+  return e.copy.rebuilding ? 'INITIALIZING' : e.state;
+}
+
 /**
  * How a copy was built when it opened (`_cat/recovery`): from the checkpoint
  * its data directory held (`existing_store`) or from offset 0
@@ -251,7 +256,8 @@ export class IndicesService {
 
   /** This node's copy of a shard and its state, if it holds one. */
   held(uuid: string, shard: number): { copy: ShardCopy; state: CopyState; recovery: CopyRecovery; started: Promise<void> } | undefined {
-    return this.copies.get(uuid)?.get(shard);
+    const e = this.copies.get(uuid)?.get(shard);
+    return e === undefined ? undefined : { ...e, state: stateOf(e) };
   }
 
   /** Every copy this node holds. */
@@ -260,7 +266,7 @@ export class IndicesService {
     for (const [uuid, shards] of this.copies) {
       const meta = this.opts.state.indexByUuid(uuid);
       if (!meta) continue;
-      for (const [shard, e] of shards) out.push({ meta, shard, copy: e.copy, state: e.state, recovery: e.recovery });
+      for (const [shard, e] of shards) out.push({ meta, shard, copy: e.copy, state: stateOf(e), recovery: e.recovery });
     }
     return out;
   }

@@ -20,7 +20,7 @@ import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
 import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { SearchContexts } from '../search/search-contexts.ts';
 import { EngineHandle } from '../shard-worker/engine-handle.ts';
-import { APPLY_RESULTS, SKIPPED, type ApplyReply, type OpenReply } from '../shard-worker/protocol.ts';
+import { APPLY_RESULTS, DAMAGED_SEGMENT, SKIPPED, type ApplyReply, type OpenReply } from '../shard-worker/protocol.ts';
 import type { ShardWorkers } from '../shard-worker/shard-workers.ts';
 import { WorkerShardClient } from '../shard-worker/worker-shard-client.ts';
 import type { DocOutcome } from '../shard-worker/apply-doc-op.ts';
@@ -181,7 +181,10 @@ export class ShardCopy {
     await mkdir(opts.dir, { recursive: true });
     let copy: ShardCopy | null = null;
     const { handle, opened } = EngineHandle.open(opts.workers, opts.shard, opts.meta(), opts.dir, {
-      onError: (context, err) => opts.onError(Object.assign(err, { message: `${context}: ${err.message}` })),
+      onError: (context, err) => {
+        if (context === DAMAGED_SEGMENT) copy?.rebuildDamaged(err.reason);
+        else opts.onError(Object.assign(err, { message: `${context}: ${err.message}` }));
+      },
       reopened: (reply) => copy?.reopened(reply),
     });
     const reply = await opened;
@@ -275,6 +278,17 @@ export class ShardCopy {
       if (this.closing || this.rebuilding || part.subscription !== failed) return;
       this.follow(part);
     }, delay).unref();
+  }
+
+  /**
+   * A merge found one of the copy's segment files damaged (its checksum, which the open does not read
+   * without `index.shard.check_on_startup: checksum`): the copy is emptied and rebuilt from the log,
+   * refusing searches (and counted initializing) until it caught up, as after a damaged open.
+   */
+  private rebuildDamaged(reason: string): void {
+    if (this.closing || this.rebuilding) return;
+    this.opts.onNotice?.(`[${this.opts.topic}][${this.shard}] rebuilding from the log: ${reason}`);
+    this.reopened(this.engine.reset());
   }
 
   /** The worker holding the engine died: follow the log again from where its last commit left the copy. */

@@ -31,7 +31,7 @@ import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
 import { ShardIndex, EMPTY_COMMIT, forcedMergePolicy, type MergePlan } from '../../../shared/engine/segment/shard-index.ts';
 import { findMerges } from '../../../shared/engine/segment/merge-policy.ts';
 import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
-import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
+import { CorruptSegmentError, checkOnStartup } from '../../../shared/engine/codec/file-format.ts';
 import { crashPoint } from '../../../shared/engine/store/fault-injection.ts';
 import { releaseFreeNativeMemory } from '../../../shared/engine/store/native-heap.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
@@ -45,9 +45,9 @@ import { errorToWire } from '../../../shared/errors/transport-errors.ts';
 import { isEsError } from '../../../shared/errors/es-errors.ts';
 import { readRecordBatch } from './record-batch.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
-import { APPLY_RESULTS, SKIPPED, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
+import { APPLY_RESULTS, DAMAGED_SEGMENT, SKIPPED, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
 import { CopyCounters, type CopyCounterFigures } from './copy-counters.ts';
-import { MergeCancelled, mergeRunner } from './merge-runner.ts';
+import { MergeCancelled, MergeInputDamaged, mergeRunner } from './merge-runner.ts';
 
 const EMPTY_DOC: ParsedDocument = { fields: [], dynamicUpdate: null };
 
@@ -130,6 +130,8 @@ export class CopyEngine {
   private merging: Promise<void> | null = null;
   /** `_forcemerge` calls under way: the policy plans nothing meanwhile. */
   private forcing = 0;
+  /** A merge found a damaged segment file: nothing more is merged until the node resets the copy (DAMAGED_SEGMENT). */
+  private damaged = false;
   private idleCommit: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -185,7 +187,8 @@ export class CopyEngine {
         if (await store.isLegacy()) throw new CorruptSegmentError('versions', 'written by the format that kept sources in the doc store');
         const commit = await store.lastCommit();
         await mkdir(join(dir, 'segments'), { recursive: true });
-        const index = ShardIndex.open(join(dir, 'segments'), meta.analyzers, commit ?? EMPTY_COMMIT);
+        const check = checkOnStartup(meta.settings.flat['index.shard.check_on_startup']);
+        const index = ShardIndex.open(join(dir, 'segments'), meta.analyzers, commit ?? EMPTY_COMMIT, check);
         const engine = new CopyEngine(shard, meta, dir, store, index, commit, events, partitions, logPartitions);
         const recovery = reason !== null ? 'rebuilt' : commit === null ? 'empty_store' : 'existing_store';
         return { engine, reply: { nextOffsets: [...engine.nextOffsets], recovery, reason } };
@@ -590,7 +593,7 @@ export class CopyEngine {
       let merged = false;
       // Rounds: a segment count the size limit keeps above the target stops asking for more.
       for (let round = 0; round < 4; round++) {
-        const plans = await this.exclusively(() => (this.closed ? [] : this.index.planMerges(policy)));
+        const plans = await this.exclusively(() => (this.closed || this.damaged ? [] : this.index.planMerges(policy)));
         if (plans.length === 0) break;
         await this.runMerges(plans);
         merged = true;
@@ -673,7 +676,7 @@ export class CopyEngine {
    * one round at a time, the next planned when it is done.
    */
   private scheduleMerge(): void {
-    if (this.mergeScheduled || this.merging !== null || this.forcing > 0 || this.closed) return;
+    if (this.mergeScheduled || this.merging !== null || this.forcing > 0 || this.closed || this.damaged) return;
     this.mergeScheduled = true;
     setImmediate(() => {
       this.mergeScheduled = false;
@@ -708,6 +711,12 @@ export class CopyEngine {
         // The rest will not run either; their inputs are free for the next plan.
         for (const p of plans.slice(i)) this.index.abandonMerge(p);
         if (err instanceof MergeCancelled) return;
+        if (err instanceof MergeInputDamaged) {
+          // The copy goes on answering from its segments until the node has it rebuilt from the log.
+          this.damaged = true;
+          this.events.onError(DAMAGED_SEGMENT, err);
+          return;
+        }
         throw err;
       }
     }
@@ -725,6 +734,7 @@ export class CopyEngine {
     await this.stopMerges();
     return this.exclusively(async () => {
       this.forcing--;
+      this.damaged = false;
       this.dropAllContexts();
       this.index.close();
       await this.store.close();

@@ -23,12 +23,21 @@ export interface MergeJobResult {
   readonly docMaps: Int32Array[] | null;
   readonly ms: number;
   readonly error: string | null;
+  /** The error is an input's file failing its check (CorruptSegmentError): the copy is damaged. */
+  readonly damaged: boolean;
 }
 
 export interface MergeDone {
   readonly written: WrittenMerge | null;
   readonly ms: number;
 }
+
+/**
+ * A merge input whose file failed its checksum: the copy holds a damaged
+ * segment and is rebuilt from the log (the merge is where every byte of a
+ * segment opened without `index.shard.check_on_startup: checksum` is checked).
+ */
+export class MergeInputDamaged extends Error {}
 
 /** A merge that will not finish: its copy closed or reset while it waited or ran. */
 export class MergeCancelled extends Error {
@@ -105,7 +114,8 @@ export class MergeRunner {
     const q = this.running;
     if (thread !== this.thread || q === null || q.job.job !== result.job) return;
     this.running = null;
-    if (result.error !== null) q.reject(new Error(`merge into segment ${q.job.id} failed: ${result.error}`));
+    if (result.error !== null && result.damaged) q.reject(new MergeInputDamaged(result.error));
+    else if (result.error !== null) q.reject(new Error(`merge into segment ${q.job.id} failed: ${result.error}`));
     else q.resolve({ written: result.docMaps === null ? null : { docMaps: result.docMaps }, ms: result.ms });
     this.next();
   }

@@ -5,11 +5,15 @@
  * takes minutes; written on the worker itself, it held every write to the
  * worker's copies that long (acknowledgements timed out at 60 s).
  *
- * The inputs are mapped again here, without their checksums (the copy
- * checked them when it opened or wrote them); the output is the copy's to
- * open, sync and commit.
+ * The inputs are mapped again here and their files checked whole, checksum
+ * included, as Lucene checks a merge's inputs (`checkIntegrity`): a copy's
+ * open checks only the large files' structure (docs/decisions/003), and the
+ * merge reads every byte anyway. An input that fails is reported as damage
+ * (the copy is rebuilt from the log). The output is the copy's to open, sync
+ * and commit.
  */
 import { parentPort } from 'node:worker_threads';
+import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
 import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
 import { writeMerge } from '../../../shared/engine/segment/shard-index.ts';
 import type { MergeJob, MergeJobResult } from './merge-runner.ts';
@@ -23,7 +27,7 @@ port.on('message', (job: MergeJob) => {
   let result: MergeJobResult;
   try {
     for (const source of job.sources) {
-      const segment = MappedSegment.open(job.dir, source.segmentId, false);
+      const segment = MappedSegment.open(job.dir, source.segmentId, 'checksum');
       segment.adviseSequential();
       inputs.push(segment);
     }
@@ -32,9 +36,11 @@ port.on('message', (job: MergeJob) => {
       job.id,
       inputs.map((segment, k) => ({ segment, liveDocs: job.sources[k]!.liveDocs })),
     );
-    result = { job: job.job, docMaps: written === null ? null : [...written.docMaps], ms: performance.now() - started, error: null };
+    result = { job: job.job, docMaps: written === null ? null : [...written.docMaps], ms: performance.now() - started, error: null, damaged: false };
   } catch (err) {
-    result = { job: job.job, docMaps: null, ms: performance.now() - started, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    const damaged = err instanceof CorruptSegmentError;
+    const error = damaged ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+    result = { job: job.job, docMaps: null, ms: performance.now() - started, error, damaged };
   } finally {
     for (const segment of inputs) segment.close();
   }

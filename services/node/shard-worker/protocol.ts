@@ -200,6 +200,12 @@ export interface ApplyReply {
   readonly refusal?: string | null;
 }
 
+/**
+ * The context of the `error` a copy posts when a merge found one of its segment files damaged: the
+ * node rebuilds the copy from the log (ShardCopy), as when the open finds one.
+ */
+export const DAMAGED_SEGMENT = 'damaged segment';
+
 export const APPLY_RESULTS = ['created', 'updated', 'deleted', 'not_found', 'noop'] as const;
 /** The result of a record of a shared log that routes to another shard of the index: no outcome. */
 export const SKIPPED = -2;

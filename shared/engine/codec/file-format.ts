@@ -3,7 +3,15 @@
  * CodecUtil does: a magic number, the format version and the file's kind up
  * front, and a CRC-32 of everything before the footer at the end. A file that
  * is short, of another kind or version, or whose bytes do not add up to the
- * checksum is refused when the segment opens, before any search reads it.
+ * checksum is refused.
+ *
+ * What is checked when (docs/decisions/003, "Damage"): as Lucene opens a
+ * segment, a copy's open reads every byte only of the small files (the `.si`,
+ * live docs) and checks the large ones' structure (length, header, footer);
+ * reading every byte of every file made a restart's time grow with the index
+ * and, from a cold page cache, with the disk (52 s at 20M). Every byte of
+ * every file is checked when the segment is merged away and, with
+ * `index.shard.check_on_startup: checksum` (or `true`), at open.
  */
 import zlib from 'node:zlib';
 
@@ -51,19 +59,47 @@ export function writeHeader(target: Uint8Array, kind: SegmentFileKind): void {
 }
 
 /**
- * Checks a whole file: header, footer and the checksum over every byte
- * before the footer (3 GB/s here: a gigabyte of segments in a third of a second).
+ * How much of a segment's data files an open checks: `checksum` every byte
+ * (3 GB/s of CRC from memory; from disk, as fast as the disk reads),
+ * `structure` the length, header and footer (a few bytes a file, whatever
+ * its size), `none` nothing (files this process has just written).
  */
-export function verifyFile(bytes: Uint8Array, kind: SegmentFileKind, name: string): void {
+export type SegmentCheck = 'checksum' | 'structure' | 'none';
+
+/**
+ * The check `index.shard.check_on_startup` asks for at a copy's open:
+ * Elasticsearch's `checksum` verifies every file's checksum; `true` (and 6.x's
+ * deprecated `fix`) also run Lucene's CheckIndex, which here is the same checksum
+ * check; `false`, the default, checks what Lucene checks at every open.
+ */
+export function checkOnStartup(setting: unknown): SegmentCheck {
+  return setting === 'checksum' || setting === 'true' || setting === 'fix' ? 'checksum' : 'structure';
+}
+
+/**
+ * Checks a file's structure without reading its body: long enough for a
+ * header and footer, the header's magic, version and kind, the footer's magic.
+ * Catches a truncated file, a file of another kind or version, and a file
+ * cut short mid-write; not a flipped byte in the body (verifyFile does).
+ */
+export function checkFileStructure(bytes: Uint8Array, kind: SegmentFileKind, name: string): void {
   if (bytes.length < HEADER_BYTES + FOOTER_BYTES) throw new CorruptSegmentError(name, `${bytes.length} bytes is shorter than a header and footer`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   if (view.getUint32(0, true) !== HEADER_MAGIC) throw new CorruptSegmentError(name, 'no segment header');
   const version = view.getUint32(4, true);
   if (version !== SEGMENT_FORMAT_VERSION) throw new CorruptSegmentError(name, `format version ${version}, this node reads ${SEGMENT_FORMAT_VERSION}`);
   if (view.getUint32(8, true) !== kindCode(kind)) throw new CorruptSegmentError(name, `not a [${kind}] file`);
+  if (view.getUint32(bytes.length - FOOTER_BYTES, true) !== FOOTER_MAGIC) throw new CorruptSegmentError(name, 'no footer (truncated?)');
+}
+
+/**
+ * Checks a whole file: its structure and the checksum over every byte
+ * before the footer (3 GB/s here: a gigabyte of segments in a third of a second).
+ */
+export function verifyFile(bytes: Uint8Array, kind: SegmentFileKind, name: string): void {
+  checkFileStructure(bytes, kind, name);
   const footer = bytes.length - FOOTER_BYTES;
-  if (view.getUint32(footer, true) !== FOOTER_MAGIC) throw new CorruptSegmentError(name, 'no footer (truncated?)');
-  const expected = view.getUint32(footer + 4, true);
+  const expected = new DataView(bytes.buffer, bytes.byteOffset, bytes.length).getUint32(footer + 4, true);
   const actual = zlib.crc32(bytes.subarray(0, footer));
   if (actual !== expected) throw new CorruptSegmentError(name, `checksum ${actual.toString(16)} where the footer says ${expected.toString(16)}`);
 }

@@ -318,8 +318,16 @@ function checkSlowLogThresholds(flat: ReadonlyMap<string, FlatEntry>): void {
   }
 }
 
+/** `index.shard.check_on_startup`: Elasticsearch 6.8's values (what each checks here: file-format.ts checkOnStartup). */
+function checkCheckOnStartup(flat: ReadonlyMap<string, FlatEntry>): void {
+  const s = flat.get('index.shard.check_on_startup')?.text;
+  if (s === undefined || s === null || s === 'false' || s === 'true' || s === 'fix' || s === 'checksum') return;
+  throw settingError(`unknown value for [index.shard.check_on_startup] must be one of [true, false, fix, checksum] but was: ${String(s)}`);
+}
+
 function build(flat: Map<string, FlatEntry>, index: string): IndexSettings {
   checkSlowLogThresholds(flat);
+  checkCheckOnStartup(flat);
   const numberOfShards = intSetting(flat, K_SHARDS, DEFAULT_NUMBER_OF_SHARDS, 1, MAX_NUMBER_OF_SHARDS);
   const numberOfReplicas = intSetting(flat, K_REPLICAS, DEFAULT_NUMBER_OF_REPLICAS, 0);
   const refresh = refreshSetting(flat);

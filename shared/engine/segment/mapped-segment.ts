@@ -2,11 +2,12 @@
  * A segment read from its files through memory maps: every column, postings
  * list and dictionary is a view of the mapped bytes, so the pages a query
  * touches come from the operating system's page cache and the heap holds
- * only these small objects (docs/decisions/003). Opening checks every file's
- * checksum; a segment that fails is refused as a whole.
+ * only these small objects (docs/decisions/003). Opening checks the `.si`
+ * whole and the data files' structure, or every byte (SegmentCheck); a segment
+ * that fails is refused as a whole.
  */
 import { join } from 'node:path';
-import { CorruptSegmentError, FOOTER_BYTES, HEADER_BYTES, verifyFile, type SegmentFileKind } from '../codec/file-format.ts';
+import { CorruptSegmentError, FOOTER_BYTES, HEADER_BYTES, checkFileStructure, verifyFile, type SegmentCheck, type SegmentFileKind } from '../codec/file-format.ts';
 import { FrontCodedDictionary, type DictionaryLayout } from '../codec/front-coded.ts';
 import { MappedPostingsCursor, TermMetaReader, skipTermMeta, type TermPostingsMeta } from '../codec/postings-format.ts';
 import type { ByteReader } from '../codec/byte-reader.ts';
@@ -76,11 +77,14 @@ export class MappedSegment implements Segment {
   }
 
   /**
-   * Maps the segment's files and checks them; `verify` false skips the
-   * checksums, for files this process has just written (a merge's output, its
-   * inputs on the merge thread): they are checked at the next open.
+   * Maps the segment's files and checks them: the `.si` always whole (a few
+   * KB, and every offset the views take comes from it), each data file's size
+   * against it, and `check` of the data files: `structure` (header and footer,
+   * what Lucene checks at open), `checksum` (every byte: a copy opened with
+   * `index.shard.check_on_startup: checksum`, a merge's inputs), `none` (files
+   * this process has just written).
    */
-  static open(dir: string, id: number, verify = true): MappedSegment {
+  static open(dir: string, id: number, check: SegmentCheck = 'structure'): MappedSegment {
     const maps = new Map<SegmentFileKind, MappedFile>();
     try {
       const si = mapFile(join(dir, segmentFileName(id, 'si')));
@@ -92,16 +96,21 @@ export class MappedSegment implements Segment {
         const name = segmentFileName(id, kind);
         const file = mapFile(join(dir, name));
         maps.set(kind, file);
+        // Reads are random from here on (a term here, a block there), and a structure check reads a page at
+        // each end: no read-ahead of pages nobody asked for (from a cold page cache, a fault read about 2 MB).
+        if (check !== 'checksum') file.advise('random');
         if (file.bytes.length !== info.files[kind]) throw new CorruptSegmentError(name, `${file.bytes.length} bytes where the segment info says ${info.files[kind]}`);
-        if (verify) verifyFile(file.bytes, kind, name);
+        if (check === 'checksum') verifyFile(file.bytes, kind, name);
+        else if (check === 'structure') checkFileStructure(file.bytes, kind, name);
       }
-      // The checksums read every page: give them back (they stay in the page cache), so the
-      // process holds only what queries touch. Reads are random from here on (a term here,
-      // a block there): no read-ahead of pages nobody asked for.
-      for (const [kind, m] of maps) {
-        if (kind === 'si') continue;
-        m.advise('dontneed');
-        m.advise('random');
+      if (check === 'checksum') {
+        for (const [kind, m] of maps) {
+          if (kind === 'si') continue;
+          // The checksums read every page: give them back (they stay in the page cache), so the
+          // process holds only what queries touch; and no read-ahead from here on.
+          m.advise('dontneed');
+          m.advise('random');
+        }
       }
       return new MappedSegment(info, maps);
     } catch (err) {

@@ -28,6 +28,7 @@ import type { AnalyzerLookup } from '../analysis/types.ts';
 import { bitsetWords, clearBit, hasBit, newFullBitset } from './bitset.ts';
 import { liveDocsFileName, liveDocsFileOf, readLiveDocs, writeLiveDocs } from './live-docs-file.ts';
 import { MappedSegment } from './mapped-segment.ts';
+import type { SegmentCheck } from '../codec/file-format.ts';
 import { initialLiveDocs, liveLuceneDocs, nestedDocs, rootCount } from './nested-blocks.ts';
 import { findDeletesMerges, findForcedMerges, findMerges, type MergeCandidate } from './merge-policy.ts';
 import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
@@ -184,15 +185,16 @@ export class ShardIndex {
   }
 
   /**
-   * Opens the segments a commit point lists (checking every file) and removes
-   * what no commit names: files of a write or merge a crash interrupted.
-   * Throws CorruptSegmentError when a listed segment is missing or damaged.
+   * Opens the segments a commit point lists (each file checked as `check`
+   * says, MappedSegment.open; live docs whole) and removes what no commit
+   * names: files of a write or merge a crash interrupted. Throws
+   * CorruptSegmentError when a listed segment is missing or damaged.
    */
-  static open(dir: string, analyzers: AnalyzerLookup, commit: SegmentsCommit): ShardIndex {
+  static open(dir: string, analyzers: AnalyzerLookup, commit: SegmentsCommit, check: SegmentCheck = 'structure'): ShardIndex {
     const index = new ShardIndex(dir, analyzers, commit.nextSegmentId);
     try {
       for (const { id, liveGen } of commit.segments) {
-        const segment = MappedSegment.open(dir, id);
+        const segment = MappedSegment.open(dir, id, check);
         const liveDocs = liveGen > 0 ? readLiveDocs(dir, id, liveGen, bitsetWords(segment.maxDoc)) : initialLiveDocs(segment);
         const numDocs = liveDocs === null ? segment.maxDoc : countBits(liveDocs);
         index.segments.push({ segment, inMemory: false, liveDocs, numDocs, liveGen, liveDirty: false });
@@ -425,7 +427,7 @@ export class ShardIndex {
     }
     this.unsynced.add(plan.id);
     crashPoint('merge-written');
-    const segment = MappedSegment.open(this.dir, plan.id, false);
+    const segment = MappedSegment.open(this.dir, plan.id, 'none');
     this.merges.docs += segment.maxDoc;
     this.merges.bytes += segment.sizeInBytes;
     let live: Uint32Array | null = null;
@@ -535,7 +537,7 @@ export class ShardIndex {
     let pendingCount = 0;
     if (written !== null) {
       this.unsynced.add(id);
-      const segment = MappedSegment.open(this.dir, id, false);
+      const segment = MappedSegment.open(this.dir, id, 'none');
       group.forEach((source, k) => {
         const pending = this.pendingDeletes.get(source);
         if (pending === undefined) return;

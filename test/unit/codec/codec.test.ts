@@ -6,7 +6,7 @@ import { FrontCodedDictionary, FrontCodedWriter, MemorySink } from '../../../sha
 import { MappedPostingsCursor, PostingsWriter, TermMetaReader, skipTermMeta, type TermPostingsMeta } from '../../../shared/engine/codec/postings-format.ts';
 import { MappedStoredFields, StoredFieldsWriter, sampleDictionary } from '../../../shared/engine/codec/stored-fields.ts';
 import { narrowestKind } from '../../../shared/engine/codec/typed-columns.ts';
-import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts';
+import { CorruptSegmentError, FOOTER_BYTES, checkOnStartup, type SegmentFileKind } from '../../../shared/engine/codec/file-format.ts';
 import { generatePassRecords, prng } from '../../../services/passinfo/pass-record-generator.ts';
 import { SegmentBuilder } from '../../../shared/engine/segment/segment-builder.ts';
 import { writeSegment } from '../../../shared/engine/segment/segment-writer.ts';
@@ -211,28 +211,72 @@ test('doc-value columns take the narrowest type that holds every value exactly',
   assert.equal(narrowestKind([-0], 1), 'f32');
 });
 
-test('a segment file with a flipped byte or a missing file is refused at open', () => {
+function damagedSegmentDir(): string {
   const title = fieldMapping('title', 'text');
   const builder = new SegmentBuilder(analyzers);
   for (let i = 0; i < 50; i++) builder.add(bufferedDoc(`d${i}`, [[title, [`word${i % 7} other`]]]));
   const dir = tempSegmentDir();
   writeSegment(dir, 4, [{ segment: builder.build(4), liveDocs: null }], { sync: false });
-  const ok = MappedSegment.open(dir, 4);
+  return dir;
+}
+
+/** Runs `check` with the segment's file of `kind` changed by `damage`, then puts the file back. */
+function withDamaged(dir: string, kind: SegmentFileKind, damage: (bytes: Buffer) => Buffer, check: () => void): void {
+  const path = join(dir, segmentFileName(4, kind));
+  const original = readFileSync(path);
+  writeFileSync(path, damage(Buffer.from(original)));
+  try {
+    check();
+  } finally {
+    writeFileSync(path, original);
+  }
+}
+
+const flipMiddle = (b: Buffer): Buffer => {
+  b[Math.floor(b.length / 2)] ^= 0x40;
+  return b;
+};
+
+test('a checksum open refuses a segment with a flipped byte in any of its files, or a missing file', () => {
+  const dir = damagedSegmentDir();
+  const ok = MappedSegment.open(dir, 4, 'checksum');
   assert.deepEqual(docRecord(ok, 10).id, 'd10');
   ok.close();
   for (const kind of ['tim', 'doc', 'pos', 'dvd', 'fdt', 'si'] as const) {
-    const path = join(dir, segmentFileName(4, kind));
-    const original = readFileSync(path);
-    const damaged = Buffer.from(original);
-    damaged[Math.floor(damaged.length / 2)] ^= 0x40;
-    writeFileSync(path, damaged);
-    assert.throws(() => MappedSegment.open(dir, 4), CorruptSegmentError, kind);
-    writeFileSync(path, original);
+    withDamaged(dir, kind, flipMiddle, () => assert.throws(() => MappedSegment.open(dir, 4, 'checksum'), /is corrupt: checksum [0-9a-f]+ where the footer says/, kind));
   }
   rmSync(join(dir, segmentFileName(4, 'fdt')));
-  assert.throws(() => MappedSegment.open(dir, 4), /fdt/);
+  assert.throws(() => MappedSegment.open(dir, 4, 'checksum'), /fdt/);
 });
 
+test('a default open reads the .si whole and each data file at its ends: a damaged .si, a cut, header or footer is refused, a body byte is left to the checksum check', () => {
+  const dir = damagedSegmentDir();
+  withDamaged(dir, 'si', flipMiddle, () => assert.throws(() => MappedSegment.open(dir, 4), /\[_4\.si\] is corrupt: checksum/));
+  for (const kind of ['tim', 'doc', 'pos', 'dvd', 'fdt'] as const) {
+    const name = segmentFileName(4, kind);
+    withDamaged(dir, kind, (b) => b.subarray(0, b.length - 3), () =>
+      assert.throws(() => MappedSegment.open(dir, 4), (e: unknown) => e instanceof CorruptSegmentError && /bytes where the segment info says/.test(e.message), name),
+    );
+    withDamaged(dir, kind, (b) => ((b[0] ^= 0xff), b), () => assert.throws(() => MappedSegment.open(dir, 4), new RegExp(`\\[${name.replace('.', '\\.')}\\] is corrupt: no segment header`)));
+    withDamaged(dir, kind, (b) => ((b[b.length - FOOTER_BYTES] ^= 0xff), b), () => assert.throws(() => MappedSegment.open(dir, 4), /is corrupt: no footer/));
+    withDamaged(dir, kind, (b) => (b.writeUInt32LE(4, 4), b), () => assert.throws(() => MappedSegment.open(dir, 4), /is corrupt: format version 4, this node reads/));
+    // What Lucene leaves to checkIntegrity too: the body is not read at open.
+    withDamaged(dir, kind, flipMiddle, () => {
+      MappedSegment.open(dir, 4).close();
+      assert.throws(() => MappedSegment.open(dir, 4, 'checksum'), CorruptSegmentError);
+    });
+  }
+  rmSync(join(dir, segmentFileName(4, 'pos')));
+  assert.throws(() => MappedSegment.open(dir, 4), /pos/);
+});
+
+test('index.shard.check_on_startup: checksum, true and fix check every byte at open; false or unset the structure', () => {
+  assert.equal(checkOnStartup('checksum'), 'checksum');
+  assert.equal(checkOnStartup('true'), 'checksum');
+  assert.equal(checkOnStartup('fix'), 'checksum');
+  assert.equal(checkOnStartup('false'), 'structure');
+  assert.equal(checkOnStartup(undefined), 'structure');
+});
 
 test('a dictionary whose neighbours share tails (URLs) reads back, finds every term and codes each in a few bytes', () => {
   // Sorted unique URLs: neighbours share `http://img.example/land/N/` and `.jpg`, only a few digits differ.

@@ -33,6 +33,14 @@ describe('index settings', () => {
     assert.equal(s.analysis, undefined);
   });
 
+  it('index.shard.check_on_startup takes true, false, fix or checksum, and refuses anything else with Elasticsearch\'s message', () => {
+    for (const v of ['true', 'false', 'fix', 'checksum', true, false]) parseIndexSettings({ 'index.shard.check_on_startup': v });
+    const e = failure(() => parseIndexSettings({ index: { shard: { check_on_startup: 'blargh' } } }));
+    assert.equal(e.status, 400);
+    assert.equal(e.type, 'illegal_argument_exception');
+    assert.equal(e.reason, 'unknown value for [index.shard.check_on_startup] must be one of [true, false, fix, checksum] but was: blargh');
+  });
+
   it('nested, flat and bare keys, numbers or strings, all mean the same', () => {
     for (const body of [
       { index: { number_of_shards: 3, number_of_replicas: '0' } },

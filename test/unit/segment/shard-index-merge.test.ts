@@ -156,7 +156,7 @@ test('a merge written while the copy goes on applying (deletes refreshed, delete
   assert.equal(more.length, 0);
   assert.deepEqual(index.planMerges(findMerges), [], 'segments held by a planned merge are not planned again');
   // What a merge thread does with the plan: writes from its inputs' ids and live docs as of planning.
-  const sources = plan.sources.map((s) => ({ segment: MappedSegment.open(index.dir, s.segmentId, false), liveDocs: s.liveDocs }));
+  const sources = plan.sources.map((s) => ({ segment: MappedSegment.open(index.dir, s.segmentId, 'none'), liveDocs: s.liveDocs }));
   const written = writeMerge(index.dir, plan.id, sources);
   for (const s of sources) s.segment.close();
 

@@ -8,7 +8,7 @@
  */
 import { EsError, illegalArgument, indexNotFound, isEsError, noShardAvailable, renderError, searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { parseSearchBody, type SearchUrlParams } from '../../../shared/dsl/query/search-body.ts';
-import { mergeTopHits, scoresShown, type MergedHit } from '../../../shared/engine/search/merge-top-hits.ts';
+import { mergeTopHits, scoresShown, sortedByDocAlone, type MergedHit } from '../../../shared/engine/search/merge-top-hits.ts';
 import { plainBytes } from '../../../shared/engine/search/render-hit.ts';
 import { releaseOnce, responseBuffers } from '../../../shared/engine/search/buffer-pool.ts';
 import type { ParsedSearch, RenderedHits, ShardCursor, ShardQueryResult, SortValue } from '../../../shared/engine/search/types.ts';
@@ -261,7 +261,8 @@ export class SearchCoordinator {
       hits = await this.fetchPhase(targets, responses, visible, !scroll, undefined, suffixes);
     } else {
       merged = size === 0 ? [] : inSpanSync('reduce', { [ATTR_SHARDS]: results.length }, () => mergeTopHits(search, results, from, size));
-      hits = await this.fetchPhase(targets, responses, merged, !scroll);
+      const queryAhead = scroll && sortedByDocAlone(search) ? { size, nowMillis } : undefined;
+      hits = await this.fetchPhase(targets, responses, merged, !scroll, undefined, undefined, queryAhead);
     }
 
     const body: Record<string, unknown> = {};
@@ -342,6 +343,8 @@ export class SearchCoordinator {
     deferredCursors?: { contextId: number; cursor: ShardCursor }[],
     /** Members added at the end of each hit of the page (`,"inner_hits":{...}`), by position. */
     suffixes?: readonly string[],
+    /** A scroll sorted by `_doc` alone: its page size, for each shard to run its next query phase with the fetch. */
+    queryAhead?: { readonly size: number; readonly nowMillis: number },
   ): Promise<RawJson> {
     const byShard = new Map<number, number[]>();
     merged.forEach((h, pos) => {
@@ -373,11 +376,13 @@ export class SearchCoordinator {
         const search = targets[shardIndex].search;
         const scoreShown = scoresShown(search);
         const client = targets[shardIndex].client;
-        let cursor = release ? null : lastEmitted(resp, merged[positions[positions.length - 1]!]!);
+        const emitted = release ? null : lastEmitted(resp, merged[positions[positions.length - 1]!]!);
+        let cursor = emitted;
         if (cursor !== null && deferredCursors !== undefined) {
           deferredCursors.push({ contextId: resp.contextId, cursor });
           cursor = null;
         }
+        const queryNext = emitted === null || queryAhead === undefined ? undefined : { after: emitted, size: queryAhead.size, nowMillis: queryAhead.nowMillis };
         const rendered = await inSpan('fetch', { ...shardAttributes(client), [ATTR_HITS]: positions.length }, () =>
           fetchRendered(client, {
             contextId: resp.contextId,
@@ -386,6 +391,7 @@ export class SearchCoordinator {
             sortValues: positions.map((p) => merged[p].sortValues),
             release,
             lastEmitted: cursor,
+            ...(queryNext === undefined ? {} : { queryNext }),
           }),
         );
         fetched.push(rendered);
@@ -556,7 +562,8 @@ export class SearchCoordinator {
     const results = responses.map((r, i) => (r ? boosted(r.result, targets[i]!.boost) : null));
     const merged = mergeTopHits(search, results, 0, id.size);
     const deferred: { contextId: number; cursor: ShardCursor }[] | undefined = ahead ? [] : undefined;
-    const hits = await this.fetchPhase(targets, responses, merged, false, deferred);
+    const queryAhead = sortedByDocAlone(search) ? { size: id.size, nowMillis: start } : undefined;
+    const hits = await this.fetchPhase(targets, responses, merged, false, deferred, undefined, queryAhead);
     const maxScore = merged.reduce((m, h) => (Number.isNaN(h.score) ? m : Math.max(m, h.score)), -Infinity);
     return {
       body: {

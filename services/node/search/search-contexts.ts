@@ -16,7 +16,30 @@
  * page is not fetched and keeps its place.
  */
 import { EsError } from '../../../shared/errors/es-errors.ts';
-import type { ShardCursor } from '../../../shared/engine/search/types.ts';
+import type { ShardCursor, ShardQueryResult } from '../../../shared/engine/search/types.ts';
+
+/**
+ * A scroll page's query phase computed ahead, with the fetch phase of the
+ * page before it (ShardFetchRequest.queryNext): what the context's query
+ * phase answers from `after` for `size` hits.
+ */
+export interface KeptQuery {
+  /** The cursor it continues after: valid while the context's cursor is this very object. */
+  readonly after: ShardCursor | null;
+  readonly size: number;
+  readonly result: ShardQueryResult;
+}
+
+/**
+ * The most bytes of kept query phases a node holds at once (doc and score
+ * arrays): a scroll page of 10,000 hits keeps 80 KB a shard, so the default
+ * 500 scroll contexts could hold 40 MB; past this a page asks its shards.
+ */
+const KEPT_QUERY_BUDGET_BYTES = 16 * 1024 * 1024;
+
+function bytesOf(k: KeptQuery | null): number {
+  return k === null ? 0 : k.result.docs.byteLength + k.result.scores.byteLength;
+}
 
 /** Holds the views of contexts; told when one is freed. */
 export interface ContextOwner {
@@ -30,6 +53,8 @@ interface ContextEntry {
   readonly scroll: boolean;
   /** After which hit of its shard the next scroll page starts; null: at the beginning. */
   cursor: ShardCursor | null;
+  /** The query phase from a cursor, computed ahead (scrolls sorted by `_doc`); null when none. */
+  kept: KeptQuery | null;
 }
 
 /** How often expired contexts are looked for (Elasticsearch's search.keep_alive_interval is 1m). */
@@ -49,6 +74,7 @@ export class SearchContexts {
   private readonly contexts = new Map<number, ContextEntry>();
   private nextId = 1;
   private scrollCount = 0;
+  private keptBytes = 0;
   private readonly reaper: NodeJS.Timeout;
 
   /** The limit in force: a number, or read at each new scroll (a dynamic cluster setting). */
@@ -66,7 +92,7 @@ export class SearchContexts {
     const limit = scroll ? this.maxOpenScrollContexts() : 0;
     if (scroll && this.scrollCount >= limit) throw tooManyScrollContexts(limit);
     const id = this.nextId++;
-    this.contexts.set(id, { owner, expiresAt: Date.now() + (scroll ? keepAliveMs : FETCH_KEEP_ALIVE_MS), scroll, cursor: null });
+    this.contexts.set(id, { owner, expiresAt: Date.now() + (scroll ? keepAliveMs : FETCH_KEEP_ALIVE_MS), scroll, cursor: null, kept: null });
     if (scroll) this.scrollCount++;
     return id;
   }
@@ -99,6 +125,27 @@ export class SearchContexts {
     if (ctx) ctx.cursor = cursor;
   }
 
+  /**
+   * Keeps a query phase computed ahead for the context (dropped when the
+   * node's budget is spent: the page then asks its shard as usual).
+   */
+  keep(id: number, kept: KeptQuery): void {
+    const ctx = this.contexts.get(id);
+    if (!ctx) return;
+    this.keptBytes -= bytesOf(ctx.kept);
+    ctx.kept = null;
+    if (this.keptBytes + bytesOf(kept) > KEPT_QUERY_BUDGET_BYTES) return;
+    ctx.kept = kept;
+    this.keptBytes += bytesOf(kept);
+  }
+
+  /** The kept query phase of the context for `size` hits after its current cursor, if there is one. */
+  kept(id: number, size: number): ShardQueryResult | null {
+    const ctx = this.contexts.get(id);
+    const k = ctx?.kept;
+    return k !== undefined && k !== null && k.after === ctx!.cursor && k.size === size ? k.result : null;
+  }
+
   /** Frees a context and tells its owner; false when it was not open. */
   free(id: number): boolean {
     const ctx = this.forget(id);
@@ -112,6 +159,7 @@ export class SearchContexts {
     if (!ctx) return undefined;
     this.contexts.delete(id);
     if (ctx.scroll) this.scrollCount--;
+    this.keptBytes -= bytesOf(ctx.kept);
     return ctx;
   }
 

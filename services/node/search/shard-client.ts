@@ -76,6 +76,14 @@ export interface ShardFetchRequest {
    * Elasticsearch's context keeps its lastEmittedDoc (search/search-contexts.ts).
    */
   readonly lastEmitted?: ShardCursor | null;
+  /**
+   * Scrolls sorted by `_doc`: the copy also runs the next page's query phase
+   * on the context, after `after` (this page's last hit of the shard), with
+   * this fetch; the next page takes it without a round trip to the copy
+   * while the context's cursor is `after` (search/search-contexts.ts). A
+   * copy that cannot leaves it out, and the next page asks as usual.
+   */
+  readonly queryNext?: { readonly after: ShardCursor; readonly size: number; readonly nowMillis: number };
 }
 
 export interface ShardClient {

@@ -114,6 +114,8 @@ export interface FetchMessage {
   readonly scores: Float64Array;
   readonly sortValues: PackedSortRows;
   readonly release: boolean;
+  /** The next scroll page's query phase on the context, run after the fetch (ShardFetchRequest.queryNext). */
+  readonly next?: { readonly after: ShardCursor; readonly size: number; readonly nowMillis: number };
 }
 
 export type ToWorker =
@@ -231,6 +233,8 @@ export interface FetchReply {
   /** Hit i is bytes[starts[i], starts[i + 1]). */
   readonly bytes: Uint8Array;
   readonly starts: Uint32Array;
+  /** The query phase FetchMessage.next asked for; null when it failed (the next page asks again). */
+  readonly next?: QueryReply['result'] | null;
 }
 
 export type FromWorker =

@@ -155,9 +155,34 @@ async function fetchNow(msg: FetchMessage, copy: CopyEngine): Promise<void> {
     sortValues: unpackSortRows(msg.sortValues),
     release: msg.release,
   });
-  const value = ownCopy(rendered);
-  copy.searched('fetch', performance.now() - started);
-  post({ t: 'reply', seq: msg.seq, value }, [...ownBuffer(value.bytes), ...ownBuffer(value.starts)]);
+  const fetched = ownCopy(rendered);
+  const queried = performance.now();
+  copy.searched('fetch', queried - started);
+  const next = msg.next === undefined || msg.release ? undefined : await queryAhead(client, copy, msg.contextId, msg.next);
+  if (next !== undefined && next !== null) copy.searched('query', performance.now() - queried);
+  const value: FetchReply = next === undefined ? fetched : { ...fetched, next };
+  const transfer = [...ownBuffer(value.bytes), ...ownBuffer(value.starts)];
+  if (next !== undefined && next !== null) transfer.push(...ownBuffer(next.docs), ...ownBuffer(next.scores));
+  post({ t: 'reply', seq: msg.seq, value }, transfer);
+}
+
+/**
+ * The next scroll page's query phase on a context, run with this page's
+ * fetch (FetchMessage.next): the same query phase a continuation message
+ * would run from that cursor. Null when it failed: the next page then asks
+ * with a query message and reports the failure as a query phase does.
+ */
+async function queryAhead(client: LocalShardClient, copy: CopyEngine, contextId: number, next: NonNullable<FetchMessage['next']>): Promise<QueryReply['result'] | null> {
+  try {
+    const search = copy.contexts.get(contextId)?.search as ParsedSearch | undefined;
+    if (search === undefined) return null;
+    const res = await client.query({ search, size: next.size, after: next.after, nowMillis: next.nowMillis, keepAliveMs: 0, contextId });
+    const { matches: _matches, sortValues, ...rest } = res.result;
+    void _matches;
+    return { ...rest, sortValues: packResultRows(sortValues) };
+  } catch {
+    return null;
+  }
 }
 
 function handle(msg: ToWorker): void | Promise<void> {

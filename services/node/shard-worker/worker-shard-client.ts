@@ -12,6 +12,7 @@ import type { SlowLog } from '../search/slow-log.ts';
 import type { FetchReply, QueryReply } from './protocol.ts';
 import type { EngineHandle } from './engine-handle.ts';
 import { packSortRows, unpackResultRows } from './sort-rows.ts';
+import { sortedByDocAlone } from '../../../shared/engine/search/merge-top-hits.ts';
 
 function resultOf(contextId: number, reply: QueryReply, renderFrom?: number): ShardQueryResponse {
   const result = { ...reply.result, sortValues: unpackResultRows(reply.result.sortValues), matches: null };
@@ -58,8 +59,13 @@ export class WorkerShardClient implements ShardClient {
     this.shard = handle.shard;
   }
 
-  query(req: ShardQueryRequest): Promise<ShardQueryResponse> {
-    return this.querySource(req);
+  async query(req: ShardQueryRequest): Promise<ShardQueryResponse> {
+    const res = await this.querySource(req);
+    // A scroll sorted by `_doc`: a shard none of whose hits make the first page answers the second from this.
+    if (req.contextId === null && req.keepAliveMs > 0 && sortedByDocAlone(req.search)) {
+      this.contexts.keep(res.contextId, { after: null, size: req.size, result: res.result });
+    }
+    return res;
   }
 
   /** The query phase from the client's body (what a remote coordinator sends). */
@@ -69,6 +75,9 @@ export class WorkerShardClient implements ShardClient {
     const base = { size: req.size, after: req.after, nowMillis: req.nowMillis, parseKey: 0, body: null, url: null, scroll: req.keepAliveMs > 0, maxBuckets: req.maxBuckets };
     if (req.contextId !== null) {
       if (!this.contexts.renew(req.contextId, req.keepAliveMs)) throw searchContextMissing(req.contextId);
+      // The page before ran this query phase with its fetch (ShardFetchRequest.queryNext): no round trip.
+      const kept = req.after === null ? this.contexts.kept(req.contextId, req.size) : null;
+      if (kept !== null) return { contextId: req.contextId, result: kept, aggs: null, suggest: null };
       // A scroll page continues where the context's last page ended, unless the request says where.
       const after = req.after ?? this.contexts.cursor(req.contextId);
       const reply = await this.handle.request<QueryReply>({ t: 'query', copy: this.handle.copy, contextId: req.contextId, continuation: true, ...base, after });
@@ -118,11 +127,17 @@ export class WorkerShardClient implements ShardClient {
       scores: Float64Array.from(req.scores),
       sortValues: packSortRows(req.sortValues),
       release: req.release,
+      ...(req.queryNext === undefined || req.release ? {} : { next: req.queryNext }),
     });
     slowLog?.record(this.meta, this.shard, 'fetch', performance.now() - started, req.docs.length);
     // The worker let the view go with the fetch.
     if (req.release) this.contexts.forget(req.contextId);
     else if (req.lastEmitted) this.contexts.advance(req.contextId, req.lastEmitted);
+    const next = reply.next;
+    if (req.queryNext !== undefined && next !== undefined && next !== null) {
+      const result = { ...next, sortValues: unpackResultRows(next.sortValues), matches: null };
+      this.contexts.keep(req.contextId, { after: req.queryNext.after, size: req.queryNext.size, result });
+    }
     const b = reply.bytes;
     return { bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength), starts: reply.starts };
   }

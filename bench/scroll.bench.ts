@@ -17,11 +17,11 @@
  * Never run it on a data directory another node has open.
  */
 import { execSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { argNumber } from './dataset.ts';
 import { printTable } from './report.ts';
+import { cpuBetween, memoryMiB, threadCpu } from './node-cpu.ts';
 import { spawnServer } from '../test/helpers/server.ts';
 
 function argString(name: string): string | undefined {
@@ -35,30 +35,6 @@ const INDEX = argString('index') ?? 'passinfo';
 const size = argNumber('size', 5000);
 const passes = argNumber('passes', 2);
 const CPU_PROF = argString('cpu-prof');
-
-/** CPU seconds (user + system) of each thread of `pid` so far, by thread name and id. */
-function threadCpu(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    } catch {
-      continue; // the thread ended
-    }
-    const name = Number(tid) === pid ? 'main' : `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}:${tid}`;
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (f.length > 13) out.set(name, (Number(f[11]) + Number(f[12])) / 100);
-  }
-  return out;
-}
-
-function memoryMiB(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
 
 interface Page {
   hits: { total: number; hits: unknown[] };
@@ -101,9 +77,7 @@ async function main(): Promise<void> {
       const clientCpu = process.cpuUsage(client0);
       await client.request('DELETE', '/_search/scroll/_all');
       if (docs !== count) throw new Error(`the scroll returned ${docs} docs of ${count}`);
-      const used = [...cpu1].map(([k, s]) => [k, s - (cpu0.get(k) ?? 0)] as const).filter(([, s]) => s > 0);
-      used.sort((a, b) => b[1] - a[1]);
-      const all = used.reduce((n, [, s]) => n + s, 0);
+      const { total: all, threads: used } = cpuBetween(cpu0, cpu1);
       const perPage = (s: number) => ((s * 1000) / pages).toFixed(1);
       const m = memoryMiB(pid);
       rows.push([

@@ -35,9 +35,13 @@ function hashString(s: string): number {
   return murmur3x64h1(scratch, 0, written);
 }
 
+function hashesKey(dict: TermDictionary, p: number): string {
+  return `hashes|${p}|${dictionaryId(dict)}`;
+}
+
 /** The dictionary's encoded term hashes at precision p, kept in the thread's field data cache. */
 function ordHashes(dict: TermDictionary, p: number): OrdHashes {
-  const key = `hashes|${p}|${dictionaryId(dict)}`;
+  const key = hashesKey(dict, p);
   let h = fieldDataCache.get<OrdHashes>(key);
   if (h === undefined) {
     h = { encoded: new Int32Array(dict.length), done: new Uint8Array(dict.length) };
@@ -144,7 +148,7 @@ export class CardinalityAggregator implements Aggregator {
     const src = this.source;
     this.numeric = src.kind === 'numeric' ? numericValues(seg.view.segment, src.field) : null;
     this.sorted = src.kind === 'bytes' ? sortedValues(seg.view.segment, src.field) : null;
-    this.hashes = this.sorted === null ? null : ordHashes(this.sorted.dict, this.precision);
+    this.hashes = null; // taken from the cache on first use: a segment merged from its kept sketch needs none
     this.seen = null; // made on first use: a segment merged from its kept sketch needs none
     this.segmentDocs = seg.view.segment.maxDoc;
     this.segment = seg.view.segment;
@@ -184,15 +188,25 @@ export class CardinalityAggregator implements Aggregator {
       let kept: SegmentSketch = null;
       if (seen.indexOf(1) >= 0) {
         const own = new HyperLogLog(this.precision);
-        collectSeen(seen, this.hashes!, dv.dict, own);
+        collectSeen(seen, this.segmentHashes(), dv.dict, own);
         kept = own.isLinearCounting ? { encoded: own.encodedValues(), registers: null } : { encoded: null, registers: own.registers };
         this.sketch(0).merge(kept);
       }
       fieldDataCache.set(key, kept, 64 + (kept === null ? 0 : (kept.encoded?.byteLength ?? 0) + (kept.registers?.byteLength ?? 0)));
-      // the hashes read the values of every ordinal seen; later searches merge the kept sketch
+      // Later searches over every doc merge the kept sketch: the hashes (5 bytes a term, 11 MB for a
+      // segment of 2.2M plates) would only push global ordinals out of the cache, and the values the
+      // hashing read, every ordinal's, would stay in the process.
+      fieldDataCache.delete(hashesKey(dv.dict, this.precision));
+      this.hashes = null;
       this.segment?.releasePages?.('terms');
     }
     return true;
+  }
+
+  /** The segment's term hashes (keyword source), from the field data cache or new. */
+  private segmentHashes(): OrdHashes {
+    this.hashes ??= ordHashes(this.sorted!.dict, this.precision);
+    return this.hashes;
   }
 
   /** The segment's seen-ordinals marks (single owner, keyword), made on first use; null on other paths. */
@@ -209,11 +223,11 @@ export class CardinalityAggregator implements Aggregator {
     this.seen = null;
     // no sketch is made for a segment none of whose docs had a value (build() then reports an empty one)
     if (seen.indexOf(1) < 0) return;
-    collectSeen(seen, this.hashes!, dv.dict, this.sketch(0));
+    collectSeen(seen, this.segmentHashes(), dv.dict, this.sketch(0));
   }
 
   private collectOrd(b: number, o: number): void {
-    this.sketch(b).addEncoded(encodedOrd(this.hashes!, this.sorted!.dict, o, this.precision));
+    this.sketch(b).addEncoded(encodedOrd(this.segmentHashes(), this.sorted!.dict, o, this.precision));
   }
 
   collect(docs: Int32Array, owners: Int32Array, n: number): void {

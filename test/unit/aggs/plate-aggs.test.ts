@@ -266,6 +266,22 @@ describe('whole-segment aggregations (match_all on segments without deletes)', (
     assert.equal(fieldDataCache.size, segments);
   });
 
+  it('keep one sketch per segment for a cardinality over every doc, and not the term hashes that made it', async () => {
+    const segments = built.shards.reduce((n, { index }) => n + index.acquireSnapshot().views.filter((v) => v.segment.maxDoc > 0).length, 0);
+    fieldDataCache.clear();
+    await searchBy(CARD, { term: { land_id: 'L0001' } }, false);
+    assert.equal(fieldDataCache.size, segments, 'a query over part of the docs keeps each segment dictionary\'s hashes');
+    fieldDataCache.clear();
+    await check({ match_all: {} }, all, false, 'cold');
+    const kept = fieldDataCache.size;
+    fieldDataCache.clear();
+    await searchBy(CARD, { match_all: {} }, false);
+    assert.equal(fieldDataCache.size, segments, 'a sketch per segment, no hashes');
+    await check({ match_all: {} }, all, false, 'warm');
+    assert.equal(fieldDataCache.size, kept);
+    await check({ term: { land_id: 'L0001' } }, landOne, false, 'part of the docs after the hashes were dropped');
+  });
+
   it('a query matching part of the docs reads them, with the whole-index entries kept', async () => {
     await check({ match_all: {} }, all, false, 'warm the cache');
     await check({ term: { land_id: 'L0001' } }, landOne, false, 'term query');

@@ -7,8 +7,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
-import { Node } from './node.ts';
 import { flushLogs } from './logger.ts';
+import { startEarlyThreads } from './shard-worker/early-threads.ts';
 import { settingsHelp } from './settings.ts';
 
 const START_USAGE = `usage: logsearch start [--setting value ...]
@@ -36,6 +36,9 @@ export async function runNode(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig(args);
+  // The shard workers load the engine while this thread loads the node (a restart's time is mostly module loading).
+  startEarlyThreads(config.processors);
+  const { Node } = await import('./node.ts');
   // Listening from the start: a signal that comes while the node starts stops it once started.
   let signalled: (signal: string) => void = () => undefined;
   const stopRequested = new Promise<string>((resolve) => (signalled = resolve));

@@ -9,7 +9,7 @@
  * which the main thread keeps: nothing acknowledged lives only in a worker.
  */
 import type { Worker } from 'node:worker_threads';
-import { newThread } from './new-thread.ts';
+import { adoptEarlyThread, newWorkerThread } from './early-threads.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
 import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { ContextOwner } from '../search/search-contexts.ts';
@@ -141,7 +141,7 @@ export interface ShardWorkersOptions {
 const EXTRA_WORKERS = 1;
 
 function startWorker(index: number): Worker {
-  return newThread(import.meta.url, './worker-main', { name: `shard-worker-${index}` });
+  return adoptEarlyThread(index) ?? newWorkerThread(index);
 }
 
 export class ShardWorkers {

@@ -39,10 +39,16 @@ export interface CheckContext {
   readonly nestedFieldsLimit: number;
 }
 
-/** One write item's documents (an update's doc and upsert are two); `parsed` is the first one already parsed. */
+/**
+ * One write item's documents (an update's doc and upsert are two); `parsed`
+ * is the first one already parsed. `bulkSource`: the first is a `_bulk` index
+ * or create document not read yet: read strictly here, and a body that is not
+ * a JSON object fails the item with bulkDocumentObject's error.
+ */
 export interface CheckItem {
   readonly docs: readonly Buffer[];
   readonly parsed?: Record<string, unknown>;
+  readonly bulkSource?: boolean;
 }
 
 export interface CheckOutcome {
@@ -60,7 +66,7 @@ export type CheckJob =
       readonly job: number;
       readonly mappingJson: string | null;
       readonly context: CheckContext;
-      readonly items: readonly { readonly docs: readonly Uint8Array[] }[];
+      readonly items: readonly { readonly docs: readonly Uint8Array[]; readonly bulkSource: boolean }[];
     }
   | { readonly kind: 'validate'; readonly job: number; readonly body: Uint8Array };
 
@@ -108,6 +114,24 @@ export function documentSource(raw: Uint8Array): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/**
+ * A `_bulk` index or create document read strictly; one that is not a JSON
+ * object fails its item as Elasticsearch's mapper does. (Decoded without a
+ * UTF-8 check of its own: parseBulk checked the whole body once.)
+ */
+export function bulkDocumentObject(source: Uint8Array): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = parseStrictJson(Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8'));
+  } catch (err) {
+    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, isEsError(err) ? err : new EsError('json_parse_exception', (err as Error).message, 400));
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new EsError('mapper_parsing_exception', 'failed to parse', 400);
+  }
+  return parsed as Record<string, unknown>;
+}
+
 export function parseSourceObject(buf: Uint8Array): Record<string, unknown> {
   let v: unknown;
   try {
@@ -119,17 +143,28 @@ export function parseSourceObject(buf: Uint8Array): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-/** Checks one item against `mapping`: the mapping it leaves (extended or not), or throws the item's error. */
+/**
+ * Checks one item against `mapping`: the mapping it leaves (extended or not),
+ * or throws the item's error. A document the quick check passes is not parsed
+ * at all (Mapping.passesQuickCheck: parse() would accept it and add nothing).
+ */
 export function checkItem(
   mapping: Mapping,
   docs: readonly Uint8Array[],
   parsed: Record<string, unknown> | undefined,
   ctx: CheckContext,
   analyzerExists: AnalyzerExists,
+  bulkSource = false,
 ): Mapping {
   let m = mapping;
   for (let d = 0; d < docs.length; d++) {
-    const source = d === 0 && parsed !== undefined ? parsed : parseSourceObject(docs[d]!);
+    if (d === 0 && parsed !== undefined) {
+      const result = m.parse(parsed, ctx.nestedObjectsLimit, false);
+      if (result.dynamicUpdate) m = m.merge(ctx.type, result.dynamicUpdate, mergeOptions(ctx, analyzerExists));
+      continue;
+    }
+    if (m.passesQuickCheck(docs[d]!)) continue;
+    const source = d === 0 && bulkSource ? bulkDocumentObject(docs[d]!) : parseSourceObject(docs[d]!);
     const result = m.parse(source, ctx.nestedObjectsLimit, false);
     if (result.dynamicUpdate) m = m.merge(ctx.type, result.dynamicUpdate, mergeOptions(ctx, analyzerExists));
   }
@@ -154,7 +189,7 @@ export function runCheckJob(job: CheckJob): CheckJobResult {
   const errors: (RemoteError | null)[] = [];
   for (const item of job.items) {
     try {
-      mapping = checkItem(mapping, item.docs, undefined, job.context, analyzerExists);
+      mapping = checkItem(mapping, item.docs, undefined, job.context, analyzerExists, item.bulkSource);
       errors.push(null);
     } catch (err) {
       if (!isEsError(err)) throw err;
@@ -204,7 +239,7 @@ export class DocumentChecker {
         }
       }
       try {
-        m = checkItem(m, item.docs, item.parsed, ctx, analyzerExists);
+        m = checkItem(m, item.docs, item.parsed, ctx, analyzerExists, item.bulkSource === true);
       } catch (err) {
         if (!isEsError(err)) throw err;
         errors[i] = err;
@@ -237,7 +272,7 @@ export class DocumentChecker {
   private onThread(mappingJson: string | null, item: CheckItem, ctx: CheckContext): Promise<CheckJobResult | null> {
     // A copy of each document, moved to the thread (not copied again by postMessage): a Buffer sliced from a request body would send the whole body along.
     const docs = item.docs.map((d) => new Uint8Array(d));
-    return this.send({ kind: 'mapping', job: this.nextJob++, mappingJson, context: ctx, items: [{ docs }] }, docs.map((d) => d.buffer));
+    return this.send({ kind: 'mapping', job: this.nextJob++, mappingJson, context: ctx, items: [{ docs, bulkSource: item.bulkSource === true }] }, docs.map((d) => d.buffer));
   }
 
   /**

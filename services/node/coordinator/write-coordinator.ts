@@ -69,6 +69,13 @@ export interface WriteRequest {
    * outlive the young generation).
    */
   parsedSource?: Record<string, unknown>;
+  /**
+   * `source` is a `_bulk` document no one has read yet: the mapping check
+   * reads it (strictly, or not at all when the quick check passes it), and
+   * one that is not a JSON object fails this item alone with
+   * bulkDocumentObject's error.
+   */
+  readonly bulkSource?: boolean;
 }
 
 export interface WriteSuccess {
@@ -292,7 +299,7 @@ export class WriteCoordinator {
       let g = byIndex.get(t.uuid);
       if (!g) byIndex.set(t.uuid, (g = { type: reqs[i].type, items: [], checks: [] }));
       g.items.push(i);
-      g.checks.push({ docs, parsed: reqs[i].parsedSource });
+      g.checks.push({ docs, parsed: reqs[i].parsedSource, bulkSource: reqs[i].bulkSource === true && reqs[i].source !== null });
       reqs[i].parsedSource = undefined;
     }
     for (const [uuid, g] of byIndex) {

@@ -190,6 +190,57 @@ function isJavaLong(text: string): boolean {
   return v < TWO_POW_63 && v >= -TWO_POW_63;
 }
 
+/**
+ * A leaf's value of one of the types parsed from a scalar (not geo_point, range,
+ * completion, geo_shape): null for "treat as null", undefined for "not
+ * indexed" (ignore_above); throws the value's error.
+ */
+export function convertLeafValue(leaf: LeafNode, raw: unknown): string | number | boolean | null | undefined {
+  const coerce = leaf.opts.coerce ?? true;
+  switch (leaf.code) {
+    case T_TEXT:
+      return toText(raw);
+    case T_KEYWORD: {
+      const s = toText(raw);
+      const limit = leaf.opts.ignoreAbove;
+      if (limit !== null && s.length > limit) return undefined;
+      // A term is at most 32,766 UTF-8 bytes (3 per UTF-16 unit at most: only long strings need counting).
+      if (s.length > MAX_TERM_BYTES / 3 && Buffer.byteLength(s, 'utf8') > MAX_TERM_BYTES) throw immenseTerm(leaf.path, s);
+      return s;
+    }
+    case T_LONG:
+      return toLong(raw, coerce);
+    case T_INTEGER:
+      return toInteger(raw, coerce);
+    case T_SHORT:
+      return toShort(raw, coerce);
+    case T_BYTE:
+      return toByte(raw, coerce);
+    case T_DOUBLE:
+      return toDouble(raw, coerce);
+    case T_FLOAT:
+      return toFloat(raw, coerce);
+    case T_HALF_FLOAT:
+      return toHalfFloat(raw, coerce);
+    case T_SCALED_FLOAT:
+      return toScaledFloat(raw, coerce, leaf.opts.scalingFactor as number);
+    case T_BOOLEAN:
+      return toBoolean(raw);
+    case T_DATE:
+      return (leaf.formatter as JodaDateFormatter).parseText(toText(raw));
+    case T_IP:
+      // the address's 16 bytes as hex: terms and doc values in address order (ip-address.ts)
+      return ipTerm(raw);
+    case T_BINARY:
+      return binaryValue(raw);
+    case T_TOKEN_COUNT:
+      // the text itself: the segment builder counts its tokens with the field's analyzer
+      return toText(raw);
+    default:
+      throw new Error(`unknown field type code ${leaf.code}`);
+  }
+}
+
 export class DocumentParser {
   private stamp: Int32Array;
   private slotIndex: Int32Array;
@@ -508,7 +559,7 @@ export class DocumentParser {
     }
     let v: string | number | boolean | null | undefined;
     try {
-      v = this.convert(leaf, raw);
+      v = convertLeafValue(leaf, raw);
     } catch (e) {
       if (!isEsError(e) || e.causedBy?.type === 'max_bytes_length_exceeded_exception') throw e;
       // the field type's name: `integer` for a token_count, as Elasticsearch reports it
@@ -555,53 +606,6 @@ export class DocumentParser {
     }
     if (ranges.length > 0) this.fieldFor(leaf).values.push(...ranges);
     if (withCopies && leaf.opts.copyTo.length > 0) for (const target of leaf.opts.copyTo) this.copyTo(target, raw);
-  }
-
-  /** The field's value, null for "treat as null", undefined for "not indexed" (ignore_above). */
-  private convert(leaf: LeafNode, raw: unknown): string | number | boolean | null | undefined {
-    const coerce = leaf.opts.coerce ?? true;
-    switch (leaf.code) {
-      case T_TEXT:
-        return toText(raw);
-      case T_KEYWORD: {
-        const s = toText(raw);
-        const limit = leaf.opts.ignoreAbove;
-        if (limit !== null && s.length > limit) return undefined;
-        // A term is at most 32,766 UTF-8 bytes (3 per UTF-16 unit at most: only long strings need counting).
-        if (s.length > MAX_TERM_BYTES / 3 && Buffer.byteLength(s, 'utf8') > MAX_TERM_BYTES) throw immenseTerm(leaf.path, s);
-        return s;
-      }
-      case T_LONG:
-        return toLong(raw, coerce);
-      case T_INTEGER:
-        return toInteger(raw, coerce);
-      case T_SHORT:
-        return toShort(raw, coerce);
-      case T_BYTE:
-        return toByte(raw, coerce);
-      case T_DOUBLE:
-        return toDouble(raw, coerce);
-      case T_FLOAT:
-        return toFloat(raw, coerce);
-      case T_HALF_FLOAT:
-        return toHalfFloat(raw, coerce);
-      case T_SCALED_FLOAT:
-        return toScaledFloat(raw, coerce, leaf.opts.scalingFactor as number);
-      case T_BOOLEAN:
-        return toBoolean(raw);
-      case T_DATE:
-        return (leaf.formatter as JodaDateFormatter).parseText(toText(raw));
-      case T_IP:
-        // the address's 16 bytes as hex: terms and doc values in address order (ip-address.ts)
-        return ipTerm(raw);
-      case T_BINARY:
-        return binaryValue(raw);
-      case T_TOKEN_COUNT:
-        // the text itself: the segment builder counts its tokens with the field's analyzer
-        return toText(raw);
-      default:
-        throw new Error(`unknown field type code ${leaf.code}`);
-    }
   }
 
   /** copy_to: the value goes to the target field as if the document had it at that full path. */

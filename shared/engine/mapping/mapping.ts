@@ -15,6 +15,7 @@ import { mergeRoot } from './mapping-merge.ts';
 import { emptyRootOptions, newObjectNode, type AliasNode, type Dynamic, type LeafNode, type ObjectNode, type RootOptions } from './mapping-nodes.ts';
 import { parseRootMapping, validateCopyTo, type MappingParseOptions } from './mapping-parser.ts';
 import { renderRoot } from './mapping-render.ts';
+import { QuickDocumentCheck } from './quick-document-check.ts';
 import type { FieldMapping, MappingLookup, ParsedDocument } from './types.ts';
 
 /** `index.mapping.total_fields.limit` default. */
@@ -53,6 +54,7 @@ export class Mapping implements MappingLookup {
   /** Field aliases by their full path, in mapping order. */
   private readonly aliasNodes = new Map<string, AliasNode>();
   private parser: DocumentParser | null = null;
+  private quick: QuickDocumentCheck | null = null;
 
   private constructor(
     /** The mapping type (`doc`, `_doc`, ...), null while the index has none. */
@@ -280,6 +282,16 @@ export class Mapping implements MappingLookup {
       this.parser = new DocumentParser(this.parserMapping());
     }
     return this.parser.parse(source, nestedObjectsLimit, materializeNested);
+  }
+
+  /**
+   * True when parse() would accept the document (its JSON bytes, read
+   * strictly) and find nothing to add to the mapping; false when only
+   * parse() can tell (quick-document-check.ts). Builds no objects.
+   */
+  passesQuickCheck(doc: Uint8Array): boolean {
+    this.quick ??= new QuickDocumentCheck(this.root);
+    return this.quick.passes(doc);
   }
 
   /**

@@ -195,7 +195,7 @@ export async function parseBulk(
       i++;
       while (i < lineCount - 1 && blank(i)) i++;
       if (i >= lineCount || blank(i)) throw illegalArgument(`Validation Failed: 1: source is missing;`);
-      // An index or create document is read when its slice runs (readDocumentSources), not here.
+      // An index or create document is read by the mapping check (WriteRequest.bulkSource), not here.
       if (action === 'update') sourceText = lineText(i);
       // A view of the request body, not a copy: the source goes to the log exactly as sent.
       source = body.subarray(ranges[2 * i], ranges[2 * i + 1]);
@@ -263,45 +263,9 @@ function toWriteRequest(
     ifSeqNo: meta.ifSeqNo,
     ifPrimaryTerm: meta.ifPrimaryTerm,
     update,
+    bulkSource: src !== null,
   };
   return { req, sourceSpec };
-}
-
-/** An index or create document read strictly; a body that is not a JSON object fails its item as Elasticsearch's mapper does. */
-function documentObject(source: Buffer): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    // Decoded here: parseBulk checked the whole body's UTF-8 once (assertUtf8), a check per document again cost as much.
-    parsed = parseStrictJson(source.toString('utf8'));
-  } catch (err) {
-    throw new EsError('mapper_parsing_exception', 'failed to parse', 400, {}, isEsError(err) ? err : new EsError('json_parse_exception', (err as Error).message, 400));
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new EsError('mapper_parsing_exception', 'failed to parse', 400);
-  }
-  return parsed as Record<string, unknown>;
-}
-
-/**
- * Reads the documents of one slice's index and create items (parsedSource),
- * in time slices; the items whose document is not a JSON object get their
- * failure in `failed` (by position) instead. Read a slice at a time, the
- * parsed documents of a 50,000-item bulk are never all on the heap at once
- * (they were, from parseBulk on: 100 MB and more for the collector to trace,
- * in pauses of 50-150 ms on the thread that serves HTTP).
- */
-async function readDocumentSources(reqs: readonly WriteRequest[], failed: Map<number, EsError>, slice: TimeSlice): Promise<void> {
-  for (let k = 0; k < reqs.length; k++) {
-    if ((k & 31) === 0 && slice.due()) await slice.pause();
-    const r = reqs[k]!;
-    if ((r.op !== 'index' && r.op !== 'create') || r.source === null || r.parsedSource !== undefined) continue;
-    try {
-      r.parsedSource = documentObject(r.source);
-    } catch (err) {
-      if (!isEsError(err)) throw err;
-      failed.set(k, err);
-    }
-  }
 }
 
 function itemResponse(node: NodeContext, item: ParsedItem, r: WriteItemResult): Record<string, unknown> {
@@ -383,19 +347,10 @@ export function bulkHandlers(node: NodeContext) {
       for (let from = 0; from < runnable.length; from += BULK_SLICE) {
         if (from > 0) await clock.pause();
         const slice = runnable.slice(from, from + BULK_SLICE);
-        const failed = new Map<number, EsError>();
-        await readDocumentSources(slice, failed, clock);
-        // The write coordinator's part of the slice starts a stretch of its own, not the rest of the reading's.
-        await clock.pause();
         let appended!: () => void;
         const inLog = new Promise<void>((resolve) => (appended = resolve));
-        const written = node.writes.bulk(failed.size === 0 ? slice : slice.filter((_, k) => !failed.has(k)), options, appended).then((done) => {
-          let j = 0;
-          for (let k = 0; k < slice.length; k++) {
-            const error = failed.get(k);
-            const r = slice[k]!;
-            out[from + k] = error === undefined ? done[j++]! : { ok: false, index: r.index, type: r.type, id: r.id, error };
-          }
+        const written = node.writes.bulk(slice, options, appended).then((done) => {
+          for (let k = 0; k < slice.length; k++) out[from + k] = done[k]!;
         });
         outcomes.push(written);
         await Promise.race([inLog, written]);

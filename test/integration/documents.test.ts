@@ -174,6 +174,49 @@ describe('bulk and mget', () => {
     assert.deepEqual((g.body as { _source: unknown })._source, { a: 1, b: 1 });
   });
 
+  test('bad documents in the middle of a bulk fail only their items, with the mapper errors; the others are indexed and map their new fields', async () => {
+    await req('PUT', '/bulk4', { mappings: { _doc: { properties: { n: { type: 'long' }, k: { type: 'keyword' } } } } });
+    const docs = [
+      '{"n":1,"k":"a"}',
+      '{"n":2,"k":"b","k":"c"}', // a key twice
+      '{"n":3,"k":', // not JSON
+      '[1,2]', // not an object
+      '{"n":"four","k":"d"}', // refused by the mapping
+      '{"n":5,"k":"e","added":true}', // a new field: a dynamic mapping update
+      '{"n":6,"k":"f\\"g"}', // an escape: the full check's, accepted
+    ];
+    const body = docs.map((d, i) => `{"index":{"_id":"${i}"}}\n${d}`).join('\n') + '\n';
+    const r = await req('POST', '/bulk4/_doc/_bulk?refresh=true', body);
+    assert.equal(r.status, 200);
+    type Item = { index: { _id: string; status: number; error?: { type: string; reason: string; caused_by?: { type: string; reason: string } } } };
+    const b = r.body as { errors: boolean; items: Item[] };
+    assert.equal(b.errors, true);
+    assert.deepEqual(
+      b.items.map((it) => [it.index._id, it.index.status]),
+      [['0', 201], ['1', 400], ['2', 400], ['3', 400], ['4', 400], ['5', 201], ['6', 201]],
+    );
+    const [, dup, broken, array, refused] = b.items.map((it) => it.index.error);
+    assert.equal(dup?.type, 'mapper_parsing_exception');
+    assert.equal(dup?.reason, 'failed to parse');
+    assert.equal(dup?.caused_by?.type, 'json_parse_exception');
+    assert.match(dup?.caused_by?.reason ?? '', /^Duplicate field 'k'/);
+    assert.equal(broken?.type, 'mapper_parsing_exception');
+    assert.equal(broken?.caused_by?.type, 'json_parse_exception');
+    assert.equal(array?.type, 'mapper_parsing_exception');
+    assert.equal(array?.reason, 'failed to parse');
+    assert.equal(refused?.type, 'mapper_parsing_exception');
+    assert.equal(refused?.reason, 'failed to parse field [n] of type [long]');
+    const m = await req('GET', '/bulk4/_mapping');
+    const props = (m.body as { bulk4: { mappings: { _doc: { properties: Record<string, { type: string }> } } } }).bulk4.mappings._doc.properties;
+    assert.equal(props.added?.type, 'boolean');
+    const s = await req('POST', '/bulk4/_search', { sort: ['n'], size: 10 });
+    const hits = (s.body as { hits: { hits: { _id: string; _source: unknown }[] } }).hits.hits;
+    assert.deepEqual(
+      hits.map((h) => [h._id, h._source]),
+      [['0', { n: 1, k: 'a' }], ['5', { n: 5, k: 'e', added: true }], ['6', { n: 6, k: 'f"g' }]],
+    );
+  });
+
   test('a bulk of several slices applies the items on one document in request order, and answers each item in place', async () => {
     // 2,501 items: three slices of the write path, appended while the earlier ones are still being applied.
     const lines: string[] = [];

@@ -186,11 +186,11 @@ export class QuickDocumentCheck {
     const end = this.end;
     let p = this.pos + 1;
     let high = 0;
-    let b = 0;
-    while (p < end && (b = buf[p]!) !== QUOTE) {
+    for (; p < end; p++) {
+      const b = buf[p]!;
+      if (b === QUOTE) break;
       if (b === BACKSLASH || b < 0x20) return false;
       high |= b;
-      p++;
     }
     if (p >= end) return false;
     this.high |= high;

@@ -12,12 +12,9 @@ import { stringifyWithRaw } from '../reply.ts';
 import { getResponse, updateBody, updateGetSection, versionType, writeOptions, writeResponse, writeStatus, type StoredScriptLookup } from './documents.ts';
 import { assertUtf8, parseStrictJson } from '../../../../shared/json/strict-json.ts';
 import { writeRequestProblems } from '../../coordinator/write-validation.ts';
-import { getOwn } from '../../../../shared/json/own-keys.ts';
 import { securityOf } from '../../security/request-security.ts';
 import { TimeSlice, yieldToEventLoop } from '../time-slice.ts';
-import { xContentTokenName as tokenName } from '../../../../shared/json/token-names.ts';
-
-const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
+import { quickActionLine, readActionLine, type ActionMeta } from './bulk-action-line.ts';
 
 interface ParsedItem {
   readonly action: 'index' | 'create' | 'update' | 'delete';
@@ -29,10 +26,6 @@ interface ParsedItem {
   readonly id: string | null;
   /** `_source` wanted back from an update (action line, update body, or URL). */
   readonly sourceSpec: unknown;
-}
-
-function malformed(line: number, detail: string): EsError {
-  return illegalArgument(`Malformed action/metadata line [${line}], ${detail}`);
 }
 
 /** Whitespace only, as String#trim decides it; ASCII is judged on the bytes, without decoding the line. */
@@ -60,89 +53,6 @@ function lineRanges(body: Buffer): number[] {
     start = nl + 1;
   }
   return out;
-}
-
-/** The one key of an action line's object (`index`, ...), or null when it has none or several. */
-function onlyKey(obj: object): string | null {
-  let key: string | null = null;
-  for (const k in obj) {
-    if (key !== null) return null;
-    key = k;
-  }
-  return key;
-}
-
-/** Bulk action metadata keys, as BulkRequest.add knows them (with their deprecated spellings). */
-const META_KEYS: ReadonlySet<string> = new Set([
-  '_index', '_type', '_id', 'routing', '_routing', 'parent', '_parent', 'op_type', '_op_type', 'opType',
-  'version', '_version', 'version_type', '_version_type', 'versionType', 'if_seq_no', 'if_primary_term',
-  'retry_on_conflict', '_retry_on_conflict', '_retryOnConflict', 'pipeline', 'fields', '_source',
-]);
-
-/** XContentParser.longValue() of a metadata value, with Numbers.toLong's errors. */
-function metaLong(v: unknown, field: string, lineNo: number): number {
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  if (typeof v === 'string') {
-    if (/^[+-]?\d+$/.test(v)) return Number(v);
-    const d = v.trim() === '' ? NaN : Number(v);
-    if (Number.isFinite(d)) return Math.trunc(d);
-    throw illegalArgument(`For input string: "${v}"`);
-  }
-  throw malformed(lineNo, `expected a simple value for field [${field}] but found [${tokenName(v)}]`);
-}
-
-interface ActionMeta {
-  readonly index: string | null;
-  readonly type: string | null;
-  readonly id: string | null;
-  readonly routing: string | null;
-  readonly version: number | null;
-  readonly versionType: string | null;
-  readonly ifSeqNo: number | null;
-  readonly ifPrimaryTerm: number | null;
-  readonly sourceSpec: unknown;
-}
-
-/** The metadata of one action line; unknown keys and non-simple values refuse the whole request, as in Elasticsearch. */
-function readMeta(meta: Record<string, unknown>, lineNo: number): ActionMeta {
-  const simple = (key: string): string | null => {
-    const v = getOwn(meta, key);
-    if (v === undefined || v === null) return null;
-    if (typeof v === 'object') throw malformed(lineNo, `expected a simple value for field [${key}] but found [${tokenName(v)}]`);
-    return String(v);
-  };
-  const long = (key: string): number | null => {
-    const v = getOwn(meta, key);
-    return v === undefined || v === null ? null : metaLong(v, key, lineNo);
-  };
-  for (const key of Object.keys(meta)) {
-    if (!META_KEYS.has(key)) throw illegalArgument(`Action/metadata line [${lineNo}] contains an unknown parameter [${key}]`);
-    const v = getOwn(meta, key);
-    if (key !== '_source' && key !== 'fields' && v !== null && typeof v === 'object') {
-      throw malformed(lineNo, `expected a simple value for field [${key}] but found [${tokenName(v)}]`);
-    }
-  }
-  return {
-    index: simple('_index'),
-    type: simple('_type'),
-    id: simple('_id'),
-    routing: simple('routing') ?? simple('_routing') ?? simple('parent') ?? simple('_parent'),
-    version: long('version') ?? long('_version'),
-    versionType: simple('version_type') ?? simple('_version_type') ?? simple('versionType'),
-    ifSeqNo: long('if_seq_no'),
-    ifPrimaryTerm: long('if_primary_term'),
-    sourceSpec: getOwn(meta, '_source'),
-  };
-}
-
-/** An action line, parsed strictly; a line that is not JSON is "malformed", as Elasticsearch words it. */
-function parseActionLine(text: string, lineNo: number): unknown {
-  try {
-    return parseStrictJson(text);
-  } catch (err) {
-    if (isEsError(err) && /^(Duplicate field|Document nesting)/.test(err.reason)) throw err;
-    throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
-  }
 }
 
 /**
@@ -174,21 +84,8 @@ export async function parseBulk(
     if ((i & 31) === 0 && slice.due()) await slice.pause();
     if (blank(i)) continue;
     const lineNo = i + 1;
-    const actionObj = parseActionLine(lineText(i), lineNo);
-    if (typeof actionObj !== 'object' || actionObj === null || Array.isArray(actionObj)) {
-      throw malformed(lineNo, 'expected START_OBJECT or END_OBJECT but found [VALUE_STRING]');
-    }
-    const key = onlyKey(actionObj);
-    if (key === null) {
-      const keys = Object.keys(actionObj);
-      if (keys.length === 0) throw malformed(lineNo, 'expected FIELD_NAME but found [END_OBJECT]');
-      throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`);
-    }
-    if (!ACTIONS.has(key)) throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${key}]`);
-    const action = key as ParsedItem['action'];
-    const metaObj = getOwn(actionObj as Record<string, unknown>, action) ?? {};
-    if (typeof metaObj !== 'object' || metaObj === null || Array.isArray(metaObj)) throw malformed(lineNo, 'expected START_OBJECT');
-    const meta = readMeta(metaObj as Record<string, unknown>, lineNo);
+    // Most action lines are read from their bytes; readActionLine reads the rest, with every error.
+    const { action, meta } = quickActionLine(body, ranges[2 * i], ranges[2 * i + 1]) ?? readActionLine(lineText(i), lineNo);
     let source: Buffer | null = null;
     let sourceText = '';
     if (action !== 'delete') {

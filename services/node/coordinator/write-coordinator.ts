@@ -448,7 +448,10 @@ export class WriteCoordinator {
         const clock = new TimeSlice();
         for (let k = 0; k < group.length; k++) {
           if ((k & 63) === 63 && clock.due()) await clock.pause();
-          records[k] = { value: docOpCodec.encode({ ...group[k]!.op, request_id: requestId }), headers };
+          // The op is this request's own (prepare made it): stamped in place, not copied per item.
+          const op = group[k]!.op;
+          op.request_id = requestId;
+          records[k] = { value: docOpCodec.encode(op), headers };
         }
         const appended = await this.log.append(topic, partition, records);
         span?.setAttributes({ [ATTR_OFFSET_FIRST]: appended.baseOffset, [ATTR_OFFSET_LAST]: appended.baseOffset + records.length - 1 });

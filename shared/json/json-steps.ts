@@ -40,35 +40,66 @@ function unexpected(text: string, at: number, expecting: string): never {
   throw jsonParseException(`Unexpected character ('${String.fromCodePoint(c)}' (code ${c})): expected ${expecting} at position ${at}`);
 }
 
-/** A string token's end, an escape, or a control character (which must be escaped): one native scan, not a loop per character. */
+/**
+ * A run of string characters that need no attention (not a quote, a
+ * backslash or a control character), at most STRING_RUN long: one native
+ * scan, not a loop per character, and bounded, so a string of megabytes
+ * (an `_analyze` text) is read in steps like any other value.
+ */
 // eslint-disable-next-line no-control-regex -- control characters are what JSON forbids unescaped in a string
-const STRING_STOP = /["\\\x00-\x1f]/g;
+const STRING_RUN = /[^"\\\x00-\x1f]{0,65536}/y;
 
-/** The end (exclusive) of the string token starting at `at` (its opening quote), and whether it holds an escape. */
-function scanString(text: string, at: number): { end: number; escaped: boolean } {
-  let escaped = false;
-  STRING_STOP.lastIndex = at + 1;
-  for (;;) {
-    const m = STRING_STOP.exec(text);
-    if (m === null) break;
-    const i = m.index;
-    const c = text.charCodeAt(i);
-    if (c === 0x22) return { end: i + 1, escaped };
-    if (c === 0x5c) {
-      escaped = true;
-      STRING_STOP.lastIndex = i + 2;
-    } else {
-      throw jsonParseException(`Illegal unquoted character ((CTRL-CHAR, code ${c})): has to be escaped using backslash to be included in string value at position ${i}`);
-    }
-  }
-  throw jsonParseException('Unexpected end-of-input in a string value');
+/** Escapes read between two steps when a string holds many. */
+const ESCAPES_PER_STEP = 4096;
+
+/** What scanString learnt of the string so far. */
+interface StringScan {
+  escaped: boolean;
+  escapes: number;
 }
 
-function readString(text: string, at: number): { value: string; end: number } {
-  const { end, escaped } = scanString(text, at);
-  if (!escaped) return { value: text.slice(at + 1, end - 1), end };
+/**
+ * Scans a string token from `from` (after its opening quote): the index
+ * after its closing quote, or, when a step is due (a run at its bound, or
+ * ESCAPES_PER_STEP escapes), minus the index to go on from.
+ */
+function scanString(text: string, from: number, scan: StringScan): number {
+  let i = from;
+  for (;;) {
+    STRING_RUN.lastIndex = i;
+    STRING_RUN.test(text);
+    i = STRING_RUN.lastIndex;
+    if (i >= text.length) throw jsonParseException('Unexpected end-of-input in a string value');
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i + 1;
+    if (c === 0x5c) {
+      scan.escaped = true;
+      i += 2;
+      if (++scan.escapes % ESCAPES_PER_STEP === 0) return -i;
+    } else if (c < 0x20) {
+      throw jsonParseException(`Illegal unquoted character ((CTRL-CHAR, code ${c})): has to be escaped using backslash to be included in string value at position ${i}`);
+    } else {
+      // The run stopped at its bound, inside the string.
+      return -i;
+    }
+  }
+}
+
+/** scanString to the string's end, a step between its parts (a string too long for one). */
+function* scanLongString(text: string, from: number, scan: StringScan): Generator<void, number> {
+  let end = -from;
+  while (end < 0) {
+    yield;
+    end = scanString(text, -end, scan);
+  }
+  return end;
+}
+
+/** The value of the string token from `at` (its opening quote) to `end` (after its closing one). */
+function stringValue(text: string, at: number, end: number, escaped: boolean): string {
+  if (!escaped) return text.slice(at + 1, end - 1);
   try {
-    return { value: JSON.parse(text.slice(at, end)) as string, end };
+    return JSON.parse(text.slice(at, end)) as string;
   } catch (err) {
     throw jsonParseException(`${(err as Error).message} (a string at position ${at})`);
   }
@@ -112,6 +143,7 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
   let haveRoot = false;
   let i = 0;
   let steps = 0;
+  const scan: StringScan = { escaped: false, escapes: 0 };
 
   /** Puts a finished value where it belongs (the root when no container is open). */
   const place = (value: unknown, at: number): void => {
@@ -150,12 +182,15 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
         continue;
       }
       if (c !== 0x22) unexpected(text, i, 'a field name in double quotes');
-      const k = readString(text, i);
-      i = k.end;
+      const start = i;
+      scan.escaped = false;
+      i = scanString(text, i + 1, scan);
+      if (i < 0) i = yield* scanLongString(text, -i, scan);
+      const key = stringValue(text, start, i, scan.escaped);
       skipWhitespace();
       if (text.charCodeAt(i) !== 0x3a /* : */) unexpected(text, i, "a colon (':') after a field name");
       i++;
-      top.key = k.value;
+      top.key = key;
       continue;
     }
     // An array's end right after its start.
@@ -176,9 +211,10 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
     let value: unknown;
     const start = i;
     if (c === 0x22) {
-      const s = readString(text, i);
-      value = s.value;
-      i = s.end;
+      scan.escaped = false;
+      i = scanString(text, i + 1, scan);
+      if (i < 0) i = yield* scanLongString(text, -i, scan);
+      value = stringValue(text, start, i, scan.escaped);
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const n = readNumber(text, i);
       value = n.value;

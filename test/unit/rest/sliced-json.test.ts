@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { parseStrictJsonSliced } from '../../../services/node/rest/sliced-json.ts';
 import { parseStrictJson } from '../../../shared/json/strict-json.ts';
 import { EsError } from '../../../shared/errors/es-errors.ts';
+import { strictJsonSteps } from '../../../shared/json/json-steps.ts';
 
 /** Always the sliced path, whatever the size. */
 const sliced = (text: string | Buffer) => parseStrictJsonSliced(Buffer.isBuffer(text) ? text : Buffer.from(text), 0);
@@ -99,4 +100,45 @@ test('bytes that are not UTF-8 are refused, naming the byte', async () => {
   const e = await refusal(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]));
   assert.equal(e.type, 'json_parse_exception');
   assert.match(e.reason, /Invalid UTF-8 start byte 0xff/);
+});
+
+/** Steps the reader takes for `text` (yields of the generator). */
+function stepsOf(text: string): { value: unknown; steps: number } {
+  const gen = strictJsonSteps(Buffer.from(text));
+  let steps = 0;
+  for (;;) {
+    const r = gen.next();
+    if (r.done === true) return { value: r.value, steps };
+    steps++;
+  }
+}
+
+test('a 4 MB string value is read in steps of 64 K characters, not in one', () => {
+  const text = JSON.stringify({ analyzer: 'standard', text: 'lorem ipsum dolor sit amet '.repeat(150_000) });
+  const { value, steps } = stepsOf(text);
+  assert.deepEqual(value, JSON.parse(text));
+  assert.ok(steps >= 60, `${steps} steps`);
+});
+
+test('long strings read as JSON.parse reads them: escapes across step bounds, many escapes, long keys', async () => {
+  const run = 65_536;
+  const texts = [
+    JSON.stringify(['a'.repeat(run - 1) + '"' + 'b'.repeat(run + 1) + '\\']),
+    JSON.stringify(['a'.repeat(run) + '\n' + 'é'.repeat(run + 3) + '\u0001']),
+    JSON.stringify({ ['k'.repeat(3 * run)]: 'v'.repeat(2 * run + 1), x: '\t'.repeat(20_000) }),
+    `["${'\\u0041'.repeat(30_000)}${'z'.repeat(run * 2)}"]`,
+  ];
+  for (const text of texts) {
+    assert.deepEqual(await sliced(text), JSON.parse(text));
+    assert.ok(stepsOf(text).steps >= 1);
+  }
+});
+
+test('a long string refused as parseStrictJson refuses it: a control character past the first steps, no end', async () => {
+  for (const text of [`["${'a'.repeat(200_000)}\u0001"]`, `["${'a'.repeat(200_000)}`, `["${'a'.repeat(200_000)}\\`]) {
+    const e = await refusal(text);
+    assert.equal(e.type, 'json_parse_exception');
+    assert.throws(() => parseStrictJson(text), EsError);
+  }
+  assert.match((await refusal(`["${'a'.repeat(200_000)}\u0001"]`)).reason, /CTRL-CHAR, code 1.*position 200002/);
 });

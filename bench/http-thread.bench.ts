@@ -43,6 +43,14 @@ async function rssMiB(pid: number | undefined): Promise<number> {
   return kb / 1024;
 }
 
+/** CPU time of every thread of the node so far (user + system), ms. */
+async function cpuMs(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return NaN;
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function load(client: KeepAliveClient): Promise<void> {
   const create = await client.request('PUT', '/heavy', {
     // The 10 MB document holds ~90,000 nested objects: past the default limit of 10,000 (Elasticsearch's 400).
@@ -62,6 +70,8 @@ async function load(client: KeepAliveClient): Promise<void> {
     await client.bulk('/heavy/_doc/_bulk', Buffer.from(body));
   }
   await client.request('POST', '/heavy/_refresh');
+  // The load's commit (seconds of segment writing on the workers) would otherwise fall in the first row.
+  await client.request('POST', '/heavy/_flush');
 }
 
 function nestedDocument(bytes: number): unknown {
@@ -154,12 +164,12 @@ async function main(): Promise<void> {
   const probeClient = new KeepAliveClient(server.url);
   try {
     await load(heavyClient);
-    const rows: string[][] = [['while this runs', 'status', 'heavy ms', 'GET / p50', 'p99', 'max', 'search p50', 'p99', 'max', 'RSS MiB']];
+    const rows: string[][] = [['while this runs', 'status', 'heavy ms', 'GET / p50', 'p99', 'max', 'search p50', 'p99', 'max', 'RSS MiB', 'node CPU ms/req']];
     const idle = await probe(probeClient, (() => {
       const end = Date.now() + 2000;
       return () => Date.now() > end;
     })());
-    rows.push(['(nothing)', '-', '-', ...stats(idle.root), ...stats(idle.search), (await rssMiB(server.child?.pid)).toFixed(0)]);
+    rows.push(['(nothing)', '-', '-', ...stats(idle.root), ...stats(idle.search), (await rssMiB(server.child?.pid)).toFixed(0), '-']);
     const only = process.argv.indexOf('--only');
     const filter = only >= 0 ? process.argv[only + 1]! : '';
     for (const s of scenarios().filter((x) => x.name.includes(filter))) {
@@ -179,11 +189,14 @@ async function main(): Promise<void> {
         done = true;
       })();
       const from = process.hrtime.bigint() / 1000n;
+      const cpuBefore = await cpuMs(server.child?.pid);
       const p = await probe(probeClient, () => done);
       await heavy;
       // The window on the clock of the .cpuprofile files (µs, monotonic): `bench/long-stretches.ts DIR --from A --to B`.
       if (profFlags.length > 0) process.stdout.write(`${s.name}: --from ${from} --to ${process.hrtime.bigint() / 1000n}\n`);
-      rows.push([s.name, [...statuses].join('/'), percentile(heavyTimes, 50).toFixed(0), ...stats(p.root), ...stats(p.search), (await rssMiB(server.child?.pid)).toFixed(0)]);
+      // The probes' own CPU is in it too (a few ms a second).
+      const cpuPerRequest = ((await cpuMs(server.child?.pid)) - cpuBefore) / heavyTimes.length;
+      rows.push([s.name, [...statuses].join('/'), percentile(heavyTimes, 50).toFixed(0), ...stats(p.root), ...stats(p.search), (await rssMiB(server.child?.pid)).toFixed(0), cpuPerRequest.toFixed(0)]);
     }
     printTable(`bench:http-thread (${DOCS} documents, 2 shards, ${SECONDS} s per scenario, probes every ${PROBE_EVERY_MS} ms; times in ms)`, rows);
   } finally {

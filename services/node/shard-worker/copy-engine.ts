@@ -45,7 +45,8 @@ import { errorToWire } from '../../../shared/errors/transport-errors.ts';
 import { isEsError } from '../../../shared/errors/es-errors.ts';
 import { readRecordBatch } from './record-batch.ts';
 import { shardForDocument } from '../../../shared/routing/shard-routing.ts';
-import { APPLY_RESULTS, DAMAGED_SEGMENT, SKIPPED, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats, type WireDocState } from './protocol.ts';
+import { APPLY_RESULTS, DAMAGED_SEGMENT, SKIPPED, type ApplyReply, type CopyMeta, type OpenReply, type SegmentStats } from './protocol.ts';
+import { DocStatesPacker, type PackedDocStates } from './doc-states-batch.ts';
 import { CopyCounters, type CopyCounterFigures } from './copy-counters.ts';
 import { MergeCancelled, MergeInputDamaged, mergeRunner } from './merge-runner.ts';
 
@@ -488,21 +489,32 @@ export class CopyEngine {
    * searches under way nor makes later ones wait (an `_mget` of 100,000 ids
    * is 400 gets per shard, each of which held the searches behind it).
    */
-  get(ids: readonly string[]): Promise<(WireDocState | null)[]> {
+  get(ids: readonly string[]): Promise<{ packed: PackedDocStates; transfer: ArrayBuffer[] }> {
     const run = this.serial.then(async () => {
       const started = performance.now();
       const states = await this.states(ids);
-      const out = ids.map((id): WireDocState | null => {
+      const packer = new DocStatesPacker(ids.length);
+      let slice = performance.now();
+      let found = 0;
+      for (let i = 0; i < ids.length; i++) {
+        // Thousands of ids read their sources for tens of ms: searches answer between slices (they change nothing a get reads).
+        if ((i & 63) === 63 && performance.now() - slice >= STEP_MS) {
+          await nextTurn();
+          slice = performance.now();
+        }
+        const id = ids[i]!;
         const s = states.get(id);
-        if (s === undefined) return null;
-        if (s.deleted) return { version: s.version, seqNo: s.seqNo, deleted: true, routing: s.routing, source: null };
+        if (s === undefined || s.deleted) {
+          packer.add(s ?? null, null);
+          continue;
+        }
+        found++;
         const at = this.index.locate(id);
-        const source = at === null ? null : Uint8Array.from(this.index.stored(at).source);
-        return { version: s.version, seqNo: s.seqNo, deleted: false, routing: s.routing, source };
-      });
+        packer.add(s, at === null ? null : this.index.stored(at).source);
+      }
       const each = (performance.now() - started) / Math.max(1, ids.length);
-      for (const doc of out) this.counters.get(doc !== null && !doc.deleted, each);
-      return out;
+      for (let i = 0; i < ids.length; i++) this.counters.get(i < found, each);
+      return packer.finish();
     });
     this.serial = run.catch(() => undefined);
     return run;

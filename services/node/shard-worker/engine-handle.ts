@@ -13,6 +13,7 @@ import { partitionsOf, type IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ApplyReply, CopyMeta, OpenReply, SegmentStats, ToWorker, WireDocState, WireSegment } from './protocol.ts';
 import { zeroCounters } from './copy-counters.ts';
 import { packRecordBatch } from './record-batch.ts';
+import { unpackDocStates, type PackedDocStates } from './doc-states-batch.ts';
 import type { ShardWorkers, SlotCopy, WorkerRequest, WorkerSlot } from './shard-workers.ts';
 
 const NO_STATS: SegmentStats = {
@@ -122,7 +123,7 @@ export class EngineHandle implements SlotCopy {
 
   /** Realtime gets: every op applied so far counts. */
   get(ids: readonly string[]): Promise<(WireDocState | null)[]> {
-    return this.slot.request<(WireDocState | null)[]>({ t: 'get', copy: this.copy, ids });
+    return this.slot.request<PackedDocStates>({ t: 'get', copy: this.copy, ids }).then(unpackDocStates);
   }
 
   /**

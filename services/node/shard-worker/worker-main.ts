@@ -220,7 +220,7 @@ function handle(msg: ToWorker): void | Promise<void> {
     case 'get':
       return copyOf(msg.copy)
         .then((copy) => copy.get(msg.ids))
-        .then((value) => reply(msg.seq, value));
+        .then(({ packed, transfer }) => reply(msg.seq, packed, transfer));
     case 'refresh':
       return copyOf(msg.copy).then((copy) => copy.refresh());
     case 'flush':

@@ -261,15 +261,19 @@ test('a flipped byte the default open does not read is found by the next merge, 
       assert.deepEqual(opened, [{ index: 'mrg', type: 'existing_store', translog_ops: '0' }], 'the default open reads only the ends of the .doc');
       assert.equal((await http(child.url, 'POST', '/mrg/_forcemerge?max_num_segments=1')).status, 200);
       assert.match(await logged(), /rebuilding from the log: segment file \[_[0-9a-z]+\.doc\] is corrupt: checksum/);
-      // Until the copy caught up it answers no search: a count is refused, never a part of the documents.
+      // Until the copy caught up it answers no search: a count is refused, never a part of the documents,
+      // and the cluster is red (the rebuild began before the log said so, and ends once: a health
+      // taken before a refused count saw it too).
       const deadline = Date.now() + 60_000;
       for (;;) {
+        const health = ((await http(child.url, 'GET', '/_cluster/health')).body as { status: string }).status;
         const counted = await http(child.url, 'GET', '/mrg/_count');
         const body = counted.body as { count?: number; _shards?: { successful: number } };
         if (counted.status === 200 && body._shards?.successful === 1) {
           assert.equal(body.count, 20_000);
           break;
         }
+        assert.equal(health, 'red', `health while the count is refused: ${JSON.stringify(body)}`);
         assert.ok(Date.now() < deadline, `still no count after 60 s: ${JSON.stringify(body)}`);
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -169,6 +169,15 @@ async function filesMatching(dir: string, re: RegExp): Promise<string[]> {
   return out.sort();
 }
 
+/** Flips bits (`mask`) of the middle byte of the first file under `dir` whose name matches `re`. */
+async function flipMiddleByte(dir: string, re: RegExp, mask: number): Promise<void> {
+  const [file] = await filesMatching(dir, re);
+  assert.ok(file !== undefined, `a file matching ${re}`);
+  const bytes = await readFile(file);
+  bytes[Math.floor(bytes.length / 2)]! ^= mask;
+  await writeFile(file, bytes);
+}
+
 /**
  * Restarts a node on `dir` (a file of it damaged) and checks that the copy of `index` (20,000 docs) was rebuilt
  * from the log: green only once every doc is back, a recovery from an empty store that replayed every
@@ -196,11 +205,7 @@ test('with index.shard.check_on_startup: checksum, a flipped byte inside a segme
     const server = await startServer([], dir);
     await loadDocs(server.url, 'dmg', 20_000, { 'index.shard.check_on_startup': 'checksum' });
     await server.stop();
-    const [postings] = await filesMatching(join(dir, 'indices'), /segments\/_[0-9a-z]+\.doc$/);
-    assert.ok(postings !== undefined);
-    const bytes = await readFile(postings);
-    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
-    await writeFile(postings, bytes);
+    await flipMiddleByte(join(dir, 'indices'), /segments\/_[0-9a-z]+\.doc$/, 0xff);
     await assertRebuiltAfter(dir, 'dmg', /rebuilding from the log: segment file \[_[0-9a-z]+\.doc\] is corrupt: checksum/);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -223,11 +228,7 @@ test('by default a truncated segment file, or a flipped byte in a segment info f
     await truncate(stored, (await stat(stored)).size - 100);
     await assertRebuiltAfter(dir, 'cut', /rebuilding from the log: segment file \[_[0-9a-z]+\.fdt\] is corrupt: [0-9]+ bytes where the segment info says [0-9]+/);
     // The .si is read whole at every open: one flipped byte is enough.
-    const [info] = await filesMatching(siDir, /segments\/_[0-9a-z]+\.si$/);
-    assert.ok(info !== undefined);
-    const bytes = await readFile(info);
-    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
-    await writeFile(info, bytes);
+    await flipMiddleByte(siDir, /segments\/_[0-9a-z]+\.si$/, 0x01);
     await assertRebuiltAfter(dir, 'si', /rebuilding from the log: segment file \[_[0-9a-z]+\.si\] is corrupt: checksum/);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -247,11 +248,7 @@ test('a flipped byte the default open does not read is found by the next merge, 
       await http(server.url, 'POST', '/mrg/_flush');
     }
     await server.stop();
-    const [postings] = await filesMatching(join(dir, 'indices'), /segments\/_[0-9a-z]+\.doc$/);
-    assert.ok(postings !== undefined);
-    const bytes = await readFile(postings);
-    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
-    await writeFile(postings, bytes);
+    await flipMiddleByte(join(dir, 'indices'), /segments\/_[0-9a-z]+\.doc$/, 0xff);
 
     const child = await spawnServer(dir);
     const logged = async () => readFile(join(dir, 'logs', 'logsearch.log'), 'utf8');

@@ -1,7 +1,7 @@
 /**
  * A node process's CPU time by thread and its memory, from /proc: on a
  * machine shared with other work, CPU time per request says more than wall
- * time (bench:scroll, bench:seed-queries).
+ * time (bench:scale, bench:scroll, bench:seed-queries).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 

@@ -29,6 +29,7 @@ import { loadavg } from 'node:os';
 import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 import { nextBulkBody, seedAggregations, seedSearches } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
+import { cpuBetween, threadCpu } from './node-cpu.ts';
 import { argNumber, measure } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 import { spawnServer, tempDir, type ChildServer } from '../test/helpers/server.ts';
@@ -49,34 +50,14 @@ const LOAD_ONLY = process.argv.includes('--load-only');
 const ROOT = argString('root');
 const CPU_PROF = argString('cpu-prof');
 
-/** CPU seconds (user + system) each thread of `pid` used so far, by thread id (clock ticks of 10 ms). */
-function threadCpu(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  threadNames.clear();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    } catch {
-      continue; // the thread ended
-    }
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (f.length > 13) out.set(Number(tid), (Number(f[11]) + Number(f[12])) / 100);
-    threadNames.set(Number(tid), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
-  }
-  return out;
-}
-/** Thread names (`node`, `libuv-worker`, ...) at the last threadCpu reading, by thread id. */
-const threadNames = new Map<number, string>();
-
-/** CPU seconds per 1,000 docs by thread between two readings, busiest first (the main thread's id is the pid). */
-function cpuPerThousand(before: Map<number, number>, after: Map<number, number>, pid: number, docs: number): string {
-  const used = [...after].map(([tid, s]) => [tid, s - (before.get(tid) ?? 0)] as const).filter(([, s]) => s >= 0.5);
-  used.sort((a, b) => b[1] - a[1]);
-  const total = used.reduce((n, [, s]) => n + s, 0);
+/** CPU seconds per 1,000 docs by thread between two readings (node-cpu.ts), busiest first; threads under 0.5 s are counted, not listed. */
+function cpuPerThousand(before: Map<string, number>, after: Map<string, number>, docs: number): string {
+  const { total, threads } = cpuBetween(before, after);
   const per = (s: number) => ((s * 1000) / docs).toFixed(3);
-  return `${total.toFixed(1)} CPU s, ${per(total)} s per 1,000 docs (${used.map(([tid, s]) => `${tid === pid ? 'main' : `${threadNames.get(tid) ?? ''}:${tid}`} ${per(s)}`).join(', ')})`;
+  return `${total.toFixed(1)} CPU s, ${per(total)} s per 1,000 docs (${threads
+    .filter(([, s]) => s >= 0.5)
+    .map(([name, s]) => `${name} ${per(s)}`)
+    .join(', ')})`;
 }
 
 interface Memory {
@@ -232,7 +213,7 @@ async function main(): Promise<void> {
     await client.request('POST', '/passinfo/_refresh');
     if (sent !== reported) report();
     printTable(`bench:scale load: ${sent} records in ${loadSeconds.toFixed(0)} s, ${f0(sent / loadSeconds)} docs/s overall (5 shards, no replica)`, rows);
-    process.stdout.write(`node CPU during the load: ${cpuPerThousand(cpuBefore, cpuAfter, server.child.pid!, sent)}\n`);
+    process.stdout.write(`node CPU during the load: ${cpuPerThousand(cpuBefore, cpuAfter, sent)}\n`);
     process.stdout.write(`load average after the load ${load()}; peak RSS (VmHWM) ${f0(memoryOf(server.child.pid!).hwm)} MiB\n`);
     const counted = (await client.request('GET', '/passinfo/_count')).body as { count: number };
     if (counted.count !== count) throw new Error(`_count says ${counted.count}, expected ${count}`);

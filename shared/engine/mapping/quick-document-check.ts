@@ -19,6 +19,7 @@
 import { isUtf8 } from 'node:buffer';
 import { geoPointValues } from './typed-values.ts';
 import { convertLeafValue } from './document-parser.ts';
+import { skipJsonSpace } from '../../json/json-space.ts';
 import { T_COMPLETION, T_GEO_POINT, T_GEO_SHAPE, T_KEYWORD, T_RANGE, T_TEXT, type LeafNode, type ObjectNode } from './mapping-nodes.ts';
 
 /** Lucene's longest term in UTF-8 bytes: a keyword string no longer than this is never refused. */
@@ -145,14 +146,7 @@ export class QuickDocumentCheck {
   }
 
   private skipSpace(): void {
-    const buf = this.buf;
-    let p = this.pos;
-    while (p < this.end) {
-      const c = buf[p]!;
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
-      p++;
-    }
-    this.pos = p;
+    this.pos = skipJsonSpace(this.buf, this.pos, this.end);
   }
 
   /** A key: a string without escapes or control characters, its quotes at pos, hashed as scopeOf hashes names; false for anything else. */

@@ -8,6 +8,7 @@
 import { illegalArgument, isEsError, type EsError } from '../../../../shared/errors/es-errors.ts';
 import { parseStrictJson } from '../../../../shared/json/strict-json.ts';
 import { getOwn } from '../../../../shared/json/own-keys.ts';
+import { skipJsonSpace } from '../../../../shared/json/json-space.ts';
 import { xContentTokenName as tokenName } from '../../../../shared/json/token-names.ts';
 
 export type BulkAction = 'index' | 'create' | 'update' | 'delete';
@@ -156,14 +157,7 @@ class LineReader {
   }
 
   space(): void {
-    const body = this.body;
-    let p = this.pos;
-    while (p < this.end) {
-      const c = body[p]!;
-      if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) break;
-      p++;
-    }
-    this.pos = p;
+    this.pos = skipJsonSpace(this.body, this.pos, this.end);
   }
 
   take(c: number): boolean {

@@ -7,6 +7,7 @@
  *   npm run bench:seed-queries -- --data /tmp/scale-1m
  *   npm run bench:seed-queries -- --data /tmp/scale-1m --only trajectory --runs 100
  *   npm run bench:seed-queries -- --data /tmp/scale-1m --root /tmp/main-build   # another checkout's build (before/after)
+ *   npm run bench:seed-queries -- --data /tmp/scale-1m --only '1000 hits' --cpu-prof /tmp/prof   # .cpuprofile of every thread
  *
  * Never run it on a data directory another node has open.
  */
@@ -29,11 +30,12 @@ const ROOT = argString('root');
 const ONLY = argString('only');
 const runs = argNumber('runs', 50);
 const warmup = argNumber('warmup', 10);
+const CPU_PROF = argString('cpu-prof');
 
 async function main(): Promise<void> {
   if (DATA === undefined) throw new Error('--data DIR: a data directory holding the pass-record index (npm run bench:scale -- --keep DIR --load-only)');
   if (ROOT === undefined) execSync('npm run --silent build', { stdio: 'inherit' });
-  const server = await spawnServer(DATA, [], 600_000, true, ROOT);
+  const server = await spawnServer(DATA, [], 600_000, true, ROOT, CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`]);
   const pid = server.child.pid!;
   const client = new KeepAliveClient(server.url);
   const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');

@@ -156,8 +156,8 @@ export class StoredFieldsWriter {
 let dctx: zstd.DCtx | null = null;
 
 /**
- * Decompressed blocks kept by this thread, least recently used first, at
- * most STORED_BLOCK_CACHE_BYTES: the hits of a selective search sit one a
+ * Decompressed blocks kept by this thread, about the least recently used
+ * out first (blockCache), at most STORED_BLOCK_CACHE_BYTES: the hits of a selective search sit one a
  * block, so fetching them again (the same search repeated, the next page of
  * it) decompresses every block again (30 % of a shard worker's time on the
  * trajectory of 1,000 hits). Blocks a scan reads in file order (a scroll, a
@@ -169,40 +169,50 @@ interface CachedBlock {
   readonly bytes: Uint8Array;
   /** Per doc of the block: where its entry starts. */
   readonly starts: Int32Array;
+  /** The reader's map holding it, and its block number there. */
+  readonly owner: Map<number, CachedBlock>;
+  readonly block: number;
+  /** Read since the eviction sweep last passed it (second chance). */
+  used: boolean;
 }
 
+/**
+ * Each reader finds its kept blocks by block number in a map of its own; the
+ * thread's budget is kept here over all of them. Eviction gives every block
+ * read since the sweep last passed it a second chance (CLOCK), an
+ * approximation of least recently used that changes nothing on a read but a
+ * flag (a string key built per read, and moving the entry to the end of one
+ * map at every read, cost more than the read).
+ */
 class BlockCache {
-  private readonly blocks = new Map<string, CachedBlock>();
+  /** Every kept block, oldest (or last passed by the sweep) first. */
+  private readonly order = new Set<CachedBlock>();
   private bytes = 0;
 
   constructor(private readonly limit: number) {}
 
-  get(key: string): CachedBlock | undefined {
-    const b = this.blocks.get(key);
-    if (b !== undefined) {
-      // Most recently used last.
-      this.blocks.delete(key);
-      this.blocks.set(key, b);
-    }
-    return b;
-  }
-
-  put(key: string, block: CachedBlock): void {
+  put(block: CachedBlock): void {
     const size = block.bytes.byteLength + block.starts.byteLength;
-    if (size > this.limit || this.blocks.has(key)) return;
-    this.blocks.set(key, block);
+    if (size > this.limit || block.owner.has(block.block)) return;
+    block.owner.set(block.block, block);
+    this.order.add(block);
     this.bytes += size;
-    for (const [k, b] of this.blocks) {
-      if (this.bytes <= this.limit) break;
-      this.blocks.delete(k);
-      this.bytes -= b.bytes.byteLength + b.starts.byteLength;
+    while (this.bytes > this.limit) {
+      const b = this.order.values().next().value as CachedBlock;
+      this.order.delete(b);
+      if (b.used && b !== block) {
+        b.used = false;
+        this.order.add(b);
+      } else {
+        b.owner.delete(b.block);
+        this.bytes -= b.bytes.byteLength + b.starts.byteLength;
+      }
     }
   }
 }
 
 const blockCache = new BlockCache(STORED_BLOCK_CACHE_BYTES);
-/** Tells the stored fields of one segment from another's in `blockCache` (per thread, never reused). */
-let nextReaderId = 1;
+
 
 /**
  * Reads documents from a mapped `.fdt`; the last block read stays
@@ -214,7 +224,8 @@ export class MappedStoredFields implements StoredFields {
   private readonly blockAts: Uint32Array;
   private readonly routed: number | undefined;
   private cachedBlock = -1;
-  private readonly readerId = nextReaderId++;
+  /** This reader's blocks in `blockCache`, by block number. */
+  private readonly kept = new Map<number, CachedBlock>();
   /** `entryStarts` is a kept block's (blockCache): the next block read must not write into it. */
   private sharedStarts = false;
   private block: Uint8Array = new Uint8Array(0);
@@ -242,6 +253,9 @@ export class MappedStoredFields implements StoredFields {
 
   private blockOf(doc: number): number {
     const f = this.firstDocs;
+    // The block read last (a scan reads its docs one after another).
+    const c = this.cachedBlock;
+    if (c >= 0 && doc >= f[c]! && (c + 1 === f.length || doc < f[c + 1]!)) return c;
     let lo = 0;
     let hi = f.length - 1;
     while (lo < hi) {
@@ -255,9 +269,9 @@ export class MappedStoredFields implements StoredFields {
   private load(b: number): void {
     if (b === this.cachedBlock) return;
     const sequential = b === this.cachedBlock + 1;
-    const key = sequential ? '' : `${this.readerId}:${b}`;
-    const kept = sequential ? undefined : blockCache.get(key);
+    const kept = sequential ? undefined : this.kept.get(b);
     if (kept !== undefined) {
+      kept.used = true;
       this.view = kept.bytes;
       this.entryStarts = kept.starts;
       this.sharedStarts = true;
@@ -300,7 +314,7 @@ export class MappedStoredFields implements StoredFields {
       r.pos += Math.floor(header / 2);
     }
     this.cachedBlock = b;
-    if (!sequential) blockCache.put(key, { bytes: block.slice(), starts: this.entryStarts.slice(0, i) });
+    if (!sequential) blockCache.put({ bytes: block.slice(), starts: this.entryStarts.slice(0, i), owner: this.kept, block: b, used: false });
   }
 
   document(doc: number): StoredDocument {

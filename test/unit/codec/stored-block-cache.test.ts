@@ -36,3 +36,17 @@ test('documents read back right from kept blocks of two segments, in random orde
   for (let i = 0; i < a.docs.length; i++) assert.equal(Buffer.from(a.stored.document(i).source).toString('utf8'), a.docs[i]);
   for (let i = b.docs.length - 1; i >= 0; i--) assert.equal(b.stored.sourceLength(i), Buffer.byteLength(b.docs[i]!));
 });
+
+test('documents read back right once the kept blocks outgrow the budget and some are evicted', () => {
+  // About 12 MB of blocks over three segments (the budget is 8 MiB): random reads keep, find and evict blocks.
+  const segs = ['p', 'q', 'r'].map((tag) => segment(tag, 2600, (i) => 1400 + (i % 300)));
+  assert.ok(segs.every((s) => s.blocks > 400));
+  const r = prng(11);
+  for (let k = 0; k < 20000; k++) {
+    const s = segs[Math.floor(r() * segs.length)]!;
+    // Half the reads from a small hot set of docs, half anywhere.
+    const i = r() < 0.5 ? Math.floor(r() * 50) * 7 : Math.floor(r() * s.docs.length);
+    const d = s.stored.document(i);
+    assert.equal(Buffer.from(d.source).toString('utf8'), s.docs[i], `doc ${i}`);
+  }
+});

@@ -1,0 +1,42 @@
+/**
+ * TopDocsCollector.sortedSlots: the slots of a full queue come out in sort
+ * order, ties broken by doc ascending, whether the collector sorts one
+ * numeric key its own way or several keys with the general comparison.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TopDocsCollector } from '../../../shared/engine/search/top-docs.ts';
+import type { ResolvedSortField } from '../../../shared/engine/search/sort-keys.ts';
+import { prng } from '../../../services/passinfo/pass-record-generator.ts';
+
+function collect(fields: ResolvedSortField[], cap: number, rows: { keys: number[]; doc: number }[]): number[] {
+  const c = new TopDocsCollector(fields, cap);
+  for (const row of rows) {
+    row.keys.forEach((k, i) => c.setNum(c.stage, i, k));
+    c.docs[c.stage] = row.doc;
+    c.scores[c.stage] = 0;
+    c.offerStaged();
+  }
+  return c.sortedSlots().map((s) => c.docs[s]!);
+}
+
+for (const reverse of [false, true]) {
+  test(`one numeric key ${reverse ? 'descending' : 'ascending'}: the top docs in key order, ties by doc`, () => {
+    const r = prng(reverse ? 3 : 4);
+    // Few distinct keys: many ties, which only the doc orders; docs offered in shuffled order.
+    const rows = Array.from({ length: 900 }, (_, i) => ({ keys: [Math.floor(r() * 40) * 1000 + 1.7e12], doc: i * 3 }));
+    for (let i = rows.length - 1; i > 0; i--) {
+      const j = Math.floor(r() * (i + 1));
+      [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+    }
+    const expected = rows
+      .slice()
+      .sort((a, b) => (a.keys[0] !== b.keys[0] ? (a.keys[0]! < b.keys[0]! ? -1 : 1) * (reverse ? -1 : 1) : a.doc - b.doc))
+      .slice(0, 500)
+      .map((x) => x.doc);
+    assert.deepEqual(collect([{ kind: 'numeric', reverse } as ResolvedSortField], 500, rows), expected);
+    // The same order through the general comparison (a second key that never decides).
+    const two = rows.map((x) => ({ keys: [x.keys[0]!, 0], doc: x.doc }));
+    assert.deepEqual(collect([{ kind: 'numeric', reverse } as ResolvedSortField, { kind: 'numeric', reverse: false } as ResolvedSortField], 500, two), expected);
+  });
+}

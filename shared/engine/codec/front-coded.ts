@@ -281,6 +281,74 @@ export class FrontCodedDictionary implements TermDictionary {
     return this.lastTerm;
   }
 
+  /** The UTF-16 units of the entry `unitsOf` decoded last (valid up to `unitsLength`, until the next call). */
+  units: Uint16Array = new Uint16Array(64);
+  unitsLength = 0;
+  private unitsIndex = -1;
+  private unitsEnd = 0;
+  private unitsTails = false;
+
+  /**
+   * Entry i's UTF-16 units into `units` (its length in `unitsLength`),
+   * without a string: the fetch phase writes a hit's `_id` from them, where
+   * `get` would build a string per entry decoded on the way (about half of
+   * what rendering a scattered hit costs besides its source). Keeps its own
+   * place, apart from `get`'s: reading entries in order decodes each once.
+   */
+  unitsOf(i: number): void {
+    if (i === this.unitsIndex) return;
+    if (i < 0 || i >= this.length) throw new RangeError(`term ${i} of a dictionary of ${this.length}`);
+    const r = this.reader;
+    const bytes = r.bytes;
+    const size = this.blockSize;
+    let at: number;
+    let tails: boolean;
+    let len: number;
+    if (i > this.unitsIndex && this.unitsIndex >= 0 && Math.floor(i / size) === Math.floor(this.unitsIndex / size)) {
+      at = this.unitsIndex + 1;
+      r.pos = this.unitsEnd;
+      tails = this.unitsTails;
+      len = this.unitsLength;
+    } else {
+      at = i - (i % size);
+      r.pos = this.blockStarts[at / size]!;
+      tails = r.byte() === 1;
+      len = 0;
+    }
+    // Invalidated first: a failed read must not leave a half-decoded entry looking current.
+    this.unitsIndex = -1;
+    for (; at <= i; at++) {
+      const h = r.vint();
+      let prefix = h & 15;
+      if (prefix === 15) prefix += r.vint();
+      const tail = tails ? r.vint() : 0;
+      const n = h >>> 5;
+      const wide = (h & 16) !== 0;
+      const next = prefix + n + tail;
+      if (next > this.units.length) {
+        const grown = new Uint16Array(Math.max(next, 2 * this.units.length));
+        grown.set(this.units.subarray(0, len));
+        this.units = grown;
+      }
+      const u = this.units;
+      // The old term's last `tail` units move behind the new middle first: the middle may overwrite them.
+      if (tail > 0) u.copyWithin(prefix + n, len - tail, len);
+      let p = r.pos;
+      if (wide) {
+        for (let k = 0; k < n; k++, p += 2) u[prefix + k] = bytes[p]! | (bytes[p + 1]! << 8);
+      } else {
+        for (let k = 0; k < n; k++, p++) u[prefix + k] = bytes[p]!;
+      }
+      r.pos = p;
+      len = next;
+      if (this.skipMeta !== null) this.skipMeta(r);
+    }
+    this.unitsLength = len;
+    this.unitsEnd = r.pos;
+    this.unitsTails = tails;
+    this.unitsIndex = i;
+  }
+
   /** Offset (in the reader's bytes) of entry i's metadata; read it with `metaReader`. */
   metaOffset(i: number): number {
     this.seek(i);

@@ -5,7 +5,7 @@
  * the request filters them.
  */
 import { IGNORED_FIELD, type MappingLookup } from '../mapping/types.ts';
-import { idOf, type Segment, type SearcherSnapshot, type SegmentView, type StoredDocument } from '../segment/types.ts';
+import { ID_FIELD, idOf, type Segment, type SearcherSnapshot, type SegmentView, type SortedDocValues, type StoredDocument } from '../segment/types.ts';
 import { releaseOnce, responseBuffers } from './buffer-pool.ts';
 import { filterSource } from './source-filter.ts';
 import { ipTermText } from '../mapping/ip-address.ts';
@@ -177,7 +177,7 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
       out.text(`{${lead},`);
       out.raw(headAfterBrace);
     }
-    out.jsonString(idOf(seg, d));
+    writeId(out, seg, d);
     if (search.version) out.ascii(`,"_version":${seg.versions[d]}`);
     const score = hits.scores[i]!;
     if (Number.isNaN(score)) out.raw(SCORE_NULL);
@@ -212,6 +212,11 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
       for (let k = 0; k < sortValues.length; k++) {
         const v = ipSorts[k] === true && typeof sortValues[k] === 'string' ? ipTermText(sortValues[k] as string) : sortValues[k]!;
         if (k > 0) out.raw(COMMA);
+        if (typeof v === 'number' && Number.isSafeInteger(v) && specs?.[k]?.kind !== 'score' && !Object.is(v, -0)) {
+          // A time or a doc: its digits, without a string (what String(v) prints for a safe integer).
+          out.integer(v);
+          continue;
+        }
         const text = specs?.[k]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v);
         if (typeof v === 'string') out.text(text);
         else out.ascii(text);
@@ -224,6 +229,18 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   }
   starts[n] = out.length;
   return out.result(starts);
+}
+
+/** `_id` of local doc `d`, as a JSON string: from the dictionary's units when it gives them, without a string. */
+function writeId(out: ByteSink, seg: Segment, d: number): void {
+  const dv = seg.docValues.get(ID_FIELD) as SortedDocValues;
+  const dict = dv.dict;
+  if (dict.unitsOf === undefined) {
+    out.jsonString(idOf(seg, d));
+    return;
+  }
+  dict.unitsOf(dv.ords[d]!);
+  out.jsonUnits(dict.units!, dict.unitsLength!);
 }
 
 const SCORE_NULL = Buffer.from(',"_score":null');
@@ -296,6 +313,43 @@ class ByteSink {
       u8[at++] = c;
     }
     u8[at++] = 0x22;
+    this.length = at;
+  }
+
+  /** UTF-16 units as a JSON string, as jsonString writes their string. */
+  jsonUnits(units: Uint16Array, length: number): void {
+    this.reserve(length + 2);
+    const u8 = this.u8;
+    let at = this.length;
+    u8[at++] = 0x22;
+    for (let k = 0; k < length; k++) {
+      const c = units[k]!;
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
+        this.text(JSON.stringify(String.fromCharCode.apply(null, units.subarray(0, length) as unknown as number[])));
+        return;
+      }
+      u8[at++] = c;
+    }
+    u8[at++] = 0x22;
+    this.length = at;
+  }
+
+  /** A safe integer's decimal digits (String(v) of it). */
+  integer(v: number): void {
+    this.reserve(17);
+    const u8 = this.u8;
+    let at = this.length;
+    if (v < 0) {
+      u8[at++] = 0x2d;
+      v = -v;
+    }
+    let digits = 1;
+    for (let p = 10; p <= v; p *= 10) digits++;
+    at += digits;
+    for (let k = 1; k <= digits; k++) {
+      u8[at - k] = 0x30 + (v % 10);
+      v = Math.floor(v / 10);
+    }
     this.length = at;
   }
 

@@ -25,6 +25,13 @@ export interface TermDictionary {
   lowerBound(s: string): number;
   /** The index of `s`, or -1. */
   find(s: string): number;
+  /**
+   * Entry i as UTF-16 units into `units[0..unitsLength)` (valid until the
+   * next call), where a dictionary can do it without a string (files).
+   */
+  unitsOf?(i: number): void;
+  readonly units?: Uint16Array;
+  readonly unitsLength?: number;
 }
 
 /** Typed arrays doc values are kept in: the narrowest that holds a segment's values exactly. */

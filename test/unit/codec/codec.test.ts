@@ -52,6 +52,32 @@ test('a front-coded dictionary reads back every term, finds each one and bounds 
   assert.equal(dict.lowerBound('\uffff'), terms.length);
 });
 
+test('unitsOf gives every entry\'s UTF-16 units, in order, backwards and at random, beside get', () => {
+  // Terms with shared prefixes and suffixes (a block written with tails), wide units, long ones.
+  const terms = [...someTerms(1500, 7), ...Array.from({ length: 300 }, (_, i) => `evt-${String(i % 17).padStart(3, '0')}-x${'ab'.repeat(i % 40)}-end`)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const unique = [...new Set(terms)];
+  for (const blockSize of [16, 32]) {
+    const sink = new MemorySink();
+    const w = new FrontCodedWriter(sink, false, blockSize);
+    for (const t of unique) w.add(t);
+    const layout = w.finish();
+    const dict = new FrontCodedDictionary(sink.buffer.view(), layout);
+    const text = (i: number): string => {
+      dict.unitsOf(i);
+      return String.fromCharCode(...dict.units.subarray(0, dict.unitsLength));
+    };
+    for (let i = 0; i < unique.length; i++) assert.equal(text(i), unique[i], `entry ${i}`);
+    for (let i = unique.length - 1; i >= 0; i -= 3) assert.equal(text(i), unique[i], `entry ${i}`);
+    const r = prng(blockSize);
+    for (let k = 0; k < 2000; k++) {
+      const i = Math.floor(r() * unique.length);
+      // get and unitsOf keep separate places: interleaved, neither disturbs the other.
+      if (k % 3 === 0) assert.equal(dict.get(Math.floor(r() * unique.length)).length > 0, true);
+      assert.equal(text(i), unique[i], `entry ${i}`);
+    }
+  }
+});
+
 test('a dictionary of 32-term blocks (a text field) reads back and finds every term', () => {
   const terms = someTerms(1500, 5);
   const sink = new MemorySink();

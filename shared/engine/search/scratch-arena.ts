@@ -12,8 +12,10 @@
 export class ScratchArena {
   private readonly scores: Float64Array[] = [];
   private readonly counts: Uint16Array[] = [];
+  private readonly docs: Int32Array[] = [];
   private scoresUsed = 0;
   private countsUsed = 0;
+  private docsUsed = 0;
   /** True while a searcher holds arrays from it (a nested evaluation takes a fresh arena). */
   busy = false;
 
@@ -41,10 +43,22 @@ export class ScratchArena {
     return a;
   }
 
+  /** A doc id array of at least `n` entries (a conjunction's candidates); contents are stale. */
+  takeDocs(n: number): Int32Array {
+    let a = this.docs[this.docsUsed];
+    if (a === undefined || a.length < n) {
+      a = new Int32Array(Math.max(n, 256));
+      this.docs[this.docsUsed] = a;
+    }
+    this.docsUsed++;
+    return a;
+  }
+
   /** Everything handed out is free again. */
   reset(): void {
     this.scoresUsed = 0;
     this.countsUsed = 0;
+    this.docsUsed = 0;
   }
 }
 

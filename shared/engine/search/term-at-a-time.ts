@@ -10,6 +10,7 @@ import { lowestBit, wordsFor } from './doc-bits.ts';
 import { emptySet, roundScores } from './doc-set.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
 import { termWeightValue } from './postings-leaves.ts';
+import { singleNorm } from './single-norm.ts';
 import type { Query, TermQuery } from './query.ts';
 
 const f = Math.fround;
@@ -64,6 +65,18 @@ export function termConjunction(
   }
 }
 
+/**
+ * One term's score by freq when every doc has the same norm: BM25 is then a
+ * function of the freq alone, and a candidate's score a table read instead of
+ * a division (the same float operations, done once per freq and segment).
+ */
+const BY_FREQ = 32;
+const byFreq = new Float64Array(BY_FREQ);
+
+function fillByFreq(wv: number, norm: number): void {
+  for (let fr = 1; fr < BY_FREQ; fr++) byFreq[fr] = f(f(wv * fr) / f(fr + norm));
+}
+
 interface TermRange {
   readonly q: TermQuery;
   readonly inv: InvertedField;
@@ -81,22 +94,38 @@ function conjunctionOf(
 ): DocSet {
   const seg = ctx.segment;
   const lead = ranges[0]!;
-  const cand = new Int32Array(lead.docFreq);
-  const acc = needScores ? new Float64Array(lead.docFreq) : null;
+  // Candidates and their running sums live in the arena: a query over 60 segments allocated them 60 times.
+  const cand = ctx.arena.takeDocs(lead.docFreq);
+  const acc = needScores ? ctx.arena.takeScores(lead.docFreq) : null;
   let n = 0;
   {
     const { q, inv } = lead;
     const norms = inv.norms;
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
+    // A segment whose docs all have the field's length (every plate 7 characters) reads no norm per candidate.
+    const constNorm = acc === null || norms === null ? -1 : singleNorm(norms);
+    if (constNorm >= 0) fillByFreq(wv, normCache![constNorm]!);
     const cursor = cursors[0]!;
     while (cursor.nextBlock()) {
       const docs = cursor.docs;
+      const count = cursor.count;
+      if (acc === null) {
+        for (let i = 0; i < count; i++) {
+          const d = docs[i]!;
+          if (restrict !== null && (restrict[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+          cand[n++] = d;
+        }
+        continue;
+      }
       const freqs = cursor.freqs;
-      for (let i = 0, count = cursor.count; i < count; i++) {
+      for (let i = 0; i < count; i++) {
         const d = docs[i]!;
         if (restrict !== null && (restrict[d >>> 5]! & (1 << (d & 31))) === 0) continue;
         cand[n] = d;
-        if (acc !== null) acc[n] = norms === null ? constScore : f(f(wv * freqs[i]!) / f(freqs[i]! + normCache![norms[d]!]!));
+        const fr = freqs[i]!;
+        if (norms === null) acc[n] = constScore;
+        else if (constNorm >= 0 && fr < BY_FREQ) acc[n] = byFreq[fr]!;
+        else acc[n] = f(f(wv * fr) / f(fr + normCache![constNorm >= 0 ? constNorm : norms[d]!]!));
         n++;
       }
     }
@@ -125,6 +154,8 @@ function conjunctionOf(
     if (cursor.bits !== null && acc === null) continue;
     const norms = inv.norms;
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
+    const constNorm = acc === null || norms === null ? -1 : singleNorm(norms);
+    if (constNorm >= 0) fillByFreq(wv, normCache![constNorm]!);
     // Probing the candidates skips the blocks of a long list that hold none of them, and decodes
     // of the others only the gaps up to each candidate and its one freq.
     let kept = 0;
@@ -135,7 +166,10 @@ function conjunctionOf(
       if (fr === 0) continue;
       cand[kept] = d;
       if (acc !== null) {
-        const s = norms === null ? constScore : f(f(wv * fr) / f(fr + normCache![norms[d]!]!));
+        let s: number;
+        if (norms === null) s = constScore;
+        else if (constNorm >= 0 && fr < BY_FREQ) s = byFreq[fr]!;
+        else s = f(f(wv * fr) / f(fr + normCache![constNorm >= 0 ? constNorm : norms[d]!]!));
         acc[kept] = acc[k]! + s;
       }
       kept++;

@@ -679,7 +679,17 @@ function boosted(result: ShardQueryResult, boost: number): ShardQueryResult {
   if (boost === 1) return result;
   const scores = new Float32Array(result.scores.length);
   for (let i = 0; i < scores.length; i++) scores[i] = result.scores[i] * boost;
-  return { ...result, scores, maxScore: result.maxScore * boost };
+  // Named, not spread: a worker's result makes its sort rows when read (sort-rows.ts withSortRows).
+  return {
+    totalHits: result.totalHits,
+    maxScore: result.maxScore * boost,
+    docs: result.docs,
+    scores,
+    sortValues: result.sortValues,
+    ...(result.sortColumn === undefined ? {} : { sortColumn: result.sortColumn }),
+    terminatedEarly: result.terminatedEarly,
+    matches: result.matches,
+  };
 }
 
 function aliasSearchRouting(r: ResolvedIndex): string[] | null {

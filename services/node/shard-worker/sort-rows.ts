@@ -54,3 +54,24 @@ export function packResultRows(rows: SortValue[][] | null): PackedSortRows | nul
 export function unpackResultRows(p: PackedSortRows | null): SortValue[][] | null {
   return p === null ? null : (unpackSortRows(p) as SortValue[][]);
 }
+
+/**
+ * A shard worker's query result on the main thread: its sort values kept as
+ * the column they travelled in when each hit has one number
+ * (ShardQueryResult.sortColumn), the rows made only when read; a trajectory
+ * of 1,000 hits over five shards merged 5,000 rows to use 1,000.
+ */
+export function withSortRows<R extends { readonly sortValues: PackedSortRows | null }>(result: R): Omit<R, 'sortValues'> & { readonly sortValues: SortValue[][] | null; readonly sortColumn?: Float64Array; readonly matches: null } {
+  const packed = result.sortValues;
+  if (packed === null || packed.kind !== 'numbers') return { ...result, sortValues: unpackResultRows(packed), matches: null };
+  let rows: SortValue[][] | null = null;
+  const values = packed.values;
+  return {
+    ...result,
+    matches: null,
+    sortColumn: values,
+    get sortValues(): SortValue[][] {
+      return (rows ??= unpackSortRows(packed) as SortValue[][]);
+    },
+  };
+}

@@ -11,11 +11,11 @@ import type { SearchContexts } from '../search/search-contexts.ts';
 import type { SlowLog } from '../search/slow-log.ts';
 import type { FetchReply, QueryReply } from './protocol.ts';
 import type { EngineHandle } from './engine-handle.ts';
-import { packSortRows, unpackResultRows } from './sort-rows.ts';
+import { packSortRows, withSortRows } from './sort-rows.ts';
 import { sortedByDocAlone } from '../../../shared/engine/search/merge-top-hits.ts';
 
 function resultOf(contextId: number, reply: QueryReply, renderFrom?: number): ShardQueryResponse {
-  const result = { ...reply.result, sortValues: unpackResultRows(reply.result.sortValues), matches: null };
+  const result = withSortRows(reply.result);
   const r = reply.rendered;
   const rendered = r === undefined || r === null || renderFrom === undefined ? null : { hits: { bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength), starts: r.starts }, renderFrom };
   return { contextId, result, aggs: reply.aggs, suggest: reply.suggest, rendered };
@@ -135,7 +135,7 @@ export class WorkerShardClient implements ShardClient {
     else if (req.lastEmitted) this.contexts.advance(req.contextId, req.lastEmitted);
     const next = reply.next;
     if (req.queryNext !== undefined && next !== undefined && next !== null) {
-      const result = { ...next, sortValues: unpackResultRows(next.sortValues), matches: null };
+      const result = withSortRows(next);
       this.contexts.keep(req.contextId, { after: req.queryNext.after, size: req.queryNext.size, result });
     }
     const b = reply.bytes;

@@ -42,6 +42,18 @@ function compareHits(
   sb: number,
   j: number,
 ): number {
+  if (docOrder === 0 && specs !== null && specs.length === 1 && a.sortColumn !== undefined && b.sortColumn !== undefined) {
+    // One number a hit on both sides (what compareSortValue does with two numbers, without the rows).
+    const x = a.sortColumn[i]!;
+    const y = b.sortColumn[j]!;
+    if (x !== y) {
+      const reverse = specs[0]!.order === 'desc' ? -1 : 1;
+      if (x < y) return -reverse;
+      if (x > y) return reverse;
+    }
+    if (sa !== sb) return sa - sb;
+    return i - j;
+  }
   const va = a.sortValues === null ? null : a.sortValues[i]!;
   const vb = b.sortValues === null ? null : b.sortValues[j]!;
   if (docOrder !== 0) {
@@ -75,6 +87,7 @@ export function sortedByDocAlone(search: ParsedSearch): boolean {
 
 /** The sort values hit `i` of a shard's list shows on the page. */
 export function pageRow(shard: ShardQueryResult, i: number, docOrder: boolean): SortValue[] | null {
+  if (shard.sortColumn !== undefined) return [shard.sortColumn[i]!];
   return shard.sortValues !== null ? shard.sortValues[i]! : docOrder ? [shard.docs[i]!] : null;
 }
 

@@ -157,6 +157,13 @@ export interface ShardQueryResult {
    * order, where a hit's only sort value is its doc.
    */
   readonly sortValues: SortValue[][] | null;
+  /**
+   * Present when every hit has one numeric sort value (a sort by time):
+   * `sortValues[i]` is `[sortColumn[i]]`. The coordinator merges from it
+   * and makes rows only for the page (a result from a shard worker makes
+   * `sortValues` when first read).
+   */
+  readonly sortColumn?: Float64Array;
   /** true/false when `terminate_after` was given, else null. */
   readonly terminatedEarly: boolean | null;
   readonly matches: MatchSet[] | null;

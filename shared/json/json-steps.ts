@@ -18,10 +18,38 @@ const TOKENS_PER_STEP = 1024;
 
 interface Frame {
   readonly container: Record<string, unknown> | unknown[];
-  /** Keys seen in this object (null for an array). */
+  readonly object: boolean;
+  /**
+   * Keys seen in the root object of a stream, whose container stays empty;
+   * any other object's keys are its container's own (no Set per object: a
+   * document of 90,000 objects made as many).
+   */
   readonly keys: Set<string> | null;
   /** The key whose value comes next. */
   key: string | null;
+  /** An array of the root object handed to a RootStream element by element (its container stays empty). */
+  readonly streamed: boolean;
+  /** Elements of a streamed array so far. */
+  count: number;
+}
+
+/**
+ * Takes a document's root object as it is read, instead of building it
+ * (strictJsonSteps with a stream): each root field's value when it ends, and
+ * the elements of the root arrays it `splits` one at a time, so that an
+ * array of 90,000 objects is never held whole. The reader checks what it
+ * checks without a stream (duplicate keys too) and throws its errors, but
+ * after the stream has taken what came before.
+ */
+export interface RootStream {
+  /** The value of root field `key` is an array: true to take its elements one by one (element, then end). */
+  splits(key: string): boolean;
+  /** A root field and its whole value (not a split array). */
+  field(key: string, value: unknown): void;
+  /** The next element of the split array of root field `key`. */
+  element(key: string, value: unknown): void;
+  /** The split array of `key` ended after `count` elements. */
+  end(key: string, count: number): void;
 }
 
 function setKey(obj: Record<string, unknown>, key: string, value: unknown): void {
@@ -154,8 +182,13 @@ function readNumber(text: string, at: number): { value: number; end: number } {
   return { value: Number(text.slice(at, i)), end: i };
 }
 
-/** Parses JSON bytes as parseStrictJson does, as a generator of steps of TOKENS_PER_STEP values (shared/steps/run-steps.ts). */
-export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
+/**
+ * Parses JSON bytes as parseStrictJson does, as a generator of steps of
+ * TOKENS_PER_STEP values (shared/steps/run-steps.ts). With a `stream`, the
+ * root must be an object, whose fields go to the stream as they are read
+ * (RootStream); the value returned is then an empty object.
+ */
+export function* strictJsonSteps(raw: Buffer, stream: RootStream | null = null): Generator<void, unknown> {
   if (!isUtf8(raw)) throw invalidUtf8Exception(raw);
   const text = raw.toString('utf8');
   const stack: Frame[] = [];
@@ -165,6 +198,8 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
   let steps = 0;
   const scan: StringScan = { escaped: false, escapes: 0, quote: -1 };
 
+  /** A streamed array just closed: placed in the root object as its end (not as a value). */
+  let streamedEnded: Frame | null = null;
   /** Puts a finished value where it belongs (the root when no container is open). */
   const place = (value: unknown, at: number): void => {
     const top = stack[stack.length - 1];
@@ -173,12 +208,20 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
       haveRoot = true;
       return;
     }
-    if (top.keys === null) (top.container as unknown[]).push(value);
-    else {
+    if (!top.object) {
+      if (!top.streamed) (top.container as unknown[]).push(value);
+      else stream!.element(stack[0]!.key!, value);
+      top.count++;
+    } else {
       const key = top.key!;
-      if (top.keys.has(key)) throw duplicateField(text, key, at);
-      top.keys.add(key);
-      setKey(top.container as Record<string, unknown>, key, value);
+      if (top.keys === null ? Object.hasOwn(top.container, key) : top.keys.has(key)) throw duplicateField(text, key, at);
+      top.keys?.add(key);
+      top.count++;
+      if (top.keys === null) setKey(top.container as Record<string, unknown>, key, value);
+      else if (streamedEnded !== null) {
+        stream!.end(key, streamedEnded.count);
+        streamedEnded = null;
+      } else stream!.field(key, value);
       top.key = null;
     }
   };
@@ -187,18 +230,21 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
     while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
   };
 
+  const closeFrame = (frame: Frame): void => {
+    if (frame.streamed) streamedEnded = frame;
+  };
   while (!haveRoot) {
     if (++steps % TOKENS_PER_STEP === 0) yield;
     skipWhitespace();
     const top = stack[stack.length - 1];
     // In an object: a key (or the end) comes first.
-    if (top !== undefined && top.keys !== null && top.key === null) {
+    if (top !== undefined && top.object && top.key === null) {
       const c = text.charCodeAt(i);
-      if (c === 0x7d /* } */ && top.keys.size === 0) {
+      if (c === 0x7d /* } */ && top.count === 0) {
         i++;
         stack.pop();
         place(top.container, i);
-        if (!haveRoot) i = afterValue(text, i, stack, place);
+        if (!haveRoot) i = afterValue(text, i, stack, place, closeFrame);
         continue;
       }
       if (c !== 0x22) unexpected(text, i, 'a field name in double quotes');
@@ -215,17 +261,30 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
       continue;
     }
     // An array's end right after its start.
-    if (top !== undefined && top.keys === null && text.charCodeAt(i) === 0x5d && (top.container as unknown[]).length === 0) {
+    if (top !== undefined && !top.object && text.charCodeAt(i) === 0x5d && top.count === 0) {
       i++;
       stack.pop();
+      if (top.streamed) streamedEnded = top;
       place(top.container, i);
-      if (!haveRoot) i = afterValue(text, i, stack, place);
+      if (!haveRoot) i = afterValue(text, i, stack, place, closeFrame);
       continue;
     }
     const c = text.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) {
       if (stack.length >= MAX_NESTING_DEPTH) throw nestingTooDeep();
-      stack.push(c === 0x7b ? { container: {}, keys: new Set(), key: null } : { container: [], keys: null, key: null });
+      if (stream !== null && top === undefined && c !== 0x7b) throw jsonParseException(`a document must be a JSON object, found '${String.fromCharCode(c)}' at position ${i}`);
+      let streamed = false;
+      if (c === 0x5b && stream !== null && stack.length === 1) {
+        // Checked before the stream takes the elements: a second `items` must not add to the first one's.
+        if (top!.keys!.has(top!.key!)) throw duplicateField(text, top!.key!, i);
+        streamed = stream.splits(top!.key!);
+      }
+      const rootOfStream = stream !== null && top === undefined;
+      stack.push(
+        c === 0x7b
+          ? { container: {}, object: true, keys: rootOfStream ? new Set() : null, key: null, streamed: false, count: 0 }
+          : { container: [], object: false, keys: null, key: null, streamed, count: 0 },
+      );
       i++;
       continue;
     }
@@ -253,8 +312,9 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
     } else {
       unexpected(text, i, 'a JSON value');
     }
+    if (stream !== null && top === undefined) throw jsonParseException(`a document must be a JSON object, found a ${typeof value} at position ${start}`);
     place(value, start);
-    if (!haveRoot) i = afterValue(text, i, stack, place);
+    if (!haveRoot) i = afterValue(text, i, stack, place, closeFrame);
   }
   skipWhitespace();
   if (i < text.length) unexpected(text, i, 'the end of the body');
@@ -266,7 +326,7 @@ export function* strictJsonSteps(raw: Buffer): Generator<void, unknown> {
  * container's end, which closes it (and maybe its parents). Returns where
  * parsing goes on.
  */
-function afterValue(text: string, at: number, stack: Frame[], place: (value: unknown, at: number) => void): number {
+function afterValue(text: string, at: number, stack: Frame[], place: (value: unknown, at: number) => void, closing: (frame: Frame) => void): number {
   let i = at;
   for (;;) {
     while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
@@ -274,10 +334,11 @@ function afterValue(text: string, at: number, stack: Frame[], place: (value: unk
     if (top === undefined) return i;
     const c = text.charCodeAt(i);
     if (c === 0x2c /* , */) return i + 1;
-    const close = top.keys === null ? 0x5d : 0x7d;
-    if (c !== close) unexpected(text, i, top.keys === null ? "a comma or ']'" : "a comma or '}'");
+    const close = top.object ? 0x7d : 0x5d;
+    if (c !== close) unexpected(text, i, top.object ? "a comma or '}'" : "a comma or ']'");
     i++;
     stack.pop();
+    closing(top);
     place(top.container, i);
     if (stack.length === 0) return i;
   }

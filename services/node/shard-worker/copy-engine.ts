@@ -22,12 +22,12 @@
  * refresh after the apply, all of it at once, as before.
  */
 import { nextTurn, runStepsInTurns } from '../../../shared/steps/run-steps.ts';
-import { strictJsonSteps } from '../../../shared/json/json-steps.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
+import { indexStreamedSteps } from '../../../shared/engine/segment/streamed-document.ts';
 import { ShardIndex, EMPTY_COMMIT, forcedMergePolicy, type MergePlan } from '../../../shared/engine/segment/shard-index.ts';
 import { findMerges } from '../../../shared/engine/segment/merge-policy.ts';
 import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
@@ -56,8 +56,6 @@ const EMPTY_DOC: ParsedDocument = { fields: [], dynamicUpdate: null };
 export const LARGE_SOURCE_BYTES = 1 << 20;
 /** The longest stretch of a large document's indexing between two turns. */
 const STEP_MS = 10;
-/** Nested documents added between two looks at the clock. */
-const NESTED_PER_STEP = 128;
 
 /**
  * A commit follows a refresh once this long has passed since the last one
@@ -385,39 +383,24 @@ export class CopyEngine {
 
   /**
    * indexDoc for a large source, in steps with turns of the event loop
-   * between them (searches run there, see search()): the JSON, the mapping's
-   * parse, and the nested documents STEP_MS at a time. Nothing else of the
-   * copy runs meanwhile, so the buffer takes the whole block before a
-   * refresh can show it.
+   * between them (searches run there, see search()): each nested document
+   * goes into the buffer as soon as its part of the JSON is read and parsed
+   * (streamed-document.ts). Nothing else of the copy runs meanwhile, so no
+   * refresh can show part of the document. A document that fails half way
+   * leaves none of its nested documents and is stored without fields, as
+   * indexDoc stores one the mapping refuses.
    */
   private async indexLarge(id: string, state: DocState, mayReplace: boolean): Promise<void> {
     const source = state.source ?? EMPTY_SOURCE;
-    const parsed = await runStepsInTurns(this.parseInSteps(source), STEP_MS);
-    const doc = { id, version: state.version, seqNo: state.seqNo, routing: state.routing, source, parsed };
-    try {
-      await runStepsInTurns(this.index.indexInSteps(doc, mayReplace, NESTED_PER_STEP), STEP_MS);
-    } catch (err) {
-      this.events.onError(`indexing [${id}]`, err);
-      this.index.index({ ...doc, parsed: EMPTY_DOC }, mayReplace);
-    }
-  }
-
-  /** parse() in steps: the JSON (a 10 MB source: 100 ms to JSON.parse) and the mapping's parse (500 ms for 90,000 nested objects). */
-  private *parseInSteps(source: Buffer): Generator<void, ParsedDocument> {
+    const doc = { id, version: state.version, seqNo: state.seqNo, routing: state.routing, source };
     const mapping = this.meta.mapping;
-    if (mapping === null) return EMPTY_DOC;
-    let value: Record<string, unknown>;
-    try {
-      value = (yield* strictJsonSteps(source)) as Record<string, unknown>;
-    } catch {
-      return EMPTY_DOC;
+    if (mapping !== null) {
+      const outcome = await runStepsInTurns(indexStreamedSteps(this.index, mapping, this.meta.settings.nestedObjectsLimit, doc, mayReplace), STEP_MS);
+      if (outcome.ok) return;
+      // A parse error means the mapping changed since the coordinator's check (as parseValue: not reported).
+      if (outcome.indexing) this.events.onError(`indexing [${id}]`, outcome.error);
     }
-    try {
-      return yield* mapping.parseInSteps(value, this.meta.settings.nestedObjectsLimit);
-    } catch {
-      // As parseValue: the mapping changed since the coordinator's check; the document stays stored.
-      return EMPTY_DOC;
-    }
+    this.index.index({ ...doc, parsed: EMPTY_DOC }, mayReplace);
   }
 
   /** The version states of `ids` as of every op applied so far (sources not loaded). */

@@ -26,6 +26,7 @@ import { completionValues } from './completion-values.ts';
 import { makeLeaf } from './leaf-field.ts';
 import { ipTerm } from './ip-address.ts';
 import { getOwn, setOwn } from '../../json/own-keys.ts';
+import type { RootStream } from '../../json/json-steps.ts';
 import { parseProperty, type MappingParseOptions } from './mapping-parser.ts';
 import { renderNode } from './mapping-render.ts';
 import {
@@ -258,6 +259,8 @@ export class DocumentParser {
   private nestedCount = 0;
   private nestedLimit = DEFAULT_NESTED_OBJECTS_LIMIT;
   private materializeNested = true;
+  /** Where nested documents go as they are parsed (DocumentParser.stream), instead of `nested`. */
+  private onNested: ((doc: NestedDocument) => void) | null = null;
   /** New child nodes of existing objects, created by this document. */
   private overlay: Map<ObjectNode, Map<string, MappingNode>> | null = null;
   /** Dynamic additions in document order: (existing parent, new node). */
@@ -303,32 +306,64 @@ export class DocumentParser {
    * instance until the generator is done (Mapping.parseInSteps uses a new one).
    */
   *parseSteps(source: Record<string, unknown>, nestedObjectsLimit = DEFAULT_NESTED_OBJECTS_LIMIT): Generator<void, ParsedDocument> {
-    this.begin(nestedObjectsLimit, true);
-    const root = this.m.root;
-    if (root.enabled) {
-      const dynamic = root.dynamic ?? 'true';
-      for (const key in source) {
-        const value = source[key];
-        const node = this.child(root, key);
-        // An array of a plain root field: parseField would take its elements one by one, as here (arrays a leaf reads whole are not split).
-        const split = Array.isArray(value) && key.length > 0 && key.indexOf('.') === -1 && !METADATA_FIELDS.has(key) && takesElementsOneByOne(node);
-        if (!split) {
-          this.failingAsElasticsearch(() => this.parseObject(root, { [key]: value }, dynamic));
-          yield;
-          continue;
-        }
-        if (node === undefined && dynamic === 'strict') this.failingAsElasticsearch(() => this.parseField(root, key, value, dynamic));
-        for (let i = 0; i < value.length; i++) {
-          this.failingAsElasticsearch(() => this.parseField(root, key, value[i], dynamic));
-          yield;
-        }
+    const stream = this.stream(nestedObjectsLimit, null);
+    for (const key in source) {
+      const value = source[key];
+      if (!Array.isArray(value) || !stream.splits(key)) {
+        stream.field(key, value);
+        yield;
+        continue;
       }
+      for (let i = 0; i < value.length; i++) {
+        stream.element(key, value[i]);
+        yield;
+      }
+      stream.end(key, value.length);
     }
-    return this.finish();
+    return stream.finish();
+  }
+
+  /**
+   * parse() of a document whose root fields come one at a time, as a
+   * streaming JSON reader gives them (json-steps.ts RootStream), the
+   * elements of a root array one by one; `finish` gives the result. With
+   * `onNested`, each nested document goes there as soon as it is parsed (in
+   * block order, a child's own nested documents before it) instead of into
+   * the result: a document of 90,000 nested objects is never held whole
+   * (issue 11). Errors are parse()'s, thrown by the call that meets them,
+   * after `onNested` took the nested documents before it. Nothing else may
+   * parse with this instance until `finish`.
+   */
+  stream(nestedObjectsLimit: number, onNested: ((doc: NestedDocument) => void) | null): RootStream & { finish(): ParsedDocument } {
+    this.begin(nestedObjectsLimit, true);
+    this.onNested = onNested;
+    const root = this.m.root;
+    const dynamic = root.dynamic ?? 'true';
+    return {
+      // An array of a plain root field: parseField would take its elements one by one, as here (arrays a leaf reads whole are not split).
+      splits: (key) => {
+        if (!root.enabled || key.length === 0 || key.indexOf('.') !== -1 || METADATA_FIELDS.has(key)) return false;
+        const node = this.child(root, key);
+        if (!takesElementsOneByOne(node)) return false;
+        // parseField refuses an unmapped array under strict before its first element (even an empty one).
+        if (node === undefined && dynamic === 'strict') this.failingAsElasticsearch(() => this.parseField(root, key, [], dynamic));
+        return true;
+      },
+      field: (key, value) => {
+        if (root.enabled) this.failingAsElasticsearch(() => this.parseObject(root, { [key]: value }, dynamic));
+      },
+      element: (key, value) => this.failingAsElasticsearch(() => this.parseField(root, key, value, dynamic)),
+      end: () => undefined,
+      finish: () => {
+        this.onNested = null;
+        return this.finish();
+      },
+    };
   }
 
   private begin(nestedObjectsLimit: number, materializeNested: boolean): void {
     this.materializeNested = materializeNested;
+    this.onNested = null;
     this.gen = this.freshGen();
     this.out = [];
     this.ignored = null;
@@ -385,8 +420,10 @@ export class DocumentParser {
     if (isTopLevel) this.rootOut = parentOut;
     this.gen = this.freshGen();
     this.out = [];
+    let parsed = false;
     try {
       this.parseObject(node, value, dynamic);
+      parsed = true;
     } finally {
       const fields = this.out;
       this.out = parentOut;
@@ -394,7 +431,8 @@ export class DocumentParser {
       const rootOut = this.rootOut!;
       if (isTopLevel) this.rootOut = null;
       // Copied to its length: the list grew to 17 slots at its first field, and is kept until the document is indexed.
-      this.nested.push({ path: node.path, fields: fields.slice() as ParsedField[] });
+      if (this.onNested === null) this.nested.push({ path: node.path, fields: fields.slice() as ParsedField[] });
+      else if (parsed) this.onNested({ path: node.path, fields: fields as ParsedField[] });
       if (node.includeInParent === true) this.copyFields(fields, parentOut);
       // Not twice into a root that is also the parent.
       if (node.includeInRoot === true && (node.includeInParent !== true || !isTopLevel)) this.copyFields(fields, rootOut);

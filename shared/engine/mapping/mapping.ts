@@ -16,7 +16,8 @@ import { emptyRootOptions, newObjectNode, type AliasNode, type Dynamic, type Lea
 import { parseRootMapping, validateCopyTo, type MappingParseOptions } from './mapping-parser.ts';
 import { renderRoot } from './mapping-render.ts';
 import { QuickDocumentCheck } from './quick-document-check.ts';
-import type { FieldMapping, MappingLookup, ParsedDocument } from './types.ts';
+import type { FieldMapping, MappingLookup, NestedDocument, ParsedDocument } from './types.ts';
+import type { RootStream } from '../../json/json-steps.ts';
 
 /** `index.mapping.total_fields.limit` default. */
 export const DEFAULT_TOTAL_FIELDS_LIMIT = 1000;
@@ -300,6 +301,15 @@ export class Mapping implements MappingLookup {
    */
   parseInSteps(source: Record<string, unknown>, nestedObjectsLimit?: number): Generator<void, ParsedDocument> {
     return new DocumentParser(this.parserMapping()).parseSteps(source, nestedObjectsLimit);
+  }
+
+  /**
+   * A parse of a document read as a stream of root fields, with a parser of
+   * its own; its nested documents go to `onNested` as they are parsed
+   * (DocumentParser.stream).
+   */
+  parseStreaming(nestedObjectsLimit: number, onNested: (doc: NestedDocument) => void): RootStream & { finish(): ParsedDocument } {
+    return new DocumentParser(this.parserMapping()).stream(nestedObjectsLimit, onNested);
   }
 
   private parserMapping(): ParserMapping {

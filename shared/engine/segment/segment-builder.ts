@@ -7,7 +7,7 @@
  */
 import { runSteps } from '../../steps/run-steps.ts';
 import type { Analyzer, AnalyzerLookup } from '../analysis/types.ts';
-import type { FieldMapping, ParsedDocument, ParsedField } from '../mapping/types.ts';
+import type { FieldMapping, NestedDocument, ParsedDocument, ParsedField } from '../mapping/types.ts';
 import { mapperParsing } from '../../errors/es-errors.ts';
 import { newBitset } from './bitset.ts';
 import { ByteList, Float64List, Uint32List } from './growable-arrays.ts';
@@ -82,6 +82,11 @@ export class SegmentBuilder {
   private readonly recentStates: FieldState[] = [];
   private readonly recentAnalyzers: (Analyzer | null)[] = [];
   private built = false;
+  /** Nested docs were added since the last root (addNested). */
+  private openBlock = false;
+  /** withPath's reused array, and its `_nested_path` fields by path. */
+  private readonly nestedFields: ParsedField[] = [];
+  private readonly pathFields = new Map<string, ParsedField>();
 
   constructor(private readonly analyzers: AnalyzerLookup) {
     this.sourceOffsets.push(0);
@@ -105,6 +110,7 @@ export class SegmentBuilder {
     this.recentMappings.length = 0;
     this.recentStates.length = 0;
     this.recentAnalyzers.length = 0;
+    this.openBlock = false;
     this.built = false;
   }
 
@@ -135,17 +141,53 @@ export class SegmentBuilder {
       return this.addDoc(doc.parsed.fields, doc.id, doc.version, doc.seqNo, doc.routing, doc.source);
     }
     // Refuse the whole block before any column has taken part of it.
-    const blocks = nested.map((n) => [...n.fields, { mapping: NESTED_PATH_MAPPING, values: [n.path] }]);
-    for (const fields of blocks) this.prepare(fields);
+    for (const n of nested) this.prepare(this.withPath(n));
     this.prepare(doc.parsed.fields);
-    for (let i = 0; i < blocks.length; i++) {
+    for (let i = 0; i < nested.length; i++) {
       if (i > 0 && i % every === 0) yield;
-      const fields = blocks[i]!;
-      this.prepare(fields);
-      this.addDoc(fields, null, doc.version, doc.seqNo, null, EMPTY_SOURCE);
+      this.addNested(nested[i]!, doc.version, doc.seqNo);
     }
     this.prepare(doc.parsed.fields);
     return this.addDoc(doc.parsed.fields, doc.id, doc.version, doc.seqNo, doc.routing, doc.source);
+  }
+
+  /**
+   * Adds one nested document of the document being added: its block is
+   * open until the document's root is added (add() of a document whose
+   * `parsed` has no nested documents left), or closeOpenBlock.
+   */
+  addNested(nested: NestedDocument, version: number, seqNo: number): void {
+    if (this.built) throw new Error('SegmentBuilder.add after build()');
+    const fields = this.withPath(nested);
+    this.prepare(fields);
+    this.openBlock = true;
+    this.addDoc(fields, null, version, seqNo, null, EMPTY_SOURCE);
+  }
+
+  /**
+   * Ends a block whose root will not come (its document failed after some
+   * of its nested documents were added, or while one was): adds a root with
+   * no field and an empty source, which takes whatever of a doc a failure
+   * left half added, and returns its local doc id, which the caller deletes
+   * so the block goes whole; -1 when no block is open.
+   */
+  closeOpenBlock(id: string, version: number, seqNo: number, routing: string | null): number {
+    if (!this.openBlock && this.touched.length === 0) return -1;
+    return this.addDoc([], id, version, seqNo, routing, EMPTY_SOURCE);
+  }
+
+  /** A nested document's fields and its `_nested_path`, in an array reused for the next one. */
+  private withPath(nested: NestedDocument): readonly ParsedField[] {
+    let path = this.pathFields.get(nested.path);
+    if (path === undefined) {
+      path = { mapping: NESTED_PATH_MAPPING, values: [nested.path] };
+      this.pathFields.set(nested.path, path);
+    }
+    const out = this.nestedFields;
+    out.length = 0;
+    for (let k = 0; k < nested.fields.length; k++) out.push(nested.fields[k]!);
+    out.push(path);
+    return out;
   }
 
   /** Looks up (and checks) the column of every field of a doc about to be added: throws before anything is added. */
@@ -183,6 +225,7 @@ export class SegmentBuilder {
     this.touched.length = 0;
 
     if (id !== null) {
+      this.openBlock = false;
       this.ids.startDoc(local);
       this.ids.addValue(id);
       this.ids.finishDoc();

@@ -25,6 +25,7 @@ import { fsyncSync, openSync, closeSync, readdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnalyzerLookup } from '../analysis/types.ts';
+import type { NestedDocument } from '../mapping/types.ts';
 import { bitsetWords, clearBit, hasBit, newFullBitset } from './bitset.ts';
 import { liveDocsFileName, liveDocsFileOf, readLiveDocs, writeLiveDocs } from './live-docs-file.ts';
 import { MappedSegment } from './mapped-segment.ts';
@@ -258,12 +259,28 @@ export class ShardIndex {
   }
 
   /**
-   * index() in steps of `every` nested documents (SegmentBuilder.addInSteps):
-   * searches may run between steps, since they read the last refresh's view;
-   * nothing else may touch this index until the last step.
+   * One nested document of a document indexed as it is parsed (a large
+   * one: the shard worker's indexLarge), in block order. Its block stays
+   * open until index() adds the document itself (`parsed` without nested
+   * documents: they are in) or abandonNested; nothing else may be indexed
+   * or refreshed meanwhile (searches may run: they read the last refresh's
+   * view).
    */
-  *indexInSteps(doc: BufferedDoc, mayReplace: boolean, every: number): Generator<void, void, void> {
-    this.buffered(doc, yield* this.buffer.addInSteps(doc, every), mayReplace);
+  addNested(nested: NestedDocument, version: number, seqNo: number): void {
+    this.buffer.addNested(nested, version, seqNo);
+  }
+
+  /**
+   * The document whose nested documents addNested took will not be
+   * indexed (its parse or indexing failed half way): they go with a root
+   * born deleted (Lucene marks the docs of a failed block deleted), so no
+   * refresh shows any of them; the copy it would have replaced stays.
+   */
+  abandonNested(id: string, version: number, seqNo: number, routing: string | null): void {
+    const local = this.buffer.closeOpenBlock(id, version, seqNo, routing);
+    if (local < 0) return;
+    this.bufferDeletes.push(local);
+    this.pending++;
   }
 
   /** `doc` was just added to the buffer as `local`: the copy it replaces goes. */

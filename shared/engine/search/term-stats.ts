@@ -3,7 +3,7 @@
  * segments of one searcher snapshot the way Lucene's IndexSearcher does:
  * docFreq and docCount are summed over segments, deleted docs included.
  */
-import type { SearcherSnapshot, Segment } from '../segment/types.ts';
+import type { InvertedField, SearcherSnapshot, Segment } from '../segment/types.ts';
 import { bm25AvgFieldLength, bm25NormCache } from './bm25.ts';
 import { expandFuzzy, type FuzzySpec, type FuzzyTerm } from './fuzzy-terms.ts';
 
@@ -93,7 +93,7 @@ export class ShardTermStats {
     let docFreq = 0;
     for (let i = 0; i < views.length; i++) {
       const inv = views[i]!.segment.inverted.get(field);
-      const t = inv === undefined ? -1 : inv.terms.find(term);
+      const t = inv === undefined ? -1 : recentTermId(inv, term);
       ids[i] = t;
       if (t >= 0) docFreq += inv!.docFreq(t);
     }
@@ -101,6 +101,27 @@ export class ShardTermStats {
     byTerm.set(term, state);
     return state;
   }
+}
+
+/**
+ * Per segment field, the ids of the terms searched for last. A segment's
+ * dictionary never changes, and the seed's fragment search looked up its 5
+ * n-grams in each of 45 segments' dictionaries per request (a block search
+ * and a walk of front-coded entries each, about 7% of its query phase);
+ * queries repeat their terms. A few entries a field, whatever the segment's size.
+ */
+const RECENT_TERM_IDS = 64;
+const recentIds = new WeakMap<InvertedField, Map<string, number>>();
+
+function recentTermId(inv: InvertedField, term: string): number {
+  let ids = recentIds.get(inv);
+  if (ids === undefined) recentIds.set(inv, (ids = new Map()));
+  let id = ids.get(term);
+  if (id !== undefined) return id;
+  id = inv.terms.find(term);
+  if (ids.size >= RECENT_TERM_IDS) ids.delete(ids.keys().next().value!);
+  ids.set(term, id);
+  return id;
 }
 
 interface TermState {

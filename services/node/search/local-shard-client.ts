@@ -123,7 +123,8 @@ export class LocalShardClient implements ShardClient {
     }
     // Suggestions are computed once, with the first page (SuggestPhase runs in the query phase).
     const suggest = req.contextId === null && ctx.search.suggest ? this.suggest(ctx.snapshot, ctx.search, shardCtx) : null;
-    return { contextId: id, result: { ...result, matches: null }, aggs, suggest };
+    // Not spread when there is nothing to drop: a result with a sort column makes its rows when read.
+    return { contextId: id, result: result.matches === null ? result : { ...result, matches: null }, aggs, suggest };
   }
 
   private suggest(snapshot: SearcherSnapshot, search: ParsedSearch, shardCtx: ShardSearchContext): ShardSuggestResult {

@@ -18,7 +18,7 @@ import { errorToWire } from '../../../shared/errors/transport-errors.ts';
 import { CopyEngine, indexMetaOf } from './copy-engine.ts';
 import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';
-import { packResultRows, unpackSortRows } from './sort-rows.ts';
+import { packResultRows, unpackSortRows, type PackedSortRows } from './sort-rows.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
@@ -64,6 +64,25 @@ function parsed(msg: QueryMessage, copy: CopyEngine): { search: ParsedSearch; ag
   return { search, aggs: specs };
 }
 
+/**
+ * A query result as it travels: a sort column as it is (no rows are made
+ * from it), other sort values packed (sort-rows.ts); the matches stay.
+ */
+function wireResult(r: ShardQueryResult): QueryReply['result'] {
+  return {
+    totalHits: r.totalHits,
+    maxScore: r.maxScore,
+    docs: r.docs,
+    scores: r.scores,
+    sortValues: r.sortColumn !== undefined ? { kind: 'numbers', values: r.sortColumn } : packResultRows(r.sortValues),
+    terminatedEarly: r.terminatedEarly,
+  };
+}
+
+function sortBuffers(p: PackedSortRows | null): ArrayBuffer[] {
+  return p !== null && p.kind === 'numbers' ? ownBuffer(p.values) : [];
+}
+
 /** Transferable when the array is the only view of its buffer. */
 function ownBuffer(a: ArrayBufferView): ArrayBuffer[] {
   return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer ? [a.buffer] : [];
@@ -97,11 +116,9 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
   if (rendered !== null && rendered.starts.length > 1) copy.searched('fetch', performance.now() - queried);
   // Nothing will be fetched from this view: it goes now rather than on a later message.
   if (first && (msg.transient === true || rendered !== null)) copy.dropContext(msg.contextId);
-  const { matches: _matches, sortValues, ...rest } = res.result;
-  void _matches;
-  const result = { ...rest, sortValues: packResultRows(sortValues) };
+  const result = wireResult(res.result);
   const value: QueryReply = { result, aggs: res.aggs, suggest: res.suggest ?? null, rendered };
-  const transfer = [...ownBuffer(result.docs), ...ownBuffer(result.scores)];
+  const transfer = [...ownBuffer(result.docs), ...ownBuffer(result.scores), ...sortBuffers(result.sortValues)];
   if (rendered !== null) transfer.push(...ownBuffer(rendered.bytes), ...ownBuffer(rendered.starts));
   post({ t: 'reply', seq: msg.seq, value }, transfer);
 }
@@ -162,7 +179,7 @@ async function fetchNow(msg: FetchMessage, copy: CopyEngine): Promise<void> {
   if (next !== undefined && next !== null) copy.searched('query', performance.now() - queried);
   const value: FetchReply = next === undefined ? fetched : { ...fetched, next };
   const transfer = [...ownBuffer(value.bytes), ...ownBuffer(value.starts)];
-  if (next !== undefined && next !== null) transfer.push(...ownBuffer(next.docs), ...ownBuffer(next.scores));
+  if (next !== undefined && next !== null) transfer.push(...ownBuffer(next.docs), ...ownBuffer(next.scores), ...sortBuffers(next.sortValues));
   post({ t: 'reply', seq: msg.seq, value }, transfer);
 }
 
@@ -177,9 +194,7 @@ async function queryAhead(client: LocalShardClient, copy: CopyEngine, contextId:
     const search = copy.contexts.get(contextId)?.search as ParsedSearch | undefined;
     if (search === undefined) return null;
     const res = await client.query({ search, size: next.size, after: next.after, nowMillis: next.nowMillis, keepAliveMs: 0, contextId });
-    const { matches: _matches, sortValues, ...rest } = res.result;
-    void _matches;
-    return { ...rest, sortValues: packResultRows(sortValues) };
+    return wireResult(res.result);
   } catch {
     return null;
   }

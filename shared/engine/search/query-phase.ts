@@ -208,7 +208,8 @@ export function executeQueryPhase(
   const slots = collector.sortedSlots();
   const docs = new Int32Array(slots.length);
   const scores = new Float32Array(slots.length);
-  const sortValues: SortValue[][] | null = sortedByField ? [] : null;
+  const column = sortedByField && nFields === 1 ? numericColumn(first, collector, slots) : null;
+  const sortValues: SortValue[][] | null = sortedByField && column === null ? [] : null;
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i]!;
     docs[i] = collector.docs[slot]!;
@@ -223,7 +224,7 @@ export function executeQueryPhase(
       sortValues.push(row);
     }
   }
-  return {
+  const result = {
     totalHits: total,
     maxScore: needScores && total > 0 ? maxScore : NaN,
     docs,
@@ -231,6 +232,40 @@ export function executeQueryPhase(
     sortValues,
     terminatedEarly: terminateAfter > 0 ? terminated : null,
     matches,
+  };
+  return column === null ? result : withColumn(result, column);
+}
+
+/**
+ * The sort values of a one-field numeric sort as a column, when every one
+ * is a number other than NaN (a long field's missing values print as
+ * strings): a shard's top 1,000 by time then travels as one Float64Array
+ * without a row per hit first. Null otherwise.
+ */
+function numericColumn(field: ResolvedSortField, collector: TopDocsCollector, slots: readonly number[]): Float64Array | null {
+  if (field.kind === 'string' || field.kind === 'id') return null;
+  const out = new Float64Array(slots.length);
+  for (let i = 0; i < slots.length; i++) {
+    const v = numericSortValue(field, collector.num(slots[i]!, 0));
+    if (typeof v !== 'number' || Number.isNaN(v)) return null;
+    out[i] = v;
+  }
+  return out;
+}
+
+/** `result` with `sortColumn`, its rows made when `sortValues` is first read. */
+function withColumn(result: Omit<ShardQueryResult, 'sortValues'>, column: Float64Array): ShardQueryResult {
+  let rows: SortValue[][] | null = null;
+  return {
+    ...result,
+    sortColumn: column,
+    get sortValues(): SortValue[][] {
+      if (rows === null) {
+        rows = new Array<SortValue[]>(column.length);
+        for (let i = 0; i < column.length; i++) rows[i] = [column[i]!];
+      }
+      return rows;
+    },
   };
 }
 

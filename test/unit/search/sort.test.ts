@@ -47,6 +47,18 @@ describe('sorting', () => {
     assert.deepEqual(d.result.sortValues![d.ids.length - 1], [-9223372036854775808n]);
   });
 
+  it('keeps one-number sort values as a column (rows made from it on read), and rows where a value is not a plain number', () => {
+    const price = run(SNAPSHOT, ctx(), { sort: [{ price: 'desc' }] });
+    const column = price.result.sortColumn;
+    assert.ok(column !== undefined);
+    assert.deepEqual(price.result.sortValues, Array.from(column, (v) => [v]));
+    assert.deepEqual(price.result.sortValues![0], [58.5]);
+    // A missing long prints as Long.MAX_VALUE (a bigint): no column.
+    const n = run(SNAPSHOT, ctx(), { sort: [{ n: 'asc' }] });
+    assert.equal(n.result.sortColumn, undefined);
+    assert.deepEqual(n.result.sortValues![n.ids.length - 1], [9223372036854775807n]);
+  });
+
   it('missing _first and a missing value', () => {
     const first = run(SNAPSHOT, ctx(), { sort: [{ n: { order: 'asc', missing: '_first' } }] }).ids;
     assert.deepEqual(first.slice(0, 3), ['10', '21', '32']);

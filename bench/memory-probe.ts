@@ -20,6 +20,7 @@ import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 import { nextBulkBody } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { argNumber } from './dataset.ts';
+import { anonymousByKind } from './node-cpu.ts';
 import { spawnServer, tempDir } from '../test/helpers/server.ts';
 
 const count = argNumber('count', 2_000_000);
@@ -30,45 +31,6 @@ function argString(name: string): string | undefined {
 }
 const ROOT = argString('root');
 const GDB = argString('gdb');
-
-interface Mapping {
-  readonly start: number;
-  readonly end: number;
-  readonly perm: string;
-  readonly name: string;
-  anon: number;
-}
-
-/** Anonymous KiB of `pid` by kind of mapping. */
-export function anonymousByKind(pid: number): Map<string, number> {
-  const maps: Mapping[] = [];
-  let cur: Mapping | null = null;
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const m = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
-    if (m !== null) {
-      cur = { start: parseInt(m[1]!, 16), end: parseInt(m[2]!, 16), perm: m[3]!, name: m[4]!, anon: 0 };
-      maps.push(cur);
-      continue;
-    }
-    const k = /^Anonymous:\s+(\d+) kB/.exec(line);
-    if (k !== null && cur !== null) cur.anon = Number(k[1]);
-  }
-  const out = new Map<string, number>();
-  const add = (kind: string, kb: number) => out.set(kind, (out.get(kind) ?? 0) + kb);
-  const ARENA = 64 << 20;
-  maps.forEach((m, i) => {
-    if (m.anon === 0) return;
-    const size = m.end - m.start;
-    const next = maps[i + 1];
-    if (m.name === '[heap]') add('malloc: main arena', m.anon);
-    else if (m.name !== '') add('other (stacks, libraries)', m.anon);
-    // A thread arena's heap: 64 MiB aligned, its reserved tail right after it.
-    else if (m.start % ARENA === 0 && (size === ARENA || (next !== undefined && next.start === m.end && next.perm === '---p' && next.end - m.start === ARENA))) add('malloc: thread arenas', m.anon);
-    else if (size === 256 * 1024) add('V8 heap pages (256 KB)', m.anon);
-    else add('other anonymous maps (V8 large objects, big mallocs)', m.anon);
-  });
-  return out;
-}
 
 function status(pid: number): { rss: number; anon: number; file: number } {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -1,7 +1,10 @@
 /**
  * A node process's CPU time by thread and its memory, from /proc: on a
  * machine shared with other work, CPU time per request says more than wall
- * time (bench:scale, bench:scroll, bench:seed-queries).
+ * time (bench:scale, bench:scroll, bench:seed-queries). Its anonymous
+ * memory split by kind of mapping (V8 heap pages, malloc arenas, other) says
+ * which side of the process holds it (bench/memory-probe.ts,
+ * bench:seed-queries --memory).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 
@@ -35,4 +38,50 @@ export function memoryMiB(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/** The process's resident, anonymous and proportional memory (/proc/PID/smaps_rollup), MiB. */
+export function smapsRollupMiB(pid: number): { rss: number; anon: number; pss: number } {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) / 1024;
+  return { rss: kb('Rss'), anon: kb('Anonymous'), pss: kb('Pss') };
+}
+
+interface Mapping {
+  readonly start: number;
+  readonly end: number;
+  readonly perm: string;
+  readonly name: string;
+  anon: number;
+}
+
+/** Anonymous KiB of `pid` by kind of mapping. */
+export function anonymousByKind(pid: number): Map<string, number> {
+  const maps: Mapping[] = [];
+  let cur: Mapping | null = null;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (m !== null) {
+      cur = { start: parseInt(m[1]!, 16), end: parseInt(m[2]!, 16), perm: m[3]!, name: m[4]!, anon: 0 };
+      maps.push(cur);
+      continue;
+    }
+    const k = /^Anonymous:\s+(\d+) kB/.exec(line);
+    if (k !== null && cur !== null) cur.anon = Number(k[1]);
+  }
+  const out = new Map<string, number>();
+  const add = (kind: string, kb: number) => out.set(kind, (out.get(kind) ?? 0) + kb);
+  const ARENA = 64 << 20;
+  maps.forEach((m, i) => {
+    if (m.anon === 0) return;
+    const size = m.end - m.start;
+    const next = maps[i + 1];
+    if (m.name === '[heap]') add('malloc: main arena', m.anon);
+    else if (m.name !== '') add('other (stacks, libraries)', m.anon);
+    // A thread arena's heap: 64 MiB aligned, its reserved tail right after it.
+    else if (m.start % ARENA === 0 && (size === ARENA || (next !== undefined && next.start === m.end && next.perm === '---p' && next.end - m.start === ARENA))) add('malloc: thread arenas', m.anon);
+    else if (size === 256 * 1024) add('V8 heap pages (256 KB)', m.anon);
+    else add('other anonymous maps (V8 large objects, big mallocs)', m.anon);
+  });
+  return out;
 }

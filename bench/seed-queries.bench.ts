@@ -8,6 +8,9 @@
  *   npm run bench:seed-queries -- --data /tmp/scale-1m --only trajectory --runs 100
  *   npm run bench:seed-queries -- --data /tmp/scale-1m --root /tmp/main-build   # another checkout's build (before/after)
  *   npm run bench:seed-queries -- --data /tmp/scale-1m --only '1000 hits' --cpu-prof /tmp/prof   # .cpuprofile of every thread
+ *   npm run bench:seed-queries -- --data /tmp/scale-20m --aggs --memory --runs 10 --warmup 0
+ *       # also bench:scale's aggregations (its 11 queries), then the node's memory: smaps_rollup
+ *       # and its anonymous memory by kind (issue 12's 20M / 5M row: run it on both directories)
  *
  * Never run it on a data directory another node has open.
  */
@@ -16,8 +19,8 @@ import { loadavg } from 'node:os';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { argNumber } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
-import { seedSearches } from './seed-workload.ts';
-import { cpuBetween, memoryMiB, threadCpu } from './node-cpu.ts';
+import { seedAggregations, seedSearches } from './seed-workload.ts';
+import { anonymousByKind, cpuBetween, memoryMiB, smapsRollupMiB, threadCpu } from './node-cpu.ts';
 import { spawnServer } from '../test/helpers/server.ts';
 
 function argString(name: string): string | undefined {
@@ -31,6 +34,15 @@ const ONLY = argString('only');
 const runs = argNumber('runs', 50);
 const warmup = argNumber('warmup', 10);
 const CPU_PROF = argString('cpu-prof');
+const AGGS = process.argv.includes('--aggs');
+const MEMORY = process.argv.includes('--memory');
+
+/** The node's memory after the queries: smaps_rollup, and the anonymous part by kind of mapping. */
+function printMemory(pid: number, load: string): void {
+  const m = smapsRollupMiB(pid);
+  process.stdout.write(`\nnode memory after the queries (smaps_rollup, load average ${load}): RSS ${m.rss.toFixed(0)} MiB, anonymous ${m.anon.toFixed(0)}, PSS ${m.pss.toFixed(0)}\n`);
+  for (const [kind, kb] of [...anonymousByKind(pid)].sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${(kb / 1024).toFixed(0).padStart(6)} MiB  ${kind}\n`);
+}
 
 async function main(): Promise<void> {
   if (DATA === undefined) throw new Error('--data DIR: a data directory holding the pass-record index (npm run bench:scale -- --keep DIR --load-only)');
@@ -44,7 +56,8 @@ async function main(): Promise<void> {
     if (health.status !== 200) throw new Error(`health: ${health.text}`);
     process.stdout.write(`bench:seed-queries ${new Date().toISOString()} ${ROOT ?? 'this build'}, load average ${load()}\n`);
     const rows: string[][] = [['query', 'p50 ms', 'p99 ms', 'node CPU ms/request', 'busiest threads ms/request', 'RSS MiB', 'load avg']];
-    for (const [name, body] of seedSearches().filter(([n]) => ONLY === undefined || n.includes(ONLY))) {
+    const cases = AGGS ? [...seedSearches(), ...seedAggregations()] : seedSearches();
+    for (const [name, body] of cases.filter(([n]) => ONLY === undefined || n.includes(ONLY))) {
       const run = async () => {
         const r = await client.request('POST', '/passinfo/_search', body);
         if (r.status !== 200) throw new Error(`${name}: ${r.status} ${r.text.slice(0, 300)}`);
@@ -73,6 +86,7 @@ async function main(): Promise<void> {
       ]);
     }
     printTable(`bench:seed-queries: ${runs} runs each after ${warmup} warm-up runs`, rows);
+    if (MEMORY) printMemory(pid, load());
   } finally {
     client.close();
     server.child.kill('SIGTERM');

@@ -12,19 +12,20 @@
  */
 
 import type { NumericArray, OrdArray } from '../segment/types.ts';
+import type { MonotonicOrds } from './monotonic-ords.ts';
 
 /** counts[global ordinal]++ for single-valued ordinals; docs without a value count under missingOrd when ≥ 0. */
 export function countOrdinals(
   docs: Int32Array,
   n: number,
   segOrds: OrdArray,
-  toGlobal: Int32Array,
+  toGlobal: MonotonicOrds,
   missingOrd: number,
   counts: Int32Array,
 ): void {
   for (let i = 0; i < n; i++) {
     const o = segOrds[docs[i]!]!;
-    if (o >= 0) counts[toGlobal[o]!]!++;
+    if (o >= 0) counts[toGlobal.get(o)]!++;
     else if (missingOrd >= 0) counts[missingOrd]!++;
   }
 }
@@ -38,7 +39,7 @@ export function appendGlobalOrdinals(
   docs: Int32Array,
   n: number,
   segOrds: OrdArray,
-  toGlobal: Int32Array,
+  toGlobal: MonotonicOrds,
   missingOrd: number,
   out: Int32Array,
   at: number,
@@ -46,7 +47,7 @@ export function appendGlobalOrdinals(
   let k = at;
   for (let i = 0; i < n; i++) {
     const o = segOrds[docs[i]!]!;
-    if (o >= 0) out[k++] = toGlobal[o]!;
+    if (o >= 0) out[k++] = toGlobal.get(o);
     else if (missingOrd >= 0) out[k++] = missingOrd;
   }
   return k;
@@ -66,7 +67,7 @@ export function countOrdinalsBySegment(
   n: number,
   segOrds: OrdArray,
   dictSize: number,
-  toGlobal: Int32Array,
+  toGlobal: MonotonicOrds,
   missingOrd: number,
   counts: Int32Array,
 ): void {
@@ -83,7 +84,7 @@ export function countOrdinalsBySegment(
  * a pass over a dictionary of 130,000 plates per 4,096 docs made the
  * collection quadratic in the segment's size.
  */
-export function countOrdinalRange(from: number, to: number, segOrds: OrdArray, dictSize: number, toGlobal: Int32Array, missingOrd: number, counts: Int32Array): void {
+export function countOrdinalRange(from: number, to: number, segOrds: OrdArray, dictSize: number, toGlobal: MonotonicOrds, missingOrd: number, counts: Int32Array): void {
   if ((to - from) * 4 < dictSize) {
     countGlobalOrdinalRange(from, to, segOrds, toGlobal, missingOrd, counts);
     return;
@@ -93,21 +94,21 @@ export function countOrdinalRange(from: number, to: number, segOrds: OrdArray, d
   addSegmentCounts(dictSize, toGlobal, missingOrd, counts);
 }
 
-function countGlobalOrdinalRange(from: number, to: number, segOrds: OrdArray, toGlobal: Int32Array, missingOrd: number, counts: Int32Array): void {
+function countGlobalOrdinalRange(from: number, to: number, segOrds: OrdArray, toGlobal: MonotonicOrds, missingOrd: number, counts: Int32Array): void {
   for (let d = from; d < to; d++) {
     const o = segOrds[d]!;
-    if (o >= 0) counts[toGlobal[o]!]!++;
+    if (o >= 0) counts[toGlobal.get(o)]!++;
     else if (missingOrd >= 0) counts[missingOrd]!++;
   }
 }
 
 /** Adds the per segment ordinal counts to their global ordinals and zeroes them. */
-function addSegmentCounts(dictSize: number, toGlobal: Int32Array, missingOrd: number, counts: Int32Array): void {
+function addSegmentCounts(dictSize: number, toGlobal: MonotonicOrds, missingOrd: number, counts: Int32Array): void {
   const seg = segmentCounts;
   for (let o = 0; o < dictSize; o++) {
     const c = seg[o]!;
     if (c === 0) continue;
-    counts[toGlobal[o]!]! += c;
+    counts[toGlobal.get(o)]! += c;
     seg[o] = 0;
   }
   if (missingOrd >= 0) counts[missingOrd]! += seg[dictSize]!;
@@ -137,7 +138,7 @@ export function countOrdinalsForSubs(
   docs: Int32Array,
   n: number,
   segOrds: OrdArray,
-  toGlobal: Int32Array,
+  toGlobal: MonotonicOrds,
   missingOrd: number,
   counts: Int32Array,
   outDocs: Int32Array,
@@ -148,7 +149,7 @@ export function countOrdinalsForSubs(
   for (let i = 0; i < n; i++) {
     const doc = docs[i]!;
     const o = segOrds[doc]!;
-    const g = o >= 0 ? toGlobal[o]! : missingOrd;
+    const g = o >= 0 ? toGlobal.get(o) : missingOrd;
     if (g < 0) continue;
     counts[g]!++;
     outDocs[k] = doc;

@@ -7,7 +7,10 @@
  * immutable) in the thread's field data cache (field-data-cache.ts), so
  * repeated searches skip the merge while it fits the cache's budget.
  *
- * The maps are all that is kept: 4 bytes per segment term. A global
+ * The maps are all that is kept, packed as Lucene packs them (monotonic
+ * blocks, monotonic-ords.ts): 4–12 bits a segment term where an Int32Array
+ * took 32 (a shard of 20M pass records: 1.5M plates, 16 MB of maps a shard
+ * and 5 shards on 2 workers, over the 64 MiB field data budget). A global
  * ordinal's term is read from a segment's own dictionary (the first, largest
  * first, whose map holds it: a binary search, the maps ascend), as Lucene
  * reads it through `OrdinalMap.getFirstSegmentNumber`. A copy of the terms
@@ -21,6 +24,7 @@ import { mergeTerms } from '../segment/term-merge.ts';
 import type { SegmentView, SortedDocValues, TermDictionary } from '../segment/types.ts';
 import { sortedValues } from './value-source.ts';
 import { dictionaryId, fieldDataCache } from './field-data-cache.ts';
+import { MonotonicOrds, MonotonicOrdsWriter } from './monotonic-ords.ts';
 
 export interface GlobalOrdinals {
   /** Distinct values over all segments (and `missing`). */
@@ -30,7 +34,7 @@ export interface GlobalOrdinals {
   /** 1 for each global ordinal whose value `accept` takes: every segment dictionary read in order once. */
   acceptedBy(accept: (term: string) => boolean): Uint8Array;
   /** Per view (in the order given): segment ord → global ord; null when the segment lacks the field. */
-  readonly segmentToGlobal: readonly (Int32Array | null)[];
+  readonly segmentToGlobal: readonly (MonotonicOrds | null)[];
   /** Global ord of the `missing` value, or -1. */
   readonly missingOrd: number;
   /** Names this set of dictionaries (and `missing`) in the field data cache: what is derived from them is kept under keys made from it. */
@@ -56,7 +60,7 @@ export function globalOrdinals(views: readonly SegmentView[], field: string | nu
 /** What a global ordinals map holds in its arrays (the dictionaries are the segments'). */
 export function globalOrdinalsBytes(g: GlobalOrdinals): number {
   let bytes = 64 + (g instanceof OrdinalMap ? g.extraBytes : 0);
-  const seen = new Set<Int32Array>();
+  const seen = new Set<MonotonicOrds>();
   for (const m of g.segmentToGlobal) {
     if (m === null || seen.has(m)) continue;
     seen.add(m);
@@ -72,7 +76,7 @@ const RECENT_BYTES = 64;
 /** A dictionary and its ordinals' global ordinals (ascending). */
 interface Part {
   readonly dict: TermDictionary;
-  readonly map: Int32Array;
+  readonly map: MonotonicOrds;
 }
 
 class OrdinalMap implements GlobalOrdinals {
@@ -88,7 +92,7 @@ class OrdinalMap implements GlobalOrdinals {
   constructor(
     readonly length: number,
     parts: readonly Part[],
-    readonly segmentToGlobal: readonly (Int32Array | null)[],
+    readonly segmentToGlobal: readonly (MonotonicOrds | null)[],
     readonly missingOrd: number,
     readonly cacheKey: string,
   ) {
@@ -98,7 +102,7 @@ class OrdinalMap implements GlobalOrdinals {
     // From the last part to the first: each ordinal ends with the first part that holds it.
     for (let p = this.lookupOrder.length - 1; p >= 0; p--) {
       const map = this.lookupOrder[p]!.map;
-      for (let i = 0; i < map.length; i++) first[map[i]!] = p;
+      for (let i = 0; i < map.length; i++) first[map.get(i)] = p;
     }
   }
 
@@ -125,7 +129,7 @@ class OrdinalMap implements GlobalOrdinals {
     let hi = map.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const v = map[mid]!;
+      const v = map.get(mid);
       if (v === g) {
         const term = dict.get(mid);
         if (this.recent.size === RECENT_TERMS) this.recent.clear();
@@ -143,7 +147,7 @@ class OrdinalMap implements GlobalOrdinals {
     const out = new Uint8Array(this.length);
     for (const { dict, map } of this.lookupOrder) {
       for (let i = 0; i < map.length; i++) {
-        const g = map[i]!;
+        const g = map.get(i);
         if (out[g] === 0) out[g] = accept(dict.get(i)) ? 1 : 2;
       }
     }
@@ -160,27 +164,29 @@ export function buildGlobalOrdinals(dicts: readonly (TermDictionary | null)[], m
   if (missing === null && present.length <= 1) {
     // At most one dictionary: it is the global one.
     const only = present[0] ?? PackedStrings.EMPTY;
-    const identity = new Int32Array(only.length);
-    for (let i = 0; i < identity.length; i++) identity[i] = i;
+    const identity = MonotonicOrds.identity(only.length);
+    const empty = MonotonicOrds.identity(0);
     return new OrdinalMap(
       only.length,
       [{ dict: only, map: identity }],
-      dicts.map((d) => (d === null ? null : d.length === 0 ? new Int32Array(0) : identity)),
+      dicts.map((d) => (d === null ? null : d.length === 0 ? empty : identity)),
       -1,
       cacheKey,
     );
   }
-  const ordMaps = all.map((d) => new Int32Array(d.length));
+  // Each dictionary's terms come in order, so each map is packed as the merge goes (never whole as int32s).
+  const writers = all.map((d) => new MonotonicOrdsWriter(d.length));
   let length = 0;
   mergeTerms(all, null, (_term, holders) => {
-    for (const { part, termId } of holders) ordMaps[part]![termId] = length;
+    for (const { part } of holders) writers[part]!.add(length);
     length++;
   });
+  const ordMaps = writers.map((w) => w.finish());
   return new OrdinalMap(
     length,
     all.map((dict, i) => ({ dict, map: ordMaps[i]! })),
     dicts.map((d, i) => (d === null ? null : ordMaps[i]!)),
-    missing === null ? -1 : ordMaps[all.length - 1]![0]!,
+    missing === null ? -1 : ordMaps[all.length - 1]!.get(0),
     cacheKey,
   );
 }

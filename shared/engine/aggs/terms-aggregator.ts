@@ -15,6 +15,7 @@ import { appendGlobalOrdinals, countOrdinalRange, countOrdinals, countOrdinalsBy
 import { compareKeys, compareMetric, isKeyOrder, withKeyTieBreak } from './bucket-order.ts';
 import { dateFormatterFor } from './date-formats.ts';
 import { globalOrdinals, type GlobalOrdinals } from './global-ordinals.ts';
+import type { MonotonicOrds } from './monotonic-ords.ts';
 import { fieldDataCache } from './field-data-cache.ts';
 import { ipIncludeExclude, keywordAcceptor, numericAcceptor } from './include-exclude.ts';
 import type { AggPathElement, BucketOrder, TermsSpec } from './spec.ts';
@@ -82,6 +83,11 @@ abstract class TermsAggregatorBase implements Aggregator {
     return bucket < this.counts.length ? this.counts[bucket]! : 0;
   }
 
+  /** The counts by bucket the top selection reads (the counting array, or counts kept from an earlier search). */
+  protected countsByBucket(): Int32Array | Uint16Array {
+    return this.counts;
+  }
+
   build(owner: number): AggState {
     return runSteps(this.buildSteps(owner));
   }
@@ -89,7 +95,8 @@ abstract class TermsAggregatorBase implements Aggregator {
   /** build() in steps: a step per bucket whose sub-aggregations are built (terms 1000 × terms 1000 built them in one piece, 20 ms and more). */
   *buildSteps(owner: number): Generator<void, AggState> {
     if (this.ords.singleOwner && this.countDescKeyOrdered() && this.spec.minDocCount > 0) {
-      const top = topKeyIdsByCount(this.counts, Math.min(this.ords.bucketCount, this.counts.length), this.shardSize, this.shardMinDocCount);
+      const counts = this.countsByBucket();
+      const top = topKeyIdsByCount(counts, Math.min(this.ords.bucketCount, counts.length), this.shardSize, this.shardMinDocCount);
       if (top !== null) return yield* this.state(top.ids, top.docs);
     }
     let buckets = this.ords.bucketsOf(owner);
@@ -253,7 +260,7 @@ abstract class TermsAggregatorBase implements Aggregator {
  * docs counted under every id; one pass for a histogram of the counts, one
  * to pick. Null when a count is too large for the histogram.
  */
-function topKeyIdsByCount(counts: Int32Array, n: number, size: number, minCount: number): { ids: Int32Array; docs: number } | null {
+function topKeyIdsByCount(counts: Int32Array | Uint16Array, n: number, size: number, minCount: number): { ids: Int32Array; docs: number } | null {
   let maxCount = 0;
   let docs = 0;
   for (let i = 0; i < n; i++) {
@@ -299,7 +306,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
   private readonly globals: GlobalOrdinals;
   private readonly accept: Uint8Array | null;
   private dv: SortedDocValues | null = null;
-  private map: Int32Array | null = null;
+  private map: MonotonicOrds | null = null;
   /** The resolved field (a field alias's target), whose doc values are read. */
   private readonly field: string | null;
   /** RAW, or IP for an ip field (keys print as addresses). */
@@ -318,13 +325,16 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
    * Whole-segment counting (a top-level terms with no sub-aggregations,
    * include/exclude or `missing`, on a query matching every doc of a
    * segment): each global ordinal's count over every doc of this set of
-   * segments, kept in the field data cache beside the global ordinals (4
-   * bytes a distinct term; the per-term document frequency Lucene keeps in
-   * its terms dictionary). Null when the aggregation cannot use it.
+   * segments, kept in the field data cache beside the global ordinals (2
+   * bytes a distinct term while no count passes 65,535, else 4; the per-term
+   * document frequency Lucene keeps in its terms dictionary). Null when the
+   * aggregation cannot use it.
    */
   private readonly allDocsKey: string | null;
   /** The cached counts over every doc; while set, segments collected whole are only marked, not counted. */
-  private allDocs: Int32Array<ArrayBuffer> | null = null;
+  private allDocs: Int32Array | Uint16Array | null = null;
+  /** The kept counts over every doc, when they are this search's: read in place of `counts`. */
+  private keptCounts: Int32Array | Uint16Array | null = null;
   /** Views collected whole through collectRange (marked when their first range comes). */
   private readonly wholeViews: Uint8Array;
   /** Docs came through collect(): the counts are not those of every doc of every segment. */
@@ -343,7 +353,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     if (singleOwner) this.sparse = new Int32Array(64);
     const wholeCountable = singleOwner && subs.length === 0 && this.accept === null && source.missing === null;
     this.allDocsKey = wholeCountable ? `allDocCounts|${this.globals.cacheKey}` : null;
-    if (this.allDocsKey !== null) this.allDocs = fieldDataCache.get<Int32Array<ArrayBuffer>>(this.allDocsKey) ?? null;
+    if (this.allDocsKey !== null) this.allDocs = fieldDataCache.get<Int32Array | Uint16Array>(this.allDocsKey) ?? null;
   }
 
   /** From sparse to dense counting: one count per global ordinal. */
@@ -361,12 +371,13 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     if (this.allDocs !== null) {
       if (this.everyViewWhole()) {
         // every doc of every segment: the kept counts are this search's (only read from here on: no copy)
-        this.counts = this.allDocs;
+        this.keptCounts = this.allDocs;
         this.sparse = null;
         this.ords.add(0, this.globals.length - 1);
       } else this.countMarkedViews();
     } else if (this.allDocsKey !== null && this.sparse === null && this.everyViewWhole()) {
-      fieldDataCache.set(this.allDocsKey, this.counts.slice(0, Math.max(16, this.globals.length)), 4 * this.globals.length);
+      const kept = narrowCounts(this.counts.subarray(0, Math.max(16, this.globals.length)));
+      fieldDataCache.set(this.allDocsKey, kept, kept.byteLength);
     }
     if (this.sparse !== null) {
       if (this.countDescKeyOrdered() && this.spec.minDocCount > 0) return yield* this.sparseBuild();
@@ -398,7 +409,13 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
     return yield* this.state(ids, top.docs);
   }
 
+  protected override countsByBucket(): Int32Array | Uint16Array {
+    return this.keptCounts ?? this.counts;
+  }
+
   protected override docCount(bucket: number): number {
+    const kept = this.keptCounts;
+    if (kept !== null) return bucket < kept.length ? kept[bucket]! : 0;
     const keys = this.sparseKeys;
     if (keys === null) return super.docCount(bucket);
     let lo = 0;
@@ -508,7 +525,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
       }
       if (dv.starts === null) {
         const o = dv.ords[doc]!;
-        const g = o >= 0 ? map[o]! : missingOrd;
+        const g = o >= 0 ? map.get(o) : missingOrd;
         if (g >= 0) this.collectOrd(doc, owner, g, accept, hasSubs);
       } else {
         const from = dv.starts[doc]!;
@@ -517,7 +534,7 @@ export class OrdinalsTermsAggregator extends TermsAggregatorBase {
           if (missingOrd >= 0) this.collectOrd(doc, owner, missingOrd, accept, hasSubs);
         } else {
           if (hasSubs) buf.ensure(to - from);
-          for (let j = from; j < to; j++) this.collectOrd(doc, owner, map[dv.ords[j]!]!, accept, hasSubs);
+          for (let j = from; j < to; j++) this.collectOrd(doc, owner, map.get(dv.ords[j]!), accept, hasSubs);
         }
       }
     }
@@ -697,6 +714,13 @@ export class NumericTermsAggregator extends TermsAggregatorBase {
   protected zeroBucketAllowed(keyId: number): boolean {
     return this.accepted(keyId);
   }
+}
+
+/** A copy of these counts in 2 bytes each when every one fits, else in 4. */
+function narrowCounts(counts: Int32Array): Int32Array | Uint16Array {
+  let max = 0;
+  for (let i = 0; i < counts.length; i++) if (counts[i]! > max) max = counts[i]!;
+  return max <= 0xffff ? new Uint16Array(counts) : counts.slice();
 }
 
 /** Terms on a field this shard does not map. */

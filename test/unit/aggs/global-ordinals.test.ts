@@ -49,7 +49,7 @@ describe('global ordinals (segment ordinal maps, terms read from the segments)',
         const map = g.segmentToGlobal[s];
         if (l === null) return assert.equal(map, null);
         assert.equal(map!.length, l.length);
-        l.forEach((t, i) => assert.equal(map![i], index.get(t)));
+        l.forEach((t, i) => assert.equal(map!.get(i), index.get(t)));
       });
       assert.equal(g.missingOrd, missing === null ? -1 : index.get(missing));
       assert.throws(() => g.term(union.length), RangeError);
@@ -66,6 +66,20 @@ describe('global ordinals (segment ordinal maps, terms read from the segments)',
     assert.equal(g.length, 40_000);
     for (let pass = 0; pass < 2; pass++) for (let o = 0; o < g.length; o += pass + 1) assert.equal(g.term(o), `p${String(o).padStart(6, '0')}`);
     for (let o = g.length - 1; o >= 0; o -= 3) assert.equal(g.term(o), `p${String(o).padStart(6, '0')}`);
+  });
+
+  it('keep each segment map packed: under 12 bits a segment term, where int32s took 32', () => {
+    const { dicts } = segments(11);
+    const g = buildGlobalOrdinals(dicts, null, 'k');
+    let terms = 0;
+    let bytes = 0;
+    for (const m of g.segmentToGlobal) {
+      if (m === null) continue;
+      terms += m.length;
+      bytes += m.byteLength;
+    }
+    assert.ok(terms > 2000, `${terms} segment terms`);
+    assert.ok((bytes * 8) / terms < 12, `${(bytes * 8) / terms} bits a segment term`);
   });
 
   it('with one dictionary number its terms as it does', () => {

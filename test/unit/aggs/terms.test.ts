@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mappingOf, rng, runAggs, split, type Doc } from './fixtures.ts';
+import { collectShardAggs } from '../../../shared/engine/aggs/collect.ts';
+import { fieldDataCache } from '../../../shared/engine/aggs/field-data-cache.ts';
+import { reduceAggs } from '../../../shared/engine/aggs/reduce.ts';
+import { parseAggregations } from '../../../shared/dsl/aggs/parse.ts';
+import { aggContext, buildSegment, mappingOf, matchSet, rng, runAggs, split, viewOf, type Doc } from './fixtures.ts';
 
 const mapping = mappingOf({ str: 'keyword', num: 'long', dbl: 'double', flag: 'boolean', date: 'date', text: 'text', n: 'long' });
 
@@ -229,5 +233,29 @@ describe('terms', () => {
       assert.deepEqual(b.s.buckets.map((x) => [x.key, x.doc_count]), want, `num ${b.key}`);
       assert.equal(b.s.sum_other_doc_count, b.doc_count - want.reduce((a, [, c]) => a + c, 0));
     }
+  });
+
+  it('over every doc, counts kept from a first search answer the next: counts past 65,535 as below it', () => {
+    // 70,000 docs of "big", 3 of "small", in two segments: the kept counts must hold a count of 70,000
+    const segments: Doc[][] = [[], []];
+    for (let i = 0; i < 70_000; i++) segments[i % 2]!.push({ str: 'big' });
+    segments[0]!.push({ str: 'small' }, { str: 'small' });
+    segments[1]!.push({ str: 'small' });
+    let base = 0;
+    const views = segments.map((docs, i) => {
+      const view = viewOf(buildSegment(docs, mapping, `wide${i}`), base);
+      base += docs.length;
+      return view;
+    });
+    const specs = parseAggregations({ t: { terms: { field: 'str' } } }, mapping);
+    const search = () => {
+      const state = collectShardAggs(specs, views.map((v) => matchSet(v, { match_all: {} })), aggContext(mapping));
+      return (reduceAggs(specs, [state], { typedKeys: false }).t as Terms).buckets.map((b) => [b.key, b.doc_count]);
+    };
+    fieldDataCache.clear();
+    assert.deepEqual(search(), [['big', 70_000], ['small', 3]], 'cold');
+    const kept = fieldDataCache.size;
+    assert.deepEqual(search(), [['big', 70_000], ['small', 3]], 'warm');
+    assert.equal(fieldDataCache.size, kept, 'the warm search read what the cold one kept');
   });
 });

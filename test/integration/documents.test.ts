@@ -247,6 +247,36 @@ describe('bulk and mget', () => {
     assert.equal((c.body as { count: number }).count, 1 + 1200 - 100);
   });
 
+  test('a bulk of many slices: a problem in its last slice refuses it whole, items failing alone answer in place', async () => {
+    // 6,000 items (six slices of the write path, more than are in flight at once), built from the body's bytes slice by slice.
+    const lines: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      if (i % 1000 === 999) lines.push('{"index":{"_index":"bulk6","_type":"_doc","_id":""}}', '{"n":-1}');
+      else lines.push(`{"index":{"_index":"bulk6","_type":"_doc","_id":"d${i}"}}`, JSON.stringify({ n: i }));
+    }
+    const tooLong = `{"index":{"_index":"bulk6","_type":"_doc","_id":"${'x'.repeat(513)}"}}\n{"n":0}\n`;
+    const refused = await req('POST', '/_bulk', lines.join('\n') + '\n' + tooLong);
+    assert.equal(refused.status, 400);
+    assert.equal((refused.body as { error: { type: string } }).error.type, 'action_request_validation_exception');
+    assert.equal((await req('HEAD', '/bulk6')).status, 404);
+
+    const r = await req('POST', '/_bulk', lines.join('\n') + '\n');
+    assert.equal(r.status, 200);
+    const b = r.body as { errors: boolean; items: { index: { _id: string; status: number; _seq_no?: number; error?: { type: string } } }[] };
+    assert.equal(b.errors, true);
+    assert.equal(b.items.length, 6000);
+    b.items.forEach((it, i) => {
+      if (i % 1000 === 999) {
+        assert.deepEqual([it.index._id, it.index.status, it.index.error?.type], ['', 400, 'illegal_argument_exception']);
+      } else {
+        assert.deepEqual([it.index._id, it.index.status], [`d${i}`, 201]);
+      }
+    });
+    await req('POST', '/bulk6/_refresh');
+    const c = await req('GET', '/bulk6/_count');
+    assert.equal((c.body as { count: number }).count, 6000 - 6);
+  });
+
   test('a bulk body without the final newline is refused', async () => {
     const r = await req('POST', '/_bulk', '{"index":{"_index":"bulk2","_type":"_doc","_id":"1"}}\n{"a":1}');
     assert.equal(r.status, 400);

@@ -16,6 +16,7 @@ import { securityOf } from '../../security/request-security.ts';
 import { TimeSlice, yieldToEventLoop } from '../time-slice.ts';
 import { quickActionLine, readActionLine, type ActionMeta } from './bulk-action-line.ts';
 import { JsonBytes, plainGetOptions } from '../get-json.ts';
+import { BulkItemWriter, JsonWriter } from './bulk-response.ts';
 
 interface ParsedItem {
   readonly action: 'index' | 'create' | 'update' | 'delete';
@@ -43,31 +44,125 @@ function str(v: unknown): string | null {
   return v === undefined || v === null ? null : String(v);
 }
 
-/** The [start, end) byte ranges of the body's lines (the body ends with a newline). */
-function lineRanges(body: Buffer): number[] {
-  const out: number[] = [];
+/** The [start, end) byte ranges of the body's lines (the body ends with a newline), two numbers a line. */
+function lineRanges(body: Buffer): Float64Array {
+  let lines = 0;
+  for (let at = body.indexOf(10); at >= 0; at = body.indexOf(10, at + 1)) lines++;
+  const out = new Float64Array(2 * lines);
   let start = 0;
-  for (;;) {
+  for (let k = 0; k < out.length; k += 2) {
     const nl = body.indexOf(10, start);
-    if (nl < 0) break;
-    out.push(start, nl);
+    out[k] = start;
+    out[k + 1] = nl;
     start = nl + 1;
   }
   return out;
 }
 
 /**
- * Splits an NDJSON bulk body into items, as Elasticsearch's BulkRequest.add
- * does. Runs once per document of every load: one object per item, nothing
- * computed per item that the request fixes. A body may be 100 MB: the lines
- * are read in time slices (time-slice.ts), not in one stretch of this thread.
+ * A `_bulk` body read through once (parseBulk): every item checked as
+ * Elasticsearch's BulkRequest.add and validate check them, but kept as the
+ * positions of its lines, not as objects. The handler builds a slice's items
+ * again from the bytes (item()) just before it writes them: a 10 MB bulk's
+ * 50,000 items held as objects until it answered outlived the young
+ * generation, and the collector's copying of them held this thread (issue 11).
+ */
+export class BulkItems {
+  /** Items built in the first reading and kept (updates, items that fail alone, rare): by item. */
+  private readonly kept = new Map<number, ParsedItem>();
+  /** With security on, the items the user may not write (decided before anything is written): by item. */
+  readonly refused = new Map<number, EsError>();
+
+  constructor(
+    private readonly body: Buffer,
+    private readonly ranges: Float64Array,
+    /** Per item: the line index of its action line, and of its source line (-1: none). */
+    private readonly lines: Int32Array,
+    readonly count: number,
+    /** The indices the items name, in order of first mention (the task's description). */
+    readonly indices: readonly string[],
+    private readonly ctx: ItemContext,
+  ) {}
+
+  keep(k: number, item: ParsedItem): void {
+    this.kept.set(k, item);
+  }
+
+  /** Item k, built from its lines as the first reading built it (that reading found nothing to refuse). */
+  item(k: number): ParsedItem {
+    const kept = this.kept.get(k);
+    if (kept !== undefined) return kept;
+    const a = this.lines[2 * k]!;
+    const s = this.lines[2 * k + 1]!;
+    const { body, ranges } = this;
+    const start = ranges[2 * a]!;
+    const end = ranges[2 * a + 1]!;
+    const { action, meta } = quickActionLine(body, start, end) ?? readActionLine(body.toString('utf8', start, end), a + 1);
+    // A view of the request body, not a copy: the source goes to the log exactly as sent.
+    const source = s < 0 ? null : body.subarray(ranges[2 * s], ranges[2 * s + 1]);
+    return buildItem(action, meta, source, '', this.ctx, null);
+  }
+}
+
+interface ItemContext {
+  readonly defaults: { index?: string; type?: string };
+  readonly q: Query;
+  readonly urlSourceSpec: unknown;
+  readonly stored: StoredScriptLookup;
+}
+
+/** One item from its action and source; `problems` (when given) gets BulkRequest.validate's complaints about it. */
+function buildItem(
+  action: ParsedItem['action'],
+  meta: ActionMeta,
+  source: Buffer | null,
+  sourceText: string,
+  ctx: ItemContext,
+  problems: string[] | null,
+): ParsedItem {
+  const index = meta.index ?? ctx.defaults.index ?? null;
+  const type = meta.type ?? ctx.defaults.type ?? null;
+  const id = meta.id;
+  let sourceSpec: unknown = meta.sourceSpec ?? ctx.urlSourceSpec;
+  let req: WriteRequest | null = null;
+  let error: EsError | null = null;
+  if (id === '') {
+    error = illegalArgument('if _id is specified it must not be empty');
+  } else if (index === null || type === null) {
+    error = actionRequestValidation([...(index === null ? ['index is missing'] : []), ...(type === null ? ['type is missing'] : [])]);
+  } else {
+    try {
+      const built = toWriteRequest(action, index, type, id, meta, source, sourceText, ctx.q, ctx.stored);
+      req = built.req;
+      if (built.sourceSpec !== undefined) sourceSpec = built.sourceSpec;
+      if (problems !== null) {
+        const found = writeRequestProblems(req);
+        if (found.length > 0) problems.push(...found);
+      }
+    } catch (err) {
+      if (!isEsError(err)) throw err;
+      error = err;
+    }
+  }
+  return { action, req, error, index: index ?? '', type: type ?? '', id, sourceSpec };
+}
+
+/**
+ * Reads an NDJSON bulk body through, as Elasticsearch's BulkRequest.add
+ * does, and throws what refuses the request as a whole (BulkRequest.validate
+ * too) before anything is written. Runs once per document of every load:
+ * nothing computed per item that the request fixes, and nothing kept per
+ * item but its lines' positions (BulkItems). A body may be 100 MB: the
+ * lines are read in time slices (time-slice.ts), not in one stretch of this
+ * thread. `refusal` (security) decides which items fail alone with 403.
  */
 export async function parseBulk(
   body: Buffer,
   defaults: { index?: string; type?: string },
   q: Query,
   stored: StoredScriptLookup = () => undefined,
-): Promise<ParsedItem[]> {
+  refusal: ((action: ParsedItem['action'], index: string) => EsError | null) | null = null,
+): Promise<BulkItems> {
   if (body[body.length - 1] !== 10) throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
   assertUtf8(body);
   const ranges = lineRanges(body);
@@ -78,51 +173,48 @@ export async function parseBulk(
   if (urlSourceSpec === undefined && (q._source_includes ?? q._source_excludes) !== undefined) {
     urlSourceSpec = { includes: q._source_includes?.split(',') ?? [], excludes: q._source_excludes?.split(',') ?? [] };
   }
-  const items: ParsedItem[] = [];
+  const ctx: ItemContext = { defaults, q, urlSourceSpec, stored };
+  const lines = new Int32Array(lineCount * 2);
+  const indices = new Set<string>();
+  const kept: [number, ParsedItem][] = [];
+  const refused: [number, EsError][] = [];
+  let count = 0;
   const problems: string[] = [];
   const slice = new TimeSlice();
   for (let i = 0; i < lineCount; i++) {
     if ((i & 31) === 0 && slice.due()) await slice.pause();
     if (blank(i)) continue;
-    const lineNo = i + 1;
+    const actionLine = i;
     // Most action lines are read from their bytes; readActionLine reads the rest, with every error.
-    const { action, meta } = quickActionLine(body, ranges[2 * i], ranges[2 * i + 1]) ?? readActionLine(lineText(i), lineNo);
-    let source: Buffer | null = null;
+    const { action, meta } = quickActionLine(body, ranges[2 * i], ranges[2 * i + 1]) ?? readActionLine(lineText(i), i + 1);
     let sourceText = '';
+    let sourceLine = -1;
     if (action !== 'delete') {
       i++;
       while (i < lineCount - 1 && blank(i)) i++;
       if (i >= lineCount || blank(i)) throw illegalArgument(`Validation Failed: 1: source is missing;`);
       // An index or create document is read by the mapping check (WriteRequest.bulkSource), not here.
       if (action === 'update') sourceText = lineText(i);
-      // A view of the request body, not a copy: the source goes to the log exactly as sent.
-      source = body.subarray(ranges[2 * i], ranges[2 * i + 1]);
+      sourceLine = i;
     }
-    const index = meta.index ?? defaults.index ?? null;
-    const type = meta.type ?? defaults.type ?? null;
-    const id = meta.id;
-    let sourceSpec: unknown = meta.sourceSpec ?? urlSourceSpec;
-    let req: WriteRequest | null = null;
-    let error: EsError | null = null;
-    if (id === '') {
-      error = illegalArgument('if _id is specified it must not be empty');
-    } else if (index === null || type === null) {
-      error = actionRequestValidation([...(index === null ? ['index is missing'] : []), ...(type === null ? ['type is missing'] : [])]);
-    } else {
-      try {
-        const built = toWriteRequest(action, index, type, id, meta, source, sourceText, q, stored);
-        req = built.req;
-        if (built.sourceSpec !== undefined) sourceSpec = built.sourceSpec;
-        problems.push(...writeRequestProblems(req));
-      } catch (err) {
-        if (!isEsError(err)) throw err;
-        error = err;
-      }
+    // Without its source (BulkItems.item() gives it): nothing here reads an index or create document.
+    const item = buildItem(action, meta, null, sourceText, ctx, problems);
+    lines[2 * count] = actionLine;
+    lines[2 * count + 1] = sourceLine;
+    // An update's parsed body is kept rather than parsed twice; an item that fails alone is rare.
+    if (action === 'update' || item.error !== null) kept.push([count, item]);
+    if (refusal !== null && item.req !== null) {
+      const refused1 = refusal(action, item.index);
+      if (refused1 !== null) refused.push([count, refused1]);
     }
-    items.push({ action, req, error, index: index ?? '', type: type ?? '', id, sourceSpec });
+    indices.add(item.index);
+    count++;
   }
   // BulkRequest.validate: a request with an invalid item is refused as a whole.
   if (problems.length > 0) throw actionRequestValidation(problems);
+  const items = new BulkItems(body, ranges, lines, count, [...indices], ctx);
+  for (const [k, item] of kept) items.keep(k, item);
+  for (const [k, err] of refused) items.refused.set(k, err);
   return items;
 }
 
@@ -183,29 +275,6 @@ function itemResponse(node: NodeContext, item: ParsedItem, r: WriteItemResult): 
 }
 
 /**
- * The JSON of one item of the response. A successful index, create or delete
- * (almost every item of a load) is written out directly, in writeResponse's
- * field order: building an object per item for the generic serialiser cost
- * more than the rest of the response.
- */
-function itemJson(node: NodeContext, item: ParsedItem, r: WriteItemResult, heads: Map<string, string>): string {
-  if (!r.ok || item.action === 'update') return stringifyWithRaw(itemResponse(node, item, r));
-  // The `{"index":{"_index":...,"_type":...,` head is the same for most items of a request.
-  const key = `${item.action}\u0000${r.index}\u0000${r.type}`;
-  let head = heads.get(key);
-  if (head === undefined) {
-    head = `{"${item.action}":{"_index":${JSON.stringify(r.index)},"_type":${JSON.stringify(r.type)},`;
-    heads.set(key, head);
-  }
-  return (
-    `${head}"_id":${JSON.stringify(r.id)},` +
-    `"_version":${r.version},"result":"${r.result}",${r.forcedRefresh ? '"forced_refresh":true,' : ''}` +
-    `"_shards":{"total":${r.shardsTotal},"successful":${r.shardsSuccessful},"failed":0},` +
-    `"_seq_no":${r.seqNo},"_primary_term":1,"status":${writeStatus(r)}}}`
-  );
-}
-
-/**
  * Documents an `_mget` reads and renders between two turns of the event
  * loop. Larger reads (2,000) cost less CPU but kept this thread busy without
  * a wait for the workers in between: a `GET /` took 11 ms at the median
@@ -222,6 +291,20 @@ const MGET_SLICE = 250;
  */
 const BULK_SLICE = 1000;
 
+/**
+ * Slices of a `_bulk` appended whose outcomes are still to come. Each holds
+ * its items' requests, ops and results; with no bound, up to 15 of them
+ * (15,000 items) waited on the copies during a 10 MB bulk, and the young
+ * generation's collections copied them again and again on this thread. Three
+ * still leave the copies two slices to apply while this thread reads the
+ * next. Not with `refresh`: a slice's outcome then waits for a refresh.
+ */
+const BULK_IN_FLIGHT = 3;
+
+const COMMA = Buffer.from(',');
+const EMPTY = Buffer.alloc(0);
+const END = Buffer.from(']}');
+
 /** `_bulk` and `_mget` handlers (route-table.ts says which paths they serve). */
 export function bulkHandlers(node: NodeContext) {
   const bulk = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -230,58 +313,85 @@ export function bulkHandlers(node: NodeContext) {
     const p = params(req);
     const body = rawBody(req);
     if (body === null) throw actionRequestValidation(['no requests added']);
-    const items = await parseBulk(body, { index: p.index, type: p.type }, q, (id) => node.cluster.storedScripts.get(id));
-    if (items.length === 0) throw actionRequestValidation(['no requests added']);
     // With security on, an item the user may not write fails alone with 403 (AuthorizationService.authorizeBulkItems).
     const sec = securityOf(req);
-    const refused = sec === null ? null : items.map((it) => (it.req === null ? null : sec.bulkItemRefusal(it.action, it.index)));
-    const runnable = items.filter((it, i) => it.req !== null && refused?.[i] == null).map((it) => it.req!);
-    const indices = [...new Set(items.map((it) => it.index))].join(', ');
-    const task = { action: 'indices:data/write/bulk', description: `requests[${items.length}], indices[${indices}]`, cancellable: false };
+    const items = await parseBulk(
+      body,
+      { index: p.index, type: p.type },
+      q,
+      (id) => node.cluster.storedScripts.get(id),
+      sec === null ? null : (action, index) => sec.bulkItemRefusal(action, index),
+    );
+    if (items.count === 0) throw actionRequestValidation(['no requests added']);
+    const task = { action: 'indices:data/write/bulk', description: `requests[${items.count}], indices[${items.indices.join(', ')}]`, cancellable: false };
     const options = writeOptions(q);
-    const results = await node.tasks.run(task, async () => {
-      const out = new Array<WriteItemResult>(runnable.length);
+    // The response's items, a slice's JSON at a time, rendered as soon as the slice's outcomes are in.
+    const rendered = new Array<Buffer>(Math.ceil(items.count / BULK_SLICE));
+    let errors = false;
+    const writer = new BulkItemWriter();
+    await node.tasks.run(task, async () => {
       const clock = new TimeSlice();
       // A slice's items are read and appended while the copies still apply the
       // earlier slices' (the log keeps them in order): waiting for each slice's
       // outcomes before reading the next left this thread and the copies idle
       // in turn.
       const outcomes: Promise<void>[] = [];
-      for (let from = 0; from < runnable.length; from += BULK_SLICE) {
+      for (let from = 0; from < items.count; from += BULK_SLICE) {
         if (from > 0) await clock.pause();
-        const slice = runnable.slice(from, from + BULK_SLICE);
+        // At most BULK_IN_FLIGHT slices appended and not yet answered (see there); a refresh waits for them all at once.
+        if (options.refresh === 'false' && outcomes.length >= BULK_IN_FLIGHT) await outcomes[outcomes.length - BULK_IN_FLIGHT];
+        const n = Math.min(BULK_SLICE, items.count - from);
+        const slice = new Array<ParsedItem>(n);
+        const runnable: WriteRequest[] = [];
+        for (let k = 0; k < n; k++) {
+          const it = (slice[k] = items.item(from + k));
+          if (it.req !== null && !items.refused.has(from + k)) runnable.push(it.req);
+        }
         let appended!: () => void;
         const inLog = new Promise<void>((resolve) => (appended = resolve));
-        const written = node.writes.bulk(slice, options, appended).then((done) => {
-          for (let k = 0; k < slice.length; k++) out[from + k] = done[k]!;
+        const written = (runnable.length === 0 ? Promise.resolve([]) : node.writes.bulk(runnable, options, appended)).then(async (done) => {
+          const out = new JsonWriter(256 * slice.length);
+          if (await renderSlice(out, slice, from, done)) errors = true;
+          rendered[from / BULK_SLICE] = out.take();
         });
         outcomes.push(written);
-        await Promise.race([inLog, written]);
+        if (runnable.length > 0) await Promise.race([inLog, written]);
       }
       await Promise.all(outcomes);
-      return out;
     });
-    let k = 0;
-    let errors = false;
-    const heads = new Map<string, string>();
-    const out = new Array<string>(items.length);
-    const slice = new TimeSlice();
-    for (let i = 0; i < items.length; i++) {
-      if ((i & 255) === 0 && slice.due()) await slice.pause();
-      const it = items[i];
-      const refusal = refused?.[i] ?? null;
-      const r: WriteItemResult =
-        refusal !== null
-          ? { ok: false, index: it.index, type: it.type, id: it.id, error: refusal }
-          : it.req
-            ? results[k++]
-            : { ok: false, index: it.index, type: it.type, id: it.id, error: it.error! };
-      if (!r.ok) errors = true;
-      out[i] = itemJson(node, it, r, heads);
+
+    /**
+     * Writes the JSON of a slice's items, in request order (refused and
+     * failed-alone items with the outcomes of the others), and says whether
+     * one failed.
+     */
+    async function renderSlice(out: JsonWriter, slice: readonly ParsedItem[], from: number, done: readonly WriteItemResult[]): Promise<boolean> {
+      let k = 0;
+      let failed = false;
+      const clock = new TimeSlice();
+      for (let i = 0; i < slice.length; i++) {
+        if ((i & 255) === 255 && clock.due()) await clock.pause();
+        if (i > 0) out.byte(0x2c);
+        const it = slice[i]!;
+        const refusal = items.refused.get(from + i);
+        const r: WriteItemResult =
+          refusal !== undefined
+            ? { ok: false, index: it.index, type: it.type, id: it.id, error: refusal }
+            : it.req
+              ? done[k++]!
+              : { ok: false, index: it.index, type: it.type, id: it.id, error: it.error! };
+        if (!r.ok) failed = true;
+        if (r.ok && it.action !== 'update') writer.success(out, it.action, r, writeStatus(r));
+        else out.text(stringifyWithRaw(itemResponse(node, it, r)));
+      }
+      return failed;
     }
+
     // Written out whole: the items are most of a large response, and the generic serialiser would copy them again.
-    const json = `{"took":${Date.now() - start},"errors":${errors},"items":[${out.join(',')}]}`;
-    return reply.code(200).type('application/json; charset=UTF-8').send(json);
+    const parts: Buffer[] = [Buffer.from(`{"took":${Date.now() - start},"errors":${errors},"items":[`)];
+    rendered.forEach((b, k) => parts.push(k > 0 ? COMMA : EMPTY, b));
+    parts.push(END);
+    return reply.code(200).type('application/json; charset=UTF-8').send(Buffer.concat(parts));
   };
 
   const mget = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -386,3 +496,4 @@ export function bulkHandlers(node: NodeContext) {
 
   return { bulk, mget };
 }
+

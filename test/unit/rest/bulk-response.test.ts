@@ -1,0 +1,50 @@
+/**
+ * `_bulk` response items written as bytes (routes/bulk-response.ts) must be
+ * byte for byte the generic serialiser's JSON of writeResponse's object.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BulkItemWriter, JsonWriter } from '../../../services/node/rest/routes/bulk-response.ts';
+import { writeResponse, writeStatus } from '../../../services/node/rest/routes/documents.ts';
+import type { WriteSuccess } from '../../../services/node/coordinator/write-coordinator.ts';
+
+function success(over: Partial<WriteSuccess>): WriteSuccess {
+  return {
+    ok: true, index: 'logs', type: '_doc', id: '1', version: 1, result: 'created', seqNo: 0,
+    shardsTotal: 2, shardsSuccessful: 1, source: null, forcedRefresh: false, ...over,
+  };
+}
+
+const CASES: WriteSuccess[] = [
+  success({}),
+  success({ id: 'E16-00000000', version: 7, result: 'updated', seqNo: 123_456_789, forcedRefresh: true }),
+  success({ id: 'é甘😀', index: 'ünï', type: 't"q', result: 'deleted' }),
+  success({ id: 'a"b\\c\nd\u0001\u007f', result: 'not_found', shardsTotal: 0, shardsSuccessful: 0 }),
+  success({ id: '\ud800', version: 9_007_199_254_740_991, seqNo: 1e15 }),
+  success({ id: '', version: 10, seqNo: -1, result: 'noop' }),
+  success({ id: 'x'.repeat(600), index: 'i'.repeat(300) }),
+];
+
+test('a successful item is the generic JSON of writeResponse, whatever its id, index, numbers and result', () => {
+  const items = new BulkItemWriter();
+  for (const action of ['index', 'create', 'delete']) {
+    const out = new JsonWriter(16);
+    const expected: string[] = [];
+    CASES.forEach((r, k) => {
+      if (k > 0) out.byte(0x2c);
+      items.success(out, action, r, writeStatus(r));
+      expected.push(JSON.stringify({ [action]: { ...writeResponse(r), status: writeStatus(r) } }));
+    });
+    assert.equal(out.take().toString('utf8'), expected.join(','));
+  }
+});
+
+test('numbers are written as JSON.stringify writes them', () => {
+  const values = [0, 1, 9, 10, 99, 100, 12_345, 999_999_999_999_999, 1e15, 2 ** 53, -1, -0, 1.5, 9.2e18];
+  const out = new JsonWriter(1);
+  values.forEach((n, k) => {
+    if (k > 0) out.byte(0x2c);
+    out.number(n);
+  });
+  assert.equal(out.take().toString('latin1'), values.map((n) => JSON.stringify(n)).join(','));
+});

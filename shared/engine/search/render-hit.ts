@@ -7,6 +7,7 @@
 import { IGNORED_FIELD, type MappingLookup } from '../mapping/types.ts';
 import { ID_FIELD, idOf, type Segment, type SearcherSnapshot, type SegmentView, type SortedDocValues, type StoredDocument } from '../segment/types.ts';
 import { releaseOnce, responseBuffers } from './buffer-pool.ts';
+import { JsonWriter } from '../../json/json-writer.ts';
 import { filterSource } from './source-filter.ts';
 import { ipTermText } from '../mapping/ip-address.ts';
 import type { ParsedSearch, RenderedHits, SortValue } from './types.ts';
@@ -153,7 +154,7 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   const views: SegmentView[] = new Array<SegmentView>(n);
   for (let i = 0; i < n; i++) views[i] = viewOfDoc(snapshot, hits.docs[i]!);
   // Sources are read once, while rendering (each read may decompress a block): the buffer grows as needed.
-  const out = new ByteSink(n * (HIT_OVERHEAD_BYTES + TYPICAL_SOURCE_BYTES));
+  const out = new JsonWriter(n * (HIT_OVERHEAD_BYTES + TYPICAL_SOURCE_BYTES), responseBuffers);
   const starts = new Uint32Array(n + 1);
   // The fixed parts of every hit as bytes, written without going through a string each time.
   const head = Buffer.from(`{"_index":${JSON.stringify(opts.index)},"_type":${JSON.stringify(opts.type)},"_id":`, 'utf8');
@@ -214,7 +215,7 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
         if (k > 0) out.raw(COMMA);
         if (typeof v === 'number' && Number.isSafeInteger(v) && specs?.[k]?.kind !== 'score' && !Object.is(v, -0)) {
           // A time or a doc: its digits, without a string (what String(v) prints for a safe integer).
-          out.integer(v);
+          out.number(v);
           continue;
         }
         const text = specs?.[k]?.kind === 'score' && typeof v === 'number' ? formatFloat(v) : formatSortValue(v);
@@ -228,11 +229,11 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
     out.raw(CLOSE_HIT);
   }
   starts[n] = out.length;
-  return out.result(starts);
+  return { bytes: out.take(), starts, release: releaseOnce(responseBuffers, out.buffer) };
 }
 
 /** `_id` of local doc `d`, as a JSON string: from the dictionary's units when it gives them, without a string. */
-function writeId(out: ByteSink, seg: Segment, d: number): void {
+function writeId(out: JsonWriter, seg: Segment, d: number): void {
   const dv = seg.docValues.get(ID_FIELD) as SortedDocValues;
   const dict = dv.dict;
   if (dict.unitsOf === undefined) {
@@ -250,113 +251,6 @@ const SORT_KEY = Buffer.from(',"sort":[');
 const COMMA = Buffer.from(',');
 const CLOSE_ARRAY = Buffer.from(']');
 const CLOSE_HIT = Buffer.from('}');
-
-/** A growable output buffer for UTF-8 text and raw bytes, drawn from the response buffer pool. */
-class ByteSink {
-  private buf: Buffer;
-  /** The same memory as `buf`, as a plain Uint8Array (TypedArray#set is cheaper than Buffer#copy). */
-  private u8: Uint8Array;
-  length = 0;
-
-  constructor(capacity: number) {
-    this.buf = responseBuffers.take(Math.max(64, capacity));
-    this.u8 = plainBytes(this.buf);
-  }
-
-  private reserve(extra: number): void {
-    if (this.length + extra <= this.buf.length) return;
-    const next = responseBuffers.take(Math.max(this.buf.length * 2, this.length + extra));
-    const u8 = plainBytes(next);
-    u8.set(this.u8.subarray(0, this.length), 0);
-    responseBuffers.give(this.buf);
-    this.buf = next;
-    this.u8 = u8;
-  }
-
-  text(s: string): void {
-    // At most 3 bytes per UTF-16 code unit.
-    this.reserve(s.length * 3);
-    this.length += this.buf.write(s, this.length, 'utf8');
-  }
-
-  /** Text known to be ASCII: one byte per code unit, written in place. */
-  ascii(s: string): void {
-    this.reserve(s.length);
-    const u8 = this.u8;
-    let at = this.length;
-    for (let k = 0; k < s.length; k++) u8[at++] = s.charCodeAt(k);
-    this.length = at;
-  }
-
-  raw(b: Uint8Array): void {
-    this.reserve(b.length);
-    this.u8.set(b, this.length);
-    this.length += b.length;
-  }
-
-  /**
-   * A string as JSON. Printable ASCII (almost every `_id`) is copied code
-   * unit by code unit; anything else goes through JSON.stringify, whose
-   * escapes Elasticsearch's output matches.
-   */
-  jsonString(s: string): void {
-    this.reserve(s.length + 2);
-    const u8 = this.u8;
-    let at = this.length;
-    u8[at++] = 0x22;
-    for (let k = 0; k < s.length; k++) {
-      const c = s.charCodeAt(k);
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-        this.text(JSON.stringify(s));
-        return;
-      }
-      u8[at++] = c;
-    }
-    u8[at++] = 0x22;
-    this.length = at;
-  }
-
-  /** UTF-16 units as a JSON string, as jsonString writes their string. */
-  jsonUnits(units: Uint16Array, length: number): void {
-    this.reserve(length + 2);
-    const u8 = this.u8;
-    let at = this.length;
-    u8[at++] = 0x22;
-    for (let k = 0; k < length; k++) {
-      const c = units[k]!;
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-        this.text(JSON.stringify(String.fromCharCode.apply(null, units.subarray(0, length) as unknown as number[])));
-        return;
-      }
-      u8[at++] = c;
-    }
-    u8[at++] = 0x22;
-    this.length = at;
-  }
-
-  /** A safe integer's decimal digits (String(v) of it). */
-  integer(v: number): void {
-    this.reserve(17);
-    const u8 = this.u8;
-    let at = this.length;
-    if (v < 0) {
-      u8[at++] = 0x2d;
-      v = -v;
-    }
-    let digits = 1;
-    for (let p = 10; p <= v; p *= 10) digits++;
-    at += digits;
-    for (let k = 1; k <= digits; k++) {
-      u8[at - k] = 0x30 + (v % 10);
-      v = Math.floor(v / 10);
-    }
-    this.length = at;
-  }
-
-  result(starts: Uint32Array): RenderedHits {
-    return { bytes: this.buf.subarray(0, this.length), starts, release: releaseOnce(responseBuffers, this.buf) };
-  }
-}
 
 const plainViews = new WeakMap<Buffer, Uint8Array>();
 

@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BulkItemWriter, JsonWriter } from '../../../services/node/rest/routes/bulk-response.ts';
+import { BulkItemWriter } from '../../../services/node/rest/routes/bulk-response.ts';
+import { JsonWriter } from '../../../shared/json/json-writer.ts';
 import { writeResponse, writeStatus } from '../../../services/node/rest/routes/documents.ts';
 import type { WriteSuccess } from '../../../services/node/coordinator/write-coordinator.ts';
 
@@ -37,14 +38,4 @@ test('a successful item is the generic JSON of writeResponse, whatever its id, i
     });
     assert.equal(out.take().toString('utf8'), expected.join(','));
   }
-});
-
-test('numbers are written as JSON.stringify writes them', () => {
-  const values = [0, 1, 9, 10, 99, 100, 12_345, 999_999_999_999_999, 1e15, 2 ** 53, -1, -0, 1.5, 9.2e18];
-  const out = new JsonWriter(1);
-  values.forEach((n, k) => {
-    if (k > 0) out.byte(0x2c);
-    out.number(n);
-  });
-  assert.equal(out.take().toString('latin1'), values.map((n) => JSON.stringify(n)).join(','));
 });

@@ -16,7 +16,8 @@ import { securityOf } from '../../security/request-security.ts';
 import { TimeSlice, yieldToEventLoop } from '../time-slice.ts';
 import { quickActionLine, readActionLine, type ActionMeta } from './bulk-action-line.ts';
 import { JsonBytes, plainGetOptions } from '../get-json.ts';
-import { BulkItemWriter, JsonWriter } from './bulk-response.ts';
+import { BulkItemWriter } from './bulk-response.ts';
+import { JsonWriter } from '../../../../shared/json/json-writer.ts';
 
 interface ParsedItem {
   readonly action: 'index' | 'create' | 'update' | 'delete';

@@ -169,24 +169,53 @@ async function filesMatching(dir: string, re: RegExp): Promise<string[]> {
   return out.sort();
 }
 
-/** Flips bits (`mask`) of the middle byte of the first file under `dir` whose name matches `re`. */
-async function flipMiddleByte(dir: string, re: RegExp, mask: number): Promise<void> {
-  const [file] = await filesMatching(dir, re);
+/**
+ * Flips bits (`mask`) of the middle byte of the first file under `dir` whose name matches `re`, or of the
+ * largest (`largest`); returns the file's name.
+ */
+async function flipMiddleByte(dir: string, re: RegExp, mask: number, largest = false): Promise<string> {
+  const files = await filesMatching(dir, re);
+  const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
+  const file = largest ? files[sizes.indexOf(Math.max(...sizes))] : files[0];
   assert.ok(file !== undefined, `a file matching ${re}`);
   const bytes = await readFile(file);
   bytes[Math.floor(bytes.length / 2)]! ^= mask;
   await writeFile(file, bytes);
+  return file.slice(file.lastIndexOf('/') + 1);
+}
+
+/**
+ * Counts `index` (one shard, its copy being rebuilt) until a count answers from its shard: until then
+ * every count is refused, never a part of the documents, and the cluster is red; then it is `docs`.
+ */
+async function assertRefusedUntilRebuilt(url: string, index: string, docs: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    // A health taken before a refused count saw the copy unstarted too (the rebuild ends once).
+    const health = ((await http(url, 'GET', '/_cluster/health')).body as { status: string }).status;
+    const counted = await http(url, 'GET', `/${index}/_count`);
+    const body = counted.body as { count?: number; _shards?: { successful: number } };
+    if (counted.status === 200 && body._shards?.successful === 1) {
+      assert.equal(body.count, docs);
+      return;
+    }
+    assert.equal(health, 'red', `health while the count is refused: ${JSON.stringify(body)}`);
+    assert.ok(Date.now() < deadline, `still no count after 60 s: ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**
  * Restarts a node on `dir` (a file of it damaged) and checks that the copy of `index` (20,000 docs) was rebuilt
- * from the log: green only once every doc is back, a recovery from an empty store that replayed every
- * op, and the node's log saying which file was refused and why (`why`).
+ * from the log: red and refusing searches (never a part of its documents) until every doc is back, a
+ * recovery from an empty store that replayed every op, and the node's log saying which file was refused
+ * and why (`why`).
  */
 async function assertRebuiltAfter(dir: string, index: string, why: RegExp): Promise<void> {
   const child = await spawnServer(dir);
   const logged = async () => readFile(join(dir, 'logs', 'logsearch.log'), 'utf8');
   try {
+    await assertRefusedUntilRebuilt(child.url, index, 20_000);
     await http(child.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=60s');
     await http(child.url, 'POST', `/${index}/_refresh`);
     assert.equal(((await http(child.url, 'GET', `/${index}/_count`)).body as { count: number }).count, 20_000);
@@ -199,28 +228,36 @@ async function assertRebuiltAfter(dir: string, index: string, why: RegExp): Prom
   }
 }
 
-test('with index.shard.check_on_startup: checksum, a flipped byte inside a segment file is found at open and the copy rebuilt from the log', async () => {
+test('by default a flipped byte in the middle of a large segment file is found at open and the copy rebuilt from the log', async () => {
   const dir = await tempDir('damaged-');
   try {
     const server = await startServer([], dir);
-    await loadDocs(server.url, 'dmg', 20_000, { 'index.shard.check_on_startup': 'checksum' });
+    await loadDocs(server.url, 'dmg', 20_000);
+    await loadDocs(server.url, 'fdt', 20_000);
+    const uuidOf = async (index: string) =>
+      ((await http(server.url, 'GET', `/${index}/_settings`)).body as Record<string, { settings: { index: { uuid: string } } }>)[index]!.settings.index.uuid;
+    const [dmgDir, fdtDir] = [join(dir, 'indices', await uuidOf('dmg')), join(dir, 'indices', await uuidOf('fdt'))];
     await server.stop();
-    await flipMiddleByte(join(dir, 'indices'), /segments\/_[0-9a-z]+\.doc$/, 0xff);
-    await assertRebuiltAfter(dir, 'dmg', /rebuilding from the log: segment file \[_[0-9a-z]+\.doc\] is corrupt: checksum/);
+    // The largest file of the index, and the largest stored-fields file: a structure check reads neither's middle.
+    const damaged = await flipMiddleByte(dmgDir, /segments\/_[0-9a-z]+\.(tim|doc|pos|dvd|fdt)$/, 0xff, true);
+    await assertRebuiltAfter(dir, 'dmg', new RegExp(`rebuilding from the log: segment file \\[${damaged.replace('.', '\\.')}\\] is corrupt: checksum`));
+    await flipMiddleByte(fdtDir, /segments\/_[0-9a-z]+\.fdt$/, 0x10, true);
+    await assertRebuiltAfter(dir, 'fdt', /rebuilding from the log: segment file \[_[0-9a-z]+\.fdt\] is corrupt: checksum/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });
 
-test('by default a truncated segment file, or a flipped byte in a segment info file, is found at open and the copy rebuilt from the log', async () => {
+test('by default a truncated or missing segment file, or a flipped byte in a segment info file, is found at open and the copy rebuilt from the log', async () => {
   const dir = await tempDir('truncated-');
   try {
     const server = await startServer([], dir);
     await loadDocs(server.url, 'cut', 20_000);
     await loadDocs(server.url, 'si', 20_000);
+    await loadDocs(server.url, 'gone', 20_000);
     const uuidOf = async (index: string) =>
       ((await http(server.url, 'GET', `/${index}/_settings`)).body as Record<string, { settings: { index: { uuid: string } } }>)[index]!.settings.index.uuid;
-    const [cutDir, siDir] = [join(dir, 'indices', await uuidOf('cut')), join(dir, 'indices', await uuidOf('si'))];
+    const [cutDir, siDir, goneDir] = [join(dir, 'indices', await uuidOf('cut')), join(dir, 'indices', await uuidOf('si')), join(dir, 'indices', await uuidOf('gone'))];
     await server.stop();
     // A stored-fields file that lost its last 100 bytes (a disk that failed mid-write, a partial copy).
     const [stored] = await filesMatching(cutDir, /segments\/_[0-9a-z]+\.fdt$/);
@@ -230,16 +267,21 @@ test('by default a truncated segment file, or a flipped byte in a segment info f
     // The .si is read whole at every open: one flipped byte is enough.
     await flipMiddleByte(siDir, /segments\/_[0-9a-z]+\.si$/, 0x01);
     await assertRebuiltAfter(dir, 'si', /rebuilding from the log: segment file \[_[0-9a-z]+\.si\] is corrupt: checksum/);
+    // A postings file deleted (a partial restore, an operator's mistake).
+    const [postings] = await filesMatching(goneDir, /segments\/_[0-9a-z]+\.pos$/);
+    assert.ok(postings !== undefined);
+    await rm(postings);
+    await assertRebuiltAfter(dir, 'gone', /rebuilding from the log: segment file \[_[0-9a-z]+\.pos\] is corrupt: missing/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });
 
-test('a flipped byte the default open does not read is found by the next merge, and the copy rebuilt from the log', async () => {
+test('with index.shard.check_on_startup: false, a flipped byte the open does not read is found by the next merge, and the copy rebuilt from the log', async () => {
   const dir = await tempDir('merge-damaged-');
   try {
     const server = await startServer([], dir);
-    await http(server.url, 'PUT', '/mrg', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    await http(server.url, 'PUT', '/mrg', { settings: { number_of_shards: 1, number_of_replicas: 0, 'index.shard.check_on_startup': false } });
     // Two committed segments of 10,000 docs each.
     for (const start of [0, 10_000]) {
       const lines: string[] = [];
@@ -255,25 +297,10 @@ test('a flipped byte the default open does not read is found by the next merge, 
     try {
       await http(child.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=60s');
       const opened = (await http(child.url, 'GET', '/_cat/recovery/mrg?format=json&h=index,type,translog_ops')).body as RecoveryRow[];
-      assert.deepEqual(opened, [{ index: 'mrg', type: 'existing_store', translog_ops: '0' }], 'the default open reads only the ends of the .doc');
+      assert.deepEqual(opened, [{ index: 'mrg', type: 'existing_store', translog_ops: '0' }], 'an open with check_on_startup false reads only the ends of the .doc');
       assert.equal((await http(child.url, 'POST', '/mrg/_forcemerge?max_num_segments=1')).status, 200);
       assert.match(await logged(), /rebuilding from the log: segment file \[_[0-9a-z]+\.doc\] is corrupt: checksum/);
-      // Until the copy caught up it answers no search: a count is refused, never a part of the documents,
-      // and the cluster is red (the rebuild began before the log said so, and ends once: a health
-      // taken before a refused count saw it too).
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const health = ((await http(child.url, 'GET', '/_cluster/health')).body as { status: string }).status;
-        const counted = await http(child.url, 'GET', '/mrg/_count');
-        const body = counted.body as { count?: number; _shards?: { successful: number } };
-        if (counted.status === 200 && body._shards?.successful === 1) {
-          assert.equal(body.count, 20_000);
-          break;
-        }
-        assert.equal(health, 'red', `health while the count is refused: ${JSON.stringify(body)}`);
-        assert.ok(Date.now() < deadline, `still no count after 60 s: ${JSON.stringify(body)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await assertRefusedUntilRebuilt(child.url, 'mrg', 20_000);
       await http(child.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=60s');
       assert.deepEqual((await http(child.url, 'GET', '/_cat/shards/mrg?format=json&h=state')).body, [{ state: 'STARTED' }]);
       const found = (await http(child.url, 'POST', '/mrg/_search', { size: 0, query: { term: { n: 12345 } } })).body as { hits: { total: number } };

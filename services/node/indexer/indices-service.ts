@@ -218,6 +218,7 @@ export class IndicesService {
         // The replayed ops are in the indexing buffer: searchable before the copy counts as started.
         copy.refresh();
         await copy.segmentsSettled();
+        copy.caughtUpAtOpen();
         entry.state = 'STARTED';
         recovery.stopTime = Date.now();
         this.opts.onCopyState?.();

@@ -91,6 +91,12 @@ export class ShardCopy {
    * where it was: searches would see part of its documents meanwhile.
    */
   rebuilding = false;
+  /**
+   * Opened emptied (a damaged segment file, a commit beyond the log's end) and replaying all of the log:
+   * until it starts it holds part of its documents and answers no search. (A copy catching up from its
+   * last commit is searched meanwhile on one node: it holds every document as of that commit.)
+   */
+  private emptiedAtOpen = false;
   /** A rebuild in progress: why this copy could not apply a document of the source's log (the rebuild fails). */
   rebuildFailure: string | null = null;
   /** Resolves once a reopened engine applied again every op the copy had applied (realtime gets wait for it). */
@@ -203,6 +209,7 @@ export class ShardCopy {
       copy.setOffsets(copy.opened);
       break;
     }
+    copy.emptiedAtOpen = copy.opened.recovery === 'rebuilt';
     return copy;
   }
 
@@ -230,13 +237,18 @@ export class ShardCopy {
 
   /** The copy's query and fetch phases, with contexts kept in `contexts`. */
   searchClient(meta: IndexMetadata, contexts: SearchContexts): WorkerShardClient {
-    return new WorkerShardClient(this.engine, () => this.rebuilding, meta, contexts, this.opts.slowLog ?? null);
+    return new WorkerShardClient(this.engine, () => this.rebuilding || this.emptiedAtOpen, meta, contexts, this.opts.slowLog ?? null);
   }
 
   /** Applies the log from the copy's offsets on. */
   start(): void {
     for (const p of this.parts.values()) this.follow(p);
     this.scheduleRefresh();
+  }
+
+  /** Everything the log held when the copy opened is applied and searchable: it serves searches. */
+  caughtUpAtOpen(): void {
+    this.emptiedAtOpen = false;
   }
 
   private follow(part: PartitionProgress): void {
@@ -281,8 +293,8 @@ export class ShardCopy {
   }
 
   /**
-   * A merge found one of the copy's segment files damaged (its checksum, which the open does not read
-   * without `index.shard.check_on_startup: checksum`): the copy is emptied and rebuilt from the log,
+   * A merge found one of the copy's segment files damaged (its checksum: damaged since the open, or the
+   * open did not read it, `index.shard.check_on_startup: false`): the copy is emptied and rebuilt from the log,
    * refusing searches (and counted initializing) until it caught up, as after a damaged open.
    */
   private rebuildDamaged(reason: string): void {

@@ -32,6 +32,7 @@ import { ShardIndex, EMPTY_COMMIT, forcedMergePolicy, type MergePlan } from '../
 import { findMerges } from '../../../shared/engine/segment/merge-policy.ts';
 import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
 import { CorruptSegmentError, checkOnStartup } from '../../../shared/engine/codec/file-format.ts';
+import { verifySegmentFiles } from '../../../shared/engine/segment/verify-segment-files.ts';
 import { crashPoint } from '../../../shared/engine/store/fault-injection.ts';
 import { releaseFreeNativeMemory } from '../../../shared/engine/store/native-heap.ts';
 import { FilterCache } from '../../../shared/engine/search/filter-cache.ts';
@@ -185,9 +186,13 @@ export class CopyEngine {
       try {
         if (await store.isLegacy()) throw new CorruptSegmentError('versions', 'written by the format that kept sources in the doc store');
         const commit = await store.lastCommit();
-        await mkdir(join(dir, 'segments'), { recursive: true });
-        const check = checkOnStartup(meta.settings.flat['index.shard.check_on_startup']);
-        const index = ShardIndex.open(join(dir, 'segments'), meta.analyzers, commit ?? EMPTY_COMMIT, check);
+        const segments = join(dir, 'segments');
+        await mkdir(segments, { recursive: true });
+        // Every byte read first, by positional reads (several files at once): the maps then read only what queries touch.
+        if (commit !== null && checkOnStartup(meta.settings.flat['index.shard.check_on_startup']) === 'checksum') {
+          await verifySegmentFiles(segments, commit.segments.map((s) => s.id));
+        }
+        const index = ShardIndex.open(segments, meta.analyzers, commit ?? EMPTY_COMMIT, 'structure');
         const engine = new CopyEngine(shard, meta, dir, store, index, commit, events, partitions, logPartitions);
         const recovery = reason !== null ? 'rebuilt' : commit === null ? 'empty_store' : 'existing_store';
         return { engine, reply: { nextOffsets: [...engine.nextOffsets], recovery, reason } };

@@ -34,8 +34,8 @@ export interface MergeDone {
 
 /**
  * A merge input whose file failed its checksum: the copy holds a damaged
- * segment and is rebuilt from the log (the merge is where every byte of a
- * segment opened without `index.shard.check_on_startup: checksum` is checked).
+ * segment and is rebuilt from the log (a byte damaged since the copy's open,
+ * or any byte of one opened with `index.shard.check_on_startup: false`).
  */
 export class MergeInputDamaged extends Error {}
 

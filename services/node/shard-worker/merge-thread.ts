@@ -6,9 +6,10 @@
  * worker's copies that long (acknowledgements timed out at 60 s).
  *
  * The inputs are mapped again here and their files checked whole, checksum
- * included, as Lucene checks a merge's inputs (`checkIntegrity`): a copy's
- * open checks only the large files' structure (docs/decisions/003), and the
- * merge reads every byte anyway. An input that fails is reported as damage
+ * included, as Lucene checks a merge's inputs (`checkIntegrity`): a byte may
+ * have gone bad since the copy's open checked it (or the open checked only the
+ * files' structure, `index.shard.check_on_startup: false`; docs/decisions/003),
+ * and the merge reads every byte anyway. An input that fails is reported as damage
  * (the copy is rebuilt from the log). The output is the copy's to open, sync
  * and commit.
  */

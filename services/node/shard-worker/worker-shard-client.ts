@@ -48,7 +48,7 @@ export class WorkerShardClient implements ShardClient {
 
   constructor(
     private readonly handle: EngineHandle,
-    /** True while the copy's engine replays the log after its worker died. */
+    /** True while the copy holds part of its documents: rebuilding from the log (its worker died, a damaged file), or opened emptied and not started yet. */
     private readonly rebuilding: () => boolean,
     private readonly meta: IndexMetadata,
     private readonly contexts: SearchContexts,

@@ -5,13 +5,12 @@
  * is short, of another kind or version, or whose bytes do not add up to the
  * checksum is refused.
  *
- * What is checked when (docs/decisions/003, "Damage"): as Lucene opens a
- * segment, a copy's open reads every byte only of the small files (the `.si`,
- * live docs) and checks the large ones' structure (length, header, footer);
- * reading every byte of every file made a restart's time grow with the index
- * and, from a cold page cache, with the disk (52 s at 20M). Every byte of
- * every file is checked when the segment is merged away and, with
- * `index.shard.check_on_startup: checksum` (or `true`), at open.
+ * What is checked when (docs/decisions/003, "Damage"): a copy's open reads
+ * every byte of every file (segment/verify-segment-files.ts), unless
+ * `index.shard.check_on_startup` is `false`: then it reads the small files
+ * (the `.si`, live docs) whole and checks the large ones' structure (length,
+ * header, footer), as Lucene opens a segment. A merge checks every byte of its
+ * inputs.
  */
 import zlib from 'node:zlib';
 
@@ -68,12 +67,13 @@ export type SegmentCheck = 'checksum' | 'structure' | 'none';
 
 /**
  * The check `index.shard.check_on_startup` asks for at a copy's open:
- * Elasticsearch's `checksum` verifies every file's checksum; `true` (and 6.x's
- * deprecated `fix`) also run Lucene's CheckIndex, which here is the same checksum
- * check; `false`, the default, checks what Lucene checks at every open.
+ * `checksum`, `true` (and 6.x's deprecated `fix`), and unlike Elasticsearch
+ * the setting unset, verify every byte of every file (`true` also runs Lucene's
+ * CheckIndex in Elasticsearch, which here is the same checksum check);
+ * `false`, given explicitly, checks what Lucene checks at every open.
  */
 export function checkOnStartup(setting: unknown): SegmentCheck {
-  return setting === 'checksum' || setting === 'true' || setting === 'fix' ? 'checksum' : 'structure';
+  return setting === 'false' || setting === false ? 'structure' : 'checksum';
 }
 
 /**
@@ -83,13 +83,34 @@ export function checkOnStartup(setting: unknown): SegmentCheck {
  * cut short mid-write; not a flipped byte in the body (verifyFile does).
  */
 export function checkFileStructure(bytes: Uint8Array, kind: SegmentFileKind, name: string): void {
-  if (bytes.length < HEADER_BYTES + FOOTER_BYTES) throw new CorruptSegmentError(name, `${bytes.length} bytes is shorter than a header and footer`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  checkLength(bytes.length, name);
+  checkHeader(bytes.subarray(0, HEADER_BYTES), kind, name);
+  checkFooter(bytes.subarray(bytes.length - FOOTER_BYTES), name);
+}
+
+export function checkLength(length: number, name: string): void {
+  if (length < HEADER_BYTES + FOOTER_BYTES) throw new CorruptSegmentError(name, `${length} bytes is shorter than a header and footer`);
+}
+
+/** The header's magic, format version and kind (`head`: the file's first HEADER_BYTES). */
+export function checkHeader(head: Uint8Array, kind: SegmentFileKind, name: string): void {
+  const view = new DataView(head.buffer, head.byteOffset, HEADER_BYTES);
   if (view.getUint32(0, true) !== HEADER_MAGIC) throw new CorruptSegmentError(name, 'no segment header');
   const version = view.getUint32(4, true);
   if (version !== SEGMENT_FORMAT_VERSION) throw new CorruptSegmentError(name, `format version ${version}, this node reads ${SEGMENT_FORMAT_VERSION}`);
   if (view.getUint32(8, true) !== kindCode(kind)) throw new CorruptSegmentError(name, `not a [${kind}] file`);
-  if (view.getUint32(bytes.length - FOOTER_BYTES, true) !== FOOTER_MAGIC) throw new CorruptSegmentError(name, 'no footer (truncated?)');
+}
+
+/** The footer's magic (`foot`: the file's last FOOTER_BYTES); returns the checksum it holds. */
+export function checkFooter(foot: Uint8Array, name: string): number {
+  const view = new DataView(foot.buffer, foot.byteOffset, FOOTER_BYTES);
+  if (view.getUint32(0, true) !== FOOTER_MAGIC) throw new CorruptSegmentError(name, 'no footer (truncated?)');
+  return view.getUint32(4, true);
+}
+
+/** `actual`, the CRC-32 of every byte before the footer, against the footer's. */
+export function checkChecksum(actual: number, expected: number, name: string): void {
+  if (actual !== expected) throw new CorruptSegmentError(name, `checksum ${actual.toString(16)} where the footer says ${expected.toString(16)}`);
 }
 
 /**
@@ -99,7 +120,5 @@ export function checkFileStructure(bytes: Uint8Array, kind: SegmentFileKind, nam
 export function verifyFile(bytes: Uint8Array, kind: SegmentFileKind, name: string): void {
   checkFileStructure(bytes, kind, name);
   const footer = bytes.length - FOOTER_BYTES;
-  const expected = new DataView(bytes.buffer, bytes.byteOffset, bytes.length).getUint32(footer + 4, true);
-  const actual = zlib.crc32(bytes.subarray(0, footer));
-  if (actual !== expected) throw new CorruptSegmentError(name, `checksum ${actual.toString(16)} where the footer says ${expected.toString(16)}`);
+  checkChecksum(zlib.crc32(bytes.subarray(0, footer)), checkFooter(bytes.subarray(footer), name), name);
 }

@@ -82,7 +82,7 @@ export const INDEX_SETTING_DEFAULTS: Readonly<Record<string, SettingValue>> = {
   'index.search.slowlog.threshold.query.info': '-1',
   'index.search.slowlog.threshold.query.trace': '-1',
   'index.search.slowlog.threshold.query.warn': '-1',
-  'index.shard.check_on_startup': 'false',
+  'index.shard.check_on_startup': 'checksum',
   'index.soft_deletes.enabled': 'false',
   'index.soft_deletes.retention.operations': '0',
   'index.store.stats_refresh_interval': '10s',

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FOOTER_BYTES, HEADER_BYTES, verifyFile } from '../codec/file-format.ts';
+import { CorruptSegmentError, FOOTER_BYTES, HEADER_BYTES, verifyFile } from '../codec/file-format.ts';
 import { FileOutput } from '../codec/file-output.ts';
 
 export function liveDocsFileName(segmentId: number, generation: number): string {
@@ -28,10 +28,17 @@ export function writeLiveDocs(dir: string, segmentId: number, generation: number
 
 export function readLiveDocs(dir: string, segmentId: number, generation: number, words: number): Uint32Array {
   const name = liveDocsFileName(segmentId, generation);
-  const bytes = readFileSync(join(dir, name));
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(dir, name));
+  } catch (err) {
+    // A missing file is damage the copy recovers from (rebuilt from the log), not a failure of its open.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CorruptSegmentError(name, 'missing');
+    throw err;
+  }
   verifyFile(bytes, 'liv', name);
   const body = bytes.subarray(HEADER_BYTES, bytes.length - FOOTER_BYTES);
-  if (body.length !== words * 4) throw new Error(`live docs file [${name}] holds ${body.length} bytes, expected ${words * 4}`);
+  if (body.length !== words * 4) throw new CorruptSegmentError(name, `${body.length} bytes of live docs where the segment needs ${words * 4}`);
   const bits = new Uint32Array(words);
   new Uint8Array(bits.buffer).set(body);
   return bits;

@@ -7,14 +7,15 @@
  * that fails is refused as a whole.
  */
 import { join } from 'node:path';
-import { CorruptSegmentError, FOOTER_BYTES, HEADER_BYTES, checkFileStructure, verifyFile, type SegmentCheck, type SegmentFileKind } from '../codec/file-format.ts';
+import { existsSync } from 'node:fs';
+import { CorruptSegmentError, checkFileStructure, verifyFile, type SegmentCheck, type SegmentFileKind } from '../codec/file-format.ts';
 import { FrontCodedDictionary, type DictionaryLayout } from '../codec/front-coded.ts';
 import { MappedPostingsCursor, TermMetaReader, skipTermMeta, type TermPostingsMeta } from '../codec/postings-format.ts';
 import type { ByteReader } from '../codec/byte-reader.ts';
 import { MappedStoredFields } from '../codec/stored-fields.ts';
 import { viewColumn, viewUint32 } from '../codec/typed-columns.ts';
 import { mapFile, type MappedFile } from '../store/mapped-file.ts';
-import { DATA_FILES, segmentFileName, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
+import { DATA_FILES, checkFileLength, parseSegmentInfo, segmentFileName, type FieldInfo, type InvertedInfo, type SegmentInfo } from './segment-info.ts';
 import type { DocValues, InvertedField, NumericArray, OrdArray, PointValues, PostingsCursor, Segment, StoredFields } from './types.ts';
 import { viewPoints } from './point-values-file.ts';
 
@@ -80,26 +81,25 @@ export class MappedSegment implements Segment {
    * Maps the segment's files and checks them: the `.si` always whole (a few
    * KB, and every offset the views take comes from it), each data file's size
    * against it, and `check` of the data files: `structure` (header and footer,
-   * what Lucene checks at open), `checksum` (every byte: a copy opened with
-   * `index.shard.check_on_startup: checksum`, a merge's inputs), `none` (files
-   * this process has just written).
+   * what Lucene checks at open; a copy's open checked every byte just before
+   * unless `index.shard.check_on_startup` is `false`: verify-segment-files.ts),
+   * `checksum` (every byte, through the map: a merge's inputs), `none` (files
+   * this process has just written). A missing file is a CorruptSegmentError.
    */
   static open(dir: string, id: number, check: SegmentCheck = 'structure'): MappedSegment {
     const maps = new Map<SegmentFileKind, MappedFile>();
     try {
-      const si = mapFile(join(dir, segmentFileName(id, 'si')));
+      const si = mapSegmentFile(dir, segmentFileName(id, 'si'));
       maps.set('si', si);
-      verifyFile(si.bytes, 'si', segmentFileName(id, 'si'));
-      const info = JSON.parse(Buffer.from(si.bytes.buffer, si.bytes.byteOffset + HEADER_BYTES, si.bytes.length - HEADER_BYTES - FOOTER_BYTES).toString('utf8')) as SegmentInfo;
-      if (info.id !== id) throw new CorruptSegmentError(segmentFileName(id, 'si'), `describes segment ${info.id}`);
+      const info = parseSegmentInfo(si.bytes, id);
       for (const kind of DATA_FILES) {
         const name = segmentFileName(id, kind);
-        const file = mapFile(join(dir, name));
+        const file = mapSegmentFile(dir, name);
         maps.set(kind, file);
         // Reads are random from here on (a term here, a block there), and a structure check reads a page at
         // each end: no read-ahead of pages nobody asked for (from a cold page cache, a fault read about 2 MB).
         if (check !== 'checksum') file.advise('random');
-        if (file.bytes.length !== info.files[kind]) throw new CorruptSegmentError(name, `${file.bytes.length} bytes where the segment info says ${info.files[kind]}`);
+        checkFileLength(info, kind, file.bytes.length);
         if (check === 'checksum') verifyFile(file.bytes, kind, name);
         else if (check === 'structure') checkFileStructure(file.bytes, kind, name);
       }
@@ -145,6 +145,16 @@ export class MappedSegment implements Segment {
     let n = 0;
     for (const m of this.maps.values()) n += m.resident();
     return n;
+  }
+}
+
+/** Maps a file of the segment; a missing one is damage (the copy is rebuilt), not a failure of the open. */
+function mapSegmentFile(dir: string, name: string): MappedFile {
+  try {
+    return mapFile(join(dir, name));
+  } catch (err) {
+    if (!existsSync(join(dir, name))) throw new CorruptSegmentError(name, 'missing');
+    throw err;
   }
 }
 

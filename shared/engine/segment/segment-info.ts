@@ -8,7 +8,7 @@
  * and a path such as `__proto__` must stay an ordinary name.
  */
 import type { DictionaryLayout } from '../codec/front-coded.ts';
-import type { SegmentFileKind } from '../codec/file-format.ts';
+import { CorruptSegmentError, FOOTER_BYTES, HEADER_BYTES, verifyFile, type SegmentFileKind } from '../codec/file-format.ts';
 import type { ColumnLayout } from '../codec/typed-columns.ts';
 import type { StoredFieldsLayout } from '../codec/stored-fields.ts';
 import type { PointsInfo } from './point-values-file.ts';
@@ -47,6 +47,20 @@ export interface SegmentInfo {
   readonly seqNos: ColumnLayout;
   readonly stored: StoredFieldsLayout;
   readonly fields: readonly FieldInfo[];
+}
+
+/** A segment's `.si` read whole: its checksum checked, its JSON parsed; refused when it describes another segment. */
+export function parseSegmentInfo(bytes: Uint8Array, id: number): SegmentInfo {
+  const name = segmentFileName(id, 'si');
+  verifyFile(bytes, 'si', name);
+  const info = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + HEADER_BYTES, bytes.length - HEADER_BYTES - FOOTER_BYTES).toString('utf8')) as SegmentInfo;
+  if (info.id !== id) throw new CorruptSegmentError(name, `describes segment ${info.id}`);
+  return info;
+}
+
+/** A data file's length against the one the `.si` gives. */
+export function checkFileLength(info: SegmentInfo, kind: SegmentFileKind, length: number): void {
+  if (length !== info.files[kind]) throw new CorruptSegmentError(segmentFileName(info.id, kind), `${length} bytes where the segment info says ${info.files[kind]}`);
 }
 
 /** File name of a segment's file: `_<id in base 36>.<kind>`, as Lucene names its segments. */

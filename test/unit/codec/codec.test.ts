@@ -11,6 +11,7 @@ import { generatePassRecords, prng } from '../../../services/passinfo/pass-recor
 import { SegmentBuilder } from '../../../shared/engine/segment/segment-builder.ts';
 import { writeSegment } from '../../../shared/engine/segment/segment-writer.ts';
 import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
+import { verifySegmentFiles } from '../../../shared/engine/segment/verify-segment-files.ts';
 import { segmentFileName } from '../../../shared/engine/segment/segment-info.ts';
 import { analyzers, bufferedDoc, fieldMapping, tempSegmentDir } from '../segment/fixtures.ts';
 import { docRecord } from '../segment/segment-views.ts';
@@ -275,6 +276,31 @@ test('a checksum open refuses a segment with a flipped byte in any of its files,
   assert.throws(() => MappedSegment.open(dir, 4, 'checksum'), /fdt/);
 });
 
+test('verifySegmentFiles reads every byte of every file in blocks: a flipped byte, a cut, another version or a missing file is refused, naming the file', async () => {
+  const dir = damagedSegmentDir();
+  // Blocks of 50 bytes: every file (120 to 320 bytes) is read in several, none aligned with the header or footer.
+  await verifySegmentFiles(dir, [4], 50);
+  await verifySegmentFiles(dir, [4]);
+  const cut = (b: Buffer): Buffer => b.subarray(0, b.length - 3);
+  const version4 = (b: Buffer): Buffer => (b.writeUInt32LE(4, 4), b);
+  for (const kind of ['tim', 'doc', 'pos', 'dvd', 'fdt', 'si'] as const) {
+    const name = segmentFileName(4, kind).replace('.', '\\.');
+    const path = join(dir, segmentFileName(4, kind));
+    const original = readFileSync(path);
+    for (const [damage, why] of [
+      [flipMiddle, 'checksum [0-9a-f]+ where the footer says [0-9a-f]+'],
+      [cut, kind === 'si' ? 'no footer' : '[0-9]+ bytes where the segment info says [0-9]+'],
+      [version4, 'format version 4, this node reads'],
+    ] as const) {
+      writeFileSync(path, damage(Buffer.from(original)));
+      await assert.rejects(verifySegmentFiles(dir, [4], 50), (e: unknown) => e instanceof CorruptSegmentError && new RegExp(`^segment file \\[${name}\\] is corrupt: ${why}`).test(e.message));
+    }
+    writeFileSync(path, original);
+  }
+  rmSync(join(dir, segmentFileName(4, 'fdt')));
+  await assert.rejects(verifySegmentFiles(dir, [4]), (e: unknown) => e instanceof CorruptSegmentError && e.message === 'segment file [_4.fdt] is corrupt: missing');
+});
+
 test('a default open reads the .si whole and each data file at its ends: a damaged .si, a cut, header or footer is refused, a body byte is left to the checksum check', () => {
   const dir = damagedSegmentDir();
   withDamaged(dir, 'si', flipMiddle, () => assert.throws(() => MappedSegment.open(dir, 4), /\[_4\.si\] is corrupt: checksum/));
@@ -296,12 +322,13 @@ test('a default open reads the .si whole and each data file at its ends: a damag
   assert.throws(() => MappedSegment.open(dir, 4), /pos/);
 });
 
-test('index.shard.check_on_startup: checksum, true and fix check every byte at open; false or unset the structure', () => {
+test('index.shard.check_on_startup: checksum, true, fix or unset check every byte at open; false the structure', () => {
   assert.equal(checkOnStartup('checksum'), 'checksum');
   assert.equal(checkOnStartup('true'), 'checksum');
   assert.equal(checkOnStartup('fix'), 'checksum');
+  assert.equal(checkOnStartup(undefined), 'checksum');
   assert.equal(checkOnStartup('false'), 'structure');
-  assert.equal(checkOnStartup(undefined), 'structure');
+  assert.equal(checkOnStartup(false), 'structure');
 });
 
 test('a dictionary whose neighbours share tails (URLs) reads back, finds every term and codes each in a few bytes', () => {

@@ -107,6 +107,12 @@ export async function measure(runs: number, fn: () => Promise<void>, warmup = 30
   return samples;
 }
 
+/** The value after `--name` on the command line, if given. */
+export function argString(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
 export function argNumber(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : dflt;

@@ -19,16 +19,12 @@ import { loadavg } from 'node:os';
 import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 import { nextBulkBody } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
-import { argNumber } from './dataset.ts';
+import { argNumber, argString } from './dataset.ts';
 import { anonymousByKind } from './node-cpu.ts';
 import { spawnServer, tempDir } from '../test/helpers/server.ts';
 
 const count = argNumber('count', 2_000_000);
 const idleSeconds = argNumber('idle', 15);
-function argString(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
 const ROOT = argString('root');
 const GDB = argString('gdb');
 

@@ -25,15 +25,11 @@ import { executeQueryPhase } from '../shared/engine/search/query-phase.ts';
 import type { ShardSearchContext } from '../shared/engine/search/types.ts';
 import { parseSearchBody } from '../shared/dsl/query/search-body.ts';
 import { PASSINFO_INDEX_BODY } from './pass-records.ts';
-import { argNumber } from './dataset.ts';
+import { argNumber, argString } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 import { seedSearches } from './seed-workload.ts';
 import { fieldMapping } from '../test/helpers/field-mapping.ts';
 
-function argString(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
 
 const DATA = argString('data');
 const ONLY = argString('only');

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { spawnServer, tempDir } from '../test/helpers/server.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
-import { argNumber, bulkLoad } from './dataset.ts';
+import { argNumber, argString, bulkLoad } from './dataset.ts';
 import { printTable } from './report.ts';
 import { generatePassRecords, PASSINFO_INDEX_BODY, type PassRecord } from './pass-records.ts';
 import { Progress } from '../shared/terminal/progress.ts';
@@ -35,10 +35,6 @@ const SKIP_REINDEX = process.argv.includes('--skip-reindex');
 const SKIP_REBUILD = process.argv.includes('--skip-rebuild');
 /** A query that matches every document: `_reindex` then takes the scroll path (docs/rebuild.md, "`_reindex` of a whole index"). */
 const BY_SCROLL = process.argv.includes('--reindex-by-scroll');
-function argString(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
 const KEEP = argString('keep');
 const CPU_PROF = argString('cpu-prof');
 const ROOT = argString('root');

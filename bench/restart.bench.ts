@@ -16,18 +16,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { http } from '../test/helpers/server.ts';
+import { argString } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const data = arg('data');
+const data = argString('data');
 if (data === undefined) throw new Error('--data DIR: a kept data directory (e.g. bench:scale --keep DIR)');
-const runs = Number(arg('runs') ?? 3);
-const port = Number(arg('port') ?? 9431);
+const runs = Number(argString('runs') ?? 3);
+const port = Number(argString('port') ?? 9431);
 const builds: [string, string][] = [['this build', resolve('dist')]];
-if (arg('other') !== undefined) builds.push(['other', resolve(arg('other')!)]);
+if (argString('other') !== undefined) builds.push(['other', resolve(argString('other')!)]);
 
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

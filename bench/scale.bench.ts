@@ -30,7 +30,7 @@ import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
 import { nextBulkBody, seedAggregations, seedSearches } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { cpuBetween, threadCpu } from './node-cpu.ts';
-import { argNumber, measure } from './dataset.ts';
+import { argNumber, argString, measure } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 import { spawnServer, tempDir, type ChildServer } from '../test/helpers/server.ts';
 
@@ -42,10 +42,6 @@ const warmup = argNumber('warmup', 30);
 const REPORT_EVERY = 1_000_000;
 const keepIndex = process.argv.indexOf('--keep');
 const keepDir = keepIndex > 0 ? process.argv[keepIndex + 1] : undefined;
-function argString(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
 const LOAD_ONLY = process.argv.includes('--load-only');
 const ROOT = argString('root');
 const CPU_PROF = argString('cpu-prof');

@@ -17,16 +17,12 @@
 import { execSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { KeepAliveClient } from './keep-alive-client.ts';
-import { argNumber } from './dataset.ts';
+import { argNumber, argString } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 import { seedAggregations, seedSearches } from './seed-workload.ts';
 import { anonymousByKind, cpuBetween, memoryMiB, smapsRollupMiB, threadCpu } from './node-cpu.ts';
 import { spawnServer } from '../test/helpers/server.ts';
 
-function argString(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
 
 const DATA = argString('data');
 const ROOT = argString('root');

@@ -20,18 +20,15 @@ import { join } from 'node:path';
 import zlib from 'node:zlib';
 import { mapFile } from '../shared/engine/store/mapped-file.ts';
 import { verifySegmentFiles } from '../shared/engine/segment/verify-segment-files.ts';
+import { argString } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const data = arg('data');
+const data = argString('data');
 if (data === undefined) throw new Error('--data DIR: a kept data directory (e.g. bench:scale --keep DIR)');
-const runs = Number(arg('runs') ?? 3);
-const block = Number(arg('block') ?? 2) * 1024 * 1024;
-const modes = (arg('modes') ?? 'map,read,verify').split(',');
-const temps = (arg('temps') ?? 'cold,warm').split(',');
+const runs = Number(argString('runs') ?? 3);
+const block = Number(argString('block') ?? 2) * 1024 * 1024;
+const modes = (argString('modes') ?? 'map,read,verify').split(',');
+const temps = (argString('temps') ?? 'cold,warm').split(',');
 
 const files = readdirSync(data, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.parentPath.endsWith('segments'))

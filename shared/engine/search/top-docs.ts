@@ -17,6 +17,8 @@ export class TopDocsCollector {
   private readonly reverse: Int8Array;
   private readonly isString: Uint8Array;
   private readonly missingFirst: Uint8Array;
+  /** One key, a number. */
+  private readonly oneNumber: boolean;
   /** Doc per slot as a double (the search_after cursor's doc is +Infinity: equal keys count as before it). */
   readonly docs: Float64Array;
   readonly scores: Float32Array;
@@ -32,6 +34,7 @@ export class TopDocsCollector {
     this.strKeys = fields.map((fl) => (fl.kind === 'string' || fl.kind === 'id' ? new Array<string | null>(slots).fill(null) : []));
     this.reverse = Int8Array.from(fields, (fl) => (fl.reverse ? -1 : 1));
     this.isString = Uint8Array.from(fields, (fl) => (fl.kind === 'string' || fl.kind === 'id' ? 1 : 0));
+    this.oneNumber = fields.length === 1 && this.isString[0] === 0;
     this.missingFirst = Uint8Array.from(fields, (fl) => ((fl.kind === 'string' || fl.kind === 'id') && fl.missingFirst ? 1 : 0));
     this.docs = new Float64Array(slots);
     this.scores = new Float32Array(slots);
@@ -73,6 +76,16 @@ export class TopDocsCollector {
 
   /** < 0 when slot a sorts before slot b. */
   compare(a: number, b: number): number {
+    if (this.oneNumber) {
+      // One numeric key (a sort by time): the heap's comparisons without the loop over kinds of keys.
+      const keys = this.numKeys[0]!;
+      const x = keys[a]!;
+      const y = keys[b]!;
+      if (x !== y) return x < y ? -this.reverse[0]! : this.reverse[0]!;
+      const da = this.docs[a]!;
+      const db = this.docs[b]!;
+      return da < db ? -1 : da > db ? 1 : 0;
+    }
     const n = this.fields.length;
     for (let i = 0; i < n; i++) {
       if (this.isString[i] === 1) {
@@ -155,6 +168,7 @@ export class TopDocsCollector {
     const slots = new Array<number>(n);
     for (let i = 0; i < n; i++) slots[i] = this.heap[i]!;
     if (this.fields.length === 1 && this.isString[0] === 0) {
+      if (n > 32 && this.packedOrder(slots)) return slots;
       // One numeric key (a sort by time): a comparator reading the two typed arrays directly, not the general
       // one (a shard's top 1,000 of the trajectory sorted in about 110 µs instead of 155).
       const keys = this.numKeys[0]!;
@@ -170,5 +184,61 @@ export class TopDocsCollector {
     }
     slots.sort((a, b) => this.compare(a, b));
     return slots;
+  }
+
+  /**
+   * `slots` in sort order by one numeric key when every key is an integer
+   * (times, longs): each slot as one double, its key's rank times a power of
+   * two above the slot numbers plus its slot, sorted by the engine's native
+   * numeric sort (a shard's top 1,000 of the trajectory in about a third of
+   * the comparator's time); equal keys are then ordered by doc. False, and
+   * `slots` untouched, when a key is not an integer or the ranks need more
+   * than 53 bits.
+   */
+  private packedOrder(slots: number[]): boolean {
+    const n = slots.length;
+    const keys = this.numKeys[0]!;
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const k = keys[slots[i]!]!;
+      if (!Number.isInteger(k)) return false;
+      if (k < min) min = k;
+      if (k > max) max = k;
+    }
+    let m = 1;
+    while (m < this.cap) m *= 2;
+    if ((max - min + 1) * m > Number.MAX_SAFE_INTEGER) return false;
+    const reverse = this.reverse[0] === -1;
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i]!;
+      const k = keys[slot]!;
+      packed[i] = (reverse ? max - k : k - min) * m + slot;
+    }
+    packed.sort();
+    const docs = this.docs;
+    let runStart = 0;
+    let runRank = -1;
+    for (let i = 0; i < n; i++) {
+      const p = packed[i]!;
+      // Exact: m is a power of two and p below 2^53.
+      const rank = Math.floor(p / m);
+      const slot = p - rank * m;
+      slots[i] = slot;
+      if (rank !== runRank) {
+        runRank = rank;
+        runStart = i;
+        continue;
+      }
+      // Equal keys: by doc, as compare() orders them (an insertion into the run so far).
+      let j = i;
+      while (j > runStart && docs[slots[j - 1]!]! > docs[slot]!) {
+        slots[j] = slots[j - 1]!;
+        j--;
+      }
+      slots[j] = slot;
+    }
+    return true;
   }
 }

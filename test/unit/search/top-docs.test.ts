@@ -40,3 +40,26 @@ for (const reverse of [false, true]) {
     assert.deepEqual(collect([{ kind: 'numeric', reverse } as ResolvedSortField, { kind: 'numeric', reverse: false } as ResolvedSortField], 500, two), expected);
   });
 }
+
+// Integer keys sort as packed doubles (TopDocsCollector.packedOrder); the rest, and ranges too wide to pack, by the comparator.
+const keyKinds: [string, (r: () => number) => number][] = [
+  ['negative and positive integers with -0', (r) => (r() < 0.1 ? -0 : Math.floor(r() * 60) - 30)],
+  ['a range near 2^53 / 1024 (still packed)', (r) => (r() < 0.5 ? 0 : 2 ** 42) + Math.floor(r() * 5)],
+  ['a range past 2^53 (the comparator)', (r) => (r() < 0.5 ? -(2 ** 52) : 2 ** 52) + Math.floor(r() * 5)],
+  ['fractions (the comparator)', (r) => Math.floor(r() * 30) / 4],
+  ['infinities among integers (missing values)', (r) => (r() < 0.1 ? Infinity : r() < 0.1 ? -Infinity : Math.floor(r() * 30))],
+];
+for (const [name, key] of keyKinds) {
+  for (const reverse of [false, true]) {
+    test(`one numeric key, ${name}, ${reverse ? 'descending' : 'ascending'}: key order, ties by doc`, () => {
+      const r = prng(name.length + (reverse ? 1 : 0));
+      const rows = Array.from({ length: 1500 }, (_, i) => ({ keys: [key(r)], doc: (i * 7919) % 1500 }));
+      const expected = rows
+        .slice()
+        .sort((a, b) => (a.keys[0] !== b.keys[0] ? (a.keys[0]! < b.keys[0]! ? -1 : 1) * (reverse ? -1 : 1) : a.doc - b.doc))
+        .slice(0, 1000)
+        .map((x) => x.doc);
+      assert.deepEqual(collect([{ kind: 'numeric', reverse } as ResolvedSortField], 1000, rows), expected);
+    });
+  }
+}

@@ -10,7 +10,8 @@
  *   npm run bench:seed-queries -- --data /tmp/scale-1m --only '1000 hits' --cpu-prof /tmp/prof   # .cpuprofile of every thread
  *   npm run bench:seed-queries -- --data /tmp/scale-20m --aggs --memory --runs 10 --warmup 0
  *       # also bench:scale's aggregations (its 11 queries), then the node's memory: smaps_rollup
- *       # and its anonymous memory by kind (issue 12's 20M / 5M row: run it on both directories)
+ *       # and its anonymous memory by kind (issue 12's 20M / 5M row: run it on both directories);
+ *       # --idle 40 prints it again after 40 s without requests
  *
  * Never run it on a data directory another node has open.
  */
@@ -20,7 +21,7 @@ import { KeepAliveClient } from './keep-alive-client.ts';
 import { argNumber, argString } from './dataset.ts';
 import { percentile, printTable } from './report.ts';
 import { seedAggregations, seedSearches } from './seed-workload.ts';
-import { anonymousByKind, cpuBetween, memoryMiB, smapsRollupMiB, threadCpu } from './node-cpu.ts';
+import { anonymousByKind, cpuBetween, filePagesByKind, memoryMiB, smapsRollupMiB, threadCpu } from './node-cpu.ts';
 import { spawnServer } from '../test/helpers/server.ts';
 
 
@@ -32,12 +33,18 @@ const warmup = argNumber('warmup', 10);
 const CPU_PROF = argString('cpu-prof');
 const AGGS = process.argv.includes('--aggs');
 const MEMORY = process.argv.includes('--memory');
+const IDLE_S = argNumber('idle', 0);
 
 /** The node's memory after the queries: smaps_rollup, and the anonymous part by kind of mapping. */
 function printMemory(pid: number, load: string): void {
   const m = smapsRollupMiB(pid);
-  process.stdout.write(`\nnode memory after the queries (smaps_rollup, load average ${load}): RSS ${m.rss.toFixed(0)} MiB, anonymous ${m.anon.toFixed(0)}, PSS ${m.pss.toFixed(0)}\n`);
-  for (const [kind, kb] of [...anonymousByKind(pid)].sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${(kb / 1024).toFixed(0).padStart(6)} MiB  ${kind}\n`);
+  process.stdout.write(`\nnode memory after the queries (smaps_rollup, load average ${load}): RSS ${m.rss.toFixed(0)} MiB, anonymous ${m.anon.toFixed(0)}, file ${(m.rss - m.anon).toFixed(0)}, PSS ${m.pss.toFixed(0)}\n`);
+  const print = (kinds: Map<string, number>) => {
+    for (const [kind, kb] of [...kinds].sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${(kb / 1024).toFixed(0).padStart(6)} MiB  ${kind}\n`);
+  };
+  print(anonymousByKind(pid));
+  process.stdout.write(`file pages: ${(m.rss - m.anon).toFixed(0)} MiB\n`);
+  print(filePagesByKind(pid));
 }
 
 async function main(): Promise<void> {
@@ -83,6 +90,12 @@ async function main(): Promise<void> {
     }
     printTable(`bench:seed-queries: ${runs} runs each after ${warmup} warm-up runs`, rows);
     if (MEMORY) printMemory(pid, load());
+    if (MEMORY && IDLE_S > 0) {
+      // What the node still holds once idle (collections and deferred malloc trims had their chance).
+      await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
+      process.stdout.write(`\nafter ${IDLE_S} s idle:`);
+      printMemory(pid, load());
+    }
   } finally {
     client.close();
     server.child.kill('SIGTERM');

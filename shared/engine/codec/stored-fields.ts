@@ -213,6 +213,35 @@ class BlockCache {
 
 const blockCache = new BlockCache(STORED_BLOCK_CACHE_BYTES);
 
+/**
+ * Blocks a thread reads from the maps between two releases of the pages it
+ * mapped. A read faults in a block, pages of the block index and, once per
+ * segment, the dictionary, and the kernel maps the page cache's pages around
+ * each fault with it (16 pages on a fault, whatever madvise(RANDOM) says):
+ * 1,000 hits fetched kept about 170 MB of `.fdt` pages in the process at 20M
+ * docs. Those pages count in its RSS until unmapped, though a read used a
+ * few KB of them; every STORED_READS_PER_RELEASE reads, the thread drops the
+ * pages of the files read since (they stay in the page cache), which bounds
+ * what stored fields keep mapped to that many reads' worth (64-200 KB
+ * each: at most ~13 MB a thread), whatever the index size (docs/performance.md, stop 32).
+ */
+export const STORED_READS_PER_RELEASE = 64;
+/** Readers that read blocks from their maps since the last release, and how many blocks. */
+const readSinceRelease = new Set<MappedStoredFields>();
+let readsSinceRelease = 0;
+
+function noteMapRead(reader: MappedStoredFields): void {
+  readSinceRelease.add(reader);
+  if (++readsSinceRelease >= STORED_READS_PER_RELEASE) releaseStoredPages();
+}
+
+/** Drops the pages this thread's stored-field reads mapped since the last release (they stay in the page cache). */
+export function releaseStoredPages(): void {
+  for (const r of readSinceRelease) r.releasePages();
+  readSinceRelease.clear();
+  readsSinceRelease = 0;
+}
+
 
 /**
  * Reads documents from a mapped `.fdt`; the last block read stays
@@ -237,14 +266,21 @@ export class MappedStoredFields implements StoredFields {
   /** The dictionary prepared for decompression, made at the first read (a segment never read costs none). */
   private ddict: zstd.DDict | null = null;
 
+  /** `release` drops the pages of `file` this process mapped (a MappedSegment's `.fdt` map; none for bytes in memory). */
   constructor(
     private readonly file: Uint8Array,
     layout: StoredFieldsLayout,
+    private readonly release: (() => void) | null = null,
   ) {
     this.firstDocs = new Uint32Array(file.buffer, file.byteOffset + layout.firstDocsAt, layout.blocks);
     this.blockAts = new Uint32Array(file.buffer, file.byteOffset + layout.blockAtsAt, layout.blocks + 1);
     this.routed = layout.routed;
     this.dictionary = layout.dictLength > 0 ? file.subarray(layout.dictAt, layout.dictAt + layout.dictLength) : null;
+  }
+
+  /** Drops the file's mapped pages (releaseStoredPages). */
+  releasePages(): void {
+    this.release?.();
   }
 
   mayHaveRouting(): boolean {
@@ -297,6 +333,7 @@ export class MappedStoredFields implements StoredFields {
       this.ddict ??= new zstd.DDict(this.dictionary);
       length = dctx.decompressUsingDDict(this.block.subarray(0, rawLength), f.subarray(at + 4, end), this.ddict);
     }
+    if (this.release !== null) noteMapRead(this);
     if (length !== rawLength) throw new Error(`stored fields block ${b} decompressed to ${length} bytes, expected ${rawLength}`);
     const block = (this.view = this.block.subarray(0, length));
     const docs = (b + 1 < this.firstDocs.length ? this.firstDocs[b + 1]! : Infinity) - this.firstDocs[b]!;

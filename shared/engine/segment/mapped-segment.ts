@@ -45,7 +45,9 @@ export class MappedSegment implements Segment {
     this.sizeInBytes = size;
     this.versions = viewColumn(bytes('dvd'), info.versions);
     this.seqNos = viewColumn(bytes('dvd'), info.seqNos);
-    this.stored = new MappedStoredFields(bytes('fdt'), info.stored);
+    this.stored = new MappedStoredFields(bytes('fdt'), info.stored, () => {
+      if (!this.closed) maps.get('fdt')!.advise('dontneed');
+    });
     const dictionaries = new Map<number, FrontCodedDictionary>();
     const dictionary = (layout: DictionaryLayout, positions: boolean) => {
       // One object per dictionary: a keyword field's postings and doc values share it (global ordinals cache by it).

@@ -84,6 +84,18 @@ interface TermRange {
   readonly docFreq: number;
 }
 
+/**
+ * Whether range r (not the lead) is the term of range r - 1 again with the same boost: an
+ * n-gram fragment with a repeated character or gram ("c00": the clauses c, 0, 0, c0, 00, c00)
+ * makes the same clause twice, and ranked by doc freq the two are neighbours.
+ */
+function repeats(ranges: readonly TermRange[], r: number): boolean {
+  if (r < 2) return false;
+  const a = ranges[r - 1]!;
+  const b = ranges[r]!;
+  return a.inv === b.inv && a.termId === b.termId && a.q.field === b.q.field && a.q.boost === b.q.boost;
+}
+
 function conjunctionOf(
   ranges: readonly TermRange[],
   cursors: readonly PostingsCursor[],
@@ -135,7 +147,8 @@ function conjunctionOf(
   // any block of theirs is decoded, and only the survivors are looked up for their freqs.
   for (let r = 1; r < ranges.length; r++) {
     const bits = cursors[r]!.bits;
-    if (bits === null) continue;
+    // A repeated term's bitset keeps what the same bitset just kept.
+    if (bits === null || repeats(ranges, r)) continue;
     let kept = 0;
     for (let k = 0; k < n; k++) {
       const d = cand[k]!;
@@ -147,6 +160,7 @@ function conjunctionOf(
     n = kept;
     if (n === 0) return emptySet(ctx);
   }
+  let freqs: Int32Array | null = null;
   for (let r = 1; r < ranges.length; r++) {
     const { q, inv } = ranges[r]!;
     const cursor = cursors[r]!;
@@ -156,15 +170,20 @@ function conjunctionOf(
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
     const constNorm = acc === null || norms === null ? -1 : singleNorm(norms);
     if (constNorm >= 0) fillByFreq(wv, normCache![constNorm]!);
+    // A term repeated in the query (the two 0s of the fragment "c00"): the term just probed, whose
+    // freqs were kept for it; every candidate left has it, and its clause adds the same score again.
+    const again = repeats(ranges, r);
+    const keep = r + 1 < ranges.length && repeats(ranges, r + 1) ? (freqs ??= ctx.arena.takeDocs(lead.docFreq)) : null;
     // Probing the candidates skips the blocks of a long list that hold none of them, and decodes
     // of the others only the gaps up to each candidate and its one freq.
     let kept = 0;
     for (let k = 0; k < n; k++) {
       const d = cand[k]!;
-      const fr = cursor.freqOf(d);
+      const fr = again ? freqs![k]! : cursor.freqOf(d);
       if (fr < 0) break;
       if (fr === 0) continue;
       cand[kept] = d;
+      if (keep !== null) keep[kept] = fr;
       if (acc !== null) {
         let s: number;
         if (norms === null) s = constScore;

@@ -40,4 +40,34 @@ describe('term conjunction scoring', () => {
     assert.ok(s.get('d2')! > s.get('d1')! && s.get('d1')! > s.get('d0')!);
     assert.ok(s.get('d3')! > s.get('d0')!);
   });
+
+  it('scores a term the query repeats once for each time it names it', () => {
+    // An n-gram fragment names a repeated character twice ("c00": c, 0, 0, c0, 00, c00). Here c is
+    // the rarest term and leads; b, named twice, follows it twice. r1 has no b: the first b drops
+    // it, and the b freqs of the others (1, 3, 2) must stay with their docs for the second b.
+    const docs: TestDoc[] = [
+      { id: 'r0', source: { body: 'c b x' } },
+      { id: 'r1', source: { body: 'c x y' } },
+      { id: 'r2', source: { body: 'c b b b' } },
+      { id: 'r3', source: { body: 'b y' } },
+      { id: 'r4', source: { body: 'b b z' } },
+      { id: 'r5', source: { body: 'b q' } },
+      { id: 'r6', source: { body: 'c b b' } },
+    ];
+    // Alone, b is in most docs and keeps a bitset (the fragment's single characters); among 300
+    // docs without it, it is probed from its postings.
+    const others: TestDoc[] = Array.from({ length: 300 }, (_, i) => ({ id: `f${i}`, source: { body: 'x y' } }));
+    for (const [repeats, segment] of [[2, docs], [3, docs], [2, [...docs, ...others]], [3, [...docs, ...others]]] as const) {
+      const snap = snapshotOf([buildSegment(1, segment, MAPPING)]);
+      const named = run(snap, contextOf(MAPPING), { query: { match: { body: { query: ['c', ...words(repeats, 'b')].join(' '), operator: 'and' } } } }, {}, 10);
+      // The same clauses once each, b's weighted by how often it was named: s + s is 2 * s exactly.
+      const boosted = run(snap, contextOf(MAPPING), { query: { bool: { must: [{ match: { body: 'c' } }, { match: { body: { query: 'b', boost: repeats } } }] } } }, {}, 10);
+      assert.deepEqual([...named.ids].sort(), ['r0', 'r2', 'r6'], `${repeats} b, ${segment.length} docs`);
+      const expected = new Map(boosted.ids.map((id, i) => [id, boosted.scores[i]!]));
+      named.ids.forEach((id, i) => {
+        const sc = named.scores[i]!;
+        assert.ok(Math.abs(sc - expected.get(id)!) <= 1e-6 * sc, `${repeats} b, ${segment.length} docs, ${id}: ${sc} against ${expected.get(id)}`);
+      });
+    }
+  });
 });

@@ -191,7 +191,8 @@ export function executeQueryPhase(
       if (!needScores && scores === null && nFields === 1 && first.kind === 'numeric' && collector.cap > 0 && !collector.hasAfter) {
         const numeric = numericKeys(first, seg);
         if (numeric !== null) {
-          hits.total += collectByNumericKey(bits, numeric.values, numeric.missing, first.reverse, collector, docBase);
+          const collect = collector.cap >= GATHER_FROM_SIZE ? gatherByNumericKey : collectByNumericKey;
+          hits.total += collect(bits, numeric.values, numeric.missing, first.reverse, collector, docBase);
           continue;
         }
       }
@@ -351,6 +352,40 @@ function collectByNumericKey(bits: Uint32Array, values: NumericArray, missing: n
       collector.offerStaged();
       if (!full) full = collector.isFull();
       if (full) worst = collector.worstNum(0);
+    }
+  }
+  return total;
+}
+
+/** From this many hits a page on, collection by one numeric key gathers candidates (TopDocsCollector.gather) instead of keeping a heap. */
+const GATHER_FROM_SIZE = 128;
+
+/**
+ * collectByNumericKey for large pages (a shard's top 1,000 by time): each
+ * candidate is appended unordered and the candidates are ordered once at
+ * the end (TopDocsCollector.gather) instead of going through a heap of
+ * 1,000. Returns the docs counted.
+ */
+function gatherByNumericKey(bits: Uint32Array, values: NumericArray, missing: number, reverse: boolean, collector: TopDocsCollector, docBase: number): number {
+  let total = 0;
+  let bound = collector.gatherBound;
+  const bounds = wordBounds(values);
+  const best = reverse ? bounds.max : bounds.min;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    if (word === 0) continue;
+    if (reverse ? best[w]! < bound : best[w]! > bound) {
+      total += popcount32(word);
+      continue;
+    }
+    while (word !== 0) {
+      const d = (w << 5) + lowestBit(word);
+      word &= word - 1;
+      total++;
+      let k = values[d]!;
+      if (k !== k) k = missing;
+      if (reverse ? k < bound : k > bound) continue;
+      if (collector.gather(k, docBase + d)) bound = collector.gatherBound;
     }
   }
   return total;

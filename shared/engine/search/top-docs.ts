@@ -25,6 +25,12 @@ export class TopDocsCollector {
   private readonly heap: Int32Array;
   size = 0;
   hasAfter = false;
+  /** Candidates appended by gather(), not yet in the heap. */
+  private gatherKeys = new Float64Array(0);
+  private gatherDocs = new Float64Array(0);
+  private gathered = 0;
+  /** gather(): a candidate whose key sorts strictly after this one cannot make the top (infinite until the first cut). */
+  gatherBound: number;
 
   constructor(fields: readonly ResolvedSortField[], cap: number) {
     this.cap = cap;
@@ -39,6 +45,7 @@ export class TopDocsCollector {
     this.docs = new Float64Array(slots);
     this.scores = new Float32Array(slots);
     this.heap = new Int32Array(cap);
+    this.gatherBound = fields[0]?.reverse === true ? -Infinity : Infinity;
   }
 
   get stage(): number {
@@ -162,83 +169,154 @@ export class TopDocsCollector {
     heap[i] = slot;
   }
 
+  /**
+   * Appends a candidate by one numeric key without ordering it (a shard's top
+   * 1,000 of a sort by time: a heap of 1,000 costs several comparisons per
+   * candidate, one order at the end fewer): only while no cursor is set and
+   * the sort has one numeric key. Returns true when the candidates were cut
+   * to the best `cap` and `gatherBound` moved.
+   */
+  gather(key: number, doc: number): boolean {
+    if (this.gatherKeys.length === 0) {
+      this.gatherKeys = new Float64Array(2 * this.cap);
+      this.gatherDocs = new Float64Array(2 * this.cap);
+    }
+    const g = this.gathered++;
+    this.gatherKeys[g] = key;
+    this.gatherDocs[g] = doc;
+    if (this.gathered < this.gatherKeys.length) return false;
+    // Full: the best `cap` stay, and a candidate sorting strictly after the last of them cannot enter.
+    const order = orderByNumber(this.gathered, this.gatherKeys, this.gatherDocs, this.reverse[0] === -1);
+    const keys = new Float64Array(this.gatherKeys.length);
+    const docs = new Float64Array(this.gatherDocs.length);
+    for (let i = 0; i < this.cap; i++) {
+      keys[i] = this.gatherKeys[order[i]!]!;
+      docs[i] = this.gatherDocs[order[i]!]!;
+    }
+    this.gatherKeys = keys;
+    this.gatherDocs = docs;
+    this.gathered = this.cap;
+    this.gatherBound = keys[this.cap - 1]!;
+    return true;
+  }
+
   /** Slots in sort order. */
   sortedSlots(): number[] {
+    if (this.gathered > 0) {
+      if (this.size === 0) return this.takeGathered();
+      // Some segments went through the heap: the gathered candidates join it.
+      for (let i = 0; i < this.gathered; i++) {
+        this.numKeys[0]![this.cap] = this.gatherKeys[i]!;
+        this.docs[this.cap] = this.gatherDocs[i]!;
+        this.scores[this.cap] = 0;
+        this.offerStaged();
+      }
+      this.gathered = 0;
+    }
     const n = this.size;
     const slots = new Array<number>(n);
     for (let i = 0; i < n; i++) slots[i] = this.heap[i]!;
-    if (this.fields.length === 1 && this.isString[0] === 0) {
-      if (n > 32 && this.packedOrder(slots)) return slots;
-      // One numeric key (a sort by time): a comparator reading the two typed arrays directly, not the general
-      // one (a shard's top 1,000 of the trajectory sorted in about 110 µs instead of 155).
-      const keys = this.numKeys[0]!;
-      const docs = this.docs;
-      const r = this.reverse[0]!;
-      slots.sort((a, b) => {
-        const x = keys[a]!;
-        const y = keys[b]!;
-        if (x !== y) return x < y ? -r : r;
-        return docs[a]! < docs[b]! ? -1 : docs[a]! > docs[b]! ? 1 : 0;
-      });
+    if (this.oneNumber) {
+      const order = orderByNumber(n, this.numKeys[0]!, this.docs, this.reverse[0] === -1, slots);
+      for (let i = 0; i < n; i++) slots[i] = order[i]!;
       return slots;
     }
     slots.sort((a, b) => this.compare(a, b));
     return slots;
   }
 
-  /**
-   * `slots` in sort order by one numeric key when every key is an integer
-   * (times, longs): each slot as one double, its key's rank times a power of
-   * two above the slot numbers plus its slot, sorted by the engine's native
-   * numeric sort (a shard's top 1,000 of the trajectory in about a third of
-   * the comparator's time); equal keys are then ordered by doc. False, and
-   * `slots` untouched, when a key is not an integer or the ranks need more
-   * than 53 bits.
-   */
-  private packedOrder(slots: number[]): boolean {
-    const n = slots.length;
+  /** The gathered candidates, ordered, as the heap's slots 0.. (their scores 0, as collectByNumericKey offers them). */
+  private takeGathered(): number[] {
+    const order = orderByNumber(this.gathered, this.gatherKeys, this.gatherDocs, this.reverse[0] === -1);
+    const n = Math.min(this.cap, this.gathered);
+    const slots = new Array<number>(n);
     const keys = this.numKeys[0]!;
-    let min = Infinity;
-    let max = -Infinity;
     for (let i = 0; i < n; i++) {
-      const k = keys[slots[i]!]!;
-      if (!Number.isInteger(k)) return false;
-      if (k < min) min = k;
-      if (k > max) max = k;
+      keys[i] = this.gatherKeys[order[i]!]!;
+      this.docs[i] = this.gatherDocs[order[i]!]!;
+      this.scores[i] = 0;
+      this.heap[i] = i;
+      slots[i] = i;
     }
-    let m = 1;
-    while (m < this.cap) m *= 2;
-    if ((max - min + 1) * m > Number.MAX_SAFE_INTEGER) return false;
-    const reverse = this.reverse[0] === -1;
-    const packed = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const slot = slots[i]!;
-      const k = keys[slot]!;
-      packed[i] = (reverse ? max - k : k - min) * m + slot;
-    }
-    packed.sort();
-    const docs = this.docs;
-    let runStart = 0;
-    let runRank = -1;
-    for (let i = 0; i < n; i++) {
-      const p = packed[i]!;
-      // Exact: m is a power of two and p below 2^53.
-      const rank = Math.floor(p / m);
-      const slot = p - rank * m;
-      slots[i] = slot;
-      if (rank !== runRank) {
-        runRank = rank;
-        runStart = i;
-        continue;
-      }
-      // Equal keys: by doc, as compare() orders them (an insertion into the run so far).
-      let j = i;
-      while (j > runStart && docs[slots[j - 1]!]! > docs[slot]!) {
-        slots[j] = slots[j - 1]!;
-        j--;
-      }
-      slots[j] = slot;
-    }
-    return true;
+    this.size = n;
+    this.gathered = 0;
+    return slots;
   }
+}
+
+/**
+ * Entries `ids` (default 0..n-1) in order of `keys` (descending when
+ * `reverse`), equal keys by `docs` ascending, as TopDocsCollector.compare
+ * orders one numeric key.
+ */
+function orderByNumber(n: number, keys: Float64Array, docs: Float64Array, reverse: boolean, ids?: readonly number[]): ArrayLike<number> {
+  if (n > 32) {
+    const packed = packedOrder(n, keys, docs, reverse, ids);
+    if (packed !== null) return packed;
+  }
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = ids === undefined ? i : ids[i]!;
+  const r = reverse ? -1 : 1;
+  // A comparator reading the two typed arrays directly (a shard's top 1,000 in about 110 µs instead of 155 with the general one).
+  order.sort((a, b) => {
+    const x = keys[a]!;
+    const y = keys[b]!;
+    if (x !== y) return x < y ? -r : r;
+    return docs[a]! < docs[b]! ? -1 : docs[a]! > docs[b]! ? 1 : 0;
+  });
+  return order;
+}
+
+/**
+ * orderByNumber when every key is an integer (times, longs): each entry as
+ * one double, its key's rank times a power of two above the entry numbers
+ * plus its entry number, sorted by the engine's native numeric sort (a
+ * shard's top 1,000 of the trajectory in about a third of the comparator's
+ * time); equal keys are then ordered by doc. Null when a key is not an
+ * integer or the ranks need more than 53 bits.
+ */
+function packedOrder(n: number, keys: Float64Array, docs: Float64Array, reverse: boolean, ids?: readonly number[]): Float64Array | null {
+  let min = Infinity;
+  let max = -Infinity;
+  let top = n - 1;
+  for (let i = 0; i < n; i++) {
+    const id = ids === undefined ? i : ids[i]!;
+    const k = keys[id]!;
+    if (!Number.isInteger(k)) return null;
+    if (k < min) min = k;
+    if (k > max) max = k;
+    if (id > top) top = id;
+  }
+  let m = 1;
+  while (m <= top) m *= 2;
+  if ((max - min + 1) * m > Number.MAX_SAFE_INTEGER) return null;
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = ids === undefined ? i : ids[i]!;
+    const k = keys[id]!;
+    packed[i] = (reverse ? max - k : k - min) * m + id;
+  }
+  packed.sort();
+  let runStart = 0;
+  let runRank = -1;
+  for (let i = 0; i < n; i++) {
+    const p = packed[i]!;
+    // Exact: m is a power of two and p below 2^53.
+    const rank = Math.floor(p / m);
+    const id = p - rank * m;
+    packed[i] = id;
+    if (rank !== runRank) {
+      runRank = rank;
+      runStart = i;
+      continue;
+    }
+    // Equal keys: by doc (an insertion into the run so far).
+    let j = i;
+    while (j > runStart && docs[packed[j - 1]!]! > docs[id]!) {
+      packed[j] = packed[j - 1]!;
+      j--;
+    }
+    packed[j] = id;
+  }
+  return packed;
 }

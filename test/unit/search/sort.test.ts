@@ -157,18 +157,25 @@ describe('top few by a numeric field over many words of matches', () => {
   const snapshot = snapshotOf(segmentsOf(docs, mapping, 3));
   const context = () => contextOf(mapping);
 
-  it('keeps what a full sort keeps, both directions, missing first or last', () => {
-    for (const order of ['asc', 'desc'] as const) {
-      for (const missing of ['_last', '_first'] as const) {
-        const key = (d: TestDoc) => (d.source.t === undefined ? (missing === '_first' ? -1 : 1) * (order === 'asc' ? Infinity : -Infinity) : (d.source.t as number));
-        const want = docs
-          .filter((d) => d.source.k === 'x')
-          .sort((a, b) => (key(a) !== key(b) ? (key(a) < key(b) ? -1 : 1) * (order === 'asc' ? 1 : -1) : Number(a.id) - Number(b.id)))
-          .map((d) => d.id);
-        for (const size of [1, 10, 50]) {
-          const r = run(snapshot, context(), { query: { bool: { filter: { term: { k: 'x' } } } }, sort: [{ t: { order, missing } }] }, {}, size);
-          assert.deepEqual(r.ids, want.slice(0, size), `${order} missing ${missing} size ${size}`);
-          assert.equal(r.total, want.length);
+  // Pages from 128 hits on are gathered unordered and ordered once (TopDocsCollector.gather); 300 of the
+  // 858 matches are cut to the best 300 on the way, 1,000 never; a few docs deleted in the second snapshot.
+  const deleted = docs.filter((d) => Number(d.id) % 11 === 3).map((d) => d.id);
+  const withDeletes = snapshotOf(segmentsOf(docs, mapping, 3), deleted);
+  it('keeps what a full sort keeps, both directions, missing first or last, small and large pages', () => {
+    for (const [snap, gone] of [[snapshot, new Set<string>()], [withDeletes, new Set(deleted)]] as const) {
+      for (const order of ['asc', 'desc'] as const) {
+        for (const missing of ['_last', '_first', 0] as const) {
+          const absent = missing === 0 ? 0 : (missing === '_first' ? -1 : 1) * (order === 'asc' ? Infinity : -Infinity);
+          const key = (d: TestDoc) => (d.source.t === undefined ? absent : (d.source.t as number));
+          const want = docs
+            .filter((d) => d.source.k === 'x' && !gone.has(d.id))
+            .sort((a, b) => (key(a) !== key(b) ? (key(a) < key(b) ? -1 : 1) * (order === 'asc' ? 1 : -1) : Number(a.id) - Number(b.id)))
+            .map((d) => d.id);
+          for (const size of [1, 10, 50, 128, 300, 1000]) {
+            const r = run(snap, context(), { query: { bool: { filter: { term: { k: 'x' } } } }, sort: [{ t: { order, missing } }] }, {}, size);
+            assert.deepEqual(r.ids, want.slice(0, size), `${order} missing ${missing} size ${size} deletes ${gone.size}`);
+            assert.equal(r.total, want.length);
+          }
         }
       }
     }

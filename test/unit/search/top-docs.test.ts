@@ -1,7 +1,9 @@
 /**
  * TopDocsCollector.sortedSlots: the slots of a full queue come out in sort
  * order, ties broken by doc ascending, whether the collector sorts one
- * numeric key its own way or several keys with the general comparison.
+ * numeric key its own way or several keys with the general comparison, and
+ * whether the candidates went through the heap or were gathered unordered
+ * (TopDocsCollector.gather), or both.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,9 +11,14 @@ import { TopDocsCollector } from '../../../shared/engine/search/top-docs.ts';
 import type { ResolvedSortField } from '../../../shared/engine/search/sort-keys.ts';
 import { prng } from '../../../services/passinfo/pass-record-generator.ts';
 
-function collect(fields: ResolvedSortField[], cap: number, rows: { keys: number[]; doc: number }[]): number[] {
+/** `gather`: how the candidates go in: through the heap (offerStaged), gathered, or alternately in runs of 100 (segments collected either way). */
+function collect(fields: ResolvedSortField[], cap: number, rows: { keys: number[]; doc: number }[], gather: 'heap' | 'gather' | 'both' = 'heap'): number[] {
   const c = new TopDocsCollector(fields, cap);
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
+    if (gather === 'gather' || (gather === 'both' && Math.floor(i / 100) % 2 === 1)) {
+      c.gather(row.keys[0]!, row.doc);
+      continue;
+    }
     row.keys.forEach((k, i) => c.setNum(c.stage, i, k));
     c.docs[c.stage] = row.doc;
     c.scores[c.stage] = 0;
@@ -59,7 +66,13 @@ for (const [name, key] of keyKinds) {
         .sort((a, b) => (a.keys[0] !== b.keys[0] ? (a.keys[0]! < b.keys[0]! ? -1 : 1) * (reverse ? -1 : 1) : a.doc - b.doc))
         .slice(0, 1000)
         .map((x) => x.doc);
-      assert.deepEqual(collect([{ kind: 'numeric', reverse } as ResolvedSortField], 1000, rows), expected);
+      const field = [{ kind: 'numeric', reverse } as ResolvedSortField];
+      assert.deepEqual(collect(field, 1000, rows), expected);
+      assert.deepEqual(collect(field, 1000, rows, 'gather'), expected, 'gathered');
+      assert.deepEqual(collect(field, 1000, rows, 'both'), expected, 'through the heap and gathered');
+      // Gathered past twice the page: cut to the best 200 several times on the way.
+      assert.deepEqual(collect(field, 200, rows, 'gather'), expected.slice(0, 200), 'gathered, cut on the way');
+      assert.deepEqual(collect(field, 200, rows, 'both'), expected.slice(0, 200), 'both, cut on the way');
     });
   }
 }

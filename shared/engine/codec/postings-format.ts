@@ -608,6 +608,58 @@ export class MappedPostingsCursor implements PostingsCursor {
     return this.bits !== null ? this.denseFreqOf(target, this.bits) : this.probe(target);
   }
 
+  freqsOf(targets: Int32Array, n: number, out: Int32Array): void {
+    const bits = this.bits;
+    if (bits === null || !this.withFreqs) {
+      let k = 0;
+      for (; k < n; k++) {
+        const fr = this.freqOf(targets[k]!);
+        if (fr < 0) break;
+        out[k] = fr;
+      }
+      out.fill(0, k, n);
+      return;
+    }
+    // denseFreqOf over the targets in one loop: the rank and the block's freqs kept in locals.
+    const src = this.doc.bytes;
+    const skip = this.skip;
+    let word = this.rankWord;
+    let rank = this.rankCount;
+    let block = -1;
+    let freqsAt = 0;
+    let fbits = 0;
+    let direct = false;
+    for (let k = 0; k < n; k++) {
+      const d = targets[k]!;
+      const w = d >>> 5;
+      if (w < word) {
+        word = 0;
+        rank = 0;
+      }
+      while (word < w) rank += popcount32(bits[word++]!);
+      const b = bits[w]!;
+      const bit = 1 << (d & 31);
+      if ((b & bit) === 0) {
+        out[k] = 0;
+        continue;
+      }
+      const i = rank + popcount32(b & (bit - 1));
+      const kb = Math.floor(i / POSTINGS_BLOCK);
+      if (kb !== block) {
+        block = kb;
+        const full = kb < this.blocks - 1 || this.docFreq - kb * POSTINGS_BLOCK === POSTINGS_BLOCK;
+        const at = kb === 0 ? this.dataStart : this.dataStart + skip![(kb - 1) * SKIP_ENTRY_INTS + 1]!;
+        freqsAt = full ? at + 1 + packedBytes(POSTINGS_BLOCK, src[at]!) : 0;
+        fbits = full ? src[freqsAt]! : 0;
+        // A partial last block is vint-coded, wide freqs are not read packed: the sequential probe reads those.
+        direct = full && fbits <= 24;
+      }
+      out[k] = direct ? (fbits === 0 ? 0 : readPacked(src, freqsAt + 1, fbits, i - kb * POSTINGS_BLOCK, (1 << fbits) - 1)) + 1 : Math.max(0, this.probe(d));
+    }
+    this.rankWord = word;
+    this.rankCount = rank;
+  }
+
   /** freqOf by decoding the gaps of the target's block up to it. */
   private probe(target: number): number {
     if (this.single) {

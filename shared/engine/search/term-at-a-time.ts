@@ -170,20 +170,19 @@ function conjunctionOf(
     const { wv, normCache, constScore } = termScoring(ctx, q, norms, boost, acc !== null);
     const constNorm = acc === null || norms === null ? -1 : singleNorm(norms);
     if (constNorm >= 0) fillByFreq(wv, normCache![constNorm]!);
-    // A term repeated in the query (the two 0s of the fragment "c00"): the term just probed, whose
-    // freqs were kept for it; every candidate left has it, and its clause adds the same score again.
-    const again = repeats(ranges, r);
-    const keep = r + 1 < ranges.length && repeats(ranges, r + 1) ? (freqs ??= ctx.arena.takeDocs(lead.docFreq)) : null;
     // Probing the candidates skips the blocks of a long list that hold none of them, and decodes
-    // of the others only the gaps up to each candidate and its one freq.
+    // of the others only the gaps up to each candidate and its one freq. A term repeated in the
+    // query (the two 0s of the fragment "c00") is the term just probed: its freqs are still there
+    // for the candidates left (every one has it), and its clause adds the same score again.
+    freqs ??= ctx.arena.takeDocs(lead.docFreq);
+    if (!repeats(ranges, r)) cursor.freqsOf(cand, n, freqs);
     let kept = 0;
     for (let k = 0; k < n; k++) {
+      const fr = freqs[k]!;
+      if (fr <= 0) continue;
       const d = cand[k]!;
-      const fr = again ? freqs![k]! : cursor.freqOf(d);
-      if (fr < 0) break;
-      if (fr === 0) continue;
       cand[kept] = d;
-      if (keep !== null) keep[kept] = fr;
+      freqs[kept] = fr;
       if (acc !== null) {
         let s: number;
         if (norms === null) s = constScore;

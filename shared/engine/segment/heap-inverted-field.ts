@@ -122,6 +122,16 @@ class HeapPostingsCursor implements PostingsCursor {
     return this.docs[i] === target ? this.freqs[i]! : 0;
   }
 
+  freqsOf(targets: Int32Array, n: number, out: Int32Array): void {
+    let k = 0;
+    for (; k < n; k++) {
+      const fr = this.freqOf(targets[k]!);
+      if (fr < 0) break;
+      out[k] = fr;
+    }
+    out.fill(0, k, n);
+  }
+
   positions(i: number): Int32Array {
     const { positionStarts, positions } = this.data;
     if (positionStarts === null || positions === null) throw new Error('positions of a field indexed without them');

@@ -69,6 +69,13 @@ export interface PostingsCursor {
    * conjunction probes an n-gram's huge lists once per candidate).
    */
   freqOf(target: number): number;
+  /**
+   * freqOf of targets[0..n) into out[0..n), 0 for a target without the term
+   * (none left included): a conjunction's candidates against one term in one
+   * call, the loop over them inside the cursor (a dense term's rank counted
+   * on in one pass over its bitset).
+   */
+  freqsOf(targets: Int32Array, n: number, out: Int32Array): void;
   /** Positions of posting i of the current block (text fields), ascending; valid until the next call. */
   positions(i: number): Int32Array;
   /**

@@ -174,6 +174,20 @@ test('postings read back through cursors; advance lands and freqOf answers where
       assert.equal(p.freqOf(probe), expected, `term ${t} probe ${probe}`);
       if (expected === -1) break;
     }
+    // The same in one call (a conjunction's candidates): 0 for a miss, past the end included.
+    for (const spread of [3, 40, 400]) {
+      const targets: number[] = [];
+      for (let d = Math.floor(r() * spread); d < maxDoc + 50; d += 1 + Math.floor(r() * spread)) {
+        const onList = list.docs.find((x) => x >= d);
+        targets.push(r() < 0.5 && onList !== undefined ? onList : d);
+        d = targets[targets.length - 1]!;
+      }
+      const out = new Int32Array(targets.length + 1).fill(-7);
+      cursor().freqsOf(Int32Array.from(targets), targets.length, out);
+      const expected = targets.map((d) => (list.docs.includes(d) ? list.freqs[list.docs.indexOf(d)]! : 0));
+      assert.deepEqual(Array.from(out.subarray(0, targets.length)), expected, `term ${t}, targets ${spread} apart`);
+      assert.equal(out[targets.length], -7, 'nothing written past n');
+    }
   });
 });
 

@@ -5,10 +5,13 @@
  * error.
  */
 import { parentPort } from 'node:worker_threads';
+import { runAtBackgroundPriority } from '../../../shared/steps/background-priority.ts';
 import { runCheckJob, type CheckJob, type CheckJobResult } from './document-check.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('document-check-thread.ts runs in a worker thread');
+// Large documents' checks give way to the threads that answer requests (background-priority.ts).
+runAtBackgroundPriority();
 
 port.on('message', (job: CheckJob) => {
   let result: CheckJobResult;

@@ -12,6 +12,7 @@
  * checked in order, each against the mapping its predecessors extended.
  */
 import { nextTurn } from '../../../shared/steps/run-steps.ts';
+import { SLICE_MS } from '../../../shared/steps/time-slice.ts';
 import type { Worker } from 'node:worker_threads';
 import { newThread } from '../shard-worker/new-thread.ts';
 import { EsError, isEsError, javaCause, mapperParsing } from '../../../shared/errors/es-errors.ts';
@@ -22,8 +23,6 @@ import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
 
 /** A document this large (bytes) is parsed on the check thread. */
 export const LARGE_DOCUMENT_BYTES = 256 * 1024;
-/** Inline checks give the HTTP thread back this often (ms). */
-const SLICE_MS = 10;
 
 /** What a document is checked against, besides the mapping itself. */
 export interface CheckContext {

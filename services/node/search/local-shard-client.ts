@@ -5,6 +5,7 @@
  * shard copy's searches through it (services/node/shard-worker).
  */
 import { nextTurn } from '../../../shared/steps/run-steps.ts';
+import { SLICE_MS } from '../../../shared/steps/time-slice.ts';
 import { searchContextMissing } from '../../../shared/errors/es-errors.ts';
 import { executeQueryPhase } from '../../../shared/engine/search/query-phase.ts';
 import { renderHits } from '../../../shared/engine/search/render-hit.ts';
@@ -27,7 +28,7 @@ import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts
  * turn: a shard worker collecting terms × terms over every doc still answers
  * the small searches sent to it meanwhile (issue 11).
  */
-const AGG_SLICE_MS = 10;
+const AGG_SLICE_MS = SLICE_MS;
 
 /** What a search needs of the index: its name, mapping, analyzers and shard count. */
 export type SearchMeta = Pick<IndexMetadata, 'name' | 'mapping' | 'analyzers'> & { readonly settings: Pick<IndexMetadata['settings'], 'numberOfShards' | 'flat'> };

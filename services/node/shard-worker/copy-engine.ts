@@ -22,6 +22,7 @@
  * refresh after the apply, all of it at once, as before.
  */
 import { nextTurn, runStepsInTurns } from '../../../shared/steps/run-steps.ts';
+import { SLICE_MS } from '../../../shared/steps/time-slice.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
@@ -55,8 +56,8 @@ const EMPTY_DOC: ParsedDocument = { fields: [], dynamicUpdate: null };
 
 /** Sources this large are parsed and indexed in steps, with turns of the worker's event loop between them. */
 export const LARGE_SOURCE_BYTES = 1 << 20;
-/** The longest stretch of a large document's indexing between two turns. */
-const STEP_MS = 10;
+/** The longest stretch of a large document's indexing, an apply, a refresh or a commit between two turns. */
+const STEP_MS = SLICE_MS;
 
 /**
  * A commit follows a refresh once this long has passed since the last one

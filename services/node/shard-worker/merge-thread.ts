@@ -18,9 +18,12 @@ import { CorruptSegmentError } from '../../../shared/engine/codec/file-format.ts
 import { MappedSegment } from '../../../shared/engine/segment/mapped-segment.ts';
 import { writeMerge } from '../../../shared/engine/segment/shard-index.ts';
 import type { MergeJob, MergeJobResult } from './merge-runner.ts';
+import { runAtBackgroundPriority } from '../../../shared/steps/background-priority.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('merge-thread.ts runs in a worker thread');
+// Merges give way to the threads that index and answer requests (background-priority.ts), as Elasticsearch throttles them.
+runAtBackgroundPriority();
 
 port.on('message', (job: MergeJob) => {
   const started = performance.now();

@@ -30,7 +30,14 @@ export class TailCache {
     this.startOffset = nextOffset;
   }
 
-  /** Adds a committed, sealed frame (its offsets follow the previous batch's) and evicts beyond the budget. */
+  /**
+   * Adds a committed, sealed frame (its offsets follow the previous batch's)
+   * and evicts beyond the budget, all but this newest batch: one larger than
+   * the budget (a 10 MB document) stays until the next append, so the
+   * copies that follow the partition read it from here. Read back from the
+   * disk instead, it was decompressed on the thread that serves HTTP, and
+   * held every other request for 10-20 ms (issue 11, item 6).
+   */
   add(baseOffset: number, count: number, frame: Buffer): void {
     if (this.maxBytes <= 0) {
       this.startOffset = baseOffset + count;
@@ -39,7 +46,7 @@ export class TailCache {
     if (this.batches.length === 0) this.startOffset = baseOffset;
     this.batches.push({ baseOffset, count, frame, records: null });
     this.bytes += frame.length + count * RECORD_OVERHEAD_BYTES;
-    while (this.bytes > this.maxBytes && this.batches.length > 0) {
+    while (this.bytes > this.maxBytes && this.batches.length > 1) {
       const evicted = this.batches.shift()!;
       this.bytes -= evicted.frame.length + evicted.count * RECORD_OVERHEAD_BYTES;
       this.startOffset = evicted.baseOffset + evicted.count;

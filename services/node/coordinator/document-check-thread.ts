@@ -20,5 +20,5 @@ port.on('message', (job: CheckJob) => {
   } catch (err) {
     result = { job: job.job, updatedJson: null, errors: [], failure: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
-  port.postMessage(result);
+  port.postMessage(result, result.body === undefined ? [] : [result.body.buffer as ArrayBuffer]);
 });

@@ -75,6 +75,8 @@ export interface CheckJobResult {
   readonly errors: (RemoteError | null)[];
   /** The thread itself failed (not a document): the caller checks inline. */
   readonly failure: string | null;
+  /** A validate job's body, moved back: the mapping check of the same document sends it again instead of a new copy. */
+  readonly body?: Uint8Array;
 }
 
 type AnalyzerExists = (name: string) => boolean;
@@ -175,7 +177,7 @@ export function runCheckJob(job: CheckJob): CheckJobResult {
   if (job.kind === 'validate') {
     try {
       documentSource(job.body);
-      return { job: job.job, updatedJson: null, errors: [null], failure: null };
+      return { job: job.job, updatedJson: null, errors: [null], failure: null, body: job.body };
     } catch (err) {
       if (!isEsError(err)) throw err;
       return { job: job.job, updatedJson: null, errors: [errorToWire(err)], failure: null };
@@ -213,6 +215,12 @@ export class DocumentChecker {
   private nextJob = 1;
   /** The JSON of each mapping sent, computed once. */
   private readonly jsonOf = new WeakMap<Mapping, string>();
+  /**
+   * The thread's copy of a body it validated, by the request's buffer: its
+   * mapping check moves that copy to the thread again. A 10 MB document was
+   * copied twice on the thread that serves HTTP (issue 11, item 6).
+   */
+  private readonly threadCopies = new WeakMap<Uint8Array, Uint8Array>();
 
   /**
    * Checks the items in order against `mapping`: small documents inline, in
@@ -270,8 +278,12 @@ export class DocumentChecker {
   /** The item's outcome from the thread, or null when the thread failed (the caller checks inline). */
   private onThread(mappingJson: string | null, item: CheckItem, ctx: CheckContext): Promise<CheckJobResult | null> {
     // A copy of each document, moved to the thread (not copied again by postMessage): a Buffer sliced from a request body would send the whole body along.
-    const docs = item.docs.map((d) => new Uint8Array(d));
-    return this.send({ kind: 'mapping', job: this.nextJob++, mappingJson, context: ctx, items: [{ docs, bulkSource: item.bulkSource === true }] }, docs.map((d) => d.buffer));
+    const docs = item.docs.map((d) => {
+      const copy = this.threadCopies.get(d);
+      this.threadCopies.delete(d);
+      return copy ?? new Uint8Array(d);
+    });
+    return this.send({ kind: 'mapping', job: this.nextJob++, mappingJson, context: ctx, items: [{ docs, bulkSource: item.bulkSource === true }] }, docs.map((d) => d.buffer as ArrayBuffer));
   }
 
   /**
@@ -285,6 +297,7 @@ export class DocumentChecker {
     const r = await this.send({ kind: 'validate', job: this.nextJob++, body: copy }, [copy.buffer]);
     if (r === null) return documentSource(body);
     if (r.errors[0]) throw errorFromWire(r.errors[0]);
+    if (r.body !== undefined) this.threadCopies.set(body, r.body);
     return undefined;
   }
 

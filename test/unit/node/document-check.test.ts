@@ -89,3 +89,16 @@ test('a large body that is not a JSON object is refused by validate, as a small 
   await assert.rejects(checker.validate(array), (e: { type: string; causedBy?: { type: string } }) => e.type === 'mapper_parsing_exception' && e.causedBy?.type === 'not_x_content_exception');
   assert.deepEqual(await checker.validate(Buffer.from('{"a":1}')), { a: 1 }, 'a small body is read here');
 });
+
+test('a large body validated on the thread is checked against the mapping from the same copy, and again from a new one', async () => {
+  const big = largeDoc({ validated: 1 });
+  assert.equal(await checker.validate(big), undefined);
+  for (let round = 0; round < 2; round++) {
+    const out = await checker.check(Mapping.empty('_doc'), true, [{ docs: [big] }], ctx, builtIn);
+    assert.equal(out.errors[0], null);
+    assert.equal(out.mapping.field('validated')?.type, 'long', `round ${round}`);
+    assert.equal(out.mapping.field('items.text')?.type, 'text');
+  }
+  assert.equal(big.length > LARGE_DOCUMENT_BYTES, true);
+  assert.equal(JSON.parse(big.toString()).validated, 1, 'the request body is untouched');
+});

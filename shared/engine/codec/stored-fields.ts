@@ -214,6 +214,73 @@ class BlockCache {
 const blockCache = new BlockCache(STORED_BLOCK_CACHE_BYTES);
 
 /**
+ * Entries (routing and source) of documents read at random, copied out of
+ * their blocks into one buffer per thread, at most STORED_ENTRY_CACHE_BYTES:
+ * a hit read again (the same selective search repeated, the trajectory of a
+ * plate) is then one lookup and a few adjacent cache lines, where finding it
+ * in its kept block (blockCache) read the block index, the kept block's
+ * record and offsets and a page of its own (about half of what rendering such
+ * a hit cost in a shard worker). Oldest out first.
+ */
+export const STORED_ENTRY_CACHE_BYTES = 4 * 1024 * 1024;
+
+class EntryCache {
+  /** Allocated at the first entry kept (a thread that never reads at random holds none). */
+  bytes = new Uint8Array(0);
+  /** Where the next entry goes. */
+  private at = 0;
+  /** The kept entries, oldest first from `head`: their readers' maps, docs and starts. */
+  private owners: (Map<number, number> | null)[] = [];
+  private docs: number[] = [];
+  private starts: number[] = [];
+  private head = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Copies bytes [from, to) of `src` in as `doc`'s entry in `owner`; returns where it starts (-1: too large to keep). */
+  put(owner: Map<number, number>, doc: number, src: Uint8Array, from: number, to: number): number {
+    const n = to - from;
+    if (n > this.limit >>> 4) return -1;
+    if (this.bytes.length === 0) this.bytes = new Uint8Array(this.limit);
+    if (this.at + n > this.limit) {
+      // The rest of the buffer is too short: the entries still there go, and writing starts over at 0.
+      this.evict(this.at, this.limit);
+      this.at = 0;
+    }
+    this.evict(this.at, this.at + n);
+    const start = this.at;
+    this.bytes.set(src.subarray(from, to), start);
+    this.at += n;
+    owner.set(doc, start);
+    this.owners.push(owner);
+    this.docs.push(doc);
+    this.starts.push(start);
+    return start;
+  }
+
+  /** Drops the oldest entries while they start in [from, to) (the region about to be written). */
+  private evict(from: number, to: number): void {
+    while (this.head < this.starts.length) {
+      const s = this.starts[this.head]!;
+      if (s < from || s >= to) break;
+      const owner = this.owners[this.head]!;
+      const doc = this.docs[this.head]!;
+      if (owner.get(doc) === s) owner.delete(doc);
+      this.owners[this.head] = null;
+      this.head++;
+    }
+    if (this.head > 4096 && this.head * 2 > this.starts.length) {
+      this.owners.splice(0, this.head);
+      this.docs.splice(0, this.head);
+      this.starts.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+}
+
+const entryCache = new EntryCache(STORED_ENTRY_CACHE_BYTES);
+
+/**
  * Blocks a thread reads from the maps between two releases of the pages it
  * mapped. A read faults in a block, pages of the block index and, once per
  * segment, the dictionary, and the kernel maps the page cache's pages around
@@ -255,6 +322,10 @@ export class MappedStoredFields implements StoredFields {
   private cachedBlock = -1;
   /** This reader's blocks in `blockCache`, by block number. */
   private readonly kept = new Map<number, CachedBlock>();
+  /** This reader's entries in `entryCache`: where each starts, by doc. */
+  private readonly keptEntries = new Map<number, number>();
+  /** The bytes the last `locate` found its entry in. */
+  private located: Uint8Array = new Uint8Array(0);
   /** `entryStarts` is a kept block's (blockCache): the next block read must not write into it. */
   private sharedStarts = false;
   private block: Uint8Array = new Uint8Array(0);
@@ -354,20 +425,48 @@ export class MappedStoredFields implements StoredFields {
     if (!sequential) blockCache.put({ bytes: block.slice(), starts: this.entryStarts.slice(0, i), owner: this.kept, block: b, used: false });
   }
 
-  document(doc: number): StoredDocument {
+  /**
+   * Where doc's entry starts in `this.located`: in the block read last (a
+   * scan), in entryCache, or in its block, read now (and the entry kept in
+   * entryCache unless the block follows the one read before, as in a scan).
+   */
+  private locate(doc: number): number {
+    const f = this.firstDocs;
+    const c = this.cachedBlock;
+    if (c >= 0 && doc >= f[c]! && (c + 1 === f.length || doc < f[c + 1]!)) {
+      this.located = this.view;
+      return this.entryStarts[doc - f[c]!]!;
+    }
+    const kept = this.keptEntries.get(doc);
+    if (kept !== undefined) {
+      this.located = entryCache.bytes;
+      return kept;
+    }
     const b = this.blockOf(doc);
+    const sequential = b === this.cachedBlock + 1;
     this.load(b);
-    const r = new ByteReader(this.view, this.entryStarts[doc - this.firstDocs[b]!]!);
+    const at = this.entryStarts[doc - f[b]!]!;
+    this.located = this.view;
+    if (sequential) return at;
+    const r = new ByteReader(this.view, at);
+    const header = r.vint();
+    if ((header & 1) === 1) r.skipUnits();
+    entryCache.put(this.keptEntries, doc, this.view, at, r.pos + Math.floor(header / 2));
+    return at;
+  }
+
+  document(doc: number): StoredDocument {
+    const at = this.locate(doc);
+    const r = new ByteReader(this.located, at);
     const header = r.vint();
     const routing = (header & 1) === 1 ? r.units() : null;
     const length = Math.floor(header / 2);
-    return { source: this.view.subarray(r.pos, r.pos + length), routing };
+    return { source: this.located.subarray(r.pos, r.pos + length), routing };
   }
 
   sourceLength(doc: number): number {
-    const b = this.blockOf(doc);
-    this.load(b);
-    const r = new ByteReader(this.view, this.entryStarts[doc - this.firstDocs[b]!]!);
+    const at = this.locate(doc);
+    const r = new ByteReader(this.located, at);
     return Math.floor(r.vint() / 2);
   }
 }

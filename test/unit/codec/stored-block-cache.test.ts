@@ -1,13 +1,15 @@
 /**
- * Decompressed stored blocks kept per thread (stored-fields.ts, blockCache):
- * a document read from a kept block is the document, whichever segment and
- * block were read in between; a block's entry positions are not overwritten
- * by the next block read; blocks read in file order (a scan) still read right.
+ * Decompressed stored blocks kept per thread (stored-fields.ts, blockCache),
+ * and documents' entries copied out of them (entryCache): a document read
+ * from a kept block or a kept entry is the document, whichever segment and
+ * block were read in between and however often the entries' buffer wrapped
+ * around; a block's entry positions are not overwritten by the next block
+ * read; blocks read in file order (a scan) still read right.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MemorySink } from '../../../shared/engine/codec/front-coded.ts';
-import { MappedStoredFields, StoredFieldsWriter } from '../../../shared/engine/codec/stored-fields.ts';
+import { MappedStoredFields, STORED_ENTRY_CACHE_BYTES, StoredFieldsWriter } from '../../../shared/engine/codec/stored-fields.ts';
 import { prng } from '../../../services/passinfo/pass-record-generator.ts';
 
 function segment(tag: string, count: number, width: (i: number) => number): { stored: MappedStoredFields; docs: string[]; blocks: number } {
@@ -48,5 +50,24 @@ test('documents read back right once the kept blocks outgrow the budget and some
     const i = r() < 0.5 ? Math.floor(r() * 50) * 7 : Math.floor(r() * s.docs.length);
     const d = s.stored.document(i);
     assert.equal(Buffer.from(d.source).toString('utf8'), s.docs[i], `doc ${i}`);
+  }
+});
+
+test('documents read back right from kept entries after the entries\' buffer wrapped around many times', () => {
+  // Docs of 60 bytes to 30 KB (with and without routing) over four segments, about 4 times the entries' budget:
+  // the buffer wraps with entries of every size left at its end; a hot set is read again between the others.
+  const sizes = (tag: string) => (i: number) => (i * 7919 + tag.charCodeAt(0) * 31) % (i % 9 === 0 ? 30_000 : 2_000);
+  const segs = ['s', 't', 'u', 'v'].map((tag) => segment(tag, 1500, sizes(tag)));
+  const total = segs.reduce((n, s) => n + s.docs.reduce((m, d) => m + d.length, 0), 0);
+  assert.ok(total > 3 * STORED_ENTRY_CACHE_BYTES, `${total} bytes of docs`);
+  const r = prng(23);
+  for (let k = 0; k < 40000; k++) {
+    const si = Math.floor(r() * segs.length);
+    const s = segs[si]!;
+    const i = r() < 0.3 ? Math.floor(r() * 40) * 13 : Math.floor(r() * s.docs.length);
+    const d = s.stored.document(i);
+    assert.equal(Buffer.from(d.source).toString('utf8'), s.docs[i], `segment ${si} doc ${i} read ${k}`);
+    assert.equal(d.routing, i % 5 === 0 ? `${'stuv'[si]}${i}` : null);
+    if (k % 7 === 0) assert.equal(s.stored.sourceLength(i), Buffer.byteLength(s.docs[i]!));
   }
 });

@@ -7,6 +7,9 @@
 import type { LogRecord } from '../commit-log.ts';
 import { decodeFrame } from './batch-format.ts';
 
+/** How long a newest batch larger than the whole budget stays: the copies that keep up read it within milliseconds. */
+const OVERSIZE_KEEP_MS = 1000;
+
 /** Rough memory of one decoded record object besides its bytes, for the budget. */
 const RECORD_OVERHEAD_BYTES = 96;
 
@@ -23,9 +26,14 @@ export class TailCache {
   /** Offset of the oldest cached record; equals the partition's end when nothing is cached. */
   startOffset: number;
 
+  /** The timer that trims a newest batch over the budget (see add). */
+  private trim: NodeJS.Timeout | null = null;
+
   constructor(
     nextOffset: number,
     private readonly maxBytes: number,
+    /** How long a newest batch larger than the budget stays (ms). */
+    private readonly oversizeKeepMs = OVERSIZE_KEEP_MS,
   ) {
     this.startOffset = nextOffset;
   }
@@ -33,10 +41,11 @@ export class TailCache {
   /**
    * Adds a committed, sealed frame (its offsets follow the previous batch's)
    * and evicts beyond the budget, all but this newest batch: one larger than
-   * the budget (a 10 MB document) stays until the next append, so the
-   * copies that follow the partition read it from here. Read back from the
-   * disk instead, it was decompressed on the thread that serves HTTP, and
-   * held every other request for 10-20 ms (issue 11, item 6).
+   * the budget (a 10 MB document) stays until the next append or for
+   * oversizeKeepMs, so the copies that follow the partition read it from
+   * here. Read back from the disk instead, it was decompressed on the
+   * thread that serves HTTP, and held every other request for 10-20 ms
+   * (issue 11, item 6).
    */
   add(baseOffset: number, count: number, frame: Buffer): void {
     if (this.maxBytes <= 0) {
@@ -46,7 +55,19 @@ export class TailCache {
     if (this.batches.length === 0) this.startOffset = baseOffset;
     this.batches.push({ baseOffset, count, frame, records: null });
     this.bytes += frame.length + count * RECORD_OVERHEAD_BYTES;
-    while (this.bytes > this.maxBytes && this.batches.length > 1) {
+    this.evictOverBudget(1);
+    if (this.bytes > this.maxBytes && this.trim === null) {
+      this.trim = setTimeout(() => {
+        this.trim = null;
+        this.evictOverBudget(0);
+      }, this.oversizeKeepMs);
+      this.trim.unref();
+    }
+  }
+
+  /** Evicts the oldest batches while over the budget, keeping at least the newest `keep`. */
+  private evictOverBudget(keep: number): void {
+    while (this.bytes > this.maxBytes && this.batches.length > keep) {
       const evicted = this.batches.shift()!;
       this.bytes -= evicted.frame.length + evicted.count * RECORD_OVERHEAD_BYTES;
       this.startOffset = evicted.baseOffset + evicted.count;

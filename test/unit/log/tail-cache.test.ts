@@ -12,7 +12,7 @@ async function frameOf(baseOffset: number, values: string[]): Promise<Buffer> {
 }
 
 test('the newest batch stays cached even when it is larger than the budget, until the next append', async () => {
-  const cache = new TailCache(0, 1024);
+  const cache = new TailCache(0, 1024, 60_000);
   cache.add(0, 2, await frameOf(0, ['a', 'b']));
   // Random bytes: the frame stays larger than the budget once compressed.
   const big = randomBytes(3072).toString('base64');
@@ -26,4 +26,12 @@ test('the newest batch stays cached even when it is larger than the budget, unti
   const next: LogRecord[] = [];
   cache.read(3, 10, next);
   assert.deepEqual(next.map((r) => r.value.toString()), ['c']);
+});
+
+test('a newest batch larger than the budget is dropped after a while when nothing follows it', async () => {
+  const cache = new TailCache(0, 1024, 20);
+  cache.add(0, 1, await frameOf(0, [randomBytes(3072).toString('base64')]));
+  assert.equal(cache.startOffset, 0, 'kept for the copies that follow');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(cache.startOffset, 1, 'dropped: the partition ends where nothing is cached');
 });

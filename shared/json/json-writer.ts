@@ -55,6 +55,20 @@ export class JsonWriter {
     this.length = at;
   }
 
+  /** Bytes [from, to) of `b` (a few: copied one by one, without a subarray for TypedArray#set). */
+  rawRange(b: Uint8Array, from: number, to: number): void {
+    this.reserve(to - from);
+    const u8 = this.u8;
+    let at = this.length;
+    for (let k = from; k < to; k++) u8[at++] = b[k]!;
+    this.length = at;
+  }
+
+  /** Copies bytes [from, to) written so far into `dest` at `at`. */
+  copyTo(from: number, to: number, dest: Uint8Array, at: number): void {
+    dest.set(this.u8.subarray(from, to), at);
+  }
+
   raw(b: Uint8Array): void {
     this.reserve(b.length);
     this.u8.set(b, this.length);

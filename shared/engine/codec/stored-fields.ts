@@ -21,6 +21,7 @@
 import zstd from 'zstd-napi/binding.js';
 import { ByteReader } from './byte-reader.ts';
 import { ByteWriter } from './byte-writer.ts';
+import { KeptBytes } from './kept-bytes.ts';
 import type { ByteSink } from './front-coded.ts';
 import type { StoredDocument, StoredFields } from '../segment/types.ts';
 
@@ -224,61 +225,7 @@ const blockCache = new BlockCache(STORED_BLOCK_CACHE_BYTES);
  */
 export const STORED_ENTRY_CACHE_BYTES = 4 * 1024 * 1024;
 
-class EntryCache {
-  /** Allocated at the first entry kept (a thread that never reads at random holds none). */
-  bytes = new Uint8Array(0);
-  /** Where the next entry goes. */
-  private at = 0;
-  /** The kept entries, oldest first from `head`: their readers' maps, docs and starts. */
-  private owners: (Map<number, number> | null)[] = [];
-  private docs: number[] = [];
-  private starts: number[] = [];
-  private head = 0;
-
-  constructor(private readonly limit: number) {}
-
-  /** Copies bytes [from, to) of `src` in as `doc`'s entry in `owner`; returns where it starts (-1: too large to keep). */
-  put(owner: Map<number, number>, doc: number, src: Uint8Array, from: number, to: number): number {
-    const n = to - from;
-    if (n > this.limit >>> 4) return -1;
-    if (this.bytes.length === 0) this.bytes = new Uint8Array(this.limit);
-    if (this.at + n > this.limit) {
-      // The rest of the buffer is too short: the entries still there go, and writing starts over at 0.
-      this.evict(this.at, this.limit);
-      this.at = 0;
-    }
-    this.evict(this.at, this.at + n);
-    const start = this.at;
-    this.bytes.set(src.subarray(from, to), start);
-    this.at += n;
-    owner.set(doc, start);
-    this.owners.push(owner);
-    this.docs.push(doc);
-    this.starts.push(start);
-    return start;
-  }
-
-  /** Drops the oldest entries while they start in [from, to) (the region about to be written). */
-  private evict(from: number, to: number): void {
-    while (this.head < this.starts.length) {
-      const s = this.starts[this.head]!;
-      if (s < from || s >= to) break;
-      const owner = this.owners[this.head]!;
-      const doc = this.docs[this.head]!;
-      if (owner.get(doc) === s) owner.delete(doc);
-      this.owners[this.head] = null;
-      this.head++;
-    }
-    if (this.head > 4096 && this.head * 2 > this.starts.length) {
-      this.owners.splice(0, this.head);
-      this.docs.splice(0, this.head);
-      this.starts.splice(0, this.head);
-      this.head = 0;
-    }
-  }
-}
-
-const entryCache = new EntryCache(STORED_ENTRY_CACHE_BYTES);
+const entryCache = new KeptBytes(STORED_ENTRY_CACHE_BYTES);
 
 /**
  * Blocks a thread reads from the maps between two releases of the pages it
@@ -437,10 +384,10 @@ export class MappedStoredFields implements StoredFields {
       this.located = this.view;
       return this.entryStarts[doc - f[c]!]!;
     }
-    const kept = this.keptEntries.get(doc);
-    if (kept !== undefined) {
+    const found = this.keptEntries.get(doc);
+    if (found !== undefined) {
       this.located = entryCache.bytes;
-      return kept;
+      return found;
     }
     const b = this.blockOf(doc);
     const sequential = b === this.cachedBlock + 1;
@@ -451,7 +398,9 @@ export class MappedStoredFields implements StoredFields {
     const r = new ByteReader(this.view, at);
     const header = r.vint();
     if ((header & 1) === 1) r.skipUnits();
-    entryCache.put(this.keptEntries, doc, this.view, at, r.pos + Math.floor(header / 2));
+    const end = r.pos + Math.floor(header / 2);
+    const kept = entryCache.reserve(this.keptEntries, doc, end - at);
+    if (kept >= 0) entryCache.bytes.set(this.view.subarray(at, end), kept);
     return at;
   }
 

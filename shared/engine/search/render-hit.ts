@@ -8,6 +8,7 @@ import { IGNORED_FIELD, type MappingLookup } from '../mapping/types.ts';
 import { ID_FIELD, idOf, type Segment, type SearcherSnapshot, type SegmentView, type SortedDocValues, type StoredDocument } from '../segment/types.ts';
 import { releaseOnce, responseBuffers } from './buffer-pool.ts';
 import { JsonWriter } from '../../json/json-writer.ts';
+import { KeptBytes } from '../codec/kept-bytes.ts';
 import { filterSource } from './source-filter.ts';
 import { ipTermText } from '../mapping/ip-address.ts';
 import type { ParsedSearch, RenderedHits, SortValue } from './types.ts';
@@ -232,6 +233,24 @@ export function renderHits(snapshot: SearcherSnapshot, hits: HitsToRender, opts:
   return { bytes: out.take(), starts, release: releaseOnce(responseBuffers, out.buffer) };
 }
 
+/**
+ * The `_id`s (as JSON strings, a u16 length first) of hits rendered out of
+ * doc order, per thread: finding one in its segment's dictionary read the
+ * doc's ordinal, the dictionary block's offset and half a block of front
+ * coded terms, each a cache line apart (about a quarter of what rendering a
+ * hit of the trajectory cost in a shard worker); a hit rendered again copies
+ * its id from here. Hits rendered in doc order (a scroll by `_doc`) keep none.
+ */
+export const ID_CACHE_BYTES = 1024 * 1024;
+const idCache = new KeptBytes(ID_CACHE_BYTES);
+
+/** Per `_id` column (one a segment): where its docs' ids are in idCache, and the doc rendered last. */
+interface KeptIds {
+  readonly starts: Map<number, number>;
+  last: number;
+}
+const keptIds = new WeakMap<SortedDocValues, KeptIds>();
+
 /** `_id` of local doc `d`, as a JSON string: from the dictionary's units when it gives them, without a string. */
 function writeId(out: JsonWriter, seg: Segment, d: number): void {
   const dv = seg.docValues.get(ID_FIELD) as SortedDocValues;
@@ -240,8 +259,30 @@ function writeId(out: JsonWriter, seg: Segment, d: number): void {
     out.jsonString(idOf(seg, d));
     return;
   }
+  let kept = keptIds.get(dv);
+  if (kept === undefined) {
+    kept = { starts: new Map(), last: -2 };
+    keptIds.set(dv, kept);
+  }
+  const inOrder = d === kept.last + 1;
+  kept.last = d;
+  const at = inOrder ? undefined : kept.starts.get(d);
+  if (at !== undefined) {
+    const bytes = idCache.bytes;
+    out.rawRange(bytes, at + 2, at + 2 + (bytes[at]! | (bytes[at + 1]! << 8)));
+    return;
+  }
   dict.unitsOf(dv.ords[d]!);
+  const start = out.length;
   out.jsonUnits(dict.units!, dict.unitsLength!);
+  if (inOrder) return;
+  const n = out.length - start;
+  if (n > 0xffff) return;
+  const to = idCache.reserve(kept.starts, d, n + 2);
+  if (to < 0) return;
+  idCache.bytes[to] = n & 0xff;
+  idCache.bytes[to + 1] = n >>> 8;
+  out.copyTo(start, out.length, idCache.bytes, to + 2);
 }
 
 const SCORE_NULL = Buffer.from(',"_score":null');

@@ -9,7 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocumentChecker, LARGE_DOCUMENT_BYTES, type CheckContext } from '../../../services/node/coordinator/document-check.ts';
+import { DocumentChecker, LARGE_DOCUMENT_BYTES } from '../../../services/node/coordinator/document-check.ts';
+import { CHECK_CONTEXT } from '../../helpers/check-context.ts';
 import { newThread } from '../../../services/node/shard-worker/new-thread.ts';
 import type { MergeJob } from '../../../services/node/shard-worker/merge-runner.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
@@ -32,16 +33,7 @@ function backgroundThreads(): number {
   return [...niceByThread().values()].filter((n) => n === BACKGROUND_NICE).length;
 }
 
-const ctx: CheckContext = {
-  type: '_doc',
-  index: 'big',
-  nestedObjectsLimit: 10_000,
-  analysis: undefined,
-  maxNgramDiff: 1,
-  totalFieldsLimit: 1000,
-  depthLimit: 20,
-  nestedFieldsLimit: 50,
-};
+const ctx = CHECK_CONTEXT;
 
 const checker = new DocumentChecker();
 const dir = await mkdtemp(join(tmpdir(), 'background-priority-'));

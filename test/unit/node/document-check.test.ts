@@ -1,18 +1,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DocumentChecker, LARGE_DOCUMENT_BYTES, type CheckContext } from '../../../services/node/coordinator/document-check.ts';
+import { DocumentChecker, LARGE_DOCUMENT_BYTES } from '../../../services/node/coordinator/document-check.ts';
+import { CHECK_CONTEXT } from '../../helpers/check-context.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 
-const ctx: CheckContext = {
-  type: '_doc',
-  index: 'big',
-  nestedObjectsLimit: 10_000,
-  analysis: undefined,
-  maxNgramDiff: 1,
-  totalFieldsLimit: 1000,
-  depthLimit: 20,
-  nestedFieldsLimit: 50,
-};
+const ctx = CHECK_CONTEXT;
 const builtIn = (): boolean => true;
 
 const checker = new DocumentChecker();

@@ -229,6 +229,8 @@ export class SearchCoordinator {
     const timeoutMs = req.timeoutMs ?? (search.timeout ? parseTimeValue(search.timeout, 'timeout') : null);
     const window = scroll ? size : search.from + size;
     const renderFrom = scroll || size === 0 || search.collapse !== null ? undefined : targets.length === 1 ? search.from : window <= QUERY_AND_FETCH_HITS ? 0 : undefined;
+    // Several shards whose every answer is merged (no timeout leaves one out), by score alone: a worker's shards may render fewer hits.
+    const renderCut = targets.length > 1 && timeoutMs === null && (search.sort === null || search.sort.length === 0);
     const { responses, failures, timedOut } = await this.queryPhase(targets, (i) => ({
       search: targets[i].search,
       source: targets[i].source,
@@ -239,7 +241,7 @@ export class SearchCoordinator {
       contextId: null,
       maxBuckets: req.maxBuckets,
       // A boosted shard's hits show the boosted score, known only here.
-      ...(renderFrom === undefined || targets[i].boost !== 1 ? {} : { renderFrom }),
+      ...(renderFrom === undefined || targets[i].boost !== 1 ? {} : { renderFrom, renderCut }),
     }), timeoutMs);
     // Too many buckets on one shard means too many in the response: the request fails as a whole, as after the reduce.
     const tooMany = failures.find((f) => f.error.type === 'too_many_buckets_exception');

@@ -43,6 +43,13 @@ export interface ShardQueryRequest {
    * out, and the coordinator fetches its hits as usual.
    */
   readonly renderFrom?: number;
+  /**
+   * With renderFrom: the search is ordered by score alone and the coordinator
+   * merges every shard's answer (no `timeout`), so a copy may leave out of its
+   * rendering the hits that the hits of its node's other shards of the search
+   * already put past the page (shard-worker/render-cut.ts).
+   */
+  readonly renderCut?: boolean;
 }
 
 /** A shard's hits rendered with its query phase: hit `renderFrom + i` of its list is `hits` entry i. */

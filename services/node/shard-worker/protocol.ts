@@ -103,6 +103,11 @@ export interface QueryMessage {
    * rendered with the answer (ShardQueryRequest.renderFrom); it is transient.
    */
   readonly renderFrom?: number;
+  /**
+   * With renderFrom: the shards of this search in one worker may render only
+   * the hits that can be on the page (render-cut.ts; ShardQueryRequest.renderCut).
+   */
+  readonly renderCut?: boolean;
 }
 
 export interface FetchMessage {

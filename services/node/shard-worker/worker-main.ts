@@ -19,6 +19,7 @@ import { CopyEngine, indexMetaOf } from './copy-engine.ts';
 import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';
 import { packResultRows, unpackSortRows, type PackedSortRows } from './sort-rows.ts';
+import { RenderCut } from './render-cut.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
@@ -44,6 +45,9 @@ function copyOf(id: number): Promise<CopyEngine> {
 function reply(seq: number, value: unknown, transfer: ArrayBuffer[] = []): void {
   post({ t: 'reply', seq, value }, transfer);
 }
+
+/** The shards of one search in this worker render only the hits that can be on its page. */
+const renderCut = new RenderCut();
 
 /** The last search body parsed, by parse key: the shards of one search in this worker share it. */
 let lastParse: { key: number; search: ParsedSearch; aggs: Map<string, AggSpec[] | null> } | null = null;
@@ -111,9 +115,14 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
   if (first && msg.scroll) copy.markScroll(msg.contextId);
   const queried = performance.now();
   copy.searched('query', queried - started);
-  const rendered = first && msg.renderFrom !== undefined ? renderPage(client, msg.contextId, res.result, search!, msg.renderFrom) : null;
-  // Counted as a fetch phase when it rendered hits (a shard whose hits miss the page counts one too, unlike a fetch round trip).
-  if (rendered !== null && rendered.starts.length > 1) copy.searched('fetch', performance.now() - queried);
+  let rendered: FetchReply | null = null;
+  if (first && msg.renderFrom !== undefined) {
+    const docs = res.result.docs;
+    const to = msg.renderCut === true ? renderCut.cut(`${msg.parseKey}:${copy.meta.uuid}`, msg.size, res.result.scores) : docs.length;
+    rendered = renderPage(client, msg.contextId, res.result, search!, msg.renderFrom, to);
+    // Counted as a fetch phase when it had hits to render (a shard whose hits miss the page counts one too, unlike a fetch round trip).
+    if (rendered !== null && docs.length > msg.renderFrom) copy.searched('fetch', performance.now() - queried);
+  }
   // Nothing will be fetched from this view: it goes now rather than on a later message.
   if (first && (msg.transient === true || rendered !== null)) copy.dropContext(msg.contextId);
   const result = wireResult(res.result);
@@ -129,8 +138,8 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
  * sort values the merged page shows (mergeTopHits, scoresShown). Null when
  * rendering failed.
  */
-function renderPage(client: LocalShardClient, contextId: number, result: ShardQueryResult, search: ParsedSearch, from: number): FetchReply | null {
-  const n = Math.max(0, result.docs.length - from);
+function renderPage(client: LocalShardClient, contextId: number, result: ShardQueryResult, search: ParsedSearch, from: number, to: number): FetchReply | null {
+  const n = Math.max(0, to - from);
   const showScores = scoresShown(search);
   const docOrder = sortedByDocAlone(search);
   const scores = new Float64Array(n);
@@ -141,7 +150,7 @@ function renderPage(client: LocalShardClient, contextId: number, result: ShardQu
   }
   let rendered: RenderedHits;
   try {
-    rendered = client.renderNow({ contextId, docs: result.docs.subarray(from), scores, sortValues, release: false });
+    rendered = client.renderNow({ contextId, docs: result.docs.subarray(from, from + n), scores, sortValues, release: false });
   } catch {
     // The view stays: the node's fetch phase asks for the hits and fails as a fetch phase does.
     return null;

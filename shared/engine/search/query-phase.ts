@@ -201,6 +201,9 @@ export function executeQueryPhase(
       const constantByScore = scores === null && !sortedByField && !collector.hasAfter;
       collectSegmentHits(bits, scores, constant, constantByScore, needScores, fields, readers, collector, docBase, hits);
     }
+  } catch (err) {
+    collector.release();
+    throw err;
   } finally {
     releaseArena(arena);
   }

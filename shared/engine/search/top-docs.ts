@@ -26,8 +26,9 @@ export class TopDocsCollector {
   size = 0;
   hasAfter = false;
   /** Candidates appended by gather(), not yet in the heap. */
-  private gatherKeys = new Float64Array(0);
-  private gatherDocs = new Float64Array(0);
+  private gatherKeys: Float64Array = EMPTY;
+  private gatherDocs: Float64Array = EMPTY;
+  private scratch: GatherScratch | null = null;
   private gathered = 0;
   /** gather(): a candidate whose key sorts strictly after this one cannot make the top (infinite until the first cut). */
   gatherBound: number;
@@ -177,18 +178,20 @@ export class TopDocsCollector {
    * to the best `cap` and `gatherBound` moved.
    */
   gather(key: number, doc: number): boolean {
-    if (this.gatherKeys.length === 0) {
-      this.gatherKeys = new Float64Array(2 * this.cap);
-      this.gatherDocs = new Float64Array(2 * this.cap);
+    if (this.scratch === null) {
+      this.scratch = takeGatherScratch(2 * this.cap);
+      this.gatherKeys = this.scratch.keys[0]!;
+      this.gatherDocs = this.scratch.docs[0]!;
     }
     const g = this.gathered++;
     this.gatherKeys[g] = key;
     this.gatherDocs[g] = doc;
-    if (this.gathered < this.gatherKeys.length) return false;
+    if (this.gathered < 2 * this.cap) return false;
     // Full: the best `cap` stay, and a candidate sorting strictly after the last of them cannot enter.
     const order = orderByNumber(this.gathered, this.gatherKeys, this.gatherDocs, this.reverse[0] === -1);
-    const keys = new Float64Array(this.gatherKeys.length);
-    const docs = new Float64Array(this.gatherDocs.length);
+    const other = this.gatherKeys === this.scratch.keys[0] ? 1 : 0;
+    const keys = this.scratch.keys[other]!;
+    const docs = this.scratch.docs[other]!;
     for (let i = 0; i < this.cap; i++) {
       keys[i] = this.gatherKeys[order[i]!]!;
       docs[i] = this.gatherDocs[order[i]!]!;
@@ -198,6 +201,15 @@ export class TopDocsCollector {
     this.gathered = this.cap;
     this.gatherBound = keys[this.cap - 1]!;
     return true;
+  }
+
+  /** Gives back the gathering arrays (after sortedSlots, or when the query phase failed). */
+  release(): void {
+    if (this.scratch !== null) releaseGatherScratch(this.scratch);
+    this.scratch = null;
+    this.gatherKeys = EMPTY;
+    this.gatherDocs = EMPTY;
+    this.gathered = 0;
   }
 
   /** Slots in sort order. */
@@ -211,7 +223,7 @@ export class TopDocsCollector {
         this.scores[this.cap] = 0;
         this.offerStaged();
       }
-      this.gathered = 0;
+      this.release();
     }
     const n = this.size;
     const slots = new Array<number>(n);
@@ -239,10 +251,48 @@ export class TopDocsCollector {
       slots[i] = i;
     }
     this.size = n;
-    this.gathered = 0;
+    this.release();
     return slots;
   }
 }
+
+const EMPTY = new Float64Array(0);
+
+/** Two pairs of arrays for gathering (the candidates, and where a cut copies the best of them). */
+interface GatherScratch {
+  readonly keys: Float64Array[];
+  readonly docs: Float64Array[];
+  busy: boolean;
+}
+
+/**
+ * The thread's gathering arrays, reused from one query phase to the next:
+ * fresh ones each time (32 KB a shard for a page of 1,000) grew the shard
+ * workers' malloc arenas by tens of MiB between collections.
+ */
+let gatherScratch: GatherScratch = { keys: [EMPTY, EMPTY], docs: [EMPTY, EMPTY], busy: false };
+
+function takeGatherScratch(n: number): GatherScratch {
+  // In use (a query phase inside another): arrays of its own.
+  const s = gatherScratch.busy ? { keys: [EMPTY, EMPTY], docs: [EMPTY, EMPTY], busy: false } : gatherScratch;
+  if (s.keys[0]!.length < n) {
+    for (let i = 0; i < 2; i++) {
+      s.keys[i] = new Float64Array(n);
+      s.docs[i] = new Float64Array(n);
+    }
+  }
+  s.busy = true;
+  return s;
+}
+
+function releaseGatherScratch(s: GatherScratch): void {
+  s.busy = false;
+  // The largest ever gathered stays allocated; a page of 10,000 is 640 KB.
+  if (s !== gatherScratch && s.keys[0]!.length > gatherScratch.keys[0]!.length && !gatherScratch.busy) gatherScratch = s;
+}
+
+/** packedOrder's result, reused: callers read it before the next call. */
+let packedScratch: Float64Array = EMPTY;
 
 /**
  * Entries `ids` (default 0..n-1) in order of `keys` (descending when
@@ -290,7 +340,8 @@ function packedOrder(n: number, keys: Float64Array, docs: Float64Array, reverse:
   let m = 1;
   while (m <= top) m *= 2;
   if ((max - min + 1) * m > Number.MAX_SAFE_INTEGER) return null;
-  const packed = new Float64Array(n);
+  if (packedScratch.length < n) packedScratch = new Float64Array(Math.max(n, 2 * packedScratch.length));
+  const packed = packedScratch.subarray(0, n);
   for (let i = 0; i < n; i++) {
     const id = ids === undefined ? i : ids[i]!;
     const k = keys[id]!;

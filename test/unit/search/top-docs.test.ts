@@ -76,3 +76,22 @@ for (const [name, key] of keyKinds) {
     });
   }
 }
+
+test('two collectors gathering at once (a query phase inside another) keep their own candidates', () => {
+  const field = [{ kind: 'numeric', reverse: false } as ResolvedSortField];
+  const a = new TopDocsCollector(field, 150);
+  const b = new TopDocsCollector(field, 150);
+  const r = prng(31);
+  const rows = Array.from({ length: 1000 }, (_, i) => ({ a: Math.floor(r() * 500), b: Math.floor(r() * 500), doc: i }));
+  for (const row of rows) {
+    a.gather(row.a, row.doc);
+    b.gather(row.b, row.doc);
+  }
+  const expected = (key: 'a' | 'b') => rows.slice().sort((x, y) => x[key] - y[key] || x.doc - y.doc).slice(0, 150).map((x) => x.doc);
+  assert.deepEqual(a.sortedSlots().map((s) => a.docs[s]!), expected('a'));
+  assert.deepEqual(b.sortedSlots().map((s) => b.docs[s]!), expected('b'));
+  // And a third, after both gave their arrays back.
+  const c = new TopDocsCollector(field, 150);
+  for (const row of rows) c.gather(row.b, row.doc);
+  assert.deepEqual(c.sortedSlots().map((s) => c.docs[s]!), expected('b'));
+});

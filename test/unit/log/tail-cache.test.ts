@@ -35,3 +35,20 @@ test('a newest batch larger than the budget is dropped after a while when nothin
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(cache.startOffset, 1, 'dropped: the partition ends where nothing is cached');
 });
+
+test('the bytes of decoded records count in the budget: a compressed batch read takes the room of what it decompressed to', async () => {
+  // Each batch: 40 records of 500 compressible bytes, about 20 KB decoded and a few hundred bytes compressed.
+  const values = (b: number) => Array.from({ length: 40 }, (_, i) => `${b}-${i}-`.padEnd(500, 'x'));
+  const cache = new TailCache(0, 64 * 1024, 60_000);
+  for (let b = 0; b < 10; b++) cache.add(b * 40, 40, await frameOf(b * 40, values(b)));
+  assert.equal(cache.startOffset, 0, 'ten compressed batches fit the budget');
+  const out: LogRecord[] = [];
+  cache.read(0, 400, out);
+  assert.equal(out.length, 400, 'every record read');
+  assert.equal(out[399]!.value.toString().startsWith('9-39-'), true);
+  // 10 × 20 KB decoded does not fit 64 KB: the oldest batches went, the newest stay.
+  assert.ok(cache.startOffset >= 240, `startOffset ${cache.startOffset}`);
+  const rest: LogRecord[] = [];
+  cache.read(cache.startOffset, 400, rest);
+  assert.equal(rest.at(-1)!.offset, 399);
+});

@@ -13,6 +13,7 @@ import type { AggState, ShardAggState } from './state.ts';
 import type { AggContext, MatchSet } from './types.ts';
 import { BucketBudget } from './bucket-budget.ts';
 import { releaseFreeNativeMemory } from '../store/native-heap.ts';
+import { releaseCountingScratch } from './counting-loops.ts';
 
 /** Elasticsearch 6.8 (AggregationPhase) refuses parent pipelines at the top level, on every shard. */
 export function topLevelPipelineError(name: string, type: string): EsError {
@@ -158,6 +159,7 @@ function* collectSteps(specs: AggSpec[], matches: readonly MatchSet[], ctx: AggC
     built.push(a.buildSteps === undefined ? a.build(0) : yield* whenDue(a.buildSteps(0), due));
     if (due()) yield;
   }
+  releaseCountingScratch();
   // Count arrays of millions of values (4 bytes a distinct plate) come and go with each search; glibc keeps
   // their freed chunks in the thread's arena until trimmed (at most every 30 s; native-heap.ts).
   releaseFreeNativeMemory();

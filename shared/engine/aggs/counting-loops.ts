@@ -55,6 +55,22 @@ export function appendGlobalOrdinals(
 
 /** Per segment ordinal counts, zero between calls; the last slot counts docs without a value. */
 let segmentCounts = new Int32Array(1024);
+/**
+ * Bytes of segmentCounts kept after a search: it grows to the largest
+ * dictionary counted (4-8 bytes a term: ~2 MB for plate.keyword on a 5M-doc
+ * index, ~8 MB at 20M), and a larger one goes with the search (docs/performance.md, stop 32).
+ */
+export const COUNTING_SCRATCH_KEEP_BYTES = 4 * 1024 * 1024;
+
+/** Drops the per-segment counts table if it outgrew COUNTING_SCRATCH_KEEP_BYTES (end of a search's aggregations). */
+export function releaseCountingScratch(): void {
+  if (segmentCounts.byteLength > COUNTING_SCRATCH_KEEP_BYTES) segmentCounts = new Int32Array(1024);
+}
+
+/** Bytes of the per-segment counts table kept now. */
+export function countingScratchBytes(): number {
+  return segmentCounts.byteLength;
+}
 
 /**
  * countOrdinals for a large share of a segment's docs: counts by segment

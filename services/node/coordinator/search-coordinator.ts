@@ -51,6 +51,9 @@ import { ATTR_HITS, ATTR_INDEX, ATTR_SHARD, ATTR_SHARDS } from '../../../shared/
  */
 const QUERY_AND_FETCH_HITS = 10;
 
+/** Names each search whose shards may cut what they render (ShardQueryRequest.renderCut): one number per execution. */
+let nextRenderCut = 1;
+
 export interface SearchRequest {
   readonly indices: string | undefined;
   readonly types: readonly string[] | null;
@@ -230,7 +233,7 @@ export class SearchCoordinator {
     const window = scroll ? size : search.from + size;
     const renderFrom = scroll || size === 0 || search.collapse !== null ? undefined : targets.length === 1 ? search.from : window <= QUERY_AND_FETCH_HITS ? 0 : undefined;
     // Several shards whose every answer is merged (no timeout leaves one out), by score alone: a worker's shards may render fewer hits.
-    const renderCut = targets.length > 1 && timeoutMs === null && (search.sort === null || search.sort.length === 0);
+    const renderCut = targets.length > 1 && timeoutMs === null && (search.sort === null || search.sort.length === 0) ? nextRenderCut++ : undefined;
     const { responses, failures, timedOut } = await this.queryPhase(targets, (i) => ({
       search: targets[i].search,
       source: targets[i].source,
@@ -241,7 +244,7 @@ export class SearchCoordinator {
       contextId: null,
       maxBuckets: req.maxBuckets,
       // A boosted shard's hits show the boosted score, known only here.
-      ...(renderFrom === undefined || targets[i].boost !== 1 ? {} : { renderFrom, renderCut }),
+      ...(renderFrom === undefined || targets[i].boost !== 1 ? {} : { renderFrom, ...(renderCut === undefined ? {} : { renderCut }) }),
     }), timeoutMs);
     // Too many buckets on one shard means too many in the response: the request fails as a whole, as after the reduce.
     const tooMany = failures.find((f) => f.error.type === 'too_many_buckets_exception');

@@ -47,9 +47,10 @@ export interface ShardQueryRequest {
    * With renderFrom: the search is ordered by score alone and the coordinator
    * merges every shard's answer (no `timeout`), so a copy may leave out of its
    * rendering the hits that the hits of its node's other shards of the search
-   * already put past the page (shard-worker/render-cut.ts).
+   * already put past the page (shard-worker/render-cut.ts). A number this
+   * node gives this one search (one execution: a body run twice gets two).
    */
-  readonly renderCut?: boolean;
+  readonly renderCut?: number;
 }
 
 /** A shard's hits rendered with its query phase: hit `renderFrom + i` of its list is `hits` entry i. */

@@ -104,10 +104,11 @@ export interface QueryMessage {
    */
   readonly renderFrom?: number;
   /**
-   * With renderFrom: the shards of this search in one worker may render only
-   * the hits that can be on the page (render-cut.ts; ShardQueryRequest.renderCut).
+   * With renderFrom: the shards of this search (this number names it) in one
+   * worker may render only the hits that can be on the page (render-cut.ts;
+   * ShardQueryRequest.renderCut).
    */
-  readonly renderCut?: boolean;
+  readonly renderCut?: number;
 }
 
 export interface FetchMessage {

@@ -9,10 +9,11 @@
  * on the page (the merge puts those `window` hits before it), so it is not
  * rendered. The hits kept are a prefix of the shard's list (it is sorted by
  * score); hits scoring s itself are kept, whatever the merge's tie order.
- * The coordinator asks for the cut (QueryMessage.renderCut) only when the
- * search is ordered by score alone and every shard's answer is merged (no
- * `timeout` leaving a late one out), and the hits of a shard count only once
- * it answers with them.
+ * The coordinator asks for the cut (QueryMessage.renderCut, a number naming
+ * that one execution of the search: the same body run twice must not share
+ * hits) only when the search is ordered by score alone and every shard's
+ * answer is merged (no `timeout` leaving a late one out), and the hits of a
+ * shard count only once it answers with them.
  */
 const MAX_WINDOW = 64;
 

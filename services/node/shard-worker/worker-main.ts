@@ -118,7 +118,7 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
   let rendered: FetchReply | null = null;
   if (first && msg.renderFrom !== undefined) {
     const docs = res.result.docs;
-    const to = msg.renderCut === true ? renderCut.cut(`${msg.parseKey}:${copy.meta.uuid}`, msg.size, res.result.scores) : docs.length;
+    const to = msg.renderCut !== undefined ? renderCut.cut(`${msg.renderCut}:${copy.meta.uuid}`, msg.size, res.result.scores) : docs.length;
     rendered = renderPage(client, msg.contextId, res.result, search!, msg.renderFrom, to);
     // Counted as a fetch phase when it had hits to render (a shard whose hits miss the page counts one too, unlike a fetch round trip).
     if (rendered !== null && docs.length > msg.renderFrom) copy.searched('fetch', performance.now() - queried);

@@ -103,7 +103,7 @@ export class WorkerShardClient implements ShardClient {
         url: source.url,
         parseKey: parseKeyOf(source.body),
         transient,
-        ...(renderFrom === undefined ? {} : { renderFrom, renderCut: req.renderCut === true }),
+        ...(renderFrom === undefined ? {} : { renderFrom, ...(req.renderCut === undefined ? {} : { renderCut: req.renderCut }) }),
       });
       slowLog?.record(this.meta, this.shard, 'query', performance.now() - started, reply.result.totalHits, source.body);
       // The worker let the view go with its answer (or with the hits it rendered): releasing the id later sends nothing.

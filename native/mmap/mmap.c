@@ -177,16 +177,21 @@ static napi_value trim_heap(napi_env env, napi_callback_info info) {
  * glibc serves an allocation of 128 KiB or more with a map of its own, given
  * back on free, until such a block is freed: then it raises the threshold to
  * that block's size (up to 32 MiB), and from there on blocks of megabytes
- * (typed arrays' buffers: counts per distinct plate, decoded columns) come
- * from the threads' arenas, whose free space outlives them in the middle of
- * the heaps. Setting the threshold keeps it where it starts (and the trim
- * threshold fixed): at 20M docs, the node's anonymous memory after the seed
- * queries went from 429 to 357 MiB (docs/performance.md, stop 32). Process-
- * wide and idempotent: every thread that loads the addon sets the same value.
+ * (typed arrays' buffers: counts per distinct plate, scratch arrays sized to
+ * a segment) come from the threads' arenas, whose free space outlives them in
+ * the middle of the heaps. Fixing the threshold at 1 MiB keeps those apart
+ * (at 128 KiB, the bulk path's buffers of a few hundred KB were mapped and
+ * unmapped one by one: 5-15 % more CPU a document); fixing it also fixes the
+ * trim threshold, set here to 32 MiB (glibc's adjustment sets twice the largest block freed), so freeing
+ * does not trim arena tops at every turn (native-heap.ts trims after loads and
+ * aggregations). At 20M docs the node's anonymous memory after the seed
+ * queries went from 429 to ~300-360 MiB (docs/performance.md, stop 32).
+ * Process-wide and idempotent: every thread that loads the addon sets the same values.
  */
 static void keep_large_allocations_apart(void) {
 #if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 32 * 1024 * 1024);
 #endif
 }
 

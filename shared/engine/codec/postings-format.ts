@@ -41,6 +41,7 @@ import type { ByteSink, FrontCodedDictionary } from './front-coded.ts';
 import { TERMS_PER_BLOCK, skipTermText } from './front-coded.ts';
 import { POSTINGS_BLOCK, type PostingsCursor } from '../segment/types.ts';
 import { popcount32 } from '../segment/bitset.ts';
+import { freqsOneByOne } from '../segment/freqs-one-by-one.ts';
 
 const SKIP_ENTRY_INTS = 3;
 /** A term in at least 1/DENSE_FRACTION of a segment's docs keeps a bitset of them too (costs maxDoc/8 bytes: at most 4 bytes a posting). */
@@ -611,13 +612,7 @@ export class MappedPostingsCursor implements PostingsCursor {
   freqsOf(targets: Int32Array, n: number, out: Int32Array): void {
     const bits = this.bits;
     if (bits === null || !this.withFreqs) {
-      let k = 0;
-      for (; k < n; k++) {
-        const fr = this.freqOf(targets[k]!);
-        if (fr < 0) break;
-        out[k] = fr;
-      }
-      out.fill(0, k, n);
+      freqsOneByOne(this, targets, n, out);
       return;
     }
     // denseFreqOf over the targets in one loop: the rank and the block's freqs kept in locals.

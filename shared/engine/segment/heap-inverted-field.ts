@@ -7,6 +7,7 @@
  */
 import type { PackedStrings } from './packed-strings.ts';
 import { POSTINGS_BLOCK, type InvertedField, type PostingsCursor } from './types.ts';
+import { freqsOneByOne } from './freqs-one-by-one.ts';
 
 export interface HeapPostings {
   readonly terms: PackedStrings;
@@ -123,13 +124,7 @@ class HeapPostingsCursor implements PostingsCursor {
   }
 
   freqsOf(targets: Int32Array, n: number, out: Int32Array): void {
-    let k = 0;
-    for (; k < n; k++) {
-      const fr = this.freqOf(targets[k]!);
-      if (fr < 0) break;
-      out[k] = fr;
-    }
-    out.fill(0, k, n);
+    freqsOneByOne(this, targets, n, out);
   }
 
   positions(i: number): Int32Array {

@@ -11,13 +11,12 @@ import { nextTurn } from './run-steps.ts';
 /**
  * The longest stretch of one request's work between two turns of the event
  * loop, on the HTTP thread and on the shard workers alike. A small search
- * waits for up to one slice on each thread it passes (the HTTP thread, each
- * shard's worker, the HTTP thread again), more when they share the cores
- * with a heavy request's other threads: with 10 ms its p99 was 57-74 ms
- * while a 10 MB document or `_bulk` was indexed (issue 11, item 6). A turn
- * costs a few µs, so 5 ms slices cost the heavy request well under 1%.
+ * waits for up to one slice on each thread it passes. 5 ms cut a small
+ * search's p50 behind a 10 MB `_bulk` (20-23 -> 16-18 ms) but not its p99,
+ * and cost the 1M bulk load 6-20% more CPU a document (alternated three times:
+ * 0.068 / 0.074 / 0.078 against 0.064 / 0.066 / 0.064 CPU s per 1,000 docs).
  */
-export const SLICE_MS = 5;
+export const SLICE_MS = 10;
 
 /** A clock for one request: `due()` is cheap enough to ask once per item. */
 export class TimeSlice {

@@ -22,6 +22,9 @@ export const SLICE_MS = 10;
 export class TimeSlice {
   private started = performance.now();
 
+  /** `turn`: how a slice ends (indexing work passes yieldToSearches, searches-first.ts). */
+  constructor(private readonly turn: () => Promise<void> = nextTurn) {}
+
   /** True when this slice has run its time: the caller awaits `pause()` before going on. */
   due(): boolean {
     return performance.now() - this.started >= SLICE_MS;
@@ -29,7 +32,7 @@ export class TimeSlice {
 
   /** Gives the event loop a turn and starts a new slice. */
   async pause(): Promise<void> {
-    await nextTurn();
+    await this.turn();
     this.started = performance.now();
   }
 }

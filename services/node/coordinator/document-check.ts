@@ -11,7 +11,7 @@
  * back every SLICE_MS. The outcome is the same either way: documents are
  * checked in order, each against the mapping its predecessors extended.
  */
-import { nextTurn } from '../../../shared/steps/run-steps.ts';
+import { yieldToSearches } from '../../../shared/steps/searches-first.ts';
 import { SLICE_MS } from '../../../shared/steps/time-slice.ts';
 import type { Worker } from 'node:worker_threads';
 import { newThread } from '../shard-worker/new-thread.ts';
@@ -252,7 +252,7 @@ export class DocumentChecker {
         errors[i] = err;
       }
       if (performance.now() - sliceStart >= SLICE_MS) {
-        await nextTurn();
+        await yieldToSearches();
         sliceStart = performance.now();
       }
     }

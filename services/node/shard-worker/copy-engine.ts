@@ -23,6 +23,7 @@
  */
 import { nextTurn, runStepsInTurns } from '../../../shared/steps/run-steps.ts';
 import { SLICE_MS } from '../../../shared/steps/time-slice.ts';
+import { searchWaiting, yieldToSearches } from '../../../shared/steps/searches-first.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
@@ -249,7 +250,12 @@ export class CopyEngine {
    * are not applies (refresh, commit, merges) wait for it.
    */
   search<T>(task: () => T | Promise<T>): Promise<T> {
-    const run = this.visible.then(() => this.startSearch(task));
+    // Until it starts, the work it waits for does not wait for searches in flight (searches-first.ts).
+    const waiting = searchWaiting();
+    const run = this.visible.then(() => {
+      waiting.started();
+      return this.startSearch(task);
+    });
     const done = settled(run);
     this.searching.add(done);
     if (this.visible === this.openInSteps) this.searchingInSteps.add(done);
@@ -306,7 +312,7 @@ export class CopyEngine {
     for (let i = 0; i < n; i++) {
       // A batch of 2,000 documents holds the thread for tens of ms: searches answer between slices (see search()).
       if (performance.now() - slice >= STEP_MS) {
-        await nextTurn();
+        await yieldToSearches();
         slice = performance.now();
         clock = slice;
       }
@@ -401,7 +407,7 @@ export class CopyEngine {
     const doc = { id, version: state.version, seqNo: state.seqNo, routing: state.routing, source };
     const mapping = this.meta.mapping;
     if (mapping !== null) {
-      const outcome = await runStepsInTurns(indexStreamedSteps(this.index, mapping, this.meta.settings.nestedObjectsLimit, doc, mayReplace), STEP_MS);
+      const outcome = await runStepsInTurns(indexStreamedSteps(this.index, mapping, this.meta.settings.nestedObjectsLimit, doc, mayReplace), STEP_MS, yieldToSearches);
       if (outcome.ok) return;
       // A parse error means the mapping changed since the coordinator's check (as parseValue: not reported).
       if (outcome.indexing) this.events.onError(`indexing [${id}]`, outcome.error);
@@ -520,7 +526,7 @@ export class CopyEngine {
    * one still wait for it, and for those searches.
    */
   private inSteps<T>(steps: Generator<void, T>): Promise<T> {
-    return this.openWhile(() => runStepsInTurns(steps, STEP_MS));
+    return this.openWhile(() => runStepsInTurns(steps, STEP_MS, yieldToSearches));
   }
 
   /** Runs `work` (steps, or a commit's fsyncs off the thread) letting searches in meanwhile, as inSteps. */
@@ -649,7 +655,7 @@ export class CopyEngine {
     const started = performance.now();
     await this.inSteps(this.index.refreshInSteps());
     // The fsyncs run off the thread, searches let in meanwhile; the commit point is recorded only once they are done.
-    const segments = await this.openWhile(async () => this.index.syncCommit(await runStepsInTurns(this.index.prepareCommitInSteps(), STEP_MS)));
+    const segments = await this.openWhile(async () => this.index.syncCommit(await runStepsInTurns(this.index.prepareCommitInSteps(), STEP_MS, yieldToSearches)));
     const commit: CopyCommit = { ...segments, nextOffset: this.nextOffsets.get(this.shard) ?? 0, nextOffsets: [...this.nextOffsets] };
     this.committing = this.pending;
     this.pending = new Map();

@@ -15,6 +15,7 @@ import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { ContextOwner } from '../search/search-contexts.ts';
 import type { FromWorker, SegmentStats, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';
+import { searchesInFlightBuffer } from '../../../shared/steps/searches-first.ts';
 
 /** A request's message without its sequence number (added when sent). */
 export type WorkerRequest = ToWorker extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
@@ -53,6 +54,8 @@ export class WorkerSlot implements ContextOwner {
     onExit: (slot: WorkerSlot, why: string) => void,
   ) {
     this.out = new MessageBatcher<ToWorker>(worker as Port<ToWorker>);
+    // Its indexing slices wait for the node's shard searches in flight (searches-first.ts).
+    this.out.post({ t: 'searches', buffer: searchesInFlightBuffer() });
     worker.on('message', (msg: FromWorker) => this.receive(msg));
     worker.on('error', (err) => this.fail(`failed: ${err.message}`, onExit));
     worker.on('exit', (code) => this.fail(`exited with code ${code}`, onExit));

@@ -20,6 +20,7 @@ import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, To
 import { MessageBatcher, type Port } from './message-batcher.ts';
 import { packResultRows, unpackSortRows, type PackedSortRows } from './sort-rows.ts';
 import { RenderCut } from './render-cut.ts';
+import { adoptSearchesInFlight } from '../../../shared/steps/searches-first.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
@@ -283,6 +284,9 @@ function handle(msg: ToWorker): void | Promise<void> {
       return dropContexts(msg.contextIds);
     case 'ping':
       reply(msg.seq, null);
+      return;
+    case 'searches':
+      adoptSearchesInFlight(msg.buffer);
       return;
     case 'settle':
       return copyOf(msg.copy)

@@ -1,0 +1,101 @@
+/**
+ * Searches before indexing (issue 11, item 6). While a 10 MB `_bulk` runs,
+ * the HTTP thread and both shard workers keep the node's two cores busy
+ * with its slices, and a small search needs a turn of each: a probe found
+ * the worker it waited for runnable but not running for 50-240 ms (its
+ * /proc schedstat run delay), not behind queued work.
+ *
+ * So the node counts the shard searches it has posted and not had answered
+ * yet, in memory every thread sees (a SharedArrayBuffer the main thread
+ * owns and gives each shard worker), and indexing work ends each slice with
+ * `yieldToSearches`: while a search is in flight, the thread waits, idle,
+ * until none is or GATE_MAX_MS passed. The threads serving the search get
+ * the cores meanwhile. Searches' own slices (an aggregation's collection, an
+ * `_msearch`) do not wait. Without searches nothing changes: one atomic
+ * read per slice. With searches all the time, indexing still gets at least
+ * SLICE_MS of every SLICE_MS + GATE_MAX_MS.
+ */
+import { nextTurn } from './run-steps.ts';
+
+/** Atomics.waitAsync (Node 16 on; not in this TypeScript's lib). */
+interface AtomicsWaitAsync {
+  waitAsync(array: Int32Array, index: number, value: number, timeoutMs: number): { async: false; value: string } | { async: true; value: Promise<string> };
+}
+
+/** The longest an indexing slice waits for the searches in flight. */
+export const GATE_MAX_MS = 10;
+
+let inFlight: Int32Array | null = null;
+
+/** The counter of this process (created by the first caller on the main thread), to give to a worker thread. */
+export function searchesInFlightBuffer(): SharedArrayBuffer {
+  inFlight ??= new Int32Array(new SharedArrayBuffer(4));
+  return inFlight.buffer as SharedArrayBuffer;
+}
+
+/** A worker thread counts in the main thread's buffer (ShardWorkers sends it). */
+export function adoptSearchesInFlight(buffer: SharedArrayBuffer): void {
+  inFlight = new Int32Array(buffer);
+}
+
+/** A shard search was posted: indexing slices wait for it (until `searchEnded`). */
+export function searchStarted(): void {
+  Atomics.add(inFlight ?? new Int32Array(searchesInFlightBuffer()), 0, 1);
+}
+
+/** The shard search answered or failed. */
+export function searchEnded(): void {
+  const counter = inFlight;
+  if (counter === null) return;
+  if (Atomics.sub(counter, 0, 1) === 1) Atomics.notify(counter, 0);
+}
+
+/**
+ * Searches of this thread waiting for work queued before them (a shard
+ * worker's search behind a refresh, itself behind applies): that work does
+ * not wait for searches, or it would hold up the very search it waits for.
+ */
+let waitingHere = 0;
+
+/** A search of this thread waits for queued work until it starts: call `started` then. */
+export function searchWaiting(): { started(): void } {
+  waitingHere++;
+  let waiting = true;
+  return {
+    started() {
+      if (!waiting) return;
+      waiting = false;
+      waitingHere--;
+    },
+  };
+}
+
+/** Shard searches in flight now. */
+export function searchesInFlight(): number {
+  return inFlight === null ? 0 : Atomics.load(inFlight, 0);
+}
+
+/**
+ * The end of a slice of indexing work: a turn of the event loop, then,
+ * while searches are in flight, an idle wait for them of up to GATE_MAX_MS.
+ */
+export async function yieldToSearches(): Promise<void> {
+  await nextTurn();
+  const counter = inFlight;
+  if (counter === null || waitingHere > 0) return;
+  let n = Atomics.load(counter, 0);
+  if (n <= 0) return;
+  const deadline = performance.now() + GATE_MAX_MS;
+  while (n > 0 && waitingHere === 0) {
+    const left = deadline - performance.now();
+    if (left <= 0) return;
+    const wait = (Atomics as unknown as AtomicsWaitAsync).waitAsync(counter, 0, n, left);
+    if (wait.async) {
+      // The wait alone does not keep the event loop alive (a thread with nothing else to do would end).
+      const alive = setTimeout(() => undefined, left + 1);
+      await wait.value;
+      clearTimeout(alive);
+    }
+    n = Atomics.load(counter, 0);
+  }
+}

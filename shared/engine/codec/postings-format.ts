@@ -168,8 +168,22 @@ export class PostingsWriter {
     return m.view();
   }
 
-  /** Positions of the term, posting after posting; also records where each block's positions start. */
+  /**
+   * Writes the term's positions, posting after posting; also records where
+   * each block's positions start.
+   */
   private writePositions(): void {
+    this.encodePositions();
+    const p = this.posBytes;
+    this.posOut!.writePrefix(p.bytes, p.length);
+  }
+
+  /**
+   * writePositions' loop, ending with it: any property read after the loop
+   * deopted on every call (V8 entered the loop's cached OSR code, compiled
+   * before the read had run once, and kept it after each deopt).
+   */
+  private encodePositions(): void {
     const p = this.posBytes;
     p.clear();
     let at = 0;
@@ -182,7 +196,6 @@ export class PostingsWriter {
       }
       if ((i + 1) % POSTINGS_BLOCK === 0) this.blockPosEnds.push(p.length);
     }
-    this.posOut!.writePrefix(p.bytes, p.length);
   }
 
   private readonly blockPosEnds: number[] = [];

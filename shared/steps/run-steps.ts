@@ -18,14 +18,21 @@ export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Runs a generator of steps to its end, giving the thread a turn whenever `sliceMs` passed since the last one. */
-export async function runStepsInTurns<T>(steps: Generator<void, T>, sliceMs: number, turn: () => Promise<void> = nextTurn): Promise<T> {
+/**
+ * Runs a generator of steps to its end, giving the thread a turn whenever
+ * `sliceMs` passed since the last one, or sooner when `cut` says so.
+ */
+export async function runStepsInTurns<T>(steps: Generator<void, T>, sliceMs: number, turn: () => Promise<void> = nextTurn, cut: () => boolean = never): Promise<T> {
   let slice = performance.now();
   for (;;) {
     const step = steps.next();
     if (step.done === true) return step.value;
-    if (performance.now() - slice < sliceMs) continue;
+    if (performance.now() - slice < sliceMs && !cut()) continue;
     await turn();
     slice = performance.now();
   }
+}
+
+function never(): boolean {
+  return false;
 }

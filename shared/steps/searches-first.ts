@@ -26,6 +26,8 @@ interface AtomicsWaitAsync {
 export const GATE_MAX_MS = 10;
 
 let inFlight: Int32Array | null = null;
+/** In a shard worker: the searches the main thread posted to it that it has not received yet. */
+let postedHere: Int32Array | null = null;
 
 /** The counter of this process (created by the first caller on the main thread), to give to a worker thread. */
 export function searchesInFlightBuffer(): SharedArrayBuffer {
@@ -33,9 +35,27 @@ export function searchesInFlightBuffer(): SharedArrayBuffer {
   return inFlight.buffer as SharedArrayBuffer;
 }
 
-/** A worker thread counts in the main thread's buffer (ShardWorkers sends it). */
-export function adoptSearchesInFlight(buffer: SharedArrayBuffer): void {
+/**
+ * A worker thread counts in the main thread's buffer (ShardWorkers sends it),
+ * and `posted` counts the searches posted to this worker and not received.
+ */
+export function adoptSearchesInFlight(buffer: SharedArrayBuffer, posted: SharedArrayBuffer): void {
   inFlight = new Int32Array(buffer);
+  postedHere = new Int32Array(posted);
+}
+
+/** A worker: a search message arrived (one of those counted in `posted`). */
+export function searchReceived(): void {
+  if (postedHere !== null) Atomics.sub(postedHere, 0, 1);
+}
+
+/**
+ * A search is on its way to this worker: indexing ends its slice now rather
+ * than at SLICE_MS, so the search runs at the next turn (it waited up to a
+ * whole slice on each worker it needs).
+ */
+export function searchPostedHere(): boolean {
+  return postedHere !== null && Atomics.load(postedHere, 0) > 0;
 }
 
 /** A shard search was posted: indexing slices wait for it (until `searchEnded`). */

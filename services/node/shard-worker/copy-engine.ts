@@ -23,7 +23,7 @@
  */
 import { nextTurn, runStepsInTurns } from '../../../shared/steps/run-steps.ts';
 import { SLICE_MS } from '../../../shared/steps/time-slice.ts';
-import { searchWaiting, yieldToSearches } from '../../../shared/steps/searches-first.ts';
+import { searchPostedHere, searchWaiting, yieldToSearches } from '../../../shared/steps/searches-first.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
@@ -311,7 +311,7 @@ export class CopyEngine {
     let slice = performance.now();
     for (let i = 0; i < n; i++) {
       // A batch of 2,000 documents holds the thread for tens of ms: searches answer between slices (see search()).
-      if (performance.now() - slice >= STEP_MS) {
+      if (performance.now() - slice >= STEP_MS || searchPostedHere()) {
         await yieldToSearches();
         slice = performance.now();
         clock = slice;
@@ -407,7 +407,7 @@ export class CopyEngine {
     const doc = { id, version: state.version, seqNo: state.seqNo, routing: state.routing, source };
     const mapping = this.meta.mapping;
     if (mapping !== null) {
-      const outcome = await runStepsInTurns(indexStreamedSteps(this.index, mapping, this.meta.settings.nestedObjectsLimit, doc, mayReplace), STEP_MS, yieldToSearches);
+      const outcome = await runStepsInTurns(indexStreamedSteps(this.index, mapping, this.meta.settings.nestedObjectsLimit, doc, mayReplace), STEP_MS, yieldToSearches, searchPostedHere);
       if (outcome.ok) return;
       // A parse error means the mapping changed since the coordinator's check (as parseValue: not reported).
       if (outcome.indexing) this.events.onError(`indexing [${id}]`, outcome.error);
@@ -526,7 +526,7 @@ export class CopyEngine {
    * one still wait for it, and for those searches.
    */
   private inSteps<T>(steps: Generator<void, T>): Promise<T> {
-    return this.openWhile(() => runStepsInTurns(steps, STEP_MS, yieldToSearches));
+    return this.openWhile(() => runStepsInTurns(steps, STEP_MS, yieldToSearches, searchPostedHere));
   }
 
   /** Runs `work` (steps, or a commit's fsyncs off the thread) letting searches in meanwhile, as inSteps. */
@@ -655,7 +655,7 @@ export class CopyEngine {
     const started = performance.now();
     await this.inSteps(this.index.refreshInSteps());
     // The fsyncs run off the thread, searches let in meanwhile; the commit point is recorded only once they are done.
-    const segments = await this.openWhile(async () => this.index.syncCommit(await runStepsInTurns(this.index.prepareCommitInSteps(), STEP_MS, yieldToSearches)));
+    const segments = await this.openWhile(async () => this.index.syncCommit(await runStepsInTurns(this.index.prepareCommitInSteps(), STEP_MS, yieldToSearches, searchPostedHere)));
     const commit: CopyCommit = { ...segments, nextOffset: this.nextOffsets.get(this.shard) ?? 0, nextOffsets: [...this.nextOffsets] };
     this.committing = this.pending;
     this.pending = new Map();

@@ -160,8 +160,12 @@ export type ToWorker =
   /** Contexts the node freed (released, expired, cleared). */
   | { readonly t: 'drop'; readonly contextIds: readonly number[] }
   | { readonly t: 'ping'; readonly seq: number }
-  /** The node's count of shard searches in flight (searches-first.ts): the worker's indexing slices wait for them. */
-  | { readonly t: 'searches'; readonly buffer: SharedArrayBuffer }
+  /**
+   * The node's count of shard searches in flight (searches-first.ts): the
+   * worker's indexing slices wait for them; and the count of query and fetch
+   * messages posted to this worker and not received: its slice ends at once.
+   */
+  | { readonly t: 'searches'; readonly buffer: SharedArrayBuffer; readonly posted: SharedArrayBuffer }
   /** Answered once the copy handled everything posted to it before (a refresh and its figures included). */
   | { readonly t: 'settle'; readonly seq: number; readonly copy: number }
   /** Messages posted in one turn of the event loop, in order (one postMessage instead of one each). */

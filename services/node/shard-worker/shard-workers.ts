@@ -45,6 +45,8 @@ export class WorkerSlot implements ContextOwner {
   private readonly out: MessageBatcher<ToWorker>;
   private seq = 1;
   private gone: string | null = null;
+  /** Query and fetch messages posted to the worker that it has not received (it decrements). */
+  private readonly searchesPosted = new Int32Array(new SharedArrayBuffer(4));
   /** Copies this worker holds, by copy id: its stats and error messages are routed to them. */
   readonly copies = new Map<number, SlotCopy>();
 
@@ -54,8 +56,8 @@ export class WorkerSlot implements ContextOwner {
     onExit: (slot: WorkerSlot, why: string) => void,
   ) {
     this.out = new MessageBatcher<ToWorker>(worker as Port<ToWorker>);
-    // Its indexing slices wait for the node's shard searches in flight (searches-first.ts).
-    this.out.post({ t: 'searches', buffer: searchesInFlightBuffer() });
+    // Its indexing slices wait for the node's shard searches in flight, and end when one is posted to it (searches-first.ts).
+    this.out.post({ t: 'searches', buffer: searchesInFlightBuffer(), posted: this.searchesPosted.buffer as SharedArrayBuffer });
     worker.on('message', (msg: FromWorker) => this.receive(msg));
     worker.on('error', (err) => this.fail(`failed: ${err.message}`, onExit));
     worker.on('exit', (code) => this.fail(`exited with code ${code}`, onExit));
@@ -102,6 +104,7 @@ export class WorkerSlot implements ContextOwner {
     const seq = this.seq++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
+      if (msg.t === 'query' || msg.t === 'fetch') Atomics.add(this.searchesPosted, 0, 1);
       this.out.post({ ...msg, seq } as ToWorker, transfer);
     });
   }

@@ -20,7 +20,7 @@ import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, To
 import { MessageBatcher, type Port } from './message-batcher.ts';
 import { packResultRows, unpackSortRows, type PackedSortRows } from './sort-rows.ts';
 import { RenderCut } from './render-cut.ts';
-import { adoptSearchesInFlight } from '../../../shared/steps/searches-first.ts';
+import { adoptSearchesInFlight, searchReceived } from '../../../shared/steps/searches-first.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
@@ -286,7 +286,7 @@ function handle(msg: ToWorker): void | Promise<void> {
       reply(msg.seq, null);
       return;
     case 'searches':
-      adoptSearchesInFlight(msg.buffer);
+      adoptSearchesInFlight(msg.buffer, msg.posted);
       return;
     case 'settle':
       return copyOf(msg.copy)
@@ -306,6 +306,7 @@ async function dropContexts(ids: readonly number[]): Promise<void> {
 }
 
 function receive(msg: ToWorker): void {
+  if (msg.t === 'query' || msg.t === 'fetch') searchReceived();
   try {
     const done = handle(msg);
     if (done !== undefined) {

@@ -14,7 +14,7 @@ import { packRecordBatch } from '../../../services/node/shard-worker/record-batc
 import { parseIndexSettings } from '../../../shared/engine/mapping/index-settings.ts';
 import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
 import type { LogRecord } from '../../../shared/log/commit-log.ts';
-import { searchEnded, searchStarted, searchesInFlight } from '../../../shared/steps/searches-first.ts';
+import { adoptSearchesInFlight, searchEnded, searchStarted, searchesInFlight, searchesInFlightBuffer } from '../../../shared/steps/searches-first.ts';
 
 async function openCopy(): Promise<{ engine: CopyEngine; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'searches-first-'));
@@ -130,6 +130,45 @@ test('an apply a queued search of its copy waits for does not wait for the searc
     } finally {
       searchEnded();
     }
+    await engine.close(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a search on its way to the worker ends the apply\'s slice at once', async () => {
+  const { engine, dir } = await openCopy();
+  // What a shard worker is given: the node's count of searches in flight, and of those posted to this worker and not received.
+  const posted = new Int32Array(new SharedArrayBuffer(4));
+  adoptSearchesInFlight(searchesInFlightBuffer(), posted.buffer as SharedArrayBuffer);
+  try {
+    const N = 6_000;
+    await engine.apply(0, batch(0, N));
+    /** Turns of the event loop while `bytes` is applied. */
+    const turnsOf = async (bytes: Uint8Array): Promise<number> => {
+      let turns = 0;
+      let on = true;
+      const tick = () => {
+        turns++;
+        if (on) setImmediate(tick);
+      };
+      setImmediate(tick);
+      await engine.apply(0, bytes);
+      on = false;
+      return turns;
+    };
+    const free = await turnsOf(batch(N, N));
+    // The worker takes the message at its next turn (worker-main.ts decrements the count); until then, a turn after each document.
+    Atomics.store(posted, 0, 1);
+    let waiting: number;
+    try {
+      waiting = await turnsOf(batch(2 * N, N));
+    } finally {
+      Atomics.store(posted, 0, 0);
+    }
+    const figures = `${free} turns without a search on its way, ${waiting} with one, for ${N} documents`;
+    assert.ok(waiting >= N / 2, figures);
+    assert.ok(free <= N / 50, figures);
     await engine.close(false);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -21,37 +21,100 @@ export interface Location {
 
 const UNKNOWN: Location = { line: 1, col: 1 };
 
+/**
+ * Where each object and array starts, as an offset into the text: the
+ * location (line and column) of a value or key is found only when an error
+ * names one, by reading its container again. Every search body is read on
+ * the thread serving HTTP and again in each shard worker, so reading it
+ * costs little per value: no location object, no JSON.parse per string.
+ */
 export class JsonSource {
   readonly root: Json;
-  private readonly valueLocs: WeakMap<object, Map<string | number, Location>>;
-  private readonly selfLocs: WeakMap<object, Location>;
-  private readonly keyLocs: WeakMap<object, Map<string, Location>>;
+  private readonly text: string;
+  private readonly starts: Map<object, number>;
+  /** Offsets where each line starts, made on the first location asked. */
+  private lineStarts: number[] | null = null;
 
-  constructor(
-    root: Json,
-    valueLocs: WeakMap<object, Map<string | number, Location>>,
-    selfLocs: WeakMap<object, Location>,
-    keyLocs: WeakMap<object, Map<string, Location>>,
-  ) {
+  constructor(root: Json, text: string, starts: Map<object, number>) {
     this.root = root;
-    this.valueLocs = valueLocs;
-    this.selfLocs = selfLocs;
-    this.keyLocs = keyLocs;
+    this.text = text;
+    this.starts = starts;
   }
 
   /** Where the field name `key` of `container` starts. */
   keyAt(container: object, key: string): Location {
-    return this.keyLocs.get(container)?.get(key) ?? this.at(container, key);
+    const at = this.member(container, key, true);
+    return at < 0 ? this.at(container, key) : this.locate(at);
   }
 
   /** Where the value of `key` in `container` starts. */
   at(container: object, key: string | number): Location {
-    return this.valueLocs.get(container)?.get(key) ?? this.of(container);
+    const at = this.member(container, key, false);
+    return at < 0 ? this.of(container) : this.locate(at);
   }
 
   /** Where an object or array starts. */
   of(value: object): Location {
-    return this.selfLocs.get(value) ?? UNKNOWN;
+    const at = this.starts.get(value);
+    return at === undefined ? UNKNOWN : this.locate(at);
+  }
+
+  /**
+   * The offset of the value (or of the field name, `name`) of `key` in a
+   * container, read again from the text; -1 when there is none. A key twice
+   * in one object names its last value, as the value kept is the last.
+   */
+  private member(container: object, key: string | number, name: boolean): number {
+    const start = this.starts.get(container);
+    if (start === undefined) return -1;
+    const r = new LocatingReader(this.text);
+    r.pos = start + 1;
+    r.ws();
+    if (this.text.charCodeAt(start) === 0x5b /* [ */) {
+      if (name || typeof key !== 'number') return -1;
+      for (let i = 0; this.text.charCodeAt(r.pos) !== 0x5d /* ] */; i++) {
+        if (i === key) return r.pos;
+        r.value();
+        r.ws();
+        if (this.text.charCodeAt(r.pos) !== 0x2c /* , */) break;
+        r.pos++;
+        r.ws();
+      }
+      return -1;
+    }
+    let found = -1;
+    while (this.text.charCodeAt(r.pos) !== 0x7d /* } */) {
+      const keyAt = r.pos;
+      const k = r.string();
+      r.ws();
+      r.pos++;
+      r.ws();
+      if (k === key) found = name ? keyAt : r.pos;
+      r.value();
+      r.ws();
+      if (this.text.charCodeAt(r.pos) === 0x2c /* , */) r.pos++;
+      r.ws();
+    }
+    return found;
+  }
+
+  /** Line and column (1-based) of an offset: lines end at LF, as the reader counts them. */
+  private locate(at: number): Location {
+    let starts = this.lineStarts;
+    if (starts === null) {
+      starts = [0];
+      const t = this.text;
+      for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.lineStarts = starts;
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: at - starts[lo]! + 1 };
   }
 }
 
@@ -59,9 +122,8 @@ class LocatingReader {
   pos = 0;
   line = 1;
   lineStart = 0;
-  readonly valueLocs = new WeakMap<object, Map<string | number, Location>>();
-  readonly selfLocs = new WeakMap<object, Location>();
-  readonly keyLocs = new WeakMap<object, Map<string, Location>>();
+  /** Where each object and array starts (JsonSource reads them again for a location). */
+  readonly starts = new Map<object, number>();
 
   constructor(readonly text: string) {}
 
@@ -90,31 +152,33 @@ class LocatingReader {
   value(): Json {
     this.ws();
     const t = this.text;
-    const c = t[this.pos];
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
-    if (c === '"') return this.string();
-    for (const [word, v] of [
-      ['true', true],
-      ['false', false],
-      ['null', null],
-    ] as const) {
-      if (t.startsWith(word, this.pos)) {
-        this.pos += word.length;
-        return v;
-      }
+    const c = t.charCodeAt(this.pos);
+    if (c === 0x7b /* { */) return this.object();
+    if (c === 0x5b /* [ */) return this.array();
+    if (c === 0x22 /* " */) return this.string();
+    if (c === 0x74 /* t */ && t.startsWith('true', this.pos)) {
+      this.pos += 4;
+      return true;
     }
-    const m = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    if (c === 0x66 /* f */ && t.startsWith('false', this.pos)) {
+      this.pos += 5;
+      return false;
+    }
+    if (c === 0x6e /* n */ && t.startsWith('null', this.pos)) {
+      this.pos += 4;
+      return null;
+    }
+    const m = NUMBER;
     m.lastIndex = this.pos;
     const hit = m.exec(t);
     if (hit === null || hit[0] === '') {
       if (this.pos >= t.length) this.fail('Unexpected end-of-input');
       this.fail(`Unexpected character ('${t[this.pos]}' (code ${t.charCodeAt(this.pos)}))`);
     }
-    this.pos += hit[0].length;
     const raw = hit[0];
+    this.pos += raw.length;
     const n = Number(raw);
-    if (/^-?\d+$/.test(raw) && !Number.isSafeInteger(n)) return BigInt(raw);
+    if (!Number.isSafeInteger(n) && INTEGER.test(raw)) return BigInt(raw);
     return n;
   }
 
@@ -122,14 +186,22 @@ class LocatingReader {
     const t = this.text;
     const start = this.pos;
     let i = start + 1;
+    // Without escapes or control characters the text between the quotes is the value.
+    let plain = true;
     while (i < t.length) {
       const c = t.charCodeAt(i);
-      if (c === 0x5c) i += 2;
-      else if (c === 0x22) break;
-      else i++;
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        plain = false;
+        i += 2;
+      } else {
+        if (c < 0x20) plain = false;
+        i++;
+      }
     }
     if (i >= t.length) this.fail('Unexpected end-of-input in a string');
     this.pos = i + 1;
+    if (plain) return t.slice(start + 1, i);
     try {
       return JSON.parse(t.slice(start, i + 1)) as string;
     } catch {
@@ -139,18 +211,15 @@ class LocatingReader {
 
   array(): Json[] {
     const out: Json[] = [];
-    this.selfLocs.set(out, this.loc());
-    const locs = new Map<string | number, Location>();
-    this.valueLocs.set(out, locs);
+    this.starts.set(out, this.pos);
     this.pos++;
     this.ws();
-    if (this.text[this.pos] === ']') {
+    if (this.text.charCodeAt(this.pos) === 0x5d /* ] */) {
       this.pos++;
       return out;
     }
     while (true) {
       this.ws();
-      locs.set(out.length, this.loc());
       out.push(this.value());
       this.ws();
       const c = this.text[this.pos++];
@@ -164,29 +233,25 @@ class LocatingReader {
 
   object(): JsonMap {
     const out: JsonMap = {};
-    this.selfLocs.set(out, this.loc());
-    const locs = new Map<string | number, Location>();
-    this.valueLocs.set(out, locs);
-    const keys = new Map<string, Location>();
-    this.keyLocs.set(out, keys);
+    this.starts.set(out, this.pos);
     this.pos++;
     this.ws();
-    if (this.text[this.pos] === '}') {
+    if (this.text.charCodeAt(this.pos) === 0x7d /* } */) {
       this.pos++;
       return out;
     }
     while (true) {
       this.ws();
       if (this.text[this.pos] !== '"') this.fail(`Unexpected character ('${this.text[this.pos] ?? 'EOF'}'): was expecting double-quote to start field name`);
-      const keyLoc = this.loc();
       const key = this.string();
-      keys.set(key, keyLoc);
       this.ws();
       if (this.text[this.pos] !== ':') this.fail(`Unexpected character ('${this.text[this.pos] ?? 'EOF'}'): was expecting a colon to separate field name and value`);
       this.pos++;
       this.ws();
-      locs.set(key, this.loc());
-      Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+      const v = this.value();
+      // `__proto__` as a key is data, never the object's prototype.
+      if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[key] = v;
       this.ws();
       const c = this.text[this.pos++];
       if (c === '}') return out;
@@ -198,13 +263,16 @@ class LocatingReader {
   }
 }
 
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const INTEGER = /^-?\d+$/;
+
 /** Reads a JSON text with locations. */
 export function readJsonSource(text: string): JsonSource {
   const r = new LocatingReader(text);
   const root = r.value();
   r.ws();
   if (r.pos < text.length) r.fail(`Unexpected character ('${text[r.pos]}')`);
-  return new JsonSource(root, r.valueLocs, r.selfLocs, r.keyLocs);
+  return new JsonSource(root, text, r.starts);
 }
 
 /** A request body given as text, bytes or an already parsed value. */
@@ -212,7 +280,7 @@ export function jsonSourceOf(body: unknown): JsonSource {
   if (typeof body === 'string') return readJsonSource(body);
   if (Buffer.isBuffer(body)) return readJsonSource(body.toString('utf8'));
   const text = JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
-  if (text === undefined) return new JsonSource(null, new WeakMap(), new WeakMap(), new WeakMap());
+  if (text === undefined) return new JsonSource(null, '', new Map());
   return readJsonSource(text);
 }
 

@@ -21,6 +21,7 @@ import type { IndexMetadata } from '../cluster/index-metadata.ts';
 import type { ShardClient, ShardFetchRequest, ShardQueryRequest, ShardQueryResponse } from './shard-client.ts';
 import { emptyMapping } from './empty-mapping.ts';
 import { runSuggest } from '../../../shared/engine/suggest/run-suggest.ts';
+import { giveBits } from '../../../shared/engine/search/recycled-bits.ts';
 import type { ShardSuggestResult } from '../../../shared/engine/suggest/types.ts';
 
 /**
@@ -121,6 +122,8 @@ export class LocalShardClient implements ShardClient {
         maxAdjacencyMatrixFilters: intOr(this.meta.settings.flat['index.max_adjacency_matrix_filters'], 100),
       };
       aggs = await collectShardAggsInSlices(this.aggs, result.matches, aggCtx, AGG_SLICE_MS, nextTurn);
+      // The aggregations are built: nothing reads the matches again.
+      for (const m of result.matches) if (m.owned === true) giveBits(m.bits);
     }
     // Suggestions are computed once, with the first page (SuggestPhase runs in the query phase).
     const suggest = req.contextId === null && ctx.search.suggest ? this.suggest(ctx.snapshot, ctx.search, shardCtx) : null;

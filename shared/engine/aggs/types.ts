@@ -16,6 +16,8 @@ export interface MatchSet {
   readonly bits: Uint32Array;
   /** Score per local doc when the query scored, else null. */
   readonly scores: Float32Array | null;
+  /** `bits` are the query phase's own (not the filter cache's): given back (recycled-bits.ts) once the aggregations are built. */
+  readonly owned?: boolean;
 }
 
 export interface AggContext {

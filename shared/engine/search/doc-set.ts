@@ -9,6 +9,7 @@ import { lowestBit, wordsFor } from './doc-bits.ts';
 import type { FilterCache } from './filter-cache.ts';
 import type { ScratchArena } from './scratch-arena.ts';
 import type { ShardTermStats } from './term-stats.ts';
+import { copyBits, takeBits } from './recycled-bits.ts';
 
 const f = Math.fround;
 
@@ -32,7 +33,7 @@ export interface SegmentEvalContext {
 }
 
 export function emptySet(ctx: SegmentEvalContext): DocSet {
-  return { bits: new Uint32Array(wordsFor(ctx.segment.maxDoc)), scores: null, constant: 0, mutable: true };
+  return { bits: takeBits(wordsFor(ctx.segment.maxDoc)), scores: null, constant: 0, mutable: true };
 }
 
 export function constantSet(bits: Uint32Array, needScores: boolean, boost: number, mutable = true): DocSet {
@@ -40,7 +41,7 @@ export function constantSet(bits: Uint32Array, needScores: boolean, boost: numbe
 }
 
 export function mutableCopy(s: DocSet): Uint32Array {
-  return s.mutable ? s.bits : s.bits.slice();
+  return s.mutable ? s.bits : copyBits(s.bits);
 }
 
 export function scoreAt(s: DocSet, d: number): number {

@@ -8,6 +8,7 @@ import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
 import { lowestBit, wordsFor } from './doc-bits.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
 import type { SynonymQuery, TermQuery } from './query.ts';
+import { takeBits } from './recycled-bits.ts';
 
 const f = Math.fround;
 
@@ -28,7 +29,7 @@ export function termWeightValue(ctx: SegmentEvalContext, field: string, term: st
 export function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number, termId?: number): DocSet {
   const seg = ctx.segment;
   const inv = seg.inverted.get(q.field);
-  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  const bits = takeBits(wordsFor(seg.maxDoc));
   const t = termId ?? (inv === undefined ? -1 : ctx.stats.termId(seg, q.field, q.term));
   if (t < 0) return { bits, scores: null, constant: 0, mutable: true };
   const cursor = inv!.postings(t);

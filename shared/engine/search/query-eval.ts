@@ -10,6 +10,7 @@
 import type { Segment } from '../segment/types.ts';
 import { allBits, andInto, andNotInto, lowestBit, orInto, wordsFor } from './doc-bits.ts';
 import { constantSet, emptySet, mutableCopy, scoreAt } from './doc-set.ts';
+import { giveBits } from './recycled-bits.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
 import { existsBits, idsBits, numericRangeBits, numericSetBits } from './doc-values-leaves.ts';
 import { phraseSet } from './phrase-leaf.ts';
@@ -193,7 +194,11 @@ function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boo
   for (const c of q.filter) {
     const s = evaluate(c, ctx, false);
     if (filterBits === null) filterBits = mutableCopy(s);
-    else andInto(filterBits, s.bits);
+    else {
+      andInto(filterBits, s.bits);
+      // This clause's own bits are read no more.
+      if (s.mutable) giveBits(s.bits);
+    }
   }
   if (filterBits !== null && restrict !== null) andInto(filterBits, restrict);
   const narrow = filterBits ?? restrict;

@@ -14,6 +14,7 @@ import type { SegmentEvalContext } from './query-eval.ts';
 import { keyFromSortValue, keyReader, numericSortValue, resolveSort, SingleNumericKeys } from './sort-keys.ts';
 import type { ResolvedSortField, SegmentKeyReader } from './sort-keys.ts';
 import { acquireArena, releaseArena } from './scratch-arena.ts';
+import { copyBits, giveBits } from './recycled-bits.ts';
 import { ShardTermStats } from './term-stats.ts';
 import { TopDocsCollector } from './top-docs.ts';
 import { checkCollapseField, collapsedQueryPhase } from './collapse.ts';
@@ -149,7 +150,7 @@ export function executeQueryPhase(
       let bits = set.bits;
       let owned = set.mutable;
       if (!owned && (view.liveDocs !== null || minScore !== null || terminateAfter > 0)) {
-        bits = bits.slice();
+        bits = copyBits(bits);
         owned = true;
       }
       if (view.liveDocs !== null) andInto(bits, view.liveDocs);
@@ -172,7 +173,7 @@ export function executeQueryPhase(
           else matchScores.set(scores.subarray(0, seg.maxDoc));
         }
         // Nothing changes `bits` after this unless a post filter copies them first.
-        matches.push({ view, bits, scores: matchScores });
+        matches.push({ view, bits, scores: matchScores, owned });
         owned = false;
       }
       if (postFilter !== null) {
@@ -185,6 +186,7 @@ export function executeQueryPhase(
         const n = cardinality(bits);
         hits.total += n;
         if (n > 0 && needScores && constant > hits.maxScore) hits.maxScore = constant;
+        if (owned) giveBits(bits);
         continue;
       }
       const docBase = view.docBase;
@@ -193,6 +195,7 @@ export function executeQueryPhase(
         if (numeric !== null) {
           const collect = collector.cap >= GATHER_FROM_SIZE ? gatherByNumericKey : collectByNumericKey;
           hits.total += collect(bits, numeric.values, numeric.missing, first.reverse, collector, docBase);
+          if (owned) giveBits(bits);
           continue;
         }
       }
@@ -200,6 +203,7 @@ export function executeQueryPhase(
       // Constant-score docs in score order: once the queue is full, later docs tie and lose on doc id.
       const constantByScore = scores === null && !sortedByField && !collector.hasAfter;
       collectSegmentHits(bits, scores, constant, constantByScore, needScores, fields, readers, collector, docBase, hits);
+      if (owned) giveBits(bits);
     }
   } catch (err) {
     collector.release();

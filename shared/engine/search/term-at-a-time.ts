@@ -11,6 +11,7 @@ import { emptySet, roundScores } from './doc-set.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
 import { termWeightValue } from './postings-leaves.ts';
 import { singleNorm } from './single-norm.ts';
+import { takeBits } from './recycled-bits.ts';
 import type { Query, TermQuery } from './query.ts';
 
 const f = Math.fround;
@@ -195,7 +196,7 @@ function conjunctionOf(
     n = kept;
     if (n === 0) return emptySet(ctx);
   }
-  const bits = new Uint32Array(wordsFor(seg.maxDoc));
+  const bits = takeBits(wordsFor(seg.maxDoc));
   const scores = acc === null ? null : ctx.arena.takeScores(seg.maxDoc);
   for (let k = 0; k < n; k++) {
     const d = cand[k]!;

@@ -16,12 +16,19 @@
 /** Bytes of bitsets kept per thread; a shard worker's segments of a 1M index need ~100 KB. */
 export const MAX_BYTES = 2 * 1024 * 1024;
 
-const free = new Map<number, Uint32Array[]>();
+/** Bitsets kept, by length: `sizes[i]` words each in `lists[i]` (a few dozen sizes, scanned: cheaper than a Map lookup per take). */
+const sizes: number[] = [];
+const lists: Uint32Array[][] = [];
 let bytes = 0;
+
+function listOf(words: number): Uint32Array[] | undefined {
+  for (let i = 0; i < sizes.length; i++) if (sizes[i] === words) return lists[i];
+  return undefined;
+}
 
 /** A bitset of `words` words, all zero: one given back, or a new one. */
 export function takeBits(words: number): Uint32Array {
-  const a = free.get(words)?.pop();
+  const a = listOf(words)?.pop();
   if (a === undefined) return new Uint32Array(words);
   bytes -= a.byteLength;
   a.fill(0);
@@ -30,7 +37,7 @@ export function takeBits(words: number): Uint32Array {
 
 /** A copy of `bits` (to be changed by the caller), in a bitset given back when there is one. */
 export function copyBits(bits: Uint32Array): Uint32Array {
-  const a = free.get(bits.length)?.pop();
+  const a = listOf(bits.length)?.pop();
   if (a === undefined) return bits.slice();
   bytes -= a.byteLength;
   a.set(bits);
@@ -46,13 +53,15 @@ export function giveBits(bits: Uint32Array): void {
   if (bits.byteOffset !== 0 || bits.byteLength !== bits.buffer.byteLength || bits.length === 0) return;
   if (bytes + bits.byteLength > MAX_BYTES) {
     if (bits.byteLength > MAX_BYTES) return;
-    free.clear();
+    sizes.length = 0;
+    lists.length = 0;
     bytes = 0;
   }
-  let list = free.get(bits.length);
+  let list = listOf(bits.length);
   if (list === undefined) {
     list = [];
-    free.set(bits.length, list);
+    sizes.push(bits.length);
+    lists.push(list);
   }
   list.push(bits);
   bytes += bits.byteLength;

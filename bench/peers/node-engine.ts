@@ -59,9 +59,9 @@ export class NodeEngine implements Engine {
     this.landingBody = new Map(seedAggregations()).get('landing points of one plate');
   }
 
-  /** `root`: another checkout's compiled build (bench:builds runs two on one data directory). */
-  static async start(dataDir: string, root?: string): Promise<NodeEngine> {
-    return new NodeEngine(await spawnServer(dataDir, [], 180_000, true, root));
+  /** `root`: another checkout's compiled build (bench:builds runs two on one data directory); `nodeFlags`: for node itself (`--cpu-prof`). */
+  static async start(dataDir: string, root?: string, nodeFlags: readonly string[] = []): Promise<NodeEngine> {
+    return new NodeEngine(await spawnServer(dataDir, [], 180_000, true, root, nodeFlags));
   }
 
   /** The node process's id: bench:builds reads its threads' CPU time from /proc. */

@@ -26,8 +26,16 @@ interface AtomicsWaitAsync {
 export const GATE_MAX_MS = 10;
 
 let inFlight: Int32Array | null = null;
-/** In a shard worker: the searches the main thread posted to it that it has not received yet. */
+/**
+ * In a shard worker, its two counts (a buffer per worker): [POSTED] the
+ * searches the main thread posted to it that it has not received yet,
+ * [REPLIED] its answers to searches that the main thread has not received.
+ */
 let postedHere: Int32Array | null = null;
+const POSTED = 0;
+const REPLIED = 1;
+/** On the main thread: each live worker's counts. */
+const workerCounts = new Set<Int32Array>();
 
 /** The counter of this process (created by the first caller on the main thread), to give to a worker thread. */
 export function searchesInFlightBuffer(): SharedArrayBuffer {
@@ -35,18 +43,50 @@ export function searchesInFlightBuffer(): SharedArrayBuffer {
   return inFlight.buffer as SharedArrayBuffer;
 }
 
-/**
- * A worker thread counts in the main thread's buffer (ShardWorkers sends it),
- * and `posted` counts the searches posted to this worker and not received.
- */
-export function adoptSearchesInFlight(buffer: SharedArrayBuffer, posted: SharedArrayBuffer): void {
-  inFlight = new Int32Array(buffer);
-  postedHere = new Int32Array(posted);
+/** The main thread: a new worker's counts (see postedHere), until the returned function drops them (the worker stopped). */
+export function workerSearchCounts(): { counts: Int32Array; drop: () => void } {
+  const counts = new Int32Array(new SharedArrayBuffer(8));
+  workerCounts.add(counts);
+  return { counts, drop: () => workerCounts.delete(counts) };
 }
 
-/** A worker: a search message arrived (one of those counted in `posted`). */
+/** The main thread posts a search to the worker of `counts`. */
+export function searchPosted(counts: Int32Array): void {
+  Atomics.add(counts, POSTED, 1);
+}
+
+/** The main thread received the worker's answer to a search. */
+export function searchAnswerReceived(counts: Int32Array): void {
+  Atomics.sub(counts, REPLIED, 1);
+}
+
+/**
+ * The main thread: a worker's answer to a search is waiting for this thread.
+ * Its indexing slices end at once (TimeSlice's `cut`) rather than at
+ * SLICE_MS: the answer is handled at the next turn.
+ */
+export function searchAnswerWaiting(): boolean {
+  for (const c of workerCounts) if (Atomics.load(c, REPLIED) > 0) return true;
+  return false;
+}
+
+/**
+ * A worker thread counts in the main thread's buffer (ShardWorkers sends it)
+ * and in its own counts (workerSearchCounts).
+ */
+export function adoptSearchesInFlight(buffer: SharedArrayBuffer, counts: SharedArrayBuffer): void {
+  inFlight = new Int32Array(buffer);
+  postedHere = new Int32Array(counts);
+}
+
+/** A worker: a search message arrived (one of those counted posted). */
 export function searchReceived(): void {
-  if (postedHere !== null) Atomics.sub(postedHere, 0, 1);
+  if (postedHere !== null) Atomics.sub(postedHere, POSTED, 1);
+}
+
+/** A worker is about to post its answer to a search (reply or failure). */
+export function searchAnswerPosted(): void {
+  if (postedHere !== null) Atomics.add(postedHere, REPLIED, 1);
 }
 
 /**
@@ -55,7 +95,7 @@ export function searchReceived(): void {
  * whole slice on each worker it needs).
  */
 export function searchPostedHere(): boolean {
-  return postedHere !== null && Atomics.load(postedHere, 0) > 0;
+  return postedHere !== null && Atomics.load(postedHere, POSTED) > 0;
 }
 
 /** A shard search was posted: indexing slices wait for it (until `searchEnded`). */

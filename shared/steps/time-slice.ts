@@ -22,12 +22,18 @@ export const SLICE_MS = 10;
 export class TimeSlice {
   private started = performance.now();
 
-  /** `turn`: how a slice ends (indexing work passes yieldToSearches, searches-first.ts). */
-  constructor(private readonly turn: () => Promise<void> = nextTurn) {}
+  /**
+   * `turn`: how a slice ends; `cut`: true when it should end now (indexing
+   * work passes yieldToSearches and searchAnswerWaiting, searches-first.ts).
+   */
+  constructor(
+    private readonly turn: () => Promise<void> = nextTurn,
+    private readonly cut: () => boolean = never,
+  ) {}
 
   /** True when this slice has run its time: the caller awaits `pause()` before going on. */
   due(): boolean {
-    return performance.now() - this.started >= SLICE_MS;
+    return performance.now() - this.started >= SLICE_MS || this.cut();
   }
 
   /** Gives the event loop a turn and starts a new slice. */
@@ -35,4 +41,8 @@ export class TimeSlice {
     await this.turn();
     this.started = performance.now();
   }
+}
+
+function never(): boolean {
+  return false;
 }

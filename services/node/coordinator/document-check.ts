@@ -11,7 +11,7 @@
  * back every SLICE_MS. The outcome is the same either way: documents are
  * checked in order, each against the mapping its predecessors extended.
  */
-import { yieldToSearches } from '../../../shared/steps/searches-first.ts';
+import { searchAnswerWaiting, yieldToSearches } from '../../../shared/steps/searches-first.ts';
 import { SLICE_MS } from '../../../shared/steps/time-slice.ts';
 import type { Worker } from 'node:worker_threads';
 import { newThread } from '../shard-worker/new-thread.ts';
@@ -251,7 +251,7 @@ export class DocumentChecker {
         if (!isEsError(err)) throw err;
         errors[i] = err;
       }
-      if (performance.now() - sliceStart >= SLICE_MS) {
+      if (performance.now() - sliceStart >= SLICE_MS || searchAnswerWaiting()) {
         await yieldToSearches();
         sliceStart = performance.now();
       }

@@ -15,7 +15,7 @@ import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { ContextOwner } from '../search/search-contexts.ts';
 import type { FromWorker, SegmentStats, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';
-import { searchesInFlightBuffer } from '../../../shared/steps/searches-first.ts';
+import { searchAnswerReceived, searchPosted, searchesInFlightBuffer, workerSearchCounts } from '../../../shared/steps/searches-first.ts';
 
 /** A request's message without its sequence number (added when sent). */
 export type WorkerRequest = ToWorker extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
@@ -45,8 +45,10 @@ export class WorkerSlot implements ContextOwner {
   private readonly out: MessageBatcher<ToWorker>;
   private seq = 1;
   private gone: string | null = null;
-  /** Query and fetch messages posted to the worker that it has not received (it decrements). */
-  private readonly searchesPosted = new Int32Array(new SharedArrayBuffer(4));
+  /** Searches posted to the worker and not received, its answers to them not received here (searches-first.ts). */
+  private readonly searchCounts = workerSearchCounts();
+  /** Requests that are searches (query, fetch), whose answers are counted. */
+  private readonly searchSeqs = new Set<number>();
   /** Copies this worker holds, by copy id: its stats and error messages are routed to them. */
   readonly copies = new Map<number, SlotCopy>();
 
@@ -57,7 +59,7 @@ export class WorkerSlot implements ContextOwner {
   ) {
     this.out = new MessageBatcher<ToWorker>(worker as Port<ToWorker>);
     // Its indexing slices wait for the node's shard searches in flight, and end when one is posted to it (searches-first.ts).
-    this.out.post({ t: 'searches', buffer: searchesInFlightBuffer(), posted: this.searchesPosted.buffer as SharedArrayBuffer });
+    this.out.post({ t: 'searches', buffer: searchesInFlightBuffer(), posted: this.searchCounts.counts.buffer as SharedArrayBuffer });
     worker.on('message', (msg: FromWorker) => this.receive(msg));
     worker.on('error', (err) => this.fail(`failed: ${err.message}`, onExit));
     worker.on('exit', (code) => this.fail(`exited with code ${code}`, onExit));
@@ -66,6 +68,8 @@ export class WorkerSlot implements ContextOwner {
   private fail(why: string, onExit: (slot: WorkerSlot, why: string) => void): void {
     if (this.gone !== null) return;
     this.gone = why;
+    // Answers it counted and never delivered would cut the HTTP thread's slices for good.
+    this.searchCounts.drop();
     for (const p of this.pending.values()) p.reject(workerGone(this.index, why));
     this.pending.clear();
     onExit(this, why);
@@ -78,6 +82,7 @@ export class WorkerSlot implements ContextOwner {
         return;
       case 'reply':
       case 'fail': {
+        if (this.searchSeqs.delete(msg.seq)) searchAnswerReceived(this.searchCounts.counts);
         const p = this.pending.get(msg.seq);
         if (p === undefined) return;
         this.pending.delete(msg.seq);
@@ -104,7 +109,10 @@ export class WorkerSlot implements ContextOwner {
     const seq = this.seq++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
-      if (msg.t === 'query' || msg.t === 'fetch') Atomics.add(this.searchesPosted, 0, 1);
+      if (msg.t === 'query' || msg.t === 'fetch') {
+        this.searchSeqs.add(seq);
+        searchPosted(this.searchCounts.counts);
+      }
       this.out.post({ ...msg, seq } as ToWorker, transfer);
     });
   }
@@ -127,6 +135,7 @@ export class WorkerSlot implements ContextOwner {
   /** Stops the worker; it is not replaced. */
   async terminate(): Promise<void> {
     this.gone ??= 'stopped';
+    this.searchCounts.drop();
     await this.worker.terminate();
   }
 

@@ -20,7 +20,7 @@ import type { FetchMessage, FetchReply, FromWorker, QueryMessage, QueryReply, To
 import { MessageBatcher, type Port } from './message-batcher.ts';
 import { packResultRows, unpackSortRows, type PackedSortRows } from './sort-rows.ts';
 import { RenderCut } from './render-cut.ts';
-import { adoptSearchesInFlight, searchReceived } from '../../../shared/steps/searches-first.ts';
+import { adoptSearchesInFlight, searchAnswerPosted, searchReceived } from '../../../shared/steps/searches-first.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs in a worker thread');
@@ -130,6 +130,7 @@ async function queryNow(msg: QueryMessage, copy: CopyEngine): Promise<void> {
   const value: QueryReply = { result, aggs: res.aggs, suggest: res.suggest ?? null, rendered };
   const transfer = [...ownBuffer(result.docs), ...ownBuffer(result.scores), ...sortBuffers(result.sortValues)];
   if (rendered !== null) transfer.push(...ownBuffer(rendered.bytes), ...ownBuffer(rendered.starts));
+  searchAnswerPosted();
   post({ t: 'reply', seq: msg.seq, value }, transfer);
 }
 
@@ -190,6 +191,7 @@ async function fetchNow(msg: FetchMessage, copy: CopyEngine): Promise<void> {
   const value: FetchReply = next === undefined ? fetched : { ...fetched, next };
   const transfer = [...ownBuffer(value.bytes), ...ownBuffer(value.starts)];
   if (next !== undefined && next !== null) transfer.push(...ownBuffer(next.docs), ...ownBuffer(next.scores), ...sortBuffers(next.sortValues));
+  searchAnswerPosted();
   post({ t: 'reply', seq: msg.seq, value }, transfer);
 }
 
@@ -306,18 +308,19 @@ async function dropContexts(ids: readonly number[]): Promise<void> {
 }
 
 function receive(msg: ToWorker): void {
-  if (msg.t === 'query' || msg.t === 'fetch') searchReceived();
+  const search = msg.t === 'query' || msg.t === 'fetch';
+  if (search) searchReceived();
+  const failed = (err: unknown) => {
+    if ('seq' in msg) {
+      if (search) searchAnswerPosted();
+      post({ t: 'fail', seq: msg.seq, error: errorToWire(err) });
+    } else if ('copy' in msg) post({ t: 'error', copy: msg.copy, context: msg.t, error: errorToWire(err) });
+  };
   try {
     const done = handle(msg);
-    if (done !== undefined) {
-      done.catch((err: unknown) => {
-        if ('seq' in msg) post({ t: 'fail', seq: msg.seq, error: errorToWire(err) });
-        else if ('copy' in msg) post({ t: 'error', copy: msg.copy, context: msg.t, error: errorToWire(err) });
-      });
-    }
+    if (done !== undefined) done.catch(failed);
   } catch (err) {
-    if ('seq' in msg) post({ t: 'fail', seq: msg.seq, error: errorToWire(err) });
-    else if ('copy' in msg) post({ t: 'error', copy: msg.copy, context: msg.t, error: errorToWire(err) });
+    failed(err);
   }
 }
 

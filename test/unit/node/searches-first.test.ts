@@ -14,7 +14,18 @@ import { packRecordBatch } from '../../../services/node/shard-worker/record-batc
 import { parseIndexSettings } from '../../../shared/engine/mapping/index-settings.ts';
 import { docOpCodec, type DocOp } from '../../../shared/records/doc-op.ts';
 import type { LogRecord } from '../../../shared/log/commit-log.ts';
-import { adoptSearchesInFlight, searchEnded, searchStarted, searchesInFlight, searchesInFlightBuffer } from '../../../shared/steps/searches-first.ts';
+import {
+  adoptSearchesInFlight,
+  searchAnswerReceived,
+  searchAnswerWaiting,
+  searchEnded,
+  searchStarted,
+  searchesInFlight,
+  searchesInFlightBuffer,
+  workerSearchCounts,
+  yieldToSearches,
+} from '../../../shared/steps/searches-first.ts';
+import { TimeSlice } from '../../../shared/steps/time-slice.ts';
 
 async function openCopy(): Promise<{ engine: CopyEngine; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'searches-first-'));
@@ -172,5 +183,28 @@ test('a search on its way to the worker ends the apply\'s slice at once', async 
     await engine.close(false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('on the HTTP thread, an indexing slice ends as soon as a worker\'s answer to a search is waiting, and not for a worker that stopped', () => {
+  const worker = workerSearchCounts();
+  const other = workerSearchCounts();
+  try {
+    const slice = new TimeSlice(yieldToSearches, searchAnswerWaiting);
+    assert.equal(slice.due(), false, 'a slice just begun, nothing waiting');
+    // A worker posts its answer (worker-main.ts counts it first).
+    Atomics.add(worker.counts, 1, 1);
+    assert.equal(searchAnswerWaiting(), true);
+    assert.equal(slice.due(), true, 'an answer is waiting: the slice ends now');
+    searchAnswerReceived(worker.counts);
+    assert.equal(slice.due(), false, 'received: the slice runs on');
+    // A worker that died with an answer counted and never delivered stops counting.
+    Atomics.add(other.counts, 1, 1);
+    assert.equal(slice.due(), true);
+    other.drop();
+    assert.equal(slice.due(), false);
+  } finally {
+    worker.drop();
+    other.drop();
   }
 });

@@ -6,7 +6,8 @@
  * time per request of the HTTP thread (`main`), of each other thread of the
  * process (the two shard workers are the busiest; the four `node` threads
  * started first are V8's helpers: garbage collection and compilation), from
- * /proc/PID/task/* /schedstat, and the node's RSS. Many runs after many
+ * /proc/PID/task/* /schedstat, the process's minor page faults per request
+ * (mapped pages touched anew) and the node's RSS. Many runs after many
  * warm-ups measure the code once V8 has compiled it (bench:peers' 10 warm-ups
  * leave much of it unoptimised); `--cpu-prof DIR` writes each thread's
  * profile, and the printed `window` (µs on the profiles' clock) bounds the
@@ -54,12 +55,19 @@ function threadCpu(pid: number): Map<string, number> {
   return out;
 }
 
+/** Minor page faults of the process (a mapped page touched that was not in its page tables). */
+function minorFaults(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+}
+
 const engine = await NodeEngine.start(dataDir, root, nodeFlags);
 process.stdout.write(`bench:peers-threads ${new Date().toISOString()} root ${root} data ${dataDir} runs ${runs} warmup ${warmup} pid ${engine.pid} load average ${loadavg()[0]!.toFixed(1)}\n`);
 try {
   for (const q of queries) {
     for (let i = 0; i < warmup; i++) await engine.answer(q);
     const before = threadCpu(engine.pid);
+    const faults = minorFaults(engine.pid);
     const from = process.hrtime.bigint() / 1000n;
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -69,6 +77,7 @@ try {
     }
     const to = process.hrtime.bigint() / 1000n;
     const after = threadCpu(engine.pid);
+    const faulted = (minorFaults(engine.pid) - faults) / runs;
     times.sort((a, b) => a - b);
     let total = 0;
     const parts: string[] = [];
@@ -79,7 +88,7 @@ try {
     }
     const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(times.length * p))]!.toFixed(2);
     process.stdout.write(
-      `${q.name.padEnd(52)} p50 ${pct(0.5)} p90 ${pct(0.9)} cpu ${total.toFixed(2)} ms/req [${parts.join(', ')}] rss ${engine.memory().rss.toFixed(0)} MiB load ${loadavg()[0]!.toFixed(1)} window ${from}-${to}\n`,
+      `${q.name.padEnd(52)} p50 ${pct(0.5)} p90 ${pct(0.9)} cpu ${total.toFixed(2)} ms/req [${parts.join(', ')}] minor faults/req ${faulted.toFixed(1)} rss ${engine.memory().rss.toFixed(0)} MiB load ${loadavg()[0]!.toFixed(1)} window ${from}-${to}\n`,
     );
   }
 } finally {

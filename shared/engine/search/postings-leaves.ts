@@ -32,24 +32,26 @@ export function termSet(q: TermQuery, ctx: SegmentEvalContext, needScores: boole
   const bits = takeBits(wordsFor(seg.maxDoc));
   const t = termId ?? (inv === undefined ? -1 : ctx.stats.termId(seg, q.field, q.term));
   if (t < 0) return { bits, scores: null, constant: 0, mutable: true };
+  // The cursor goes back to its field once read: a new one per segment and request cost two buffers each.
   const cursor = inv!.postings(t);
   if (!needScores) {
-    if (cursor.bits !== null) {
-      bits.set(cursor.bits);
-      return { bits, scores: null, constant: 0, mutable: true };
-    }
-    while (cursor.nextBlock()) {
-      const docs = cursor.docs;
-      for (let i = 0, n = cursor.count; i < n; i++) {
-        const d = docs[i]!;
-        bits[d >>> 5]! |= 1 << (d & 31);
+    if (cursor.bits !== null) bits.set(cursor.bits);
+    else {
+      while (cursor.nextBlock()) {
+        const docs = cursor.docs;
+        for (let i = 0, n = cursor.count; i < n; i++) {
+          const d = docs[i]!;
+          bits[d >>> 5]! |= 1 << (d & 31);
+        }
       }
     }
+    inv!.release?.(cursor);
     return { bits, scores: null, constant: 0, mutable: true };
   }
   const scores = ctx.arena.takeScores(seg.maxDoc);
   const wv = termWeightValue(ctx, q.field, q.term, boost);
   scoreTermInto(inv!, cursor, wv, ctx.stats.field(q.field).normCache, bits, scores);
+  inv!.release?.(cursor);
   return { bits, scores, constant: 0, mutable: true };
 }
 
@@ -150,5 +152,6 @@ export function unionPostings(seg: Segment, inv: InvertedField | undefined, term
       }
     }
   }
+  if (cursor !== undefined) inv.release?.(cursor);
   return bits;
 }

@@ -248,6 +248,7 @@ export function termDisjunction(
         bits[w]! |= m;
       }
     }
+    inv!.release?.(cursor);
   }
   if (counts !== null) {
     for (let w = 0; w < bits.length; w++) {

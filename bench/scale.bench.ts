@@ -181,6 +181,7 @@ async function main(): Promise<void> {
     const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
     process.stdout.write(`bench:scale ${new Date().toISOString()} ${ROOT ?? 'this build'} load average ${load()}\n`);
     const cpuBefore = threadCpu(server.child.pid!);
+    const clientBefore = process.cpuUsage();
     const t0 = performance.now();
     let tLast = t0;
     let sentLast = 0;
@@ -206,10 +207,14 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: concurrency }, worker));
     const loadSeconds = (performance.now() - t0) / 1000;
     const cpuAfter = threadCpu(server.child.pid!);
+    const clientCpu = process.cpuUsage(clientBefore);
     await client.request('POST', '/passinfo/_refresh');
     if (sent !== reported) report();
     printTable(`bench:scale load: ${sent} records in ${loadSeconds.toFixed(0)} s, ${f0(sent / loadSeconds)} docs/s overall (5 shards, no replica)`, rows);
     process.stdout.write(`node CPU during the load: ${cpuPerThousand(cpuBefore, cpuAfter, sent)}\n`);
+    // The client generates and sends the records on the same cores: what it takes is not the node's to use.
+    const clientSeconds = (clientCpu.user + clientCpu.system) / 1e6;
+    process.stdout.write(`this client's CPU: ${clientSeconds.toFixed(1)} s, ${((1000 * clientSeconds) / sent).toFixed(3)} s per 1,000 docs\n`);
     process.stdout.write(`load average after the load ${load()}; peak RSS (VmHWM) ${f0(memoryOf(server.child.pid!).hwm)} MiB\n`);
     const counted = (await client.request('GET', '/passinfo/_count')).body as { count: number };
     if (counted.count !== count) throw new Error(`_count says ${counted.count}, expected ${count}`);

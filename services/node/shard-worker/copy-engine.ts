@@ -30,7 +30,7 @@ import type { ParsedDocument } from '../../../shared/engine/mapping/types.ts';
 import { Mapping } from '../../../shared/engine/mapping/mapping.ts';
 import { AnalysisRegistry } from '../../../shared/engine/analysis/registry.ts';
 import { indexStreamedSteps } from '../../../shared/engine/segment/streamed-document.ts';
-import { ShardIndex, EMPTY_COMMIT, forcedMergePolicy, type MergePlan } from '../../../shared/engine/segment/shard-index.ts';
+import { ShardIndex, EMPTY_COMMIT, forcedMergePolicy, type MergePlan, type PreparedCommit, type SegmentsCommit } from '../../../shared/engine/segment/shard-index.ts';
 import { findMerges } from '../../../shared/engine/segment/merge-policy.ts';
 import type { SearcherSnapshot } from '../../../shared/engine/segment/types.ts';
 import { CorruptSegmentError, checkOnStartup } from '../../../shared/engine/codec/file-format.ts';
@@ -135,6 +135,8 @@ export class CopyEngine {
   /** A merge found a damaged segment file: nothing more is merged until the node resets the copy (DAMAGED_SEGMENT). */
   private damaged = false;
   private idleCommit: NodeJS.Timeout | null = null;
+  /** A commit whose writing and fsyncs run beside the copy's queue (commitNow); settles when it is durable or failed. */
+  private commitUnderWay: Promise<void> | null = null;
   private closed = false;
 
   private constructor(
@@ -550,7 +552,9 @@ export class CopyEngine {
       const changed = await this.inSteps(this.index.refreshInSteps());
       this.counters.refreshed(performance.now() - started);
       if (changed) this.events.onStats(this.stats());
-      if (Date.now() - this.lastCommit >= COMMIT_INTERVAL_MS || this.pending.size >= MAX_UNCOMMITTED_OPS) await this.commitNow(true);
+      // A periodic commit runs beside the applies (commitNow); one under way makes this refresh's unnecessary.
+      const due = Date.now() - this.lastCommit >= COMMIT_INTERVAL_MS || this.pending.size >= MAX_UNCOMMITTED_OPS;
+      if (due && this.commitUnderWay === null) await this.commitNow(true, false);
       else this.scheduleIdleCommit();
       this.scheduleMerge();
     });
@@ -651,17 +655,52 @@ export class CopyEngine {
     else this.counters.fetch(ms);
   }
 
-  private async commitNow(periodic: boolean): Promise<void> {
+  /**
+   * Refreshes, then commits what is applied at that moment: the segments
+   * refreshes kept in memory written to disk as one, every file synced, and
+   * the version changes and log offsets of that moment stored with the
+   * commit point. Only the refresh holds the copy's queue: the writing and
+   * the fsyncs run beside it, so the ops posted meanwhile are applied (a
+   * bulk waited for every commit of its shards, seconds in a 1M load, and
+   * the node's cores idled), and nothing they change goes into this commit.
+   * The next commit, a close and a reset wait for it. Resolves when the
+   * commit is durable when `wait`, otherwise once it is under way (its
+   * failure is reported as the copy's error; what it covered stays pending
+   * for the next).
+   */
+  private async commitNow(periodic: boolean, wait = true): Promise<void> {
+    await this.commitUnderWay;
     const started = performance.now();
     await this.inSteps(this.index.refreshInSteps());
-    // The fsyncs run off the thread, searches let in meanwhile; the commit point is recorded only once they are done.
-    const segments = await this.openWhile(async () => this.index.syncCommit(await runStepsInTurns(this.index.prepareCommitInSteps(), STEP_MS, yieldToSearches, searchPostedHere)));
-    const commit: CopyCommit = { ...segments, nextOffset: this.nextOffsets.get(this.shard) ?? 0, nextOffsets: [...this.nextOffsets] };
+    const nextOffsets = new Map(this.nextOffsets);
+    const commit = { nextOffset: nextOffsets.get(this.shard) ?? 0, nextOffsets: [...nextOffsets] };
+    const steps = this.index.prepareCommitInSteps();
     this.committing = this.pending;
     this.pending = new Map();
-    crashPoint('commit-files-synced');
+    const durable = this.writeCommit(steps, commit, nextOffsets, periodic, started);
+    const underWay = settled(durable);
+    this.commitUnderWay = underWay;
+    void underWay.then(() => {
+      if (this.commitUnderWay === underWay) this.commitUnderWay = null;
+    });
+    // Waited for (a flush, a close), it still lets searches in, as the steps of a refresh do.
+    if (wait) return this.openWhile(() => durable);
+    durable.catch((err: unknown) => this.events.onError('commit', err));
+  }
+
+  private async writeCommit(
+    steps: Generator<void, PreparedCommit>,
+    offsets: Pick<CopyCommit, 'nextOffset' | 'nextOffsets'>,
+    nextOffsets: ReadonlyMap<number, number>,
+    periodic: boolean,
+    started: number,
+  ): Promise<void> {
+    let segments: SegmentsCommit;
     try {
-      await this.store.commit(this.committing, commit);
+      // The fsyncs run off the thread; the commit point is recorded only once they are done.
+      segments = await this.index.syncCommit(await runStepsInTurns(steps, STEP_MS, yieldToSearches, searchPostedHere));
+      crashPoint('commit-files-synced');
+      await this.store.commit(this.committing, { ...segments, ...offsets });
     } catch (err) {
       // Not durable: the changes stay pending for the next commit.
       for (const [id, e] of this.committing) if (!this.pending.has(id)) this.pending.set(id, e);
@@ -670,7 +709,7 @@ export class CopyEngine {
     }
     this.committing = new Map();
     this.lastCommit = Date.now();
-    this.committedOffsets = new Map(this.nextOffsets);
+    this.committedOffsets = new Map(nextOffsets);
     crashPoint('commit-durable');
     this.index.removeUnused(segments);
     this.counters.flushed(performance.now() - started, periodic);
@@ -741,6 +780,7 @@ export class CopyEngine {
     await this.stopMerges();
     return this.exclusively(async () => {
       this.forcing--;
+      await this.commitUnderWay;
       this.damaged = false;
       this.dropAllContexts();
       this.index.close();
@@ -828,6 +868,7 @@ export class CopyEngine {
       this.forcing--;
       if (this.closed) return;
       if (flush) await this.commitNow(false).catch((err: unknown) => this.events.onError('flush on close', err));
+      await this.commitUnderWay;
       // Searches may have started between the commit's steps: they read the segments about to be unmapped.
       while (this.searchingInSteps.size > 0) await Promise.all([...this.searchingInSteps]);
       this.closed = true;

@@ -34,7 +34,7 @@ import { initialLiveDocs, liveLuceneDocs, nestedDocs, rootCount } from './nested
 import { findDeletesMerges, findForcedMerges, findMerges, type MergeCandidate } from './merge-policy.ts';
 import { SegmentBuilder, type BufferedDoc } from './segment-builder.ts';
 import { DATA_FILES, segmentFileName, segmentIdOfFile } from './segment-info.ts';
-import { writeSegment, writeSegmentInSteps, type WriteSource } from './segment-writer.ts';
+import { writeSegment, writeSegmentInSteps, type WriteSource, type WrittenSegment } from './segment-writer.ts';
 import { TermHash } from './term-hash.ts';
 import { crashPoint } from '../store/fault-injection.ts';
 import { ID_FIELD, type SearcherSnapshot, type Segment, type SegmentView, type StoredDocument } from './types.ts';
@@ -542,43 +542,94 @@ export class ShardIndex {
     });
   }
 
-  /** Writes the segments in memory as one segment on disk, in place of the first of them (in steps: nothing changes before the last). */
-  private *writeInMemory(): Generator<void> {
-    const group = this.segments.filter((s) => s.inMemory);
-    if (group.length === 0) return;
+  /**
+   * Writes `group` (the segments in memory when the commit began) as one
+   * segment on disk, in steps: nothing changes before the last. Refreshes and
+   * deletes may run between the steps (the copy goes on applying ops while a
+   * commit writes); the last step puts the written segment in place of the
+   * group's current versions and carries over what was deleted from them
+   * since the commit began, as finishMerge does for a merge. Returns the
+   * segment written, for the commit point (null: no doc left to write).
+   */
+  private *writeInMemory(group: readonly LiveSegment[]): Generator<void, LiveSegment | null> {
+    if (group.length === 0) return null;
     const id = this.nextSegmentId++;
-    const write = yield* writeSegmentInSteps(this.dir, id, group.map((s) => ({ segment: s.segment, liveDocs: s.liveDocs })), { sync: false });
-    const written = write === null ? null : { docMaps: write.docMaps };
+    this.writing.add(id);
+    let write: WrittenSegment | null;
+    try {
+      write = yield* writeSegmentInSteps(this.dir, id, group.map((s) => ({ segment: s.segment, liveDocs: s.liveDocs })), { sync: false });
+    } finally {
+      this.writing.delete(id);
+    }
+    const members = new Set(group.map((s) => s.segment));
+    const current = new Map<Segment, LiveSegment>();
+    for (const s of this.segments) if (members.has(s.segment)) current.set(s.segment, s);
     let merged: LiveSegment | null = null;
-    let pendingLive: Uint32Array | null = null;
-    let pendingCount = 0;
-    if (written !== null) {
+    if (write !== null) {
       this.unsynced.add(id);
       const segment = MappedSegment.open(this.dir, id, 'none');
+      let live: Uint32Array | null = null;
+      let deleted = 0;
+      let pendingLive: Uint32Array | null = null;
+      let pendingCount = 0;
       group.forEach((source, k) => {
-        const pending = this.pendingDeletes.get(source);
-        if (pending === undefined) return;
-        pendingLive ??= newLiveBitset(segment);
-        const docMap = written.docMaps[k]!;
+        const now = current.get(source.segment);
+        // Refreshed since the commit began: gone (its last live doc deleted), or other live docs.
+        const refreshed = now === undefined ? EMPTY_BITSET : now.liveDocs === source.liveDocs ? null : now.liveDocs;
+        const pending = now === undefined ? undefined : this.pendingDeletes.get(now);
+        if (refreshed === null && pending === undefined) return;
+        const docMap = write!.docMaps[k]!;
         const nested = nestedDocs(source.segment);
-        // Docs live at the refresh (kept by the write) but deleted since: deleted in the new segment at the next refresh.
         for (let d = 0; d < docMap.length; d++) {
-          if (docMap[d]! >= 0 && !hasBit(pending.liveDocs, d) && (nested === null || !hasBit(nested, d))) {
-            clearBit(pendingLive, docMap[d]!);
+          const to = docMap[d]!;
+          // A nested doc goes with its root.
+          if (to < 0 || (nested !== null && hasBit(nested, d))) continue;
+          if (refreshed !== null && (refreshed === EMPTY_BITSET || !hasBit(refreshed, d))) {
+            live ??= newLiveBitset(segment);
+            clearBit(live, to);
+            deleted++;
+          } else if (pending !== undefined && !hasBit(pending.liveDocs, d)) {
+            pendingLive ??= newLiveBitset(segment);
+            clearBit(pendingLive, to);
             pendingCount++;
           }
         }
       });
+      const numDocs = rootCount(segment) - deleted;
+      // The commit point lists the segment as written (every doc of it was live when the commit began).
       merged = { segment, inMemory: false, liveDocs: initialLiveDocs(segment), numDocs: rootCount(segment), liveGen: 0, liveDirty: false };
-    }
-    for (const s of group) this.pendingDeletes.delete(s);
-    const first = this.segments.indexOf(group[0]!);
-    this.segments = this.segments.filter((s) => !s.inMemory);
-    if (merged !== null) {
-      this.segments.splice(first, 0, merged);
-      if (pendingLive !== null) this.pendingDeletes.set(merged, { liveDocs: pendingLive, count: pendingCount });
+      if (numDocs > 0) {
+        const now: LiveSegment = { ...merged, liveDocs: live ?? merged.liveDocs, numDocs, liveDirty: deleted > 0 };
+        if (pendingLive !== null) this.pendingDeletes.set(now, { liveDocs: live === null ? pendingLive : andBits(live, pendingLive), count: pendingCount });
+        this.replaceMembers(members, now);
+      } else {
+        this.replaceMembers(members, null);
+        this.retire(segment);
+      }
+    } else {
+      this.replaceMembers(members, null);
     }
     this.snapshot = null;
+    return merged;
+  }
+
+  /** Replaces the current versions of `members` by `written` (in the place of the first), or just removes them. */
+  private replaceMembers(members: ReadonlySet<Segment>, written: LiveSegment | null): void {
+    const next: LiveSegment[] = [];
+    let placed = written === null;
+    for (const s of this.segments) {
+      if (!members.has(s.segment)) {
+        next.push(s);
+        continue;
+      }
+      this.pendingDeletes.delete(s);
+      if (!placed) {
+        next.push(written!);
+        placed = true;
+      }
+    }
+    if (!placed) next.push(written!);
+    this.segments = next;
   }
 
   /**
@@ -607,37 +658,71 @@ export class ShardIndex {
   }
 
   /**
-   * The writing half of a commit, yielding while the segments in memory are
-   * written (see writeSegmentInSteps): searches between the steps see the
-   * same documents as before it. Nothing may be indexed, deleted, refreshed
-   * or merged in until the commit is durable (commit() or syncCommit()). The
-   * files stay "unsynced" until then: a commit whose fsync failed syncs
-   * them again with the next.
+   * The files of a commit of the state as it is now, written in steps
+   * (fsyncs not included: commit(), syncCommit()): the segments refreshes
+   * kept in memory written as one, and a new live-docs file for each
+   * segment that lost docs since its last. What the commit covers is taken
+   * when this is called, so ops applied, deletes and refreshes between the
+   * steps are left to the next commit (the caller records the log offsets of
+   * this moment with it), and the shard worker applies ops while a commit
+   * writes. One commit at a time. A segment's unsynced files stay
+   * "unsynced" until committed: a commit whose fsync failed syncs them
+   * again with the next.
    */
-  *prepareCommitInSteps(): Generator<void, PreparedCommit> {
-    // The segments refreshes kept in memory since the last commit go to disk as one.
-    yield* this.writeInMemory();
-    const segmentIds = [...this.unsynced];
-    this.segments = this.segments.map((s) => {
-      if (!s.liveDirty || s.liveDocs === null || s.inMemory) return s;
+  prepareCommitInSteps(): Generator<void, PreparedCommit> {
+    // A copy: refreshes edit the list in place.
+    const start = [...this.segments];
+    // Live-docs files are small: written now, with the bitsets of this moment.
+    const liveGens = new Map<Segment, { readonly liveGen: number; readonly liveDocs: Uint32Array }>();
+    for (const s of start) {
+      if (!s.liveDirty || s.liveDocs === null || s.inMemory) continue;
       const liveGen = s.liveGen + 1;
       writeLiveDocs(this.dir, s.segment.id, liveGen, s.liveDocs, false);
       this.unsyncedLive.add(join(this.dir, liveDocsFileName(s.segment.id, liveGen)));
-      return { ...s, liveGen, liveDirty: false };
+      liveGens.set(s.segment, { liveGen, liveDocs: s.liveDocs });
+    }
+    return this.finishCommitInSteps(start, liveGens);
+  }
+
+  private *finishCommitInSteps(
+    start: readonly LiveSegment[],
+    liveGens: ReadonlyMap<Segment, { readonly liveGen: number; readonly liveDocs: Uint32Array }>,
+  ): Generator<void, PreparedCommit> {
+    const group = start.filter((s) => s.inMemory);
+    const written = yield* this.writeInMemory(group);
+    // The current versions of the segments whose live docs were written (a refresh since may have deleted more).
+    const replaced = new Map<LiveSegment, LiveSegment>();
+    this.segments = this.segments.map((s) => {
+      const w = liveGens.get(s.segment);
+      if (w === undefined) return s;
+      const next = { ...s, liveGen: w.liveGen, liveDirty: s.liveDocs !== w.liveDocs };
+      replaced.set(s, next);
+      return next;
     });
     // Pending deletes refer to LiveSegment objects: carry them to the replacements.
-    if (this.pendingDeletes.size > 0) {
-      const byId = new Map(this.segments.map((s) => [s.segment, s]));
+    if (replaced.size > 0 && this.pendingDeletes.size > 0) {
       const carried = new Map<LiveSegment, PendingDeletes>();
-      for (const [old, deletes] of this.pendingDeletes) carried.set(byId.get(old.segment) ?? old, deletes);
+      for (const [old, deletes] of this.pendingDeletes) carried.set(replaced.get(old) ?? old, deletes);
       this.pendingDeletes = carried;
     }
+    this.snapshot = null;
+    // The point: the segments on disk when the commit began, the group's written one in the place of its first.
+    const points: { id: number; liveGen: number }[] = [];
+    let placed = false;
+    for (const s of start) {
+      if (s.inMemory) {
+        if (!placed && written !== null) points.push({ id: written.segment.id, liveGen: 0 });
+        placed = true;
+        continue;
+      }
+      points.push({ id: s.segment.id, liveGen: liveGens.get(s.segment)?.liveGen ?? s.liveGen });
+    }
+    const segmentIds = [...this.unsynced];
     const files: string[] = [];
     for (const id of segmentIds) for (const kind of [...DATA_FILES, 'si' as const]) files.push(join(this.dir, segmentFileName(id, kind)));
     const live = [...this.unsyncedLive];
     files.push(...live);
-    const point = { segments: this.segments.map((s) => ({ id: s.segment.id, liveGen: s.liveGen })), nextSegmentId: this.nextSegmentId };
-    return { point, files, segmentIds, live };
+    return { point: { segments: points, nextSegmentId: this.nextSegmentId }, files, segmentIds, live };
   }
 
   /** The prepared commit's files are durable. */

@@ -447,34 +447,16 @@ export class ShardIndex {
     const segment = MappedSegment.open(this.dir, plan.id, 'none');
     this.merges.docs += segment.maxDoc;
     this.merges.bytes += segment.sizeInBytes;
-    let live: Uint32Array | null = null;
-    let deleted = 0;
-    let pendingLive: Uint32Array | null = null;
-    let pendingCount = 0;
+    const carried = new CarriedDeletes(segment);
     plan.inputs.forEach((input, k) => {
-      const docMap = written.docMaps[k]!;
       const now = this.segments.find((s) => s.segment === input);
-      // Gone: a refresh deleted its last live doc.
-      const refreshed = now === undefined ? EMPTY_BITSET : now.liveDocs;
       const pending = now === undefined ? undefined : this.pendingDeletes.get(now);
       if (pending !== undefined) this.pendingDeletes.delete(now!);
-      const nested = nestedDocs(input);
-      for (let d = 0; d < docMap.length; d++) {
-        const to = docMap[d]!;
-        // A nested doc goes with its root.
-        if (to < 0 || (nested !== null && hasBit(nested, d))) continue;
-        if (refreshed !== null && (refreshed === EMPTY_BITSET || !hasBit(refreshed, d))) {
-          live ??= newLiveBitset(segment);
-          clearBit(live, to);
-          deleted++;
-        } else if (pending !== undefined && !hasBit(pending.liveDocs, d)) {
-          pendingLive ??= newLiveBitset(segment);
-          clearBit(pendingLive, to);
-          pendingCount++;
-        }
-      }
+      // Gone: a refresh deleted its last live doc.
+      carried.add(input, written.docMaps[k]!, now === undefined ? EMPTY_BITSET : now.liveDocs, pending);
     });
-    live ??= initialLiveDocs(segment);
+    const { deleted, pendingLive, pendingCount } = carried;
+    const live = carried.live ?? initialLiveDocs(segment);
     const numDocs = rootCount(segment) - deleted;
     if (numDocs === 0) {
       segment.close();
@@ -568,33 +550,15 @@ export class ShardIndex {
     if (write !== null) {
       this.unsynced.add(id);
       const segment = MappedSegment.open(this.dir, id, 'none');
-      let live: Uint32Array | null = null;
-      let deleted = 0;
-      let pendingLive: Uint32Array | null = null;
-      let pendingCount = 0;
+      const carried = new CarriedDeletes(segment);
       group.forEach((source, k) => {
         const now = current.get(source.segment);
         // Refreshed since the commit began: gone (its last live doc deleted), or other live docs.
         const refreshed = now === undefined ? EMPTY_BITSET : now.liveDocs === source.liveDocs ? null : now.liveDocs;
         const pending = now === undefined ? undefined : this.pendingDeletes.get(now);
-        if (refreshed === null && pending === undefined) return;
-        const docMap = write!.docMaps[k]!;
-        const nested = nestedDocs(source.segment);
-        for (let d = 0; d < docMap.length; d++) {
-          const to = docMap[d]!;
-          // A nested doc goes with its root.
-          if (to < 0 || (nested !== null && hasBit(nested, d))) continue;
-          if (refreshed !== null && (refreshed === EMPTY_BITSET || !hasBit(refreshed, d))) {
-            live ??= newLiveBitset(segment);
-            clearBit(live, to);
-            deleted++;
-          } else if (pending !== undefined && !hasBit(pending.liveDocs, d)) {
-            pendingLive ??= newLiveBitset(segment);
-            clearBit(pendingLive, to);
-            pendingCount++;
-          }
-        }
+        if (refreshed !== null || pending !== undefined) carried.add(source.segment, write!.docMaps[k]!, refreshed, pending);
       });
+      const { live, deleted, pendingLive, pendingCount } = carried;
       const numDocs = rootCount(segment) - deleted;
       // The commit point lists the segment as written (every doc of it was live when the commit began).
       merged = { segment, inMemory: false, liveDocs: initialLiveDocs(segment), numDocs: rootCount(segment), liveGen: 0, liveDirty: false };
@@ -866,6 +830,44 @@ export class ShardIndex {
     }
   }
 
+}
+
+/**
+ * The docs of a newly written segment (a merge's, or a commit's of the
+ * segments in memory) whose sources lost them while it was being written:
+ * deleted by a refresh since (`live`, its live docs now) or pending until
+ * the next (`pendingLive`).
+ */
+class CarriedDeletes {
+  live: Uint32Array | null = null;
+  deleted = 0;
+  pendingLive: Uint32Array | null = null;
+  pendingCount = 0;
+
+  constructor(private readonly segment: Segment) {}
+
+  /**
+   * One source, its docs mapped by `docMap`: `refreshed` is its live docs
+   * now (EMPTY_BITSET: gone, null: none deleted since), `pending` its
+   * deletes waiting for the next refresh.
+   */
+  add(source: Segment, docMap: Int32Array, refreshed: Uint32Array | null, pending: PendingDeletes | undefined): void {
+    const nested = nestedDocs(source);
+    for (let d = 0; d < docMap.length; d++) {
+      const to = docMap[d]!;
+      // A nested doc goes with its root.
+      if (to < 0 || (nested !== null && hasBit(nested, d))) continue;
+      if (refreshed !== null && (refreshed === EMPTY_BITSET || !hasBit(refreshed, d))) {
+        this.live ??= newLiveBitset(this.segment);
+        clearBit(this.live, to);
+        this.deleted++;
+      } else if (pending !== undefined && !hasBit(pending.liveDocs, d)) {
+        this.pendingLive ??= newLiveBitset(this.segment);
+        clearBit(this.pendingLive, to);
+        this.pendingCount++;
+      }
+    }
+  }
 }
 
 /** Every doc of a new segment live: its roots when it has nested docs (nested-blocks.ts). */

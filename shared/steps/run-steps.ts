@@ -22,7 +22,7 @@ export function nextTurn(): Promise<void> {
  * Runs a generator of steps to its end, giving the thread a turn whenever
  * `sliceMs` passed since the last one, or sooner when `cut` says so.
  */
-export async function runStepsInTurns<T>(steps: Generator<void, T>, sliceMs: number, turn: () => Promise<void> = nextTurn, cut: () => boolean = never): Promise<T> {
+export async function runStepsInTurns<T>(steps: Generator<void, T>, sliceMs: number, turn: () => Promise<void> = nextTurn, cut: () => boolean = noCut): Promise<T> {
   let slice = performance.now();
   for (;;) {
     const step = steps.next();
@@ -33,6 +33,7 @@ export async function runStepsInTurns<T>(steps: Generator<void, T>, sliceMs: num
   }
 }
 
-function never(): boolean {
+/** The default `cut`: slices end by time alone. */
+export function noCut(): boolean {
   return false;
 }

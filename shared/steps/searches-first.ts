@@ -50,14 +50,16 @@ export function workerSearchCounts(): { counts: Int32Array; drop: () => void } {
   return { counts, drop: () => workerCounts.delete(counts) };
 }
 
-/** The main thread posts a search to the worker of `counts`. */
+/** The main thread posts a search to the worker of `counts`: in flight until searchAnswerReceived (or searchEnded, its worker gone). */
 export function searchPosted(counts: Int32Array): void {
   Atomics.add(counts, POSTED, 1);
+  searchStarted();
 }
 
 /** The main thread received the worker's answer to a search. */
 export function searchAnswerReceived(counts: Int32Array): void {
   Atomics.sub(counts, REPLIED, 1);
+  searchEnded();
 }
 
 /**
@@ -103,7 +105,7 @@ export function searchStarted(): void {
   Atomics.add(inFlight ?? new Int32Array(searchesInFlightBuffer()), 0, 1);
 }
 
-/** The shard search answered or failed. */
+/** The shard search answered or failed (its worker gone). */
 export function searchEnded(): void {
   const counter = inFlight;
   if (counter === null) return;

@@ -6,7 +6,7 @@
  * turn, so `GET /` and small searches are answered in between instead of
  * after the whole request (a 48 MB bulk held every other request for 8 s).
  */
-import { nextTurn } from './run-steps.ts';
+import { nextTurn, noCut } from './run-steps.ts';
 
 /**
  * The longest stretch of one request's work between two turns of the event
@@ -28,7 +28,7 @@ export class TimeSlice {
    */
   constructor(
     private readonly turn: () => Promise<void> = nextTurn,
-    private readonly cut: () => boolean = never,
+    private readonly cut: () => boolean = noCut,
   ) {}
 
   /** True when this slice has run its time: the caller awaits `pause()` before going on. */
@@ -41,8 +41,4 @@ export class TimeSlice {
     await this.turn();
     this.started = performance.now();
   }
-}
-
-function never(): boolean {
-  return false;
 }

@@ -673,11 +673,10 @@ export class CopyEngine {
     const started = performance.now();
     await this.inSteps(this.index.refreshInSteps());
     const nextOffsets = new Map(this.nextOffsets);
-    const commit = { nextOffset: nextOffsets.get(this.shard) ?? 0, nextOffsets: [...nextOffsets] };
     const steps = this.index.prepareCommitInSteps();
     this.committing = this.pending;
     this.pending = new Map();
-    const durable = this.writeCommit(steps, commit, nextOffsets, periodic, started);
+    const durable = this.writeCommit(steps, nextOffsets, periodic, started);
     const underWay = settled(durable);
     this.commitUnderWay = underWay;
     void underWay.then(() => {
@@ -690,7 +689,7 @@ export class CopyEngine {
 
   private async writeCommit(
     steps: Generator<void, PreparedCommit>,
-    offsets: Pick<CopyCommit, 'nextOffset' | 'nextOffsets'>,
+    /** The log offsets applied when the commit began: what it covers. */
     nextOffsets: ReadonlyMap<number, number>,
     periodic: boolean,
     started: number,
@@ -700,7 +699,8 @@ export class CopyEngine {
       // The fsyncs run off the thread; the commit point is recorded only once they are done.
       segments = await this.index.syncCommit(await runStepsInTurns(steps, STEP_MS, yieldToSearches, searchPostedHere));
       crashPoint('commit-files-synced');
-      await this.store.commit(this.committing, { ...segments, ...offsets });
+      const commit: CopyCommit = { ...segments, nextOffset: nextOffsets.get(this.shard) ?? 0, nextOffsets: [...nextOffsets] };
+      await this.store.commit(this.committing, commit);
     } catch (err) {
       // Not durable: the changes stay pending for the next commit.
       for (const [id, e] of this.committing) if (!this.pending.has(id)) this.pending.set(id, e);

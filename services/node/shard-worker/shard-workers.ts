@@ -15,7 +15,7 @@ import { errorFromWire } from '../../../shared/errors/transport-errors.ts';
 import type { ContextOwner } from '../search/search-contexts.ts';
 import type { FromWorker, SegmentStats, ToWorker } from './protocol.ts';
 import { MessageBatcher, type Port } from './message-batcher.ts';
-import { searchAnswerReceived, searchPosted, searchesInFlightBuffer, workerSearchCounts } from '../../../shared/steps/searches-first.ts';
+import { searchAnswerReceived, searchEnded, searchPosted, searchesInFlightBuffer, workerSearchCounts } from '../../../shared/steps/searches-first.ts';
 
 /** A request's message without its sequence number (added when sent). */
 export type WorkerRequest = ToWorker extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
@@ -68,8 +68,7 @@ export class WorkerSlot implements ContextOwner {
   private fail(why: string, onExit: (slot: WorkerSlot, why: string) => void): void {
     if (this.gone !== null) return;
     this.gone = why;
-    // Answers it counted and never delivered would cut the HTTP thread's slices for good.
-    this.searchCounts.drop();
+    this.endSearches();
     for (const p of this.pending.values()) p.reject(workerGone(this.index, why));
     this.pending.clear();
     onExit(this, why);
@@ -135,8 +134,15 @@ export class WorkerSlot implements ContextOwner {
   /** Stops the worker; it is not replaced. */
   async terminate(): Promise<void> {
     this.gone ??= 'stopped';
-    this.searchCounts.drop();
+    this.endSearches();
     await this.worker.terminate();
+  }
+
+  /** The worker answers no more: its searches are not in flight, and answers it counted and never delivered would cut the HTTP thread's slices for good. */
+  private endSearches(): void {
+    this.searchCounts.drop();
+    for (let n = this.searchSeqs.size; n > 0; n--) searchEnded();
+    this.searchSeqs.clear();
   }
 
   /** Stops the worker as a crash would: it is replaced and its copies rebuilt (for tests). */

@@ -13,7 +13,6 @@ import type { FetchReply, QueryReply } from './protocol.ts';
 import type { EngineHandle } from './engine-handle.ts';
 import { packSortRows, withSortRows } from './sort-rows.ts';
 import { sortedByDocAlone } from '../../../shared/engine/search/merge-top-hits.ts';
-import { searchEnded, searchStarted } from '../../../shared/steps/searches-first.ts';
 
 function resultOf(contextId: number, reply: QueryReply, renderFrom?: number): ShardQueryResponse {
   const result = withSortRows(reply.result);
@@ -81,7 +80,7 @@ export class WorkerShardClient implements ShardClient {
       if (kept !== null) return { contextId: req.contextId, result: kept, aggs: null, suggest: null };
       // A scroll page continues where the context's last page ended, unless the request says where.
       const after = req.after ?? this.contexts.cursor(req.contextId);
-      const reply = await this.searchRequest<QueryReply>({ t: 'query', copy: this.handle.copy, contextId: req.contextId, continuation: true, ...base, after });
+      const reply = await this.handle.request<QueryReply>({ t: 'query', copy: this.handle.copy, contextId: req.contextId, continuation: true, ...base, after });
       return resultOf(req.contextId, reply);
     }
     const source: ShardSearchSource | undefined = req.source;
@@ -94,7 +93,7 @@ export class WorkerShardClient implements ShardClient {
     // A fetch phase the slow log watches runs as its own phase, to be timed as one.
     const renderFrom = req.keepAliveMs > 0 || transient || this.slowLog?.watches(this.meta, 'fetch') === true ? undefined : req.renderFrom;
     try {
-      const reply = await this.searchRequest<QueryReply>({
+      const reply = await this.handle.request<QueryReply>({
         t: 'query',
         copy: this.handle.copy,
         contextId: id,
@@ -120,7 +119,7 @@ export class WorkerShardClient implements ShardClient {
     if (!this.contexts.has(req.contextId)) throw searchContextMissing(req.contextId);
     const slowLog = this.slowLog?.watches(this.meta, 'fetch') ? this.slowLog : null;
     const started = slowLog === null ? 0 : performance.now();
-    const reply = await this.searchRequest<FetchReply>({
+    const reply = await this.handle.request<FetchReply>({
       t: 'fetch',
       copy: this.handle.copy,
       contextId: req.contextId,
@@ -152,15 +151,5 @@ export class WorkerShardClient implements ShardClient {
 
   release(contextId: number): void {
     this.contexts.free(contextId);
-  }
-
-  /** A query or fetch phase in the copy's worker, counted in flight until answered: indexing slices wait for it (searches-first.ts). */
-  private async searchRequest<T>(msg: Parameters<EngineHandle['request']>[0]): Promise<T> {
-    searchStarted();
-    try {
-      return await this.handle.request<T>(msg);
-    } finally {
-      searchEnded();
-    }
   }
 }

@@ -17,6 +17,9 @@
  *   npm run bench:scale -- --load-only            # the load only (no queries, no restart)
  *   npm run bench:scale -- --load-only --root /tmp/main-build   # another checkout's build (a before/after)
  *   npm run bench:scale -- --load-only --cpu-prof /tmp/prof     # .cpuprofile of every thread of the node
+ *   npm run bench:scale -- --load-only --without-location --root /tmp/in-heap   # the seed as issue 12 found it
+ *       (no `location` geo_point: the in-heap engine before segment files, b6d1045^, has no such type),
+ *       to load that engine and this one side by side
  *
  * The load's table also gives the node's CPU seconds per 1,000 documents by
  * thread (from /proc; on a shared machine that says more than docs/s).
@@ -26,7 +29,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { generatePassRecords, PASSINFO_INDEX_BODY } from './pass-records.ts';
+import { generatePassRecords, PASSINFO_INDEX_BODY, type PassRecord } from './pass-records.ts';
 import { nextBulkBody, seedAggregations, seedSearches } from './seed-workload.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { cpuBetween, threadCpu } from './node-cpu.ts';
@@ -45,6 +48,7 @@ const keepDir = keepIndex > 0 ? process.argv[keepIndex + 1] : undefined;
 const LOAD_ONLY = process.argv.includes('--load-only');
 const ROOT = argString('root');
 const CPU_PROF = argString('cpu-prof');
+const WITHOUT_LOCATION = process.argv.includes('--without-location');
 
 /** CPU seconds per 1,000 docs by thread between two readings (node-cpu.ts), busiest first; threads under 0.5 s are counted, not listed. */
 function cpuPerThousand(before: Map<string, number>, after: Map<string, number>, docs: number): string {
@@ -162,6 +166,21 @@ async function runQueries(client: KeepAliveClient, title: string): Promise<void>
   printTable(title, rows);
 }
 
+/** The seed's index body, without `location` under --without-location. */
+function indexBody(): typeof PASSINFO_INDEX_BODY {
+  if (!WITHOUT_LOCATION) return PASSINFO_INDEX_BODY;
+  const type = PASSINFO_INDEX_BODY.mappings.passinfo;
+  const { location: _dropped, ...properties } = type.properties;
+  return { ...PASSINFO_INDEX_BODY, mappings: { passinfo: { ...type, properties } } } as unknown as typeof PASSINFO_INDEX_BODY;
+}
+
+function* withoutLocation(records: Iterable<PassRecord>): Generator<PassRecord> {
+  for (const r of records) {
+    const { location: _dropped, ...rest } = r;
+    yield rest as PassRecord;
+  }
+}
+
 async function main(): Promise<void> {
   if (ROOT === undefined) execSync('npm run --silent build', { stdio: 'inherit' });
   const dir = keepDir ?? (await tempDir('bench-scale-'));
@@ -170,12 +189,12 @@ async function main(): Promise<void> {
   let server: ChildServer = await spawnServer(dir, [], 60_000, true, ROOT, profFlags);
   let client = new KeepAliveClient(server.url);
   try {
-    const body = { ...PASSINFO_INDEX_BODY, settings: { ...PASSINFO_INDEX_BODY.settings, number_of_replicas: 0 } };
+    const body = { ...indexBody(), settings: { ...PASSINFO_INDEX_BODY.settings, number_of_replicas: 0 } };
     const created = await client.request('PUT', '/passinfo', body);
     if (created.status !== 200) throw new Error(`create index: ${created.text}`);
 
     const rows: string[][] = [['docs', 'docs/s', 'RSS MiB', 'anon', 'file', 'PSS', 'log MiB', 'segments', 'versions']];
-    const gen = generatePassRecords({ count });
+    const gen = WITHOUT_LOCATION ? withoutLocation(generatePassRecords({ count })) : generatePassRecords({ count });
     let sent = 0;
     let reported = 0;
     const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');

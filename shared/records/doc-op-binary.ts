@@ -7,7 +7,7 @@
  * bytes, one byte per boolean. test/unit/records/doc-op-binary.test.ts checks
  * them byte for byte against avsc with the same schema.
  */
-import type { DocOp, OpType, UpdateBody, VersionType } from './doc-op.ts';
+import type { DocOp, OpType, UpdateBody, VersionType } from './doc-op-types.ts';
 
 /** Enum symbols in schema order. */
 const OP_TYPES: readonly OpType[] = ['INDEX', 'CREATE', 'UPDATE', 'DELETE'];

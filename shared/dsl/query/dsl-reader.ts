@@ -6,8 +6,10 @@
 import { EsError, illegalArgument, parsingException } from '../../errors/es-errors.ts';
 import type { Json, JsonMap, JsonSource, Location } from './json-source.ts';
 import { isJsonMap } from './json-source.ts';
-import type { DslValue } from './query-builders.ts';
 import { xContentTokenName } from '../../json/token-names.ts';
+
+/** A query value as the client wrote it (string, number, boolean; bigints for long integers). */
+export type DslValue = string | number | bigint | boolean;
 
 /** The XContentParser token a JSON value starts with. */
 export const tokenName: (v: Json | undefined) => string = xContentTokenName;

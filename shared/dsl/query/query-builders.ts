@@ -5,11 +5,11 @@
  * `render-query.ts` prints them as Elasticsearch's builders print themselves.
  */
 import type { NestedScoreMode } from '../../engine/search/query.ts';
+import type { DslValue } from './dsl-reader.ts';
+
+export type { DslValue } from './dsl-reader.ts';
 
 export const DEFAULT_BOOST = 1;
-
-/** A query value as the client wrote it (string, number, boolean; bigints for long integers). */
-export type DslValue = string | number | bigint | boolean;
 
 export type Operator = 'OR' | 'AND';
 export type ZeroTermsQuery = 'NONE' | 'ALL';

@@ -12,7 +12,6 @@
 import { illegalArgument, numberFormatException } from '../../errors/es-errors.ts';
 import { parseDistance } from '../../dsl/query/distance-units.ts';
 import { orientationIsRight } from '../geo-shape/shape-parser.ts';
-import type { LeafOptions } from './mapping-nodes.ts';
 import { nodeBooleanValue as bool, nodeFloatValue } from './node-values.ts';
 
 export interface GeoShapeParams {
@@ -26,6 +25,14 @@ export interface GeoShapeParams {
   right: boolean;
   /** As given; `strategy: term` implies true (pointsOnly()). */
   pointsOnly: boolean | null;
+}
+
+/** What a geo_shape's parameters read and set of a leaf field's options (GeoShapeOptions, mapping-nodes.ts). */
+export interface GeoShapeOptions {
+  geoShape: GeoShapeParams | null;
+  coerce: boolean | null;
+  ignoreMalformed: boolean | null;
+  ignoreZValue: boolean | null;
 }
 
 /** Whether only points (and multipoints) are accepted. */
@@ -49,7 +56,7 @@ function parseInt32(value: unknown): number {
 }
 
 /** One parameter of a geo_shape field into `o`; false when it is not one of its parameters. */
-export function parseGeoShapeParam(key: string, value: unknown, o: LeafOptions, name: string): boolean {
+export function parseGeoShapeParam(key: string, value: unknown, o: GeoShapeOptions, name: string): boolean {
   const g = (o.geoShape ??= defaultGeoShapeParams());
   switch (key) {
     case 'tree':
@@ -88,7 +95,7 @@ export function parseGeoShapeParam(key: string, value: unknown, o: LeafOptions, 
 }
 
 /** The checks GeoShapeFieldType makes once every parameter is read. */
-export function checkGeoShapeParams(o: LeafOptions): void {
+export function checkGeoShapeParams(o: GeoShapeOptions): void {
   const g = (o.geoShape ??= defaultGeoShapeParams());
   if (g.tree !== 'geohash' && g.tree !== 'quadtree' && g.tree !== 'legacyquadtree') throw illegalArgument(`Unknown prefix tree type [${g.tree}]`);
   if (g.strategy !== 'recursive' && g.strategy !== 'term') throw illegalArgument(`Unknown prefix tree strategy [${g.strategy}]`);
@@ -104,7 +111,7 @@ function meters(v: number): string {
 }
 
 /** GeoShapeFieldMapper.doXContentBody: the parameters that differ from the defaults. */
-export function renderGeoShape(o: LeafOptions): Record<string, unknown> {
+export function renderGeoShape(o: GeoShapeOptions): Record<string, unknown> {
   const g = o.geoShape ?? defaultGeoShapeParams();
   const out: Record<string, unknown> = { type: 'geo_shape' };
   if (g.tree !== 'geohash') out.tree = g.tree;
@@ -121,7 +128,7 @@ export function renderGeoShape(o: LeafOptions): Record<string, unknown> {
 }
 
 /** GeoShapeFieldType.checkCompatibility: what a mapping update may not change (it would change the encoding in Elasticsearch). */
-export function geoShapeConflicts(path: string, a: LeafOptions, b: LeafOptions): string[] {
+export function geoShapeConflicts(path: string, a: GeoShapeOptions, b: GeoShapeOptions): string[] {
   const x = a.geoShape ?? defaultGeoShapeParams();
   const y = b.geoShape ?? defaultGeoShapeParams();
   const out: string[] = [];

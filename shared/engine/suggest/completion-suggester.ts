@@ -19,7 +19,7 @@ import { filterSource } from '../search/source-filter.ts';
 import { boundedPrefixEditDistance } from '../search/fuzzy-terms.ts';
 import { idOf } from '../segment/types.ts';
 import { completionKey, parseCompletionTerm } from './completion-terms.ts';
-import type { SuggestShardContext } from './run-suggest.ts';
+import type { SuggestShardContext } from './shard-context.ts';
 import type { CompletionFuzzySpec, CompletionOption, CompletionSuggestSpec, ShardSuggestion } from './types.ts';
 
 interface Match {

@@ -20,7 +20,7 @@
  * per-second date_histogram over 30 days, terms × terms, _mget of 100,000
  * ids, and a 10 MB document of nested objects; and three whose size is in
  * the request: a 10 MB `_bulk`, an `_msearch` of 1,000 searches, and an
- * `_analyze` of a 4 MB text.
+ * `_analyze` of a 4 MB text; and an ids query of 10,000 ids (the fuzz run's).
  *
  * The heavy request's body is serialised once and its answer not decoded
  * (KeepAliveClient.status): this process times the probes, and a 10 MB
@@ -124,6 +124,12 @@ function scenarios(): Scenario[] {
       path: '/heavy/_msearch',
       body: null,
       ndjson: Buffer.from(Array.from({ length: 1000 }, (_, i) => `{}\n{"query":{"term":{"k":"key-${i * 97}"}},"size":1}\n`).join('')),
+    },
+    {
+      name: 'ids query of 10,000 ids',
+      method: 'POST',
+      path: '/heavy/_search',
+      body: { query: { ids: { values: Array.from({ length: 10_000 }, (_, i) => String(i * 10)) } }, size: 10 },
     },
     { name: '_analyze of a 4 MB text', method: 'POST', path: '/_analyze', body: { analyzer: 'standard', text: 'lorem ipsum dolor sit amet '.repeat(150_000) } },
   ];

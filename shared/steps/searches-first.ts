@@ -16,6 +16,7 @@
  * SLICE_MS of every SLICE_MS + GATE_MAX_MS.
  */
 import { nextTurn } from './run-steps.ts';
+import { INDEXING_SLICE_MS, TimeSlice } from './time-slice.ts';
 
 /** Atomics.waitAsync (Node 16 on; not in this TypeScript's lib). */
 interface AtomicsWaitAsync {
@@ -139,15 +140,15 @@ export function searchesInFlight(): number {
 
 /**
  * The end of a slice of indexing work: a turn of the event loop, then,
- * while searches are in flight, an idle wait for them of up to GATE_MAX_MS.
+ * while searches are in flight, an idle wait for them of up to `maxWaitMs`.
  */
-export async function yieldToSearches(): Promise<void> {
+export async function yieldToSearches(maxWaitMs = GATE_MAX_MS): Promise<void> {
   await nextTurn();
   const counter = inFlight;
   if (counter === null || waitingHere > 0) return;
   let n = Atomics.load(counter, 0);
   if (n <= 0) return;
-  const deadline = performance.now() + GATE_MAX_MS;
+  const deadline = performance.now() + maxWaitMs;
   while (n > 0 && waitingHere === 0) {
     const left = deadline - performance.now();
     if (left <= 0) return;
@@ -160,4 +161,18 @@ export async function yieldToSearches(): Promise<void> {
     }
     n = Atomics.load(counter, 0);
   }
+}
+
+/** The end of a write's slice on the HTTP thread: its idle wait for searches is as short as the slice (half its time kept). */
+export function yieldToSearchesBriefly(): Promise<void> {
+  return yieldToSearches(INDEXING_SLICE_MS);
+}
+
+/**
+ * The clock of a write's work on the HTTP thread (a bulk's parse, encoding,
+ * outcomes and response): INDEXING_SLICE_MS slices, cut short when a
+ * worker's answer to a search waits for this thread.
+ */
+export function writeSlice(): TimeSlice {
+  return new TimeSlice(yieldToSearchesBriefly, searchAnswerWaiting, INDEXING_SLICE_MS);
 }

@@ -8,11 +8,11 @@
  * the thread that serves HTTP held every other request for 100-300 ms, so a
  * document of LARGE_DOCUMENT_BYTES or more is checked on a thread of its own
  * (document-check-thread.ts), and a run of small ones hands the HTTP thread
- * back every SLICE_MS. The outcome is the same either way: documents are
+ * back every INDEXING_SLICE_MS. The outcome is the same either way: documents are
  * checked in order, each against the mapping its predecessors extended.
  */
-import { searchAnswerWaiting, yieldToSearches } from '../../../shared/steps/searches-first.ts';
-import { SLICE_MS } from '../../../shared/steps/time-slice.ts';
+import { searchAnswerWaiting, yieldToSearchesBriefly } from '../../../shared/steps/searches-first.ts';
+import { INDEXING_SLICE_MS } from '../../../shared/steps/time-slice.ts';
 import type { Worker } from 'node:worker_threads';
 import { newThread } from '../shard-worker/new-thread.ts';
 import { EsError, isEsError, javaCause, mapperParsing } from '../../../shared/errors/es-errors.ts';
@@ -251,8 +251,8 @@ export class DocumentChecker {
         if (!isEsError(err)) throw err;
         errors[i] = err;
       }
-      if (performance.now() - sliceStart >= SLICE_MS || searchAnswerWaiting()) {
-        await yieldToSearches();
+      if (performance.now() - sliceStart >= INDEXING_SLICE_MS || searchAnswerWaiting()) {
+        await yieldToSearchesBriefly();
         sliceStart = performance.now();
       }
     }

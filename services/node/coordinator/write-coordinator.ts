@@ -34,8 +34,7 @@ import type { RequestIds } from '../request-ids.ts';
 import { resolveWriteIndex, validateNewIndexName } from '../cluster/index-resolver.ts';
 import type { IndexAdmin } from './index-admin.ts';
 import { SpanKind, currentTraceHeaders, inSpan, type Attributes } from '../../../shared/telemetry/spans.ts';
-import { TimeSlice } from '../../../shared/steps/time-slice.ts';
-import { searchAnswerWaiting, yieldToSearches } from '../../../shared/steps/searches-first.ts';
+import { writeSlice } from '../../../shared/steps/searches-first.ts';
 import {
   ATTR_INDEX,
   ATTR_ITEMS,
@@ -176,7 +175,7 @@ export class WriteCoordinator {
 
     const prepared: Prepared[] = [];
     // A bulk's slice of 1,000 items: its preparing, encoding and outcomes give the HTTP thread turns (issue 11).
-    const clock = new TimeSlice(yieldToSearches, searchAnswerWaiting);
+    const clock = writeSlice();
     for (let i = 0; i < reqs.length; i++) {
       if ((i & 63) === 63 && clock.due()) await clock.pause();
       if (results[i]) continue;
@@ -446,7 +445,7 @@ export class WriteCoordinator {
         // The produce span's context travels with each record, so every copy's apply span joins this trace.
         const headers = currentTraceHeaders();
         const records = new Array<{ value: Buffer; headers: typeof headers }>(group.length);
-        const clock = new TimeSlice(yieldToSearches, searchAnswerWaiting);
+        const clock = writeSlice();
         for (let k = 0; k < group.length; k++) {
           if ((k & 63) === 63 && clock.due()) await clock.pause();
           // The op is this request's own (prepare made it): stamped in place, not copied per item.

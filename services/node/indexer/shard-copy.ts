@@ -28,8 +28,7 @@ import { OutcomeRing } from './outcome-ring.ts';
 import { traceApply, type Attributes } from '../../../shared/telemetry/spans.ts';
 import type { SlowLog } from '../search/slow-log.ts';
 import { ATTR_INDEX, ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_DESTINATION_PARTITION_ID, ATTR_SHARD } from '../../../shared/telemetry/attributes.ts';
-import { TimeSlice } from '../../../shared/steps/time-slice.ts';
-import { searchAnswerWaiting, yieldToSearches } from '../../../shared/steps/searches-first.ts';
+import { writeSlice } from '../../../shared/steps/searches-first.ts';
 
 export type OutcomeListener = (item: number, outcome: DocOutcome, offset: number) => void;
 
@@ -362,7 +361,7 @@ export class ShardCopy {
       this.opts.onNotice?.(`[${meta.name}][${this.shard}] the rebuild's mapping refuses ${reply.refusal}`);
     }
     // Up to 2,000 outcomes, each handed to the write waiting for it: on the HTTP thread, so in time slices (issue 11).
-    const clock = new TimeSlice(yieldToSearches, searchAnswerWaiting);
+    const clock = writeSlice();
     for (let i = 0; i < mine.length; i++) {
       if ((i & 127) === 127 && clock.due()) await clock.pause();
       if (reply.results[i] === SKIPPED) continue;

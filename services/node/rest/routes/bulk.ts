@@ -13,8 +13,8 @@ import { getResponse, updateBody, updateGetSection, versionType, writeOptions, w
 import { assertUtf8, parseStrictJson } from '../../../../shared/json/strict-json.ts';
 import { writeRequestProblems } from '../../coordinator/write-validation.ts';
 import { securityOf } from '../../security/request-security.ts';
-import { TimeSlice, yieldToEventLoop } from '../time-slice.ts';
-import { searchAnswerWaiting, yieldToSearches } from '../../../../shared/steps/searches-first.ts';
+import { yieldToEventLoop } from '../time-slice.ts';
+import { writeSlice } from '../../../../shared/steps/searches-first.ts';
 import { quickActionLine, readActionLine, type ActionMeta } from './bulk-action-line.ts';
 import { JsonBytes, plainGetOptions } from '../get-json.ts';
 import { BulkItemWriter } from './bulk-response.ts';
@@ -182,7 +182,7 @@ export async function parseBulk(
   const refused: [number, EsError][] = [];
   let count = 0;
   const problems: string[] = [];
-  const slice = new TimeSlice(yieldToSearches, searchAnswerWaiting);
+  const slice = writeSlice();
   for (let i = 0; i < lineCount; i++) {
     if ((i & 31) === 0 && slice.due()) await slice.pause();
     if (blank(i)) continue;
@@ -332,7 +332,7 @@ export function bulkHandlers(node: NodeContext) {
     let errors = false;
     const writer = new BulkItemWriter();
     await node.tasks.run(task, async () => {
-      const clock = new TimeSlice(yieldToSearches, searchAnswerWaiting);
+      const clock = writeSlice();
       // A slice's items are read and appended while the copies still apply the
       // earlier slices' (the log keeps them in order): waiting for each slice's
       // outcomes before reading the next left this thread and the copies idle
@@ -370,7 +370,7 @@ export function bulkHandlers(node: NodeContext) {
     async function renderSlice(out: JsonWriter, slice: readonly ParsedItem[], from: number, done: readonly WriteItemResult[]): Promise<boolean> {
       let k = 0;
       let failed = false;
-      const clock = new TimeSlice(yieldToSearches, searchAnswerWaiting);
+      const clock = writeSlice();
       for (let i = 0; i < slice.length; i++) {
         if ((i & 255) === 255 && clock.due()) await clock.pause();
         if (i > 0) out.byte(0x2c);

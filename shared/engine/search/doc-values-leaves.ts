@@ -164,10 +164,8 @@ export function idsBits(q: IdsQuery, seg: Segment): Uint32Array {
   for (let t = 0; t < terms.length && j < ids.length; t++) {
     const term = terms.get(t);
     while (j < ids.length && ids[j]! < term) j++;
-    if (j < ids.length && ids[j] === term) {
-      add(t);
-      j++;
-    }
+    // j stays: a list repeating a term gives each of its entries.
+    if (j < ids.length && ids[j] === term) add(t);
   }
   return bits;
 }

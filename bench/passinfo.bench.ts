@@ -6,18 +6,22 @@
  *
  *   npm run bench:passinfo                  # 1,000,000 records
  *   npm run bench:passinfo -- --count 200000 --runs 10
+ *   npm run bench:passinfo -- --count 200000 --cpu-prof /tmp/prof   # .cpuprofile of every thread of the node
  *
  * Prints the produce rate, the ingest rate from Kafka to searchable (first
- * record consumed to the last one counted by a search), and p50/p90 per query;
+ * record consumed to the last one counted by a search) with the CPU the node
+ * and the ingest service each spent per 1,000 records, and p50/p90 per query;
  * beside region collision and day-hidden / night-out, the p50 of the engine's
  * own requests for the same answer (passinfo-engine.ts), which must agree.
  */
 import { parseArgs } from 'node:util';
+import { execSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { http, spawnServer, tempDir } from '../test/helpers/server.ts';
 import { startMockKafka } from '../test/helpers/mock-kafka.ts';
 import { plateOf } from './pass-records.ts';
 import { percentile, printTable } from './report.ts';
+import { cpuBetween, threadCpu } from './node-cpu.ts';
 import { Progress } from '../shared/terminal/progress.ts';
 import { createKafka } from '../services/passinfo/kafka-client.ts';
 import { produce, realisticRecords } from '../services/passinfo/producer.ts';
@@ -29,7 +33,7 @@ import { KeepAliveClient } from './keep-alive-client.ts';
 import { engineCollision, engineDayNight, type EngineRegion } from './passinfo-engine.ts';
 
 const { values } = parseArgs({
-  options: { count: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '10' }, partitions: { type: 'string' } },
+  options: { count: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '10' }, partitions: { type: 'string' }, 'cpu-prof': { type: 'string' } },
 });
 const COUNT = Number(values.count);
 /**
@@ -50,7 +54,9 @@ const log = (msg: string): void => void process.stderr.write(`${msg}\n`);
 async function main(): Promise<void> {
   const dir = await tempDir('passinfo-bench-');
   const kafkaMock = await startMockKafka(1);
-  const server = await spawnServer(dir);
+  // The compiled node, as `npm start` runs it (the sources through tsx cost the first seconds of a load).
+  execSync('npm run --silent build', { stdio: 'inherit' });
+  const server = await spawnServer(dir, [], 60_000, true, undefined, values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`]);
   const client = new SearchClient(server.url, { requestTimeoutMs: 300_000 });
   const kafka = createKafka({ brokers: kafkaMock.bootstrap, clientId: 'passinfo-bench', logLevel: 'nothing' });
   let service: IngestService | null = null;
@@ -72,6 +78,8 @@ async function main(): Promise<void> {
     if (held !== COUNT) throw new Error(`the topic holds ${held} of ${COUNT} records (mock retention): use more --partitions`);
 
     log('ingesting ...');
+    const cpuBefore = threadCpu(server.child.pid!);
+    const ingestCpuBefore = process.cpuUsage();
     const t0 = performance.now();
     service = await IngestService.start({
       kafka,
@@ -101,6 +109,8 @@ async function main(): Promise<void> {
     }
     ingesting.finish(searchable);
     const ingestSeconds = (performance.now() - t0) / 1000;
+    const nodeCpu = cpuBetween(cpuBefore, threadCpu(server.child.pid!)).total;
+    const ingestCpu = process.cpuUsage(ingestCpuBefore);
     const status = await service.status();
     await service.stop();
     service = null;
@@ -182,6 +192,11 @@ async function main(): Promise<void> {
       ['produce to Kafka (Avro)', String(produced.produced), produced.seconds.toFixed(1), Math.round(produced.rate).toString()],
       ['ingest: Kafka to searchable', String(COUNT), ingestSeconds.toFixed(1), Math.round(COUNT / ingestSeconds).toString()],
     ]);
+    // On shared cores a rate says less than the CPU each side spent per record.
+    const perThousand = (seconds: number) => ((seconds * 1000) / COUNT).toFixed(3);
+    process.stdout.write(
+      `CPU s per 1,000 records while ingesting: node ${perThousand(nodeCpu)}, this process (the ingest service and its Kafka client) ${perThousand((ingestCpu.user + ingestCpu.system) / 1e6)}\n`,
+    );
     process.stdout.write(`first entries ${status.first_entries}, dead-lettered ${status.dead_lettered}, duplicates ${status.duplicates}, bench RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB\n`);
     printTable('queries', rows);
   } finally {

@@ -33,6 +33,47 @@ export function numericRangeBits(q: NumericRangeQuery, seg: Segment): Uint32Arra
   return bits;
 }
 
+/**
+ * Clears the docs of `bits` whose values are all outside q's range: the
+ * range checked on the docs other filters kept (query-eval.ts
+ * checkRangeOnKept), the same test as numericRangeBits doc by doc.
+ */
+export function keepNumericRange(bits: Uint32Array, q: NumericRangeQuery, seg: Segment): void {
+  const dv = seg.docValues.get(q.field);
+  if (dv === undefined || dv.kind !== 'numeric') {
+    bits.fill(0);
+    return;
+  }
+  const { min, max } = q;
+  const values = dv.values;
+  const starts = dv.starts;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    if (word === 0) continue;
+    let keep = word;
+    while (word !== 0) {
+      const low = word & -word;
+      const d = (w << 5) + (31 - Math.clz32(low));
+      word ^= low;
+      let inRange = false;
+      if (starts === null) {
+        const v = values[d]!;
+        inRange = v >= min && v <= max;
+      } else {
+        for (let i = starts[d]!, e = starts[d + 1]!; i < e; i++) {
+          const v = values[i]!;
+          if (v >= min && v <= max) {
+            inRange = true;
+            break;
+          }
+        }
+      }
+      if (!inRange) keep ^= low;
+    }
+    bits[w] = keep;
+  }
+}
+
 export function numericSetBits(q: NumericSetQuery, seg: Segment): Uint32Array {
   const bits = new Uint32Array(wordsFor(seg.maxDoc));
   const dv = seg.docValues.get(q.field);

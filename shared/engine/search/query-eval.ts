@@ -12,7 +12,8 @@ import { allBits, andInto, andNotInto, lowestBit, orInto, wordsFor } from './doc
 import { constantSet, emptySet, mutableCopy, scoreAt } from './doc-set.ts';
 import { giveBits } from './recycled-bits.ts';
 import type { DocSet, SegmentEvalContext } from './doc-set.ts';
-import { existsBits, idsBits, numericRangeBits, numericSetBits } from './doc-values-leaves.ts';
+import { existsBits, idsBits, keepNumericRange, numericRangeBits, numericSetBits } from './doc-values-leaves.ts';
+import { cardinality } from '../segment/bitset.ts';
 import { phraseSet } from './phrase-leaf.ts';
 import { geoBits } from './geo-leaves.ts';
 import { ipRangeBits } from './ip-leaves.ts';
@@ -20,7 +21,7 @@ import { rangeFieldBits } from './range-field-leaves.ts';
 import { geoShapeBits } from './geo-shape-leaves.ts';
 import { synonymSet, termDocFreq, termSet, unionPostings } from './postings-leaves.ts';
 import { filterKey, isCacheableFilter } from './query.ts';
-import type { BoolQuery, DisMaxQuery, FuzzyQuery, NestedQuery, Query, TermQuery } from './query.ts';
+import type { BoolQuery, DisMaxQuery, FuzzyQuery, NestedQuery, NumericRangeQuery, Query, TermQuery } from './query.ts';
 import { nestedDocs } from '../segment/nested-blocks.ts';
 import { joinToParents, nestedPathDocs, parentLevelDocs } from './nested-join.ts';
 import { BM25_K1, bm25Idf, bm25Score, bm25WeightValue } from './bm25.ts';
@@ -191,7 +192,8 @@ function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boo
   const scoring: DocSet[] = [];
   // Filters first (usually cached bitsets), so a term conjunction only probes the docs they keep.
   let filterBits: Uint32Array | null = null;
-  for (const c of q.filter) {
+  for (const c of rangesLast(q.filter)) {
+    if (c.kind === 'numeric_range' && filterBits !== null && checkRangeOnKept(filterBits, c, ctx)) continue;
     const s = evaluate(c, ctx, false);
     if (filterBits === null) filterBits = mutableCopy(s);
     else {
@@ -289,6 +291,33 @@ function boolSet(q: BoolQuery, ctx: SegmentEvalContext, needScores: boolean, boo
     }
   }
   return { bits, scores, constant: 0, mutable: true };
+}
+
+/** A bool's filters with the numeric ranges after the others (checkRangeOnKept), in their order otherwise. */
+function rangesLast(filters: readonly Query[]): readonly Query[] {
+  let ranges = 0;
+  for (const c of filters) if (c.kind === 'numeric_range') ranges++;
+  if (ranges === 0 || ranges === filters.length) return filters;
+  return [...filters.filter((c) => c.kind !== 'numeric_range'), ...filters.filter((c) => c.kind === 'numeric_range')];
+}
+
+/** Kept docs at most this fraction of the segment (a shift) are checked one by one against a range. */
+const SPARSE_SHIFT = 4;
+
+/**
+ * A range filter after filters that kept few docs: the range is checked on
+ * those docs' values (Lucene's IndexOrDocValuesQuery verifies a range by doc
+ * values when another clause leads), not scanned over the whole segment and
+ * cached. A look-up per plate over a time window (the pass-record
+ * application's first entries: 200 such filters a request, each with its own
+ * bounds) scanned the segment's column per filter and filled the filter
+ * cache with bitsets no request asks for again. Returns false when the range
+ * is evaluated as usual (the kept docs are many).
+ */
+function checkRangeOnKept(kept: Uint32Array, q: NumericRangeQuery, ctx: SegmentEvalContext): boolean {
+  if (cardinality(kept) > ctx.segment.maxDoc >>> SPARSE_SHIFT) return false;
+  keepNumericRange(kept, q, ctx.segment);
+  return true;
 }
 
 function disMaxSet(q: DisMaxQuery, ctx: SegmentEvalContext, needScores: boolean, boost: number): DocSet {

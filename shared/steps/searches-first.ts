@@ -164,7 +164,7 @@ export async function yieldToSearches(maxWaitMs = GATE_MAX_MS): Promise<void> {
 }
 
 /** The end of a write's slice on the HTTP thread: its idle wait for searches is as short as the slice (half its time kept). */
-export function yieldToSearchesBriefly(): Promise<void> {
+function yieldToSearchesBriefly(): Promise<void> {
   return yieldToSearches(INDEXING_SLICE_MS);
 }
 

@@ -11,8 +11,7 @@
  * back every INDEXING_SLICE_MS. The outcome is the same either way: documents are
  * checked in order, each against the mapping its predecessors extended.
  */
-import { searchAnswerWaiting, yieldToSearchesBriefly } from '../../../shared/steps/searches-first.ts';
-import { INDEXING_SLICE_MS } from '../../../shared/steps/time-slice.ts';
+import { writeSlice } from '../../../shared/steps/searches-first.ts';
 import type { Worker } from 'node:worker_threads';
 import { newThread } from '../shard-worker/new-thread.ts';
 import { EsError, isEsError, javaCause, mapperParsing } from '../../../shared/errors/es-errors.ts';
@@ -230,7 +229,7 @@ export class DocumentChecker {
     const errors: (EsError | null)[] = new Array(items.length).fill(null);
     let m = mapping;
     let updatedJson: string | null = null;
-    let sliceStart = performance.now();
+    const clock = writeSlice();
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
       if (isLarge(item)) {
@@ -241,7 +240,6 @@ export class DocumentChecker {
             m = Mapping.fromJSON(ctx.type, JSON.parse(r.updatedJson), { analyzerExists });
             this.jsonOf.set(m, r.updatedJson);
           }
-          sliceStart = performance.now();
           continue;
         }
       }
@@ -251,10 +249,7 @@ export class DocumentChecker {
         if (!isEsError(err)) throw err;
         errors[i] = err;
       }
-      if (performance.now() - sliceStart >= INDEXING_SLICE_MS || searchAnswerWaiting()) {
-        await yieldToSearchesBriefly();
-        sliceStart = performance.now();
-      }
+      if (clock.due()) await clock.pause();
     }
     if (m !== mapping) updatedJson = this.json(m);
     return { mapping: m, updatedJson, errors };

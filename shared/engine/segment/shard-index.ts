@@ -439,7 +439,7 @@ export class ShardIndex {
     this.merges.total++;
     this.merges.timeMs += timeMs;
     if (written === null) {
-      this.dropInputs(plan, null);
+      this.replaceSegments(new Set(plan.inputs), null);
       return;
     }
     this.unsynced.add(plan.id);
@@ -460,7 +460,7 @@ export class ShardIndex {
     const numDocs = rootCount(segment) - deleted;
     if (numDocs === 0) {
       segment.close();
-      this.dropInputs(plan, null);
+      this.replaceSegments(new Set(plan.inputs), null);
       return;
     }
     const merged: LiveSegment = { segment, inMemory: false, liveDocs: live, numDocs, liveGen: 0, liveDirty: deleted > 0 };
@@ -469,7 +469,7 @@ export class ShardIndex {
       const next = live === null ? pendingLive : andBits(live, pendingLive);
       this.pendingDeletes.set(merged, { liveDocs: next, count: pendingCount });
     }
-    this.dropInputs(plan, merged);
+    this.replaceSegments(new Set(plan.inputs), merged);
   }
 
   /** A plan that will not finish (its copy closes or resets, or its merge failed): its inputs are free again. */
@@ -481,24 +481,28 @@ export class ShardIndex {
     removeSegmentFiles(this.dir, plan.id);
   }
 
-  /** Replaces a plan's inputs by `merged` (in the place of the first still present), or just removes them. */
-  private dropInputs(plan: MergePlan, merged: LiveSegment | null): void {
-    const inputs = new Set(plan.inputs);
+  /**
+   * Replaces `members` (a merge's inputs, a commit's in-memory group) by
+   * `written`, in the place of the first still present, or just removes
+   * them; they are retired. With none of them left, `written` goes first:
+   * it holds older docs than any segment refreshed since.
+   */
+  private replaceSegments(members: ReadonlySet<Segment>, written: LiveSegment | null): void {
     const next: LiveSegment[] = [];
-    let placed = merged === null;
+    let placed = written === null;
     for (const s of this.segments) {
-      if (!inputs.has(s.segment)) {
+      if (!members.has(s.segment)) {
         next.push(s);
         continue;
       }
       this.pendingDeletes.delete(s);
       this.retire(s.segment);
       if (!placed) {
-        next.push(merged!);
+        next.push(written!);
         placed = true;
       }
     }
-    if (!placed) next.unshift(merged!);
+    if (!placed) next.unshift(written!);
     this.segments = next;
     this.snapshot = null;
   }
@@ -565,35 +569,16 @@ export class ShardIndex {
       if (numDocs > 0) {
         const now: LiveSegment = { ...merged, liveDocs: live ?? merged.liveDocs, numDocs, liveDirty: deleted > 0 };
         if (pendingLive !== null) this.pendingDeletes.set(now, { liveDocs: live === null ? pendingLive : andBits(live, pendingLive), count: pendingCount });
-        this.replaceMembers(members, now);
+        this.replaceSegments(members, now);
       } else {
-        this.replaceMembers(members, null);
+        this.replaceSegments(members, null);
         this.retire(segment);
       }
     } else {
-      this.replaceMembers(members, null);
+      this.replaceSegments(members, null);
     }
     this.snapshot = null;
     return merged;
-  }
-
-  /** Replaces the current versions of `members` by `written` (in the place of the first), or just removes them. */
-  private replaceMembers(members: ReadonlySet<Segment>, written: LiveSegment | null): void {
-    const next: LiveSegment[] = [];
-    let placed = written === null;
-    for (const s of this.segments) {
-      if (!members.has(s.segment)) {
-        next.push(s);
-        continue;
-      }
-      this.pendingDeletes.delete(s);
-      if (!placed) {
-        next.push(written!);
-        placed = true;
-      }
-    }
-    if (!placed) next.push(written!);
-    this.segments = next;
   }
 
   /**
